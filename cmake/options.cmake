@@ -1,0 +1,27 @@
+# Every jouleprof build switch, reported together at the end of configuration.
+option(JOULEPROF_WITH_TORCH "Build the libtorch adapter and model zoo (needs Torch)" ON)
+option(JOULEPROF_WITH_ONNX "Import ONNX model graphs (needs libonnx)" ON)
+option(JOULEPROF_WITH_XGBOOST "Random-forest and boosting kernel predictors (needs XGBoost)" ON)
+option(JOULEPROF_WITH_SQLITE "Run history in SQLite" ON)
+option(JOULEPROF_WITH_HTTP "Prometheus exporter (needs cpp-httplib)" ON)
+option(JOULEPROF_BUILD_TESTS "Build the unit and integration tests" ON)
+option(JOULEPROF_BUILD_BENCH "Build the benchmarks in bench/" ON)
+option(JOULEPROF_BUILD_EVAL "Build the accuracy evaluations in eval/" ON)
+option(JOULEPROF_WERROR "Treat compiler warnings as errors" OFF)
+set(JOULEPROF_SANITIZE "" CACHE STRING "Sanitizers: '', 'address,undefined' or 'thread'")
+
+set(_jouleprof_options JOULEPROF_WITH_TORCH JOULEPROF_WITH_ONNX JOULEPROF_WITH_XGBOOST
+    JOULEPROF_WITH_SQLITE JOULEPROF_WITH_HTTP JOULEPROF_BUILD_TESTS JOULEPROF_BUILD_BENCH
+    JOULEPROF_BUILD_EVAL JOULEPROF_WERROR JOULEPROF_SANITIZE)
+
+function(jouleprof_report_options)
+  message(STATUS "jouleprof ${PROJECT_VERSION} build options:")
+  foreach(opt IN LISTS _jouleprof_options)
+    message(STATUS "  ${opt} = ${${opt}}")
+  endforeach()
+endfunction()
+
+if(JOULEPROF_SANITIZE)
+  add_compile_options(-fsanitize=${JOULEPROF_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${JOULEPROF_SANITIZE})
+endif()

@@ -1,0 +1,113 @@
+// Profile: everything one run produced — the measured series, the timeline, the attribution tree
+// and the metadata (host, command, sources, options, warnings). Every command that measures writes
+// one; every report reads one. Written to JSON and read back, a profile is identical.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jouleprof/channel.hpp"
+#include "jouleprof/clock.hpp"
+#include "jouleprof/result.hpp"
+#include "jouleprof/series.hpp"
+#include "jouleprof/timeline.hpp"
+
+namespace jouleprof {
+
+inline constexpr int kProfileSchemaVersion = 1;
+
+// Spread of a figure over repeated steps or runs.
+struct RepetitionStats {
+  std::uint32_t n = 0;
+  double mean = 0.0;
+  double median = 0.0;
+  double stdev = 0.0;
+  double ci95_low = 0.0;  // Student-t 95 % confidence interval of the mean
+  double ci95_high = 0.0;
+};
+
+// One node of the breakdown tree: the run, a pass, a layer, an operator. Inclusive figures contain
+// the children's; `self_*` are what is charged here and to no child.
+struct ProfileNode {
+  std::string name;
+  SpanCategory category = SpanCategory::kRegion;
+  Pass pass = Pass::kNone;
+  double energy_j = 0.0;
+  double self_energy_j = 0.0;
+  std::optional<double> static_energy_j;   // idle baseline × time, when a baseline was measured
+  std::optional<double> dynamic_energy_j;  // energy_j − static_energy_j
+  TimeNs time_ns = 0;
+  TimeNs self_time_ns = 0;
+  std::uint64_t calls = 0;
+  Provenance provenance = Provenance::kMeasured;
+  std::map<std::string, double> energy_by_channel_j;
+  std::optional<RepetitionStats> energy_stats;
+  std::vector<ProfileNode> children;
+
+  double mean_power_w() const { return time_ns > 0 ? energy_j / ns_to_s(time_ns) : 0.0; }
+  const ProfileNode* child(std::string_view child_name) const;
+  ProfileNode* child(std::string_view child_name);
+};
+
+// Per-channel totals over the run window.
+struct ChannelSummary {
+  std::string channel_id;
+  double energy_j = 0.0;                // gross energy over the run
+  std::optional<double> idle_power_w;   // measured baseline, when one was taken
+  std::optional<double> net_energy_j;   // energy_j − idle_power_w × duration
+  TimeNs duration_ns = 0;
+  double mean_power_w = 0.0;
+  double peak_power_w = 0.0;
+  Provenance provenance = Provenance::kMeasured;
+};
+
+// Which attribution method a channel got, and why; diagnostics are method-specific
+// (e.g. rank, condition number and standard errors for regression).
+struct AttributionRecord {
+  std::string channel_id;
+  std::string method;
+  std::string reason;
+  std::map<std::string, double> diagnostics;
+  std::vector<std::string> notes;
+};
+
+struct RunMetadata {
+  std::string tool_version;
+  std::string kind;                  // "run", "profile", "measure", "attribute", "merge"
+  std::vector<std::string> command;  // the profiled command or model description
+  std::string host;
+  std::optional<int> rank;
+  std::optional<int> world_size;
+  ClockAnchor anchor;                // monotonic ↔ realtime for this run
+  TimeNs begin_ns = 0;               // run window on the monotonic axis
+  TimeNs end_ns = 0;
+  std::optional<int> exit_code;
+  bool partial = false;              // cut short: what was measured is kept, the rest is missing
+  std::map<std::string, std::string> options;
+  std::optional<double> grid_intensity_g_per_kwh;
+};
+
+struct Profile {
+  int schema_version = kProfileSchemaVersion;
+  RunMetadata meta;
+  std::vector<Series> series;
+  std::vector<ChannelSummary> channels;
+  Timeline timeline;
+  std::optional<ProfileNode> tree;
+  std::vector<AttributionRecord> attribution;
+  std::vector<std::string> warnings;
+
+  const Series* find_series(std::string_view channel_id) const;
+  // Sum of the top-level energy channels' gross energy: nested channels are never added.
+  double total_energy_j() const;
+};
+
+Status write_profile_json(const Profile& profile, const std::string& path);
+Result<Profile> read_profile_json(const std::string& path);
+std::string profile_to_json_string(const Profile& profile, int indent = -1);
+Result<Profile> profile_from_json_string(const std::string& text, const std::string& origin);
+
+}  // namespace jouleprof

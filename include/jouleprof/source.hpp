@@ -1,0 +1,59 @@
+// Source: one energy backend (RAPL powercap, perf, MSR, NVML, hwmon, a recorded trace, the
+// simulator, the CPU estimate). A source discovers its channels once and then reads them when
+// asked; it never sleeps and owns no threads (the Sampler does the timing).
+//
+// A source that cannot work here is still a valid object: no channels, and an Availability that
+// says why and what the user can do. Callers never branch on null.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jouleprof/channel.hpp"
+#include "jouleprof/clock.hpp"
+
+namespace jouleprof {
+
+struct Reading {
+  TimeNs t_ns = 0;     // CLOCK_MONOTONIC when the value was read
+  double value = 0.0;  // channel units: J (cumulative, wrap undone), W, °C or fraction
+  bool ok = false;     // false: this channel could not be read this time (see read_error)
+};
+
+struct Availability {
+  bool available = false;
+  std::string reason;  // why not, in words a user understands ("permission denied on …")
+  std::string fix;     // what the user can do about it; empty when nothing can be done
+};
+
+class Source {
+ public:
+  virtual ~Source() = default;
+
+  virtual std::string_view name() const = 0;
+  virtual Availability availability() const = 0;
+  virtual const std::vector<Channel>& channels() const = 0;
+
+  // Reads every channel now into out[i] (out.size() == channels().size()).
+  virtual void read(std::span<Reading> out) = 0;
+
+  // Why the last read of channel i failed; empty when it succeeded.
+  virtual std::string read_error(std::size_t channel) const = 0;
+
+  // How often this source should be polled unless the user says otherwise.
+  virtual TimeNs default_period_ns() const = 0;
+};
+
+// Options every backend may consult when it discovers its channels.
+struct SourceOptions {
+  std::string sysfs_root = "/";      // prefix for /sys, /proc and /dev paths (tests use a fake tree)
+  std::vector<std::string> selected; // --source NAME[,NAME…]; empty = every measured source found
+  std::map<std::string, std::string> settings;  // backend-specific, e.g. "simulate.watts" = "50"
+};
+
+}  // namespace jouleprof

@@ -1,0 +1,36 @@
+#include "jouleprof/profile.hpp"
+
+namespace jouleprof {
+
+const ProfileNode* ProfileNode::child(std::string_view child_name) const {
+  for (const ProfileNode& c : children) {
+    if (c.name == child_name) return &c;
+  }
+  return nullptr;
+}
+
+ProfileNode* ProfileNode::child(std::string_view child_name) {
+  for (ProfileNode& c : children) {
+    if (c.name == child_name) return &c;
+  }
+  return nullptr;
+}
+
+const Series* Profile::find_series(std::string_view channel_id) const {
+  for (const Series& s : series) {
+    if (s.channel().id == channel_id) return &s;
+  }
+  return nullptr;
+}
+
+double Profile::total_energy_j() const {
+  double total = 0.0;
+  for (const ChannelSummary& c : channels) {
+    const Series* s = find_series(c.channel_id);
+    const bool top_level = s == nullptr || s->channel().is_top_level();
+    if (top_level) total += c.energy_j;
+  }
+  return total;
+}
+
+}  // namespace jouleprof

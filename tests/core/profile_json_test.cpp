@@ -1,0 +1,107 @@
+#include "jouleprof/profile.hpp"
+
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+namespace jouleprof {
+namespace {
+
+Profile sample_profile() {
+  Profile p;
+  p.meta.tool_version = "test";
+  p.meta.kind = "run";
+  p.meta.command = {"sleep", "1"};
+  p.meta.host = "host-a";
+  p.meta.rank = 3;
+  p.meta.anchor = ClockAnchor{100, 1'700'000'000'000'000'000};
+  p.meta.begin_ns = 100;
+  p.meta.end_ns = 2'000'000'100;
+  p.meta.exit_code = 0;
+  p.meta.options = {{"interval", "10ms"}};
+  Channel pkg;
+  pkg.id = "rapl:package-0";
+  pkg.source = "rapl-powercap";
+  pkg.device = "cpu0";
+  pkg.domain = "package";
+  Channel core = pkg;
+  core.id = "rapl:package-0/core";
+  core.domain = "core";
+  core.parent_id = pkg.id;
+  Series s(pkg);
+  EXPECT_TRUE(s.append(100, 0.0));
+  EXPECT_TRUE(s.append(1'000'000'100, 12.5));
+  s.add_gap(Gap{5, 6, "zone vanished"});
+  p.series.push_back(std::move(s));
+  Series c(core);
+  EXPECT_TRUE(c.append(100, 0.0));
+  EXPECT_TRUE(c.append(1'000'000'100, 7.0));
+  p.series.push_back(std::move(c));
+  p.channels.push_back(ChannelSummary{"rapl:package-0", 12.5, 2.0, 10.5, 1'000'000'000, 12.5, 14.0,
+                                      Provenance::kMeasured});
+  p.channels.push_back(ChannelSummary{"rapl:package-0/core", 7.0, std::nullopt, std::nullopt,
+                                      1'000'000'000, 7.0, 8.0, Provenance::kMeasured});
+  const auto track = p.timeline.add_track(Track{TrackKind::kGpuStream, "stream 7", "gpu0"});
+  const auto attrs = p.timeline.add_attributes({{"shape", "[32,128]"}});
+  Span span{200, 300, track, p.timeline.intern("gemm"), kNoIndex, attrs, SpanCategory::kKernel,
+            Pass::kBackward};
+  p.timeline.add_span(span);
+  p.timeline.add_mark(Mark{250, track, p.timeline.intern("epoch_end")});
+  ProfileNode root;
+  root.name = "run";
+  root.energy_j = 12.5;
+  root.time_ns = 1'000'000'000;
+  ProfileNode child;
+  child.name = "gemm";
+  child.category = SpanCategory::kKernel;
+  child.energy_j = 10.0;
+  child.static_energy_j = 1.0;
+  child.dynamic_energy_j = 9.0;
+  child.energy_by_channel_j = {{"rapl:package-0", 10.0}};
+  child.energy_stats = RepetitionStats{4, 10.0, 10.1, 0.2, 9.7, 10.3};
+  root.children.push_back(child);
+  p.tree = root;
+  p.attribution.push_back(AttributionRecord{"rapl:package-0", "interpolate", "fine counter",
+                                            {{"update_period_ms", 1.0}}, {"note"}});
+  p.warnings.push_back("something was missing");
+  return p;
+}
+
+TEST(ProfileJson, RoundTripIsIdentical) {
+  const Profile original = sample_profile();
+  const std::string text = profile_to_json_string(original);
+  const Result<Profile> back = profile_from_json_string(text, "memory");
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_EQ(profile_to_json_string(*back), text);
+  EXPECT_EQ(back->series[0].gaps().size(), 1u);
+  EXPECT_EQ(back->timeline.spans()[0].pass, Pass::kBackward);
+}
+
+TEST(ProfileJson, TotalAddsOnlyTopLevelChannels) {
+  EXPECT_DOUBLE_EQ(sample_profile().total_energy_j(), 12.5);
+}
+
+TEST(ProfileJson, FileRoundTrip) {
+  testing::TempDir dir;
+  const std::string path = (dir.path() / "profile.json").string();
+  ASSERT_TRUE(write_profile_json(sample_profile(), path));
+  const Result<Profile> back = read_profile_json(path);
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_EQ(back->meta.host, "host-a");
+}
+
+TEST(ProfileJson, BadInputNamesTheField) {
+  std::string text = profile_to_json_string(sample_profile());
+  const auto pos = text.find("\"provenance\":\"measured\"");
+  ASSERT_NE(pos, std::string::npos);
+  text.replace(pos, 23, "\"provenance\":\"guessed\"");
+  const Result<Profile> bad = profile_from_json_string(text, "p.json");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message().find("p.json"), std::string::npos);
+  EXPECT_NE(bad.error().message().find("guessed"), std::string::npos);
+  EXPECT_FALSE(profile_from_json_string("{not json", "p.json"));
+  EXPECT_FALSE(read_profile_json("/nonexistent/profile.json"));
+}
+
+}  // namespace
+}  // namespace jouleprof

@@ -1,0 +1,16 @@
+#include <array>
+
+#include "command.hpp"
+
+namespace jouleprof::cli {
+
+CommandRunner add_version_command(CLI::App& parent);
+
+std::span<const CommandSpec> commands() {
+  static constexpr std::array kCommands{
+      CommandSpec{"version", add_version_command},
+  };
+  return kCommands;
+}
+
+}  // namespace jouleprof::cli

@@ -1,0 +1,37 @@
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "command.hpp"
+
+namespace jouleprof::cli {
+
+int report_error(const Error& error) {
+  std::cerr << "jouleprof: " << error.message() << '\n';
+  return kExitError;
+}
+
+}  // namespace jouleprof::cli
+
+int main(int argc, char** argv) {
+  using namespace jouleprof::cli;
+  CLI::App app{"jouleprof: where the energy of your models goes.\n"
+               "Measures energy counters (RAPL, NVML, hwmon, batteries, meters), attributes the\n"
+               "energy to your program's layers, operators and calls, projects and predicts it."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", JOULEPROF_VERSION);
+
+  std::map<std::string, CommandRunner> runners;
+  for (const CommandSpec& spec : commands()) runners.emplace(spec.name, spec.add(app));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  for (const CLI::App* sub : app.get_subcommands()) {
+    if (auto it = runners.find(sub->get_name()); it != runners.end()) return it->second();
+  }
+  return kExitUsage;
+}
