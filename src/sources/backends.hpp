@@ -1,0 +1,30 @@
+// Factories of every energy backend. Each returns a valid Source; when the backend cannot work
+// here, the source has no channels and its availability() says why and what to do.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "jouleprof/clock.hpp"
+#include "jouleprof/source.hpp"
+
+namespace jouleprof {
+
+// RAPL through powercap sysfs (<root>/sys/class/powercap/intel-rapl:*), Intel and AMD.
+std::unique_ptr<Source> make_rapl_powercap_source(const SourceOptions& options);
+// RAPL through perf_event_open and the `power` PMU (<root>/sys/bus/event_source/devices/power).
+std::unique_ptr<Source> make_rapl_perf_source(const SourceOptions& options);
+// RAPL through <root>/dev/cpu/N/msr, Intel and AMD registers.
+std::unique_ptr<Source> make_rapl_msr_source(const SourceOptions& options);
+// NVIDIA GPUs through NVML, dlopen'ed at run time (JOULEPROF_NVML_LIBRARY overrides the path).
+std::unique_ptr<Source> make_nvml_source(const SourceOptions& options);
+// hwmon power and energy sensors (<root>/sys/class/hwmon).
+std::unique_ptr<Source> make_hwmon_source(const SourceOptions& options);
+// Batteries and other supplies (<root>/sys/class/power_supply).
+std::unique_ptr<Source> make_power_supply_source(const SourceOptions& options);
+// Scripted power profiles; always labelled simulated.
+std::unique_ptr<Source> make_simulated_source(const SourceOptions& options);
+// P = P_idle + (TDP − P_idle) × utilisation from <root>/proc/stat; always labelled estimated.
+std::unique_ptr<Source> make_cpu_estimate_source(const SourceOptions& options);
+
+}  // namespace jouleprof
