@@ -86,8 +86,8 @@ class CpuEstimateSource final : public Source {
     last_update_ns_ = monotonic_now_ns();
     poll_period_ns_ = poll_period_ns;
     const std::string detail = fmt::format(
-        "estimated: P = P_idle + (TDP - P_idle) x utilisation; TDP {} W ({}); P_idle = {} x TDP = "
-        "{} W; utilisation = busy / (busy + idle) ticks of all {} CPUs in {} (busy = user + nice + "
+        "estimated: P = P_idle + (TDP - P_idle) x utilisation; TDP {:.4g} W ({}); P_idle = {} x TDP = "
+        "{:.4g} W; utilisation = busy / (busy + idle) ticks of all {} CPUs in {} (busy = user + nice + "
         "system + irq + softirq, idle = idle + iowait, steal left out)",
         tdp_w, tdp_origin, idle_fraction, idle_w_, first.cpus, stat_path_);
     const long ticks_per_s = sysconf(_SC_CLK_TCK);
