@@ -66,26 +66,32 @@ void read_args(ondemand::object args, ChromeEvent& event) {
   }
 }
 
-Status read_event(ondemand::value value, ChromeEvent& event, std::string_view origin,
-                  const std::string& where) {
+// "traceEvents[12].dur". Used inside JP_JSON's error branch only: formatted when reporting.
+std::string event_field(std::size_t index, std::string_view field) {
+  return fmt::format("traceEvents[{}]{}", index, field);
+}
+
+Status read_event(ondemand::value value, ChromeEvent& event, std::string_view origin) {
+  const std::size_t index = event.index;
   ondemand::object object;
   if (value.get_object().get(object) != simdjson::SUCCESS) {
-    return Error(ErrorCode::kInvalidInput, fmt::format("{}: {}: is not a JSON object", origin, where));
+    return Error(ErrorCode::kInvalidInput,
+                 fmt::format("{}: {}: is not a JSON object", origin, event_field(index, "")));
   }
   for (auto field_result : object) {
     ondemand::field field;
-    JP_JSON(std::move(field_result).get(field), where);
+    JP_JSON(std::move(field_result).get(field), event_field(index, ""));
     std::string_view key;
-    JP_JSON(field.unescaped_key().get(key), where);
+    JP_JSON(field.unescaped_key().get(key), event_field(index, ""));
     ondemand::value v = field.value();
     if (key == "ph") {
       std::string_view phase;
-      JP_JSON(v.get_string().get(phase), where + ".ph");
+      JP_JSON(v.get_string().get(phase), event_field(index, ".ph"));
       event.phase = phase.empty() ? '\0' : phase[0];
     } else if (key == "cat") {
-      JP_JSON(v.get_string().get(event.category), where + ".cat");
+      JP_JSON(v.get_string().get(event.category), event_field(index, ".cat"));
     } else if (key == "name") {
-      JP_JSON(v.get_string().get(event.name), where + ".name");
+      JP_JSON(v.get_string().get(event.name), event_field(index, ".name"));
     } else if (key == "pid") {
       event.pid = trimmed(v.raw_json_token());
     } else if (key == "tid") {
@@ -109,12 +115,11 @@ Status read_event(ondemand::value value, ChromeEvent& event, std::string_view or
 Status read_events(ondemand::array events, std::string_view origin, ChromeEventSink& sink) {
   std::size_t index = 0;
   for (auto element : events) {
-    const std::string where = fmt::format("traceEvents[{}]", index);
     ondemand::value value;
-    JP_JSON(element.get(value), where);
+    JP_JSON(std::move(element).get(value), event_field(index, ""));
     ChromeEvent event;
     event.index = index;
-    JP_RETURN_IF_ERROR(read_event(value, event, origin, where));
+    JP_RETURN_IF_ERROR(read_event(value, event, origin));
     JP_RETURN_IF_ERROR(sink.on_event(event));
     ++index;
   }

@@ -1,5 +1,6 @@
 #include "timeline/trace_file.hpp"
 
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -20,6 +21,8 @@ struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 
+// Reads the whole file into `bytes`, leaving TraceText::kPadding spare bytes of capacity at the
+// end so that wrapping it in a TraceText never copies it.
 Status read_all(const std::string& path, std::string& bytes) {
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
   if (!file) {
@@ -29,13 +32,20 @@ Status read_all(const std::string& path, std::string& bytes) {
                                  : ErrorCode::kIo,
                  fmt::format("{}: cannot open: {}", path, std::strerror(err)));
   }
-  char chunk[1 << 16];
+  struct stat info {};
+  const std::size_t expected =
+      fstat(fileno(file.get()), &info) == 0 && info.st_size > 0 ? static_cast<std::size_t>(info.st_size) : 0;
+  bytes.resize(expected + TraceText::kPadding);
+  std::size_t size = 0;
   for (;;) {
-    const std::size_t got = std::fread(chunk, 1, sizeof chunk, file.get());
-    bytes.append(chunk, got);
-    if (got < sizeof chunk) break;
+    if (bytes.size() - size < TraceText::kPadding + 1) bytes.resize(bytes.size() * 2 + (1 << 16));
+    const std::size_t room = bytes.size() - size - TraceText::kPadding;
+    const std::size_t got = std::fread(bytes.data() + size, 1, room, file.get());
+    size += got;
+    if (got < room) break;
   }
   if (std::ferror(file.get())) return Error(ErrorCode::kIo, fmt::format("{}: read failed", path));
+  bytes.resize(size);
   return Status::Ok();
 }
 

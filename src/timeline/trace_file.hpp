@@ -15,7 +15,8 @@ class TraceText {
   static constexpr std::size_t kPadding = 64;
 
   TraceText() = default;
-  explicit TraceText(std::string text);  // takes the text and pads it
+  // Takes the text and pads it (without copying when its capacity already has room).
+  explicit TraceText(std::string text);
 
   std::string_view view() const { return std::string_view(bytes_.data(), size_); }
   const char* data() const { return bytes_.data(); }

@@ -326,12 +326,8 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     ++skipped_;
     if (e.id_token.empty() || e.ts_token.empty()) return Status::Ok();
     JP_TRY(const TimeNs t_ns, time_field(e, "ts", e.ts_token));
-    const FlowEnd end{track_of(e), t_ns};
-    if (e.phase == 's') {
-      flow_starts_.emplace(e.id_token, end);
-    } else {
-      flow_finishes_.emplace_back(e.id_token, end);
-    }
+    // Kept as a list: link_flows() indexes them only if some GPU span lacks a correlation arg.
+    (e.phase == 's' ? flow_starts_ : flow_finishes_).emplace_back(e.id_token, FlowEnd{track_of(e), t_ns});
     return Status::Ok();
   }
 
@@ -351,7 +347,7 @@ class TraceBuilder final : public timeline::ChromeEventSink {
   std::vector<PendingSpan> spans_;
   std::vector<PendingMark> marks_;
   std::vector<std::vector<OpenBegin>> open_;
-  std::unordered_map<std::string_view, FlowEnd> flow_starts_;
+  std::vector<std::pair<std::string_view, FlowEnd>> flow_starts_;  // id token: views the text
   std::vector<std::pair<std::string_view, FlowEnd>> flow_finishes_;
   bool kineto_seen_ = false;
   std::uint64_t events_ = 0;
@@ -443,14 +439,15 @@ void TraceBuilder::link_flows() {
       return std::hash<TimeNs>()(a.t_ns) * 31 + a.track;
     }
   };
+  const std::unordered_map<std::string_view, FlowEnd> starts(flow_starts_.begin(), flow_starts_.end());
   std::unordered_map<At, std::size_t, AtHash> span_at;
   for (std::size_t i = 0; i < spans_.size(); ++i) {
     span_at.emplace(At{spans_[i].span.track, spans_[i].span.begin_ns}, i);
   }
   for (const auto& [id, finish] : flow_finishes_) {
-    const auto start = flow_starts_.find(id);
+    const auto start = starts.find(id);
     const auto gpu = span_at.find(At{finish.track, finish.t_ns});
-    if (start == flow_starts_.end() || gpu == span_at.end()) continue;
+    if (start == starts.end() || gpu == span_at.end()) continue;
     const auto launch = span_at.find(At{start->second.track, start->second.t_ns});
     if (launch == span_at.end()) continue;
     PendingSpan& gpu_span = spans_[gpu->second];

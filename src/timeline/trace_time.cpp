@@ -28,7 +28,6 @@ std::optional<TimeNs> microseconds_token_to_ns(std::string_view token) {
     token.remove_suffix(1);
   }
   if (token.empty()) return std::nullopt;
-  if (token.find_first_of("eE") != std::string_view::npos) return via_double(token);
   std::size_t i = 0;
   const bool negative = token[0] == '-';
   if (negative) ++i;
@@ -41,12 +40,14 @@ std::optional<TimeNs> microseconds_token_to_ns(std::string_view token) {
   }
   if (__builtin_mul_overflow(ns, 1000, &ns)) return std::nullopt;
   if (i < token.size()) {
+    if (token[i] == 'e' || token[i] == 'E') return via_double(token);
     if (token[i] != '.') return std::nullopt;
     ++i;
     if (i == token.size() || !is_digit(token[i])) return std::nullopt;
     std::int64_t scale = 100;
     bool round_up = false;
     for (int position = 0; i < token.size(); ++i, ++position) {
+      if (token[i] == 'e' || token[i] == 'E') return via_double(token);
       if (!is_digit(token[i])) return std::nullopt;
       if (position < 3) {
         if (__builtin_add_overflow(ns, (token[i] - '0') * scale, &ns)) return std::nullopt;
