@@ -20,6 +20,8 @@ namespace {
 
 namespace jt = jouleprof::torch_adapter;
 namespace profiler = torch::autograd::profiler;
+using torch::profiler::impl::ProfilerConfig;
+using torch::profiler::impl::ProfilerState;
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -56,7 +58,7 @@ void observed_step_overhead(benchmark::State& state, jt::WorkloadOptions options
     jouleprof::Recorder::global().stop();
     benchmark::DoNotOptimize(jouleprof::Recorder::global().collect());
 
-    profiler::enableProfilerLegacy(profiler::ProfilerConfig(profiler::ProfilerState::CPU));
+    profiler::enableProfilerLegacy(ProfilerConfig(ProfilerState::CPU));
     torch_profiler_ms.push_back(time_step_ms(w));
     benchmark::DoNotOptimize(profiler::disableProfilerLegacy());
 

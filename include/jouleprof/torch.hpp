@@ -91,8 +91,9 @@ struct CapturedOp {
 };
 
 struct ObserverOptions {
-  // Also captures each operator's argument shapes (costs a copy of the argument metadata per op):
-  // the calibration replays the captured calls.
+  // Also captures each operator's argument shapes (costs a copy of the argument metadata and a
+  // formatted signature per op): attached to the op's span as attribute "shapes", and kept for
+  // the calibration, which replays the captured calls.
   bool record_shapes = false;
   // CUDA builds: also time each outermost op on the device with a pair of CUDA events, and add
   // the device intervals as kKernel spans on GPU-stream tracks (device "gpuN"), named by layer

@@ -141,12 +141,16 @@ class SequenceTables {
     if (!table) table = std::make_shared<SequenceTable>();
     return table;
   }
+  // Forgets every table (a new observer session); threads notice through generation().
   void clear() {
     std::lock_guard lock(mutex_);
     tables_.clear();
+    generation_.fetch_add(1, std::memory_order_relaxed);
   }
+  std::uint64_t generation() const { return generation_.load(std::memory_order_relaxed); }
 
  private:
+  std::atomic<std::uint64_t> generation_{0};
   std::mutex mutex_;
   std::unordered_map<std::uint64_t, std::shared_ptr<SequenceTable>> tables_;
 };
@@ -201,11 +205,17 @@ struct ThreadState {
   struct OpName {
     NameId id;
     const std::string* text;
+    // libtorch's engine wraps each autograd node in a FUNCTION-scope record named
+    // "autograd::engine::evaluate_function: <node>"; the node's own record (BACKWARD_FUNCTION)
+    // sits inside it. The wrapper is not an op: no span, so the node's layer span is the one that
+    // sits directly under the backward pass.
+    bool engine_wrapper;
   };
   std::unordered_map<std::string_view, OpName> op_names;
   std::deque<std::string> name_storage;
   std::unordered_map<std::string_view, LayerName> scope_labels;
   std::shared_ptr<SequenceTable> sequence;
+  std::uint64_t sequence_generation = 0;
   std::shared_ptr<CaptureStore> capture;
 
   Pass current_pass() const { return backward_depth > 0 ? Pass::kBackward : pass; }
@@ -215,7 +225,8 @@ struct ThreadState {
     auto it = op_names.find(view);
     if (it != op_names.end()) return it->second;
     const std::string& stored = name_storage.emplace_back(view);
-    return op_names.emplace(stored, OpName{intern_name(stored), &stored}).first->second;
+    const bool wrapper = view.rfind("autograd::engine::evaluate_function", 0) == 0;
+    return op_names.emplace(stored, OpName{intern_name(stored), &stored, wrapper}).first->second;
   }
 
   LayerName scope_label(const char* name) {
@@ -440,6 +451,7 @@ void capture_call(ThreadState& state, const at::RecordFunction& fn) {
   args->op = *op;
   args->args = arg_specs(fn.inputs(), reason);
   std::string signature = signature_of(args->args);
+  annotate("shapes", signature);  // on the op's span, which on_start has just begun
   std::string key = op->name + "." + op->overload_name + "(" + signature + ")";
   if (!state.capture) state.capture = CaptureStores::instance().add();
   std::lock_guard lock(state.capture->mutex);
@@ -461,15 +473,18 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction& fn) {
   std::uint8_t opened = 0;
   switch (fn.scope()) {
     case at::RecordScope::FUNCTION: {
+      const ThreadState::OpName& op = state.op_name(fn.name());
+      if (op.engine_wrapper) break;
       const std::int64_t seq = fn.seqNr();
       if (seq >= 0 && state.backward_depth == 0) {
-        if (!state.sequence) {
-          state.sequence = SequenceTables::instance().for_thread(at::RecordFunction::currentThreadId());
+        SequenceTables& tables = SequenceTables::instance();
+        if (!state.sequence || state.sequence_generation != tables.generation()) {
+          state.sequence_generation = tables.generation();
+          state.sequence = tables.for_thread(at::RecordFunction::currentThreadId());
         }
         // The last op to see a number before autograd consumes it is the one creating the node.
         state.sequence->set(seq, state.layer);
       }
-      const ThreadState::OpName& op = state.op_name(fn.name());
       begin(op.id, SpanCategory::kOp, state.current_pass());
       opened = kOpenedSpan | kCountedOp;
 #ifdef JOULEPROF_DEVICE_TIMING
