@@ -36,8 +36,8 @@ INSTANTIATE_TEST_SUITE_P(Zoo, SmallZooModel,
                                            [] { auto o = small("albert-base"); o.hidden = 128; o.layers = 3; return o; }(),
                                            small("resnet-18"), small("mobilenet-v2"),
                                            [] { auto o = small("mlp"); o.hidden = 64; return o; }()),
-                         [](const auto& info) {
-                           std::string name = info.param.model;
+                         [](const auto& param_info) {
+                           std::string name = param_info.param.model;
                            for (char& c : name) if (c == '-') c = '_';
                            return name;
                          });
