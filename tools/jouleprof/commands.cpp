@@ -4,10 +4,12 @@
 
 namespace jouleprof::cli {
 
+CommandRunner add_measure_command(CLI::App& parent);
 CommandRunner add_version_command(CLI::App& parent);
 
 std::span<const CommandSpec> commands() {
   static constexpr std::array kCommands{
+      CommandSpec{"measure", add_measure_command},
       CommandSpec{"version", add_version_command},
   };
   return kCommands;
