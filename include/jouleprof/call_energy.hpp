@@ -32,6 +32,16 @@ struct CallEnergy {
   std::size_t baseline_samples = 0;
 };
 
+struct Tail {
+  double energy_j = 0.0;  // above the baseline
+  TimeNs duration_ns = 0;
+};
+
+// The tail that starts at trace[first]: samples while the forward moving average of power stays
+// at or above baseline + margin, at most options.tail_max_ns after trace[first] begins.
+Tail find_tail(const IntervalTrace& trace, std::size_t first, double baseline_power_w,
+               const CallAnalysisOptions& options);
+
 // The window runs from the sample whose end is nearest to start_ns to the sample before the one
 // nearest to end_ns. A call shorter than one sample has an empty window: kUnsupported, with the
 // advice to amplify it (repeat it in a loop) instead.

@@ -30,4 +30,8 @@ Status validate_trace(const IntervalTrace& trace, const std::string& origin);
 // × the time since the previous one (the first reading has no interval and is dropped).
 Result<IntervalTrace> intervals_from_series(const Series& series);
 
+// The series' energy in consecutive bins of width_ns from from_ns; a last partial bin before
+// to_ns is dropped. Counters are interpolated, power is integrated by the trapezoid rule.
+IntervalTrace rebin(const Series& series, TimeNs from_ns, TimeNs to_ns, TimeNs width_ns);
+
 }  // namespace jouleprof

@@ -23,6 +23,23 @@ std::size_t nearest_sample(const IntervalTrace& trace, TimeNs t) {
 
 }  // namespace
 
+Tail find_tail(const IntervalTrace& trace, std::size_t first, double baseline_power_w,
+                const CallAnalysisOptions& options) {
+  Tail tail;
+  if (first >= trace.size()) return tail;
+  const double floor_w = baseline_power_w + options.tail_margin_w;
+  const std::size_t ma = std::max<std::size_t>(options.tail_moving_average, 1);
+  const TimeNs limit = trace[first].end_ns - trace[first].duration_ns + options.tail_max_ns;
+  for (std::size_t i = first; i + ma <= trace.size() && trace[i].end_ns <= limit; ++i) {
+    double sum = 0.0;
+    for (std::size_t k = i; k < i + ma; ++k) sum += trace[k].power_w();
+    if (sum / static_cast<double>(ma) < floor_w) break;
+    tail.energy_j += trace[i].energy_j - baseline_power_w * ns_to_s(trace[i].duration_ns);
+    tail.duration_ns += trace[i].duration_ns;
+  }
+  return tail;
+}
+
 Result<CallEnergy> analyse_call(const IntervalTrace& trace, TimeNs start_ns, TimeNs end_ns,
                                 const CallAnalysisOptions& options) {
   if (trace.empty()) return Error(ErrorCode::kInvalidInput, "no samples to analyse");
@@ -66,18 +83,9 @@ Result<CallEnergy> analyse_call(const IntervalTrace& trace, TimeNs start_ns, Tim
   result.baseline_power_w = baseline_energy / ns_to_s(baseline_time);
   result.net_j = result.total_j - result.baseline_power_w * ns_to_s(result.duration_ns);
 
-  // The tail: from the first sample after the window, as long as the forward moving average of
-  // power stays at or above the baseline (+ margin).
-  const double tail_floor_w = result.baseline_power_w + options.tail_margin_w;
-  const std::size_t ma = std::max<std::size_t>(options.tail_moving_average, 1);
-  const TimeNs tail_limit = trace[end_index - 1].end_ns + options.tail_max_ns;
-  for (std::size_t i = end_index; i + ma <= trace.size() && trace[i].end_ns <= tail_limit; ++i) {
-    double sum = 0.0;
-    for (std::size_t k = i; k < i + ma; ++k) sum += trace[k].power_w();
-    if (sum / static_cast<double>(ma) < tail_floor_w) break;
-    result.tail_j += trace[i].energy_j - result.baseline_power_w * ns_to_s(trace[i].duration_ns);
-    result.tail_duration_ns += trace[i].duration_ns;
-  }
+  const Tail tail = find_tail(trace, end_index, result.baseline_power_w, options);
+  result.tail_j = tail.energy_j;
+  result.tail_duration_ns = tail.duration_ns;
   result.net_plus_tail_j = result.net_j + result.tail_j;
   return result;
 }

@@ -46,4 +46,14 @@ Result<IntervalTrace> intervals_from_series(const Series& series) {
   return trace;
 }
 
+IntervalTrace rebin(const Series& series, TimeNs from_ns, TimeNs to_ns, TimeNs width_ns) {
+  IntervalTrace trace;
+  if (width_ns <= 0) return trace;
+  for (TimeNs begin = from_ns; begin + width_ns <= to_ns; begin += width_ns) {
+    trace.push_back(IntervalSample{begin + width_ns, width_ns,
+                                   series.energy_between_j(begin, begin + width_ns)});
+  }
+  return trace;
+}
+
 }  // namespace jouleprof

@@ -69,6 +69,24 @@ std::vector<LiveChannel> Sampler::live() const {
   return live_;
 }
 
+std::vector<Series> Sampler::recent(TimeNs since_ns) const {
+  std::lock_guard lock(mutex_);
+  std::vector<Series> copies;
+  copies.reserve(series_.size());
+  for (const Series& s : series_) {
+    Series copy(s.channel());
+    const std::size_t first = s.lower_bound(since_ns);
+    for (std::size_t i = first > 0 ? first - 1 : 0; i < s.size(); ++i) {
+      (void)copy.append(s[i].t_ns, s[i].value);  // already validated when first stored
+    }
+    for (const Gap& g : s.gaps()) {
+      if (g.end_ns >= since_ns) copy.add_gap(g);
+    }
+    copies.push_back(std::move(copy));
+  }
+  return copies;
+}
+
 std::vector<Series> Sampler::take_series() {
   stop();
   for (Series& s : series_) s.channel().measured_period_ns = s.measured_update_period_ns();
@@ -185,10 +203,10 @@ void Sampler::record(ChannelState& state, Series& series, const Reading& reading
   }
   const double previous = state.last_stored;
   const TimeNs previous_t = series.empty() ? t_ns : series.end_ns();
+  std::lock_guard lock(mutex_);
   (void)series.append(t_ns, stored);  // cannot fail: finite value, non-decreasing time
   ++samples_;
 
-  std::lock_guard lock(mutex_);
   LiveChannel& live = live_[static_cast<std::size_t>(&state - states_.data())];
   if (state.has_value) {
     if (counter) {

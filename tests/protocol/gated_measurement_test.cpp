@@ -1,0 +1,173 @@
+#include "jouleprof/gated_measurement.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <random>
+
+#include <gtest/gtest.h>
+
+namespace jouleprof {
+namespace {
+
+// A meter whose power is idle_w plus active_w while the measured call says it is busy, exposed
+// as a cumulative counter that only changes every update_period (like RAPL or NVML), plus an
+// optional temperature and optional noise.
+class ActivityMeter final : public Source {
+ public:
+  struct Config {
+    double idle_w = 10.0;
+    double active_w = 40.0;
+    TimeNs update_period_ns = 10 * kNsPerMs;
+    double temperature_c = 0.0;  // 0: no temperature channel
+    double noise_w = 0.0;
+  };
+
+  ActivityMeter(Config config, std::atomic<TimeNs>* busy_ns)
+      : config_(config), busy_ns_(busy_ns), origin_ns_(monotonic_now_ns()) {
+    Channel energy;
+    energy.id = "meter:package";
+    energy.source = "test-meter";
+    energy.device = "cpu0";
+    energy.domain = "package";
+    energy.nominal_period_ns = config.update_period_ns;
+    channels_.push_back(energy);
+    if (config.temperature_c > 0) {
+      Channel temp = energy;
+      temp.id = "meter:temperature";
+      temp.kind = ChannelKind::kTemperature;
+      channels_.push_back(temp);
+    }
+  }
+
+  std::string_view name() const override { return "test-meter"; }
+  Availability availability() const override { return {true, "", ""}; }
+  const std::vector<Channel>& channels() const override { return channels_; }
+  TimeNs default_period_ns() const override { return 2 * kNsPerMs; }
+  std::string read_error(std::size_t) const override { return ""; }
+
+  void read(std::span<Reading> out) override {
+    const TimeNs now = monotonic_now_ns();
+    const TimeNs update = (now - origin_ns_) / config_.update_period_ns * config_.update_period_ns;
+    if (update != last_update_ns_) {
+      last_update_ns_ = update;
+      const double noise = config_.noise_w > 0 ? noise_(rng_) * config_.noise_w : 0.0;
+      noise_j_ += noise * ns_to_s(config_.update_period_ns);
+      value_j_ = config_.idle_w * ns_to_s(update) + config_.active_w * ns_to_s(busy_ns_->load()) +
+                 std::max(noise_j_, -config_.idle_w * ns_to_s(update) * 0.5);
+    }
+    out[0] = Reading{now, value_j_, true};
+    if (out.size() > 1) out[1] = Reading{now, config_.temperature_c, true};
+  }
+
+ private:
+  Config config_;
+  std::atomic<TimeNs>* busy_ns_;
+  TimeNs origin_ns_;
+  TimeNs last_update_ns_ = -1;
+  double value_j_ = 0.0;
+  double noise_j_ = 0.0;
+  std::vector<Channel> channels_;
+  std::mt19937 rng_{7};
+  std::normal_distribution<double> noise_{0.0, 1.0};
+};
+
+GatedOptions fast_options() {
+  GatedOptions o;
+  o.warmup_runs = 1;
+  o.repetitions = 2;
+  o.interval_ns = 50 * kNsPerMs;
+  o.last_n = 5;
+  o.check_period_ns = 100 * kNsPerMs;
+  o.gate_timeout_ns = 1 * kNsPerS;
+  o.tail_wait_ns = 200 * kNsPerMs;
+  o.min_counter_updates = 100;
+  return o;
+}
+
+struct Harness {
+  std::atomic<TimeNs> busy_ns{0};
+  std::vector<TimeNs> call_ns;  // written by the measuring thread only
+
+  std::unique_ptr<Monitor> monitor(ActivityMeter::Config config) {
+    std::vector<std::unique_ptr<Source>> sources;
+    sources.push_back(std::make_unique<ActivityMeter>(config, &busy_ns));
+    return Monitor::from_sources(std::move(sources), MonitorOptions{});
+  }
+
+  // Spins for ~2 ms, far shorter than the counter's 10 ms update period.
+  MeasuredCall short_call() {
+    return [this] {
+      const TimeNs t0 = monotonic_now_ns();
+      while (monotonic_now_ns() - t0 < 2 * kNsPerMs) {
+      }
+      busy_ns += monotonic_now_ns() - t0;
+      call_ns.push_back(monotonic_now_ns() - t0);
+      return Status::Ok();
+    };
+  }
+};
+
+TEST(GatedMeasurement, AmplifiesACallShorterThanTheCounterPeriod) {
+  Harness h;
+  auto monitor = h.monitor({});
+  const GatedOptions options = fast_options();
+  const Result<GatedResult> r = measure_gated(*monitor, h.short_call(), options);
+  ASSERT_TRUE(r) << r.error().message();
+  ASSERT_FALSE(r->incomplete) << r->missing;
+  ASSERT_EQ(r->repetitions.size(), 2u);
+  // 100 updates of 10 ms over ~2 ms calls: about 500 calls per window.
+  EXPECT_GE(r->calls_per_window, 300u);
+  // The calls run in order: the warm-up, then calls_per_window per repetition. A call's active
+  // energy is 40 W over its own duration (which machine load stretches, so it is taken per call).
+  ASSERT_EQ(h.call_ns.size(), options.warmup_runs + 2 * r->calls_per_window);
+  std::size_t next = options.warmup_runs;
+  for (const GatedRepetition& rep : r->repetitions) {
+    TimeNs busy = 0;
+    for (std::uint64_t k = 0; k < rep.calls; ++k) busy += h.call_ns[next++];
+    const double expected_net_j = 40.0 * ns_to_s(busy) / static_cast<double>(rep.calls);
+    EXPECT_TRUE(rep.gate.passed);
+    ASSERT_EQ(rep.channels.size(), 1u);
+    EXPECT_NEAR(rep.channels[0].baseline_power_w, 10.0, 0.1);
+    EXPECT_NEAR(rep.channels[0].net_j, expected_net_j, 0.02 * expected_net_j)
+        << "per-call net energy within 2 % of the known answer";
+  }
+  ASSERT_EQ(r->summary.size(), 1u);
+  EXPECT_EQ(r->summary[0].net_j.n, 2u);
+  EXPECT_EQ(r->profile.meta.kind, "measure");
+}
+
+TEST(GatedMeasurement, HotMachineFailsTheGateWithAReport) {
+  Harness h;
+  ActivityMeter::Config hot;
+  hot.temperature_c = 80.0;
+  auto monitor = h.monitor(hot);
+  const Result<GatedResult> r = measure_gated(*monitor, h.short_call(), fast_options());
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_TRUE(r->incomplete);
+  EXPECT_TRUE(r->repetitions.empty());
+  EXPECT_NE(r->missing.find("meter:temperature too hot"), std::string::npos) << r->missing;
+  EXPECT_TRUE(r->profile.meta.partial);
+}
+
+TEST(GatedMeasurement, NoisyMachineNeverPassesTheGate) {
+  Harness h;
+  ActivityMeter::Config noisy;
+  noisy.noise_w = 30.0;
+  auto monitor = h.monitor(noisy);
+  const Result<GatedResult> r = measure_gated(*monitor, h.short_call(), fast_options());
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->incomplete);
+  EXPECT_NE(r->missing.find("meter:package unstable"), std::string::npos) << r->missing;
+}
+
+TEST(GatedMeasurement, FailingCallIsAnError) {
+  Harness h;
+  auto monitor = h.monitor({});
+  const Result<GatedResult> r = measure_gated(
+      *monitor, [] { return Status(Error(ErrorCode::kIo, "disk gone")); }, fast_options());
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("disk gone"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace jouleprof
