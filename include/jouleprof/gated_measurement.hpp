@@ -42,7 +42,7 @@ struct GatedOptions {
   TimeNs tail_wait_ns = 30 * kNsPerS;
   std::size_t tail_moving_average = 5;
   double gpu_tail_margin_w = kFecomGpuTailMarginW;
-  std::size_t min_counter_updates = 10;  // K: the call is repeated until its window spans K updates
+  std::size_t min_counter_updates = 10;  // K: the call repeats until its window spans K updates
 };
 
 struct ChannelGate {
@@ -96,8 +96,9 @@ struct GatedChannelSummary {
 struct GatedResult {
   std::vector<GatedRepetition> repetitions;
   std::vector<GatedChannelSummary> summary;  // over the completed repetitions, per call
-  std::uint64_t calls_per_window = 0;
-  TimeNs single_call_ns = 0;  // duration of one call, from the last warm-up run
+  TimeNs update_period_ns = 0;  // the slowest energy counter's update period, as observed
+  TimeNs min_window_ns = 0;     // K × that period: each window lasts at least this long
+  TimeNs single_call_ns = 0;    // duration of one call, from the last warm-up run
   bool incomplete = false;
   std::string missing;  // what was not measured and why
   std::vector<std::string> warnings;

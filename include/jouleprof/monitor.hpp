@@ -62,6 +62,8 @@ class Monitor {
   void set_idle_window(TimeNs begin_ns, TimeNs end_ns) { idle_ = IdleWindow{begin_ns, end_ns}; }
   void set_run_begin(TimeNs t_ns) { run_begin_ns_ = t_ns; }
   LiveStatus live() const;
+  // While sampling: reads every source now and returns the readings' time (see Sampler::sync).
+  TimeNs sync();
   // While sampling: each channel's samples since since_ns (see Sampler::recent).
   std::vector<Series> recent(TimeNs since_ns) const;
   // Stops sampling and builds the profile (kind "run"; the caller adds command and exit code).

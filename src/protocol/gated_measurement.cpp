@@ -169,11 +169,8 @@ Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call,
       return st.error().with_context("the measured call failed during warm-up");
     }
   }
-  const TimeNs period =
-      slowest_update_period(monitor.recent(sampling_began), o.interval_ns);
-  const auto needed = static_cast<double>(o.min_counter_updates) * static_cast<double>(period);
-  result.calls_per_window = std::max<std::uint64_t>(
-      1, static_cast<std::uint64_t>(std::ceil(needed / static_cast<double>(result.single_call_ns))));
+  result.update_period_ns = slowest_update_period(monitor.recent(sampling_began), o.interval_ns);
+  result.min_window_ns = static_cast<TimeNs>(o.min_counter_updates) * result.update_period_ns;
 
   for (std::size_t r = 0; r < o.repetitions; ++r) {
     GatedRepetition rep;
@@ -184,10 +181,18 @@ Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call,
                                    r + 1, o.repetitions, rep.gate.failure);
       break;
     }
-    const TimeNs start = monotonic_now_ns();
+    // The window begins and ends on fresh readings (the few microseconds between a reading and
+    // the call are idle time, which the baseline removes from the net figure).
+    // The call repeats until the window spans K counter updates: a count fixed in advance from
+    // one timed run would fall short whenever the machine slows the calls down.
+    const TimeNs start = monitor.sync();
     Status failed;
-    for (std::uint64_t k = 0; k < result.calls_per_window && failed.ok(); ++k) failed = call();
-    const TimeNs end = monotonic_now_ns();
+    std::uint64_t calls = 0;
+    do {
+      failed = call();
+      ++calls;
+    } while (failed.ok() && monotonic_now_ns() - start < result.min_window_ns);
+    const TimeNs end = monitor.sync();
     if (!failed.ok()) {
       result.incomplete = true;
       result.missing = fmt::format("repetitions {} to {} not measured: the call failed: {}", r + 1,
@@ -196,7 +201,7 @@ Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call,
     }
     sleep_until(end + o.tail_wait_ns);
     const TimeNs after = monotonic_now_ns();
-    rep.calls = result.calls_per_window;
+    rep.calls = calls;
     rep.window_ns = end - start;
     for (const Series& s : monitor.recent(start - gate_window_ns(o) - o.interval_ns)) {
       if (s.channel().carries_energy()) {

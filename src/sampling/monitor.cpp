@@ -76,6 +76,8 @@ LiveStatus Monitor::live() const {
   return status;
 }
 
+TimeNs Monitor::sync() { return sampler_->sync(); }
+
 std::vector<Series> Monitor::recent(TimeNs since_ns) const { return sampler_->recent(since_ns); }
 
 Profile Monitor::stop() {

@@ -64,6 +64,15 @@ void Sampler::stop() {
   thread_.join();
 }
 
+TimeNs Sampler::sync() {
+  std::unique_lock lock(mutex_);
+  if (!thread_.joinable() || stop_requested_) return 0;
+  const std::uint64_t generation = ++sync_requested_;
+  wake_.notify_all();
+  wake_.wait(lock, [&] { return sync_done_ >= generation || stop_requested_; });
+  return sync_done_ >= generation ? sync_t_ns_ : 0;
+}
+
 std::vector<LiveChannel> Sampler::live() const {
   std::lock_guard lock(mutex_);
   return live_;
@@ -116,17 +125,38 @@ void Sampler::run() {
   while (true) {
     const TimeNs next = sources_.empty() ? origin_ns_ + kFallbackPollPeriodNs
                                          : *std::min_element(due.begin(), due.end());
+    std::uint64_t sync_generation = 0;
     {
       std::unique_lock lock(mutex_);
-      if (wake_.wait_until(lock, to_steady(next), [this] { return stop_requested_; })) break;
+      wake_.wait_until(lock, to_steady(next),
+                       [this] { return stop_requested_ || sync_requested_ > sync_done_; });
+      if (stop_requested_) break;
+      if (sync_requested_ > sync_done_) sync_generation = sync_requested_;
     }
     const TimeNs now = monotonic_now_ns();
     for (std::size_t s = 0; s < sources_.size(); ++s) {
-      if (now < due[s]) continue;
+      if (now < due[s]) {
+        if (sync_generation > 0) poll(s, now);
+        continue;
+      }
       poll(s, now);
       // Keep the grid when on time; after a stall, skip the missed polls rather than bursting.
       due[s] += periods_ns_[s];
       if (due[s] <= now) due[s] = now + periods_ns_[s];
+    }
+    if (sync_generation > 0) {
+      {
+        // Sources stamp their own readings, a little after `now`: the window edge is the latest
+        // of those stamps, so that every channel has a reading at or just before it.
+        std::lock_guard lock(mutex_);
+        TimeNs latest = now;
+        for (const Series& s : series_) {
+          if (!s.empty()) latest = std::max(latest, s.end_ns());
+        }
+        sync_done_ = sync_generation;
+        sync_t_ns_ = latest;
+      }
+      wake_.notify_all();
     }
   }
 
