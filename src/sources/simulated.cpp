@@ -59,10 +59,13 @@ class SimulatedSource final : public Source {
       : settings_(std::move(settings)), availability_(std::move(availability)), counter_(settings_) {
     if (!availability_.available) return;
     origin_ns_ = monotonic_now_ns();
+    // The origin makes the ground truth recomputable from the profile alone.
     const std::string detail = fmt::format(
-        "simulated: profile '{}' W, counter update {} ms, noise {} W (seed {}), wrap {}",
-        settings_.profile_text, ns_to_s(settings_.update_period_ns) * 1e3, settings_.noise_w,
-        settings_.seed, settings_.wrap_j > 0 ? fmt::format("{} J", settings_.wrap_j) : "none");
+        "simulated: profile '{}' W from origin_ns={}, counter update {} ms, noise {} W (seed {}), "
+        "wrap {}",
+        settings_.profile_text, origin_ns_, ns_to_s(settings_.update_period_ns) * 1e3,
+        settings_.noise_w, settings_.seed,
+        settings_.wrap_j > 0 ? fmt::format("{} J", settings_.wrap_j) : "none");
     Channel base;
     base.source = "simulated";
     base.device = settings_.device;
