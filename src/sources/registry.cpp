@@ -11,9 +11,28 @@
 namespace jouleprof {
 namespace {
 
-// Hardware backends are added here as they are linked into the library; order within a group is
-// the order of preference.
+// Order within a group is the order of preference: the three RAPL paths read the same counters,
+// so the default set takes the first that works (powercap, then perf, then MSR).
 constexpr std::array kRegistry{
+    SourceEntry{"rapl-powercap", "rapl", SourceClass::kMeasured,
+                "Intel/AMD RAPL energy counters through powercap sysfs (measured)",
+                make_rapl_powercap_source},
+    SourceEntry{"rapl-perf", "rapl", SourceClass::kMeasured,
+                "RAPL through perf_event_open and the power PMU, no root needed when "
+                "perf_event_paranoid allows (measured)",
+                make_rapl_perf_source},
+    SourceEntry{"rapl-msr", "rapl", SourceClass::kMeasured,
+                "RAPL model-specific registers through /dev/cpu/N/msr, root only (measured)",
+                make_rapl_msr_source},
+    SourceEntry{"nvml", "", SourceClass::kMeasured,
+                "NVIDIA GPUs through NVML: total-energy counter, power, temperature (measured)",
+                make_nvml_source},
+    SourceEntry{"hwmon", "", SourceClass::kMeasured,
+                "hwmon power and energy sensors, e.g. Jetson INA3221 rails (measured)",
+                make_hwmon_source},
+    SourceEntry{"power-supply", "", SourceClass::kMeasured,
+                "batteries and supplies in /sys/class/power_supply (measured)",
+                make_power_supply_source},
     SourceEntry{"cpu-estimate", "", SourceClass::kEstimated,
                 "P = P_idle + (TDP - P_idle) x CPU utilisation from /proc/stat (estimated)",
                 make_cpu_estimate_source},
