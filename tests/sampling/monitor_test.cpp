@@ -2,6 +2,8 @@
 
 #include <thread>
 
+#include <cstdlib>
+
 #include <gtest/gtest.h>
 
 #include "sources/simulated.hpp"
@@ -9,6 +11,11 @@
 
 namespace jouleprof {
 namespace {
+
+// A fake root hides sysfs and /proc, but NVML is found through the dynamic loader: point it at
+// a library that does not exist so a GPU on the test machine cannot join the default set.
+void hide_real_nvml() { setenv("JOULEPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1); }
+
 
 void sleep_until(TimeNs t_ns) {
   while (monotonic_now_ns() < t_ns) std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -22,6 +29,7 @@ MonitorOptions simulated(std::map<std::string, std::string> settings) {
 }
 
 TEST(Monitor, NoAvailableSourceIsAnErrorThatSaysWhy) {
+  hide_real_nvml();
   ::jouleprof::testing::TempDir empty_root;
   MonitorOptions options;
   options.sources.sysfs_root = empty_root.path().string();

@@ -1,4 +1,6 @@
 // `jouleprof sensors` end to end, on a fake root and on the simulated source.
+#include <cstdlib>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -7,11 +9,17 @@
 namespace jouleprof {
 namespace {
 
+// A fake root hides sysfs and /proc, but NVML is found through the dynamic loader: point it at
+// a library that does not exist so a GPU on the test machine cannot join the default set.
+void hide_real_nvml() { setenv("JOULEPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1); }
+
+
 using ::jouleprof::testing::Invocation;
 using ::jouleprof::testing::run_jouleprof;
 using ::jouleprof::testing::TempDir;
 
 TEST(SensorsCommand, FakeRootWithOnlyProcStatShowsTheEstimate) {
+  hide_real_nvml();
   TempDir root;
   root.write("proc/stat", "cpu  100 0 50 800 10 0 0 0 0 0\ncpu0 100 0 50 800 10 0 0 0 0 0\n");
   root.write("proc/cpuinfo", "model name\t: AMD EPYC 7763 64-Core Processor\n");
@@ -45,6 +53,7 @@ TEST(SensorsCommand, SimulatedSourceWithNestingAndMeasuredPeriod) {
 }
 
 TEST(SensorsCommand, UnavailableSourcesComeWithReasonAndFix) {
+  hide_real_nvml();
   TempDir empty_root;
   TempDir dir;
   const Invocation inv = run_jouleprof({"sensors", "--duration", "0.1", "--sysfs-root", empty_root.path().string()}, dir);
