@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "sampling/sampler.hpp"
@@ -9,10 +11,28 @@
 namespace jouleprof {
 namespace {
 
+// How many missed nominal updates make a still counter suspicious.
+constexpr TimeNs kFrozenCounterUpdates = 10;
+
 std::string host_name() {
   char name[256] = {};
   if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
   return name;
+}
+
+// A counter that never changed although it should have updated many times over the run: common
+// in virtual machines that expose RAPL but do not count. Its 0 J is reported, and flagged.
+std::optional<std::string> frozen_counter_warning(const Series& s) {
+  const Channel& c = s.channel();
+  if (c.kind != ChannelKind::kEnergyCounter || s.size() < 2) return std::nullopt;
+  const TimeNs span = s.end_ns() - s.begin_ns();
+  const TimeNs expected_update = c.nominal_period_ns > 0 ? c.nominal_period_ns : kNsPerS;
+  if (span < kFrozenCounterUpdates * expected_update || !s.update_indices().empty()) return std::nullopt;
+  return fmt::format(
+      "{} did not change in {} readings over {:.2f} s although it should update every {:.3g} ms: it "
+      "may not count on this machine (virtual machines often expose counters that stay put), so "
+      "its energy reads 0 J; `jouleprof sensors` shows which sources count",
+      c.id, s.size(), ns_to_s(span), ns_to_s(expected_update) * 1e3);
 }
 
 }  // namespace
@@ -117,6 +137,9 @@ Profile Monitor::stop() {
   profile.warnings = notes_;
   profile.warnings.insert(profile.warnings.end(), sampler_->warnings().begin(),
                           sampler_->warnings().end());
+  for (const Series& s : profile.series) {
+    if (const std::optional<std::string> w = frozen_counter_warning(s)) profile.warnings.push_back(*w);
+  }
   return profile;
 }
 

@@ -83,5 +83,23 @@ TEST(Monitor, StopTwiceGivesAnEmptySecondProfile) {
   EXPECT_TRUE((*monitor)->stop().series.empty());
 }
 
+// A counter that should update every millisecond but stays put over the run gets a warning.
+TEST(Monitor, FrozenCounterIsFlagged) {
+  Result<std::unique_ptr<Monitor>> monitor = Monitor::open(simulated({{"simulate.watts", "0"}}));
+  ASSERT_TRUE(monitor.ok());
+  ASSERT_TRUE((*monitor)->start().ok());
+  sleep_until(monotonic_now_ns() + 50 * kNsPerMs);
+  const Profile frozen = (*monitor)->stop();
+  ASSERT_FALSE(frozen.warnings.empty());
+  EXPECT_NE(frozen.warnings.back().find("simulated:package did not change"), std::string::npos)
+      << frozen.warnings.back();
+
+  Result<std::unique_ptr<Monitor>> live = Monitor::open(simulated({{"simulate.watts", "3"}}));
+  ASSERT_TRUE(live.ok());
+  ASSERT_TRUE((*live)->start().ok());
+  sleep_until(monotonic_now_ns() + 50 * kNsPerMs);
+  EXPECT_TRUE((*live)->stop().warnings.empty());
+}
+
 }  // namespace
 }  // namespace jouleprof

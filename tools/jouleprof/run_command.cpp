@@ -119,7 +119,6 @@ int run(const RunFlags& flags) {
   if (flags.interval_ms) monitor_options.interval_ns = s_to_ns(*flags.interval_ms * 1e-3);
   Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
   if (!monitor) return report_error(monitor.error());
-  for (const std::string& note : (*monitor)->notes()) std::cerr << "jouleprof: note: " << note << '\n';
 
   std::optional<StatusLine> status;
   if (isatty(STDERR_FILENO) != 0) status.emplace();
