@@ -32,14 +32,20 @@ void BM_SamplerOverheadAt1kHz(benchmark::State& state) {
     const SamplerStats& stats = sampler.stats();
     const double seconds = ns_to_s(stats.wall_ns);
     state.counters["cpu_percent_of_one_core"] = 100.0 * stats.cpu_fraction_of_one_core();
-    state.counters["cpu_us_per_poll"] = ns_to_s(stats.thread_cpu_ns) * 1e6 / static_cast<double>(stats.polls);
+    state.counters["cpu_us_per_poll"] =
+        ns_to_s(stats.thread_cpu_ns) * 1e6 / static_cast<double>(stats.polls);
     state.counters["polls_per_s"] = static_cast<double>(stats.polls) / seconds;
     // What the same thread would cost if every poll were on time: polls per second at 1 kHz.
     state.counters["cpu_percent_at_1kHz_per_source"] =
         ns_to_s(stats.thread_cpu_ns) / static_cast<double>(stats.polls) * 1000.0 * 100.0;
   }
 }
-BENCHMARK(BM_SamplerOverheadAt1kHz)->Arg(1)->Arg(4)->Iterations(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SamplerOverheadAt1kHz)
+    ->Arg(1)
+    ->Arg(4)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // Memory of one channel-hour at 1 kHz as the sampler stores it (3.6 million samples).
 void BM_MemoryPerChannelHourAt1kHz(benchmark::State& state) {
@@ -49,7 +55,8 @@ void BM_MemoryPerChannelHourAt1kHz(benchmark::State& state) {
     Series s(c);
     for (int64_t i = 0; i < 3600 * 1000; ++i) (void)s.append(i * kNsPerMs, static_cast<double>(i));
     state.counters["MB_per_channel_hour"] = static_cast<double>(s.memory_bytes()) / 1e6;
-    state.counters["bytes_per_sample"] = static_cast<double>(s.memory_bytes()) / static_cast<double>(s.size());
+    state.counters["bytes_per_sample"] =
+        static_cast<double>(s.memory_bytes()) / static_cast<double>(s.size());
   }
 }
 BENCHMARK(BM_MemoryPerChannelHourAt1kHz)->Iterations(1)->Unit(benchmark::kMillisecond);
@@ -66,7 +73,8 @@ BENCHMARK(BM_SimulatedRead);
 
 // One read of the CPU estimate on a fake /proc/stat (a file open, read and parse).
 void BM_CpuEstimateRead(benchmark::State& state) {
-  const std::filesystem::path root = std::filesystem::temp_directory_path() / "jouleprof-bench-root";
+  const std::filesystem::path root =
+      std::filesystem::temp_directory_path() / "jouleprof-bench-root";
   std::filesystem::create_directories(root / "proc");
   {
     std::ofstream stat(root / "proc" / "stat");

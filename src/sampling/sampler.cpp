@@ -1,13 +1,12 @@
 #include "sampling/sampler.hpp"
 
+#include <fmt/format.h>
 #include <signal.h>
 #include <time.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace jouleprof {
 namespace {

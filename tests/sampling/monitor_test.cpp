@@ -1,10 +1,9 @@
 #include "jouleprof/monitor.hpp"
 
-#include <thread>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
-
-#include <gtest/gtest.h>
+#include <thread>
 
 #include "sources/simulated.hpp"
 #include "test_support.hpp"
@@ -15,7 +14,6 @@ namespace {
 // A fake root hides sysfs and /proc, but NVML is found through the dynamic loader: point it at
 // a library that does not exist so a GPU on the test machine cannot join the default set.
 void hide_real_nvml() { setenv("JOULEPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1); }
-
 
 void sleep_until(TimeNs t_ns) {
   while (monotonic_now_ns() < t_ns) std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -35,7 +33,8 @@ TEST(Monitor, NoAvailableSourceIsAnErrorThatSaysWhy) {
   options.sources.sysfs_root = empty_root.path().string();
   Result<std::unique_ptr<Monitor>> monitor = Monitor::open(options);
   ASSERT_FALSE(monitor.ok());
-  EXPECT_NE(monitor.error().message().find("cpu-estimate"), std::string::npos) << monitor.error().message();
+  EXPECT_NE(monitor.error().message().find("cpu-estimate"), std::string::npos)
+      << monitor.error().message();
   EXPECT_NE(monitor.error().message().find("--simulate"), std::string::npos);
 }
 
@@ -43,7 +42,8 @@ TEST(Monitor, NoAvailableSourceIsAnErrorThatSaysWhy) {
 // gives the net figure; the profile carries the sampler's own cost.
 TEST(Monitor, GrossAndNetEnergyOnASimulatedStep) {
   const TimeNs opened = monotonic_now_ns();
-  Result<std::unique_ptr<Monitor>> opened_monitor = Monitor::open(simulated({{"simulate.profile", "10:0.3;110"}}));
+  Result<std::unique_ptr<Monitor>> opened_monitor =
+      Monitor::open(simulated({{"simulate.profile", "10:0.3;110"}}));
   ASSERT_TRUE(opened_monitor.ok()) << opened_monitor.error().message();
   Monitor& monitor = **opened_monitor;
   ASSERT_TRUE(monitor.start().ok());

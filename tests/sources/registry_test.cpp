@@ -1,6 +1,6 @@
-#include <cstdlib>
-
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 #include "jouleprof/sources.hpp"
 #include "test_support.hpp"
@@ -11,7 +11,6 @@ namespace {
 // A fake root hides sysfs and /proc, but NVML is found through the dynamic loader: point it at
 // a library that does not exist so a GPU on the test machine cannot join the default set.
 void hide_real_nvml() { setenv("JOULEPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1); }
-
 
 using ::jouleprof::testing::TempDir;
 

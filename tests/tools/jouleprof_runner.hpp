@@ -25,7 +25,8 @@ struct Invocation {
 };
 
 // `exec` keeps jouleprof's pid equal to the spawned child's, so tests can signal it.
-inline Result<ChildProcess> start_jouleprof(const std::vector<std::string>& args, const TempDir& dir) {
+inline Result<ChildProcess> start_jouleprof(const std::vector<std::string>& args,
+                                            const TempDir& dir) {
   std::string command = "exec " + shell_quote(jouleprof_binary());
   for (const std::string& a : args) command += " " + shell_quote(a);
   command += " >" + shell_quote((dir.path() / "stdout").string()) + " 2>" +

@@ -1,9 +1,8 @@
 // `jouleprof run` end to end, on the simulated source.
+#include <gtest/gtest.h>
 #include <signal.h>
 
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "jouleprof/profile.hpp"
 #include "jouleprof/samples_csv.hpp"
@@ -38,7 +37,8 @@ void expect_energy_matches_profile(const Profile& p, const std::string& profile_
   const TimeNs origin = simulator_origin_ns(s->channel());
   Result<PowerProfile> truth = PowerProfile::parse(profile_text, false);
   ASSERT_TRUE(truth.ok());
-  const double expected = truth->energy_between_j(ns_to_s(p.meta.begin_ns - origin), ns_to_s(p.meta.end_ns - origin));
+  const double expected =
+      truth->energy_between_j(ns_to_s(p.meta.begin_ns - origin), ns_to_s(p.meta.end_ns - origin));
   EXPECT_NEAR(p.channels[0].energy_j, expected, 0.005 * expected);
   EXPECT_NEAR(p.total_energy_j(), expected, 0.005 * expected);
   EXPECT_EQ(p.channels[0].provenance, Provenance::kSimulated);
@@ -46,8 +46,10 @@ void expect_energy_matches_profile(const Profile& p, const std::string& profile_
 
 TEST(RunCommand, ConstantSimulatedPowerGivesItsIntegral) {
   TempDir dir;
-  const Invocation inv = run_jouleprof({"run", "--simulate", "50", "--output", (dir.path() / "run").string(),
-                                        "--grid-intensity", "400", "--", "sleep", "1"}, dir);
+  const Invocation inv =
+      run_jouleprof({"run", "--simulate", "50", "--output", (dir.path() / "run").string(),
+                     "--grid-intensity", "400", "--", "sleep", "1"},
+                    dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.err;
   const Profile p = read_run(dir);
   expect_energy_matches_profile(p, "50");
@@ -69,9 +71,10 @@ TEST(RunCommand, ConstantSimulatedPowerGivesItsIntegral) {
 TEST(RunCommand, SteppedProfileWithIdleBaseline) {
   TempDir dir;
   const std::string profile = "20:0.6;80";  // idle 20 W while the baseline runs, then 80 W
-  const Invocation inv = run_jouleprof({"run", "--source", "simulated", "--set", "simulate.profile=" + profile,
-                                        "--idle", "0.5", "--output", (dir.path() / "run").string(),
-                                        "--format", "json", "--", "sleep", "1"}, dir);
+  const Invocation inv = run_jouleprof(
+      {"run", "--source", "simulated", "--set", "simulate.profile=" + profile, "--idle", "0.5",
+       "--output", (dir.path() / "run").string(), "--format", "json", "--", "sleep", "1"},
+      dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.err;
   const Profile p = read_run(dir);
   expect_energy_matches_profile(p, profile);
@@ -85,8 +88,9 @@ TEST(RunCommand, SteppedProfileWithIdleBaseline) {
 
 TEST(RunCommand, ExitCodeOfTheCommandIsPropagated) {
   TempDir dir;
-  const Invocation inv = run_jouleprof({"run", "--simulate", "5", "--output", (dir.path() / "run").string(),
-                                        "--", "sh", "-c", "exit 3"}, dir);
+  const Invocation inv = run_jouleprof({"run", "--simulate", "5", "--output",
+                                        (dir.path() / "run").string(), "--", "sh", "-c", "exit 3"},
+                                       dir);
   EXPECT_EQ(inv.exit_code, 3) << inv.err;
   EXPECT_EQ(read_run(dir).meta.exit_code, 3);
 }
@@ -94,10 +98,13 @@ TEST(RunCommand, ExitCodeOfTheCommandIsPropagated) {
 TEST(RunCommand, SigtermIsForwardedToTheCommand) {
   TempDir dir;
   const std::filesystem::path ready = dir.path() / "ready";
-  const std::string script = "trap 'exit 42' TERM; touch " + ::jouleprof::testing::shell_quote(ready.string()) +
+  const std::string script = "trap 'exit 42' TERM; touch " +
+                             ::jouleprof::testing::shell_quote(ready.string()) +
                              "; while true; do sleep 0.05; done";
   Result<ChildProcess> jouleprof = ::jouleprof::testing::start_jouleprof(
-      {"run", "--simulate", "5", "--output", (dir.path() / "run").string(), "--", "sh", "-c", script}, dir);
+      {"run", "--simulate", "5", "--output", (dir.path() / "run").string(), "--", "sh", "-c",
+       script},
+      dir);
   ASSERT_TRUE(jouleprof.ok());
   while (!std::filesystem::exists(ready)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   ASSERT_EQ(kill(jouleprof->pid(), SIGTERM), 0);
@@ -112,8 +119,10 @@ TEST(RunCommand, SigtermIsForwardedToTheCommand) {
 
 TEST(RunCommand, CrashOfTheCommandIsReportedAndTheRunKept) {
   TempDir dir;
-  const Invocation inv = run_jouleprof({"run", "--simulate", "5", "--output", (dir.path() / "run").string(),
-                                        "--", "sh", "-c", "kill -SEGV $$"}, dir);
+  const Invocation inv =
+      run_jouleprof({"run", "--simulate", "5", "--output", (dir.path() / "run").string(), "--",
+                     "sh", "-c", "kill -SEGV $$"},
+                    dir);
   EXPECT_EQ(inv.exit_code, 128 + SIGSEGV);
   EXPECT_NE(inv.err.find("killed by signal 11"), std::string::npos) << inv.err;
   const Profile p = read_run(dir);
@@ -143,8 +152,8 @@ TEST(RunCommand, HelpDescribesTheOptions) {
   TempDir dir;
   const Invocation inv = run_jouleprof({"run", "--help"}, dir);
   EXPECT_EQ(inv.exit_code, 0);
-  for (const char* flag : {"--interval", "--idle", "--output", "--format", "--grid-intensity", "--source",
-                           "--simulate", "--tdp", "--sysfs-root"}) {
+  for (const char* flag : {"--interval", "--idle", "--output", "--format", "--grid-intensity",
+                           "--source", "--simulate", "--tdp", "--sysfs-root"}) {
     EXPECT_NE(inv.out.find(flag), std::string::npos) << flag;
   }
 }

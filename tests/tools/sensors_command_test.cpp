@@ -1,7 +1,7 @@
 // `jouleprof sensors` end to end, on a fake root and on the simulated source.
-#include <cstdlib>
-
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "tools/jouleprof_runner.hpp"
@@ -13,7 +13,6 @@ namespace {
 // a library that does not exist so a GPU on the test machine cannot join the default set.
 void hide_real_nvml() { setenv("JOULEPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1); }
 
-
 using ::jouleprof::testing::Invocation;
 using ::jouleprof::testing::run_jouleprof;
 using ::jouleprof::testing::TempDir;
@@ -24,8 +23,8 @@ TEST(SensorsCommand, FakeRootWithOnlyProcStatShowsTheEstimate) {
   root.write("proc/stat", "cpu  100 0 50 800 10 0 0 0 0 0\ncpu0 100 0 50 800 10 0 0 0 0 0\n");
   root.write("proc/cpuinfo", "model name\t: AMD EPYC 7763 64-Core Processor\n");
   TempDir dir;
-  const Invocation inv = run_jouleprof({"sensors", "--json", "--duration", "0.2", "--sysfs-root",
-                                        root.path().string()}, dir);
+  const Invocation inv = run_jouleprof(
+      {"sensors", "--json", "--duration", "0.2", "--sysfs-root", root.path().string()}, dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.err;
   const nlohmann::json j = nlohmann::json::parse(inv.out);
   ASSERT_EQ(j["sources"].size(), 1U);
@@ -39,8 +38,10 @@ TEST(SensorsCommand, FakeRootWithOnlyProcStatShowsTheEstimate) {
 
 TEST(SensorsCommand, SimulatedSourceWithNestingAndMeasuredPeriod) {
   TempDir dir;
-  const Invocation inv = run_jouleprof({"sensors", "--json", "--duration", "0.2", "--source", "simulated",
-                                        "--set", "simulate.watts=5", "--set", "simulate.channels=energy,power"}, dir);
+  const Invocation inv =
+      run_jouleprof({"sensors", "--json", "--duration", "0.2", "--source", "simulated", "--set",
+                     "simulate.watts=5", "--set", "simulate.channels=energy,power"},
+                    dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.err;
   const nlohmann::json j = nlohmann::json::parse(inv.out);
   ASSERT_EQ(j["sources"].size(), 1U);
@@ -56,7 +57,8 @@ TEST(SensorsCommand, UnavailableSourcesComeWithReasonAndFix) {
   hide_real_nvml();
   TempDir empty_root;
   TempDir dir;
-  const Invocation inv = run_jouleprof({"sensors", "--duration", "0.1", "--sysfs-root", empty_root.path().string()}, dir);
+  const Invocation inv = run_jouleprof(
+      {"sensors", "--duration", "0.1", "--sysfs-root", empty_root.path().string()}, dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.err;
   EXPECT_NE(inv.out.find("Unavailable:"), std::string::npos) << inv.out;
   EXPECT_NE(inv.out.find("cpu-estimate: "), std::string::npos);
