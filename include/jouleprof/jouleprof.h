@@ -45,7 +45,7 @@ const char* jp_last_error(void);
 /* ---- Recording: spans from instrumented code ----------------------------------------------- */
 
 typedef uint32_t jp_name_id;
-#define JP_INVALID_NAME ((jp_name_id)0xFFFFFFFFu)
+#define JP_INVALID_NAME 0xFFFFFFFFu /* as a jp_name_id */
 
 /* Span categories (= jouleprof::SpanCategory). */
 enum jp_category {

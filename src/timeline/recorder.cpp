@@ -39,12 +39,19 @@ using timeline::ThreadBuffer;
 // pointer fits the static TLS surplus that glibc keeps for dlopen()ed libraries.
 thread_local ThreadBuffer* tls_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
 
+// Set once this thread's exit has begun: later records (from other thread_local destructors) are
+// not kept, because the next start() may free the buffer at any moment from then on.
+thread_local bool tls_exiting = false;
+
 // Marks the thread's buffer as orphaned when the thread ends, so that the next start() can free
 // it. Kept apart from tls_buffer so that the hot path never touches a TLS object with a destructor.
 struct ThreadExitFlag {
   ThreadBuffer* buffer = nullptr;
   ~ThreadExitFlag() {
-    if (buffer != nullptr) buffer->thread_exited.store(true, std::memory_order_release);
+    if (buffer == nullptr) return;
+    tls_exiting = true;
+    tls_buffer = nullptr;
+    buffer->thread_exited.store(true, std::memory_order_release);
   }
 };
 thread_local ThreadExitFlag tls_exit_flag;
@@ -67,6 +74,10 @@ std::string current_cpu_device() {
 // memory for a buffer).
 ThreadBuffer* prepare_buffer(std::uint64_t state) noexcept {
   Registry& registry = Registry::instance();
+  if (tls_exiting) {
+    registry.unbuffered_drops.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
   try {
     const std::lock_guard lock(registry.mutex);
     // The caller's state may be stale: stop() or start() may have run since it was loaded.
@@ -168,7 +179,7 @@ void epoch_end() noexcept {
     try {
       return intern_name("epoch_end");
     } catch (...) {
-      return NameId{0};
+      return NameId{0xFFFFFFFFU};  // collected as "[unknown name id …]"
     }
   }();
   detail::record_mark(state, epoch_end_name);

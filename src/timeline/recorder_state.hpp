@@ -100,7 +100,8 @@ struct Registry {
   RawAnchor start_anchor;
   bool stopped = false;
   std::int64_t stop_raw = 0;
-  // Records lost because a thread could not get a buffer at all (out of memory).
+  // Records lost because a thread could not get a buffer at all (out of memory, or recorded while
+  // the thread was exiting).
   std::atomic<std::uint64_t> unbuffered_drops{0};
 };
 
