@@ -68,9 +68,14 @@ Result<ImportedTrace> read_meter_csv(const std::string& path, const TraceImportO
                                                  : "not a number");
     }
     if (!microseconds) microseconds = *time > kEpochMicrosecondsAbove;
-    const double t_ns = *microseconds ? *time * 1e3 : *time * 1e6;
-    raw.push_back(trace_text::RawSample{static_cast<TimeNs>(t_ns), *current_ma * *voltage_v *
-                                                                      kMilliampVoltToWatt,
+    // Integral stamps are converted exactly: 1.7e15 µs in ns is beyond a double's 53 bits.
+    TimeNs t_ns = 0;
+    if (const auto whole = trace_text::parse_integer(fields[0])) {
+      t_ns = *whole * (*microseconds ? kNsPerUs : kNsPerMs);
+    } else {
+      t_ns = static_cast<TimeNs>(*time * (*microseconds ? 1e3 : 1e6));
+    }
+    raw.push_back(trace_text::RawSample{t_ns, *current_ma * *voltage_v * kMilliampVoltToWatt,
                                         line.number});
   }
   if (raw.empty()) return invalid_input(path, "content", "", "no meter samples");

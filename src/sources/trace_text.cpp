@@ -62,6 +62,14 @@ std::optional<double> parse_number(std::string_view field) {
   return value;
 }
 
+std::optional<std::int64_t> parse_integer(std::string_view field) {
+  field = trim(field);
+  std::int64_t value = 0;
+  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (ec != std::errc() || ptr != field.data() + field.size()) return std::nullopt;
+  return value;
+}
+
 std::optional<double> parse_number_with_unit(std::string_view field, std::string_view unit) {
   field = trim(field);
   if (!unit.empty() && field.size() >= unit.size() &&

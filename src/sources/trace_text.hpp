@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +31,7 @@ std::vector<std::string_view> split_fields(std::string_view line, char separator
 
 // "119.17 W" -> 119.17 when the suffix is one of `units` (or absent); nullopt otherwise.
 std::optional<double> parse_number(std::string_view field);
+std::optional<std::int64_t> parse_integer(std::string_view field);
 std::optional<double> parse_number_with_unit(std::string_view field, std::string_view unit);
 
 // nvidia-smi's markers for an unreadable value: [N/A], [Not Supported], [Unknown Error], …
