@@ -5,10 +5,14 @@
 namespace jouleprof::cli {
 
 CommandRunner add_version_command(CLI::App& parent);
+CommandRunner add_project_command(CLI::App& parent);
+CommandRunner add_estimate_command(CLI::App& parent);
 
 std::span<const CommandSpec> commands() {
   static constexpr std::array kCommands{
       CommandSpec{"version", add_version_command},
+      CommandSpec{"project", add_project_command},
+      CommandSpec{"estimate", add_estimate_command},
   };
   return kCommands;
 }
