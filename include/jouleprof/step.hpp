@@ -24,8 +24,10 @@ struct StepOptions {
   int stable_epoch = 10;  // s: epochs before it are summed as measured (epoch 0 costs 5–10×)
   int window = 5;         // w: epochs whose mean is extrapolated
   // Online stability detector (an addition to the paper, which chose s offline): s becomes the
-  // first epoch e ≥ 1 whose window E_e … E_{e+w−1} has a coefficient of variation (sample
-  // stdev / mean) at most `stability_cv`. When no such window is measured, s stays fixed.
+  // first epoch e ≥ w + 1 such that the windows E_{e−w} … E_{e−1} and E_e … E_{e+w−1} each have a
+  // coefficient of variation (sample stdev / mean) at most `stability_cv` and their means differ
+  // by at most `stability_cv` (relative): the level has settled, not only the noise. Decided
+  // online once epoch e + w − 1 is measured. When no such e is measured, s stays fixed.
   bool online_stability = false;
   double stability_cv = 0.05;
 };

@@ -56,7 +56,7 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
   const auto trace_index = static_cast<std::size_t>(trace_col - header.begin());
   const std::filesystem::path folder = std::filesystem::path(runs_csv).parent_path();
 
-  std::vector<double> measured, step, step_power, first_epoch, ml_co2, green, flops_tdp, flops;
+  std::vector<double> measured, step, step_online, step_power, first_epoch, ml_co2, green, flops_tdp, flops;
   std::size_t fallbacks = 0;
   std::size_t run_index = 0;
   for (const auto& line : lines) {
@@ -72,6 +72,10 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
     JP_TRY(StepProjection projection, step_project(energies.energy_j, run.epochs, options));
     JP_TRY(StepProjection by_power, step_power_project(energies.energy_j, energies.duration_s,
                                                        run.epochs, run.duration_s, options));
+    StepOptions online = options;
+    online.online_stability = true;
+    JP_TRY(StepProjection by_detector, step_project(energies.energy_j, run.epochs, online));
+    step_online.push_back(by_detector.total_j);
     if (projection.fallback) ++fallbacks;
     double utilisation = 0.0;
     if (const Series* util = trace.find(ChannelKind::kUtilisation)) {
@@ -106,6 +110,8 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
   EvaluationReport report;
   const std::string scope = "all runs with traces";
   report.scores.push_back(score(fmt::format("STEP (s={}, w={})", options.stable_epoch, options.window), scope, step, measured));
+  report.scores.push_back(score(fmt::format("STEP online stability (CV <= {:.2f})", options.stability_cv),
+                                scope, step_online, measured));
   report.scores.push_back(score("STEP power variant", scope, step_power, measured));
   report.scores.push_back(score("first epoch E0 x N", scope, first_epoch, measured));
   report.scores.push_back(score("ML CO2 (TDP x T)", scope, ml_co2, measured));

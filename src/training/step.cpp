@@ -73,17 +73,26 @@ Plan plan(std::span<const double> energies, int total_epochs, const StepOptions&
   Plan p{options.stable_epoch, options.window, false, false};
   if (options.online_stability) {
     bool found = false;
-    for (int e = 1; e + p.w <= k; ++e) {
-      const Window win = window_stats(energies.subspan(static_cast<std::size_t>(e), static_cast<std::size_t>(p.w)));
-      if (win.mean > 0.0 && win.stdev / win.mean <= options.stability_cv) {
+    // Stable at e: the windows [e − w, e) and [e, e + w) each vary by at most stability_cv and
+    // their means agree within stability_cv — the level has stopped drifting, not just the noise.
+    const auto window_at = [&](int first) {
+      return window_stats(energies.subspan(static_cast<std::size_t>(first), static_cast<std::size_t>(p.w)));
+    };
+    for (int e = 1 + p.w; e + p.w <= k; ++e) {
+      const Window before = window_at(e - p.w);
+      const Window win = window_at(e);
+      if (win.mean > 0.0 && before.mean > 0.0 && win.stdev / win.mean <= options.stability_cv &&
+          before.stdev / before.mean <= options.stability_cv &&
+          std::abs(win.mean - before.mean) / win.mean <= options.stability_cv) {
         p.s = e;
         found = true;
         break;
       }
     }
     if (found) {
-      out.method = fmt::format("online stability: first window with CV ≤ {:.3g} starts at epoch {}",
-                               options.stability_cv, p.s);
+      out.method = fmt::format("STEP s = {} (online stability: windows before and from epoch {} "
+                               "agree within {:.3g}), w = {}",
+                               p.s, p.s, options.stability_cv, p.w);
     } else {
       out.warnings.push_back(fmt::format(
           "online stability: no window of {} epochs with CV ≤ {:.3g} among {} epochs; s = {} kept",
