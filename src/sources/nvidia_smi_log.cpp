@@ -97,7 +97,7 @@ Result<ImportedTrace> read_nvidia_smi_log(const std::string& path,
   trace.format = "nvidia-smi";
   std::map<std::string, GpuSamples> gpus;
   std::size_t unavailable = 0;
-  std::size_t unit_suffixes = 0;
+  std::array<std::size_t, kImported.size()> unit_suffixes{};  // values that carried a suffix
   std::size_t repeated_headers = 0;
 
   for (const Line& line : lines) {
@@ -153,7 +153,7 @@ Result<ImportedTrace> read_nvidia_smi_log(const std::string& path,
         complete = false;
         continue;
       }
-      if (field.size() > 0 && !std::isdigit(static_cast<unsigned char>(field.back()))) ++unit_suffixes;
+      if (!field.empty() && !std::isdigit(static_cast<unsigned char>(field.back()))) ++unit_suffixes[c];
       values[c] = *value * kImported[c].scale;
     }
     if (!complete) continue;
@@ -197,7 +197,7 @@ Result<ImportedTrace> read_nvidia_smi_log(const std::string& path,
       trace_text::SeriesRules rules;
       const std::string extra = fmt::format(
           "{} column '{}'{}{}", header_rule, kImported[c].query,
-          unit_suffixes > 0 ? fmt::format(", unit suffix '{}' stripped", kImported[c].unit) : "",
+          unit_suffixes[c] > 0 ? fmt::format(", unit suffix '{}' stripped", kImported[c].unit) : "",
           trace.warnings.empty() ? "" : fmt::format(", {} warnings", trace.warnings.size()));
       JP_TRY(Series series, trace_text::build_series(channel, raw, path, options.gap_factor, options.min_gap_ns, rules));
       series.channel().provenance_detail = fmt::format(
