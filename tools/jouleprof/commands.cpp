@@ -5,10 +5,16 @@
 namespace jouleprof::cli {
 
 CommandRunner add_version_command(CLI::App& parent);
+CommandRunner add_report_command(CLI::App& parent);
+CommandRunner add_history_command(CLI::App& parent);
+CommandRunner add_compare_command(CLI::App& parent);
 
 std::span<const CommandSpec> commands() {
   static constexpr std::array kCommands{
       CommandSpec{"version", add_version_command},
+      CommandSpec{"report", add_report_command},
+      CommandSpec{"history", add_history_command},
+      CommandSpec{"compare", add_compare_command},
   };
   return kCommands;
 }
