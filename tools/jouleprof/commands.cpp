@@ -5,6 +5,9 @@
 namespace jouleprof::cli {
 
 CommandRunner add_version_command(CLI::App& parent);
+CommandRunner add_sensors_command(CLI::App& parent);
+CommandRunner add_run_command(CLI::App& parent);
+CommandRunner add_burn_command(CLI::App& parent);
 CommandRunner add_report_command(CLI::App& parent);
 CommandRunner add_history_command(CLI::App& parent);
 CommandRunner add_compare_command(CLI::App& parent);
@@ -12,6 +15,9 @@ CommandRunner add_compare_command(CLI::App& parent);
 std::span<const CommandSpec> commands() {
   static constexpr std::array kCommands{
       CommandSpec{"version", add_version_command},
+      CommandSpec{"sensors", add_sensors_command},
+      CommandSpec{"run", add_run_command},
+      CommandSpec{"burn", add_burn_command},
       CommandSpec{"report", add_report_command},
       CommandSpec{"history", add_history_command},
       CommandSpec{"compare", add_compare_command},
