@@ -11,6 +11,8 @@ CommandRunner add_burn_command(CLI::App& parent);
 CommandRunner add_report_command(CLI::App& parent);
 CommandRunner add_history_command(CLI::App& parent);
 CommandRunner add_compare_command(CLI::App& parent);
+CommandRunner add_serve_command(CLI::App& parent);
+CommandRunner add_merge_command(CLI::App& parent);
 
 std::span<const CommandSpec> commands() {
   static constexpr std::array kCommands{
@@ -21,6 +23,8 @@ std::span<const CommandSpec> commands() {
       CommandSpec{"report", add_report_command},
       CommandSpec{"history", add_history_command},
       CommandSpec{"compare", add_compare_command},
+      CommandSpec{"serve", add_serve_command},
+      CommandSpec{"merge", add_merge_command},
   };
   return kCommands;
 }
