@@ -89,6 +89,10 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles, const std::
   std::map<std::pair<int, std::string>, std::size_t> seen;
   std::set<std::string> hosts;
   std::map<std::string, double> host_energy_j;
+  std::map<std::string, std::string> host_of_channel;  // merged channel id -> host
+  // host -> original channel id -> the merged id of the first rank on that host reporting it
+  std::map<std::string, std::map<std::string, std::string>> first_copy;
+  std::map<std::string, std::set<std::string>> shared_channels;  // host -> channel ids seen twice
   std::set<std::string> mixed;
   bool window_set = false;
   for (std::size_t i = 0; i < profiles.size(); ++i) {
@@ -118,16 +122,22 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles, const std::
     }
     if (p.meta.exit_code && (!m.exit_code || *m.exit_code == 0)) m.exit_code = p.meta.exit_code;
     m.partial = m.partial || p.meta.partial;
-    const double total = energy_total_of(p);
-    m.options["merge.rank_energy_j." + label] = fmt::format("{:.9g}", total);
-    host_energy_j[host] += total;
+    m.options["merge.rank_energy_j." + label] = fmt::format("{:.9g}", energy_total_of(p));
 
     // Channels.
     for (const Series& s : p.series) {
       Channel c = s.channel();
+      const std::string original = c.id;
       c.id = prefix + c.id;
       c.device = prefix + c.device;
       if (!c.parent_id.empty()) c.parent_id = prefix + c.parent_id;
+      // Two ranks on one host read the same hardware counter: the second copy is kept for the
+      // record but nested under the first, so the total adds it once.
+      auto [copy, first_on_host] = first_copy[host].try_emplace(original, c.id);
+      if (!first_on_host && c.parent_id.empty()) {
+        c.parent_id = copy->second;
+        shared_channels[host].insert(original);
+      }
       Series out(std::move(c));
       for (std::size_t k = 0; k < s.size(); ++k) {
         JP_RETURN_IF_ERROR(out.append(s[k].t_ns + shift, s[k].value));
@@ -137,6 +147,7 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles, const std::
     }
     for (ChannelSummary c : p.channels) {
       c.channel_id = prefix + c.channel_id;
+      host_of_channel[c.channel_id] = host;
       merged.channels.push_back(std::move(c));
     }
     for (AttributionRecord a : p.attribution) {
@@ -188,7 +199,20 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles, const std::
   std::string host_list;
   for (const std::string& h : hosts) host_list += (host_list.empty() ? "" : ",") + h;
   m.host = host_list;
+  for (const ChannelSummary& c : merged.channels) {
+    const Series* s = merged.find_series(c.channel_id);
+    if (s != nullptr && !s->channel().is_top_level()) continue;
+    host_energy_j[host_of_channel[c.channel_id]] += c.energy_j;
+  }
   for (const auto& [host, j] : host_energy_j) m.options["merge.host_energy_j." + host] = fmt::format("{:.9g}", j);
+  for (const auto& [host, ids] : shared_channels) {
+    std::string list;
+    for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
+    merged.warnings.push_back("several ranks on " + host + " report the same channels (" + list +
+                              "): counted once in the totals, but each of their trees holds that energy, so the "
+                              "merged tree over-counts it; profile one rank per node or give each rank its own "
+                              "devices");
+  }
   for (const std::string& path : mixed) {
     merged.warnings.push_back("node " + path + ": ranks disagree on provenance; the least direct is shown");
   }

@@ -16,7 +16,7 @@ Profile rank_profile(int rank, const std::string& host, double scale) {
 }
 
 TEST(MergeProfiles, TotalsPerRankAndHostAndOneTreeMergedByPath) {
-  std::vector<Profile> ranks{rank_profile(0, "n1", 1.0), rank_profile(1, "n1", 2.0), rank_profile(2, "n2", 1.0)};
+  std::vector<Profile> ranks{rank_profile(0, "n1", 1.0), rank_profile(1, "n2", 2.0), rank_profile(2, "n3", 1.0)};
   ranks[2].tree->children.front().children.front().children.push_back(ProfileNode{"only_on_r2"});
   ranks[2].tree->children.back().provenance = Provenance::kEstimated;
   auto merged = merge_profiles(ranks, {"a.json", "b.json", "c.json"});
@@ -24,16 +24,16 @@ TEST(MergeProfiles, TotalsPerRankAndHostAndOneTreeMergedByPath) {
   const Profile& m = *merged;
   EXPECT_EQ(m.meta.kind, "merge");
   EXPECT_EQ(m.meta.world_size, 3);
-  EXPECT_EQ(m.meta.host, "n1,n2");
+  EXPECT_EQ(m.meta.host, "n1,n2,n3");
   EXPECT_DOUBLE_EQ(m.total_energy_j(), 280.0 * 4);
   EXPECT_EQ(m.meta.options.at("merge.rank_energy_j.r1"), "560");
-  EXPECT_EQ(m.meta.options.at("merge.host_energy_j.n1"), "840");
-  EXPECT_EQ(m.meta.options.at("merge.host_energy_j.n2"), "280");
+  EXPECT_EQ(m.meta.options.at("merge.host_energy_j.n2"), "560");
+  EXPECT_EQ(m.meta.options.at("merge.host_energy_j.n3"), "280");
   EXPECT_EQ(m.meta.options.at("merge.origin.r2"), "c.json");
   // Channels prefixed by rank and host; nesting kept.
-  ASSERT_NE(m.find_series("r1@n1/rapl:package-0"), nullptr);
-  EXPECT_EQ(m.find_series("r1@n1/rapl:package-0/core")->channel().parent_id, "r1@n1/rapl:package-0");
-  EXPECT_EQ(m.find_series("r2@n2/nvml:0:power")->channel().device, "r2@n2/gpu0");
+  ASSERT_NE(m.find_series("r1@n2/rapl:package-0"), nullptr);
+  EXPECT_EQ(m.find_series("r1@n2/rapl:package-0/core")->channel().parent_id, "r1@n2/rapl:package-0");
+  EXPECT_EQ(m.find_series("r2@n3/nvml:0:power")->channel().device, "r2@n3/gpu0");
   EXPECT_EQ(m.series.size(), 12u);
   // One tree: the same paths summed.
   ASSERT_TRUE(m.tree.has_value());
@@ -42,7 +42,7 @@ TEST(MergeProfiles, TotalsPerRankAndHostAndOneTreeMergedByPath) {
   ASSERT_NE(addmm, nullptr);
   EXPECT_DOUBLE_EQ(addmm->energy_j, 50.0 * 4);
   EXPECT_EQ(addmm->calls, 9u);
-  EXPECT_DOUBLE_EQ(addmm->energy_by_channel_j.at("r1@n1/rapl:package-0"), 20.0);
+  EXPECT_DOUBLE_EQ(addmm->energy_by_channel_j.at("r1@n2/rapl:package-0"), 20.0);
   EXPECT_NE(m.tree->child("train_step")->child("forward")->child("aten::addmm")->child("only_on_r2"), nullptr);
   EXPECT_DOUBLE_EQ(*m.tree->static_energy_j, 400.0);
   EXPECT_FALSE(m.tree->child("train_step")->child("backward")->energy_stats.has_value());
@@ -52,7 +52,7 @@ TEST(MergeProfiles, TotalsPerRankAndHostAndOneTreeMergedByPath) {
   EXPECT_TRUE(mixed_warning);
   // Timelines concatenated with tracks prefixed; warnings prefixed by rank.
   EXPECT_EQ(m.timeline.spans().size(), 3 * ranks[0].timeline.spans().size());
-  EXPECT_EQ(m.timeline.tracks()[2].name, "r1@n1/thread 4242");
+  EXPECT_EQ(m.timeline.tracks()[2].name, "r1@n2/thread 4242");
   EXPECT_EQ(m.timeline.path_of(2 + 34), "train_step/forward/aten::addmm");  // parents re-indexed
   EXPECT_EQ(m.warnings.front().rfind("r0@n1: ", 0), 0u);
   // The merge is itself a profile that round-trips.
@@ -76,6 +76,19 @@ TEST(MergeProfiles, AlignsClocksThroughTheRealtimeAnchors) {
   EXPECT_EQ(merged->meta.end_ns, a.meta.end_ns);
   const std::size_t n = a.timeline.spans().size();
   EXPECT_EQ(merged->timeline.spans()[n].begin_ns, a.timeline.spans()[0].begin_ns);
+}
+
+TEST(MergeProfiles, RanksOnOneHostSharingACounterCountItOnce) {
+  auto merged = merge_profiles({rank_profile(0, "n1", 1.0), rank_profile(1, "n1", 1.0)}, {"a", "b"});
+  ASSERT_TRUE(merged.ok());
+  EXPECT_DOUBLE_EQ(merged->total_energy_j(), 280.0);
+  EXPECT_EQ(merged->find_series("r1@n1/rapl:package-0")->channel().parent_id, "r0@n1/rapl:package-0");
+  EXPECT_EQ(merged->find_series("r1@n1/rapl:package-0/core")->channel().parent_id, "r1@n1/rapl:package-0");
+  EXPECT_EQ(merged->meta.options.at("merge.host_energy_j.n1"), "280");
+  EXPECT_EQ(merged->meta.options.at("merge.rank_energy_j.r1"), "280");
+  bool warned = false;
+  for (const std::string& w : merged->warnings) warned |= w.find("several ranks on n1") != std::string::npos;
+  EXPECT_TRUE(warned);
 }
 
 TEST(MergeProfiles, DuplicateRanksAreAnErrorNamingBothFiles) {
