@@ -1,6 +1,8 @@
 // The exporter over real HTTP on loopback (a random free port), read with cpp-httplib's client.
 #include <httplib.h>
 
+#include <atomic>
+
 #include <gtest/gtest.h>
 
 #include "jouleprof/exporter.hpp"
@@ -18,8 +20,8 @@ ExporterSnapshot one_channel(double joules) {
 }
 
 TEST(HttpExporter, ServesBothFormatsOnLoopback) {
-  double joules = 1.0;
-  HttpExporter http([&] { return one_channel(joules); });
+  std::atomic<double> joules{1.0};  // written here, read on the server's thread
+  HttpExporter http([&] { return one_channel(joules.load()); });
   auto port = http.start("127.0.0.1", 0);
   ASSERT_TRUE(port.ok()) << port.error().message();
   ASSERT_GT(*port, 0);

@@ -14,7 +14,7 @@ namespace jouleprof::cli {
 namespace {
 
 std::atomic<bool> g_stop{false};
-extern "C" void request_stop(int) { g_stop.store(true); }
+void request_stop(int) { g_stop.store(true); }
 
 }  // namespace
 
