@@ -1,5 +1,6 @@
 // The exporter's HTTP side on cpp-httplib: GET /metrics and GET /.
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include "jouleprof/exporter.hpp"
 
@@ -16,6 +17,12 @@ HttpExporter::~HttpExporter() { stop(); }
 
 Result<int> HttpExporter::start(const std::string& address, int port) {
   httplib::Server& http = server_->http;
+  // httplib's default also sets SO_REUSEPORT, which would let a second exporter bind the same port
+  // and silently take half the scrapes; SO_REUSEADDR alone still allows a quick restart.
+  http.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   http.Get("/metrics", [this](const httplib::Request& request, httplib::Response& response) {
     const ExpositionFormat format = negotiate_exposition_format(request.get_header_value("Accept"));
     response.set_content(render_exposition(snapshot_(), format), std::string(exposition_content_type(format)).c_str());
