@@ -2,6 +2,9 @@
 #include <httplib.h>
 #include <sys/socket.h>
 
+#include <chrono>
+#include <thread>
+
 #include "jouleprof/exporter.hpp"
 
 namespace jouleprof {
@@ -37,6 +40,16 @@ Result<int> HttpExporter::start(const std::string& address, int port) {
                                               " (address in use, or not an address of this host?)");
   }
   thread_ = std::thread([&http] { http.listen_after_bind(); });
+  // httplib's stop() only stops a server that is already running: wait for the listening loop
+  // to start, so that a stop() right after start() cannot be lost (and hang the join).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!http.is_running()) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      return Error(ErrorCode::kUnavailable, "the HTTP server on " + address + ":" + std::to_string(bound) +
+                                                " did not start within 10 s");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   return bound;
 }
 
