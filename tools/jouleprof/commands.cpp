@@ -9,6 +9,11 @@ CommandRunner add_version_command(CLI::App& parent);
 CommandRunner add_sensors_command(CLI::App& parent);
 CommandRunner add_run_command(CLI::App& parent);
 CommandRunner add_burn_command(CLI::App& parent);
+CommandRunner add_report_command(CLI::App& parent);
+CommandRunner add_history_command(CLI::App& parent);
+CommandRunner add_compare_command(CLI::App& parent);
+CommandRunner add_serve_command(CLI::App& parent);
+CommandRunner add_merge_command(CLI::App& parent);
 CommandRunner add_project_command(CLI::App& parent);
 CommandRunner add_estimate_command(CLI::App& parent);
 #ifdef JOULEPROF_TORCH_COMMANDS
@@ -26,6 +31,11 @@ std::span<const CommandSpec> commands() {
       CommandSpec{"sensors", add_sensors_command},
       CommandSpec{"run", add_run_command},
       CommandSpec{"burn", add_burn_command},
+      CommandSpec{"report", add_report_command},
+      CommandSpec{"history", add_history_command},
+      CommandSpec{"compare", add_compare_command},
+      CommandSpec{"serve", add_serve_command},
+      CommandSpec{"merge", add_merge_command},
       CommandSpec{"project", add_project_command},
       CommandSpec{"estimate", add_estimate_command},
 #ifdef JOULEPROF_TORCH_COMMANDS

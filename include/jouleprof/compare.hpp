@@ -1,0 +1,64 @@
+// Comparing two runs' energy, node by node, and checking an energy budget: the regression check
+// behind `jouleprof compare A B --budget 5%`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jouleprof/history.hpp"
+#include "jouleprof/result.hpp"
+
+namespace jouleprof {
+
+// What is compared of one run: its total and its tree's nodes (from a profile or the history).
+struct EnergySnapshot {
+  std::string label;  // "run 12" or the profile's path
+  double total_energy_j = 0.0;
+  std::vector<NodeEnergy> nodes;
+};
+EnergySnapshot snapshot_of(const Profile& profile, std::string label);
+// `reference` is a profile file when such a file exists, else a run id in the history at
+// `db_path`; anything else is an error naming it.
+Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::string& db_path);
+
+struct NodeDelta {
+  std::string path;                 // relative to the root, "" = the root
+  std::optional<double> before_j;   // absent: the node is new
+  std::optional<double> after_j;    // absent: the node disappeared
+  double delta_j = 0.0;             // after − before (a missing side counts as 0)
+  std::optional<double> relative;   // delta / before, when before > 0
+};
+
+struct RunComparison {
+  std::string before_label;
+  std::string after_label;
+  double before_total_j = 0.0;
+  double after_total_j = 0.0;
+  std::vector<NodeDelta> nodes;  // in the after run's tree order, then the nodes only before had
+
+  double delta_j() const { return after_total_j - before_total_j; }
+  std::optional<double> relative() const {
+    return before_total_j > 0.0 ? std::optional<double>(delta_j() / before_total_j) : std::nullopt;
+  }
+};
+RunComparison compare_runs(const EnergySnapshot& before, const EnergySnapshot& after);
+
+// The increase of the total energy that is still acceptable: "5%" (of the baseline's total) or
+// an absolute "2.5J" / "2.5 J".
+struct EnergyBudget {
+  enum class Kind { kRelative, kAbsolute };
+  Kind kind = Kind::kRelative;
+  double value = 0.0;  // fraction (0.05) or joules
+};
+Result<EnergyBudget> parse_budget(std::string_view text);
+
+struct BudgetVerdict {
+  bool exceeded = false;
+  double allowed_increase_j = 0.0;
+  std::string explanation;  // one line for the user, with both totals and the allowance
+};
+BudgetVerdict check_budget(const RunComparison& comparison, const EnergyBudget& budget);
+
+}  // namespace jouleprof

@@ -1,0 +1,140 @@
+// The Prometheus exporter: live energy counters, power gauges and source health for monitoring
+// systems, in the Prometheus text format 0.0.4 or OpenMetrics 1.0 (chosen from the Accept header).
+//
+//   JP_TRY(SourceDiscovery found, discover_sources(options));
+//   EnergyPoller poller(std::move(found), EnergyPollerOptions{});
+//   poller.start();
+//   HttpExporter http([&] { return poller.snapshot(); });
+//   JP_TRY(int port, http.start("127.0.0.1", 9464));
+//   … until a signal …
+//   http.stop(); poller.stop();
+//
+// Metrics (labels device, domain, provenance, channel; `top_level` says whether a channel may be
+// summed — nested channels such as RAPL core ⊂ package must not be):
+//   jouleprof_energy_joules_total   counter  energy since the exporter started
+//   jouleprof_power_watts           gauge    power over the last poll interval (or the reading)
+//   jouleprof_temperature_celsius   gauge    temperature channels
+//   jouleprof_utilisation_ratio     gauge    utilisation channels, 0..1
+//   jouleprof_source_up{source}     gauge    1 when the source is available and its last read worked
+//   jouleprof_source_info{source,reason,fix}  info: why a source is down ("" when up)
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "jouleprof/channel.hpp"
+#include "jouleprof/result.hpp"
+#include "jouleprof/sources.hpp"
+
+namespace jouleprof {
+
+struct ExportedChannel {
+  Channel channel;
+  double energy_j = 0.0;                // energy channels: cumulative since the exporter started
+  std::optional<double> power_w;        // energy channels: the latest power
+  std::optional<double> value;          // temperature / utilisation channels: the latest reading
+};
+
+struct SourceHealth {
+  std::string source;
+  bool up = false;
+  std::string reason;  // why it is down; empty when up
+  std::string fix;     // what the user can do
+};
+
+struct ExporterSnapshot {
+  std::vector<ExportedChannel> channels;
+  std::vector<SourceHealth> sources;
+};
+
+enum class ExpositionFormat : std::uint8_t { kPrometheusText = 0, kOpenMetrics = 1 };
+
+// OpenMetrics when the Accept header lists application/openmetrics-text (with a non-zero q),
+// else the Prometheus text format.
+ExpositionFormat negotiate_exposition_format(std::string_view accept_header);
+std::string_view exposition_content_type(ExpositionFormat format);
+std::string render_exposition(const ExporterSnapshot& snapshot, ExpositionFormat format);
+
+struct EnergyPollerOptions {
+  TimeNs interval_ns = 0;  // 0: the shortest default period of the sources, at least kMinExporterPollNs
+};
+// Polling faster than this gains nothing for a scrape every few seconds and costs CPU.
+inline constexpr TimeNs kMinExporterPollNs = 10 * kNsPerMs;
+
+// Polls the sources on its own thread and keeps, per channel, only the running total and the
+// latest power: memory stays constant however long the exporter runs (the Sampler, which keeps
+// every sample for attribution, is the wrong tool for a daemon). Counter channels add the
+// non-negative differences of their readings (a counter that goes backwards — a driver reload —
+// adds nothing for that interval and is reported in the source's health); power channels are
+// integrated with the trapezoid rule.
+class EnergyPoller {
+ public:
+  EnergyPoller(SourceDiscovery sources, EnergyPollerOptions options);
+  ~EnergyPoller();
+  EnergyPoller(const EnergyPoller&) = delete;
+  EnergyPoller& operator=(const EnergyPoller&) = delete;
+
+  void start();  // takes the first reading (the baseline) before returning
+  void stop();
+  // Reads every source once now (what the thread does each period; tests call it directly).
+  void poll_once();
+  ExporterSnapshot snapshot() const;
+  TimeNs interval_ns() const { return interval_ns_; }
+
+ private:
+  struct ChannelState {
+    std::size_t source = 0;
+    std::size_t index = 0;
+    bool has_previous = false;
+    TimeNs previous_t_ns = 0;
+    double previous_value = 0.0;
+    std::uint64_t resets = 0;
+  };
+
+  void run();
+
+  std::vector<std::unique_ptr<Source>> sources_;
+  std::vector<UnavailableSource> unavailable_;
+  std::vector<std::vector<Reading>> buffers_;
+  std::vector<ChannelState> states_;
+  TimeNs interval_ns_ = 0;
+
+  mutable std::mutex mutex_;  // guards snapshot_, stop_requested_
+  ExporterSnapshot snapshot_;
+  std::condition_variable wake_;
+  bool stop_requested_ = false;
+  std::thread thread_;
+};
+
+// Serves GET /metrics (the exposition of whatever `snapshot` returns at that moment) and a short
+// text page at GET /. Built only with cpp-httplib (JOULEPROF_WITH_HTTP); otherwise start() says so.
+class HttpExporter {
+ public:
+  explicit HttpExporter(std::function<ExporterSnapshot()> snapshot);
+  ~HttpExporter();
+  HttpExporter(const HttpExporter&) = delete;
+  HttpExporter& operator=(const HttpExporter&) = delete;
+
+  // Binds to `address`:`port` (port 0: a free port) and serves on a background thread; returns
+  // the bound port.
+  Result<int> start(const std::string& address, int port);
+  void stop();
+  std::uint64_t scrapes() const { return scrapes_.load(); }
+
+ private:
+  struct Server;
+  std::function<ExporterSnapshot()> snapshot_;
+  std::unique_ptr<Server> server_;
+  std::thread thread_;
+  std::atomic<std::uint64_t> scrapes_{0};
+};
+
+}  // namespace jouleprof

@@ -1,0 +1,100 @@
+// Run history: every measuring command records its run (metadata, totals, per-node energies and
+// the path of its profile file) in one SQLite database, so that runs can be listed and compared
+// later and CI can check energy budgets.
+//
+//   auto id = jouleprof::record_run(jouleprof::default_history_path(), profile, "out/profile.json");
+//
+// The database is safe with concurrent writers (several jobs recording at once): it runs in WAL
+// mode, every write is one IMMEDIATE transaction, and a busy database is waited for
+// (kHistoryBusyTimeoutMs). Its schema is versioned; opening an older database migrates it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jouleprof/profile.hpp"
+#include "jouleprof/result.hpp"
+
+struct sqlite3;
+
+namespace jouleprof {
+
+// Newest schema this build writes; `schema_migrations` lists the versions applied to a database.
+inline constexpr int kHistorySchemaVersion = 1;
+// How long a writer waits for another writer's transaction before giving up.
+inline constexpr int kHistoryBusyTimeoutMs = 30'000;
+
+// One recorded run, as `jouleprof history` lists it.
+struct RunRecord {
+  std::int64_t id = 0;
+  TimeNs recorded_at_realtime_ns = 0;  // when it was recorded (wall clock)
+  std::string kind;                    // run, profile, measure, attribute, merge
+  std::string host;
+  std::optional<int> rank;
+  std::optional<int> world_size;
+  std::string command;  // arguments joined by spaces
+  std::string tool_version;
+  TimeNs duration_ns = 0;
+  std::optional<int> exit_code;
+  bool partial = false;
+  double total_energy_j = 0.0;  // see energy_total_of()
+  std::string profile_path;     // absolute path of the profile file; empty when none was written
+  std::size_t warnings = 0;
+};
+
+// One node of a run's breakdown tree. `path` is relative to the root ("" = the root itself,
+// "train_step/forward"), so that two runs whose roots are named differently still line up.
+// Sibling nodes with the same name are summed into one path.
+struct NodeEnergy {
+  std::string path;
+  double energy_j = 0.0;
+  double self_energy_j = 0.0;
+  TimeNs time_ns = 0;
+  std::uint64_t calls = 0;
+  Provenance provenance = Provenance::kMeasured;
+};
+
+// A profile's total: its top-level channels' energy, or its tree's root when it has no channel
+// summaries (e.g. an imported or predicted profile).
+double energy_total_of(const Profile& profile);
+// The tree as NodeEnergy rows in pre-order (empty without a tree).
+std::vector<NodeEnergy> node_energies_of(const Profile& profile);
+
+class HistoryDb {
+ public:
+  // Opens (creating the file and its directory when missing) and migrates to the current schema.
+  static Result<HistoryDb> open(const std::string& path);
+  ~HistoryDb();
+  HistoryDb(HistoryDb&& other) noexcept;
+  HistoryDb& operator=(HistoryDb&& other) noexcept;
+  HistoryDb(const HistoryDb&) = delete;
+  HistoryDb& operator=(const HistoryDb&) = delete;
+
+  const std::string& path() const { return path_; }
+  Result<int> schema_version() const;
+
+  // Records one run; returns its id.
+  Result<std::int64_t> record(const Profile& profile, const std::string& profile_path);
+  // Newest first; limit 0 = all.
+  Result<std::vector<RunRecord>> list(std::size_t limit) const;
+  // A not-found error naming the id when there is no such run.
+  Result<RunRecord> run(std::int64_t id) const;
+  Result<std::vector<NodeEnergy>> nodes(std::int64_t id) const;
+
+ private:
+  HistoryDb(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+// The database used when none is named: $JOULEPROF_DB, else $XDG_DATA_HOME/jouleprof/history.db,
+// else $HOME/.local/share/jouleprof/history.db.
+std::string default_history_path();
+
+// Opens `db_path` and records one run: what run/profile/measure call after writing a profile.
+Result<std::int64_t> record_run(const std::string& db_path, const Profile& profile,
+                                const std::string& profile_path);
+
+}  // namespace jouleprof

@@ -1,0 +1,86 @@
+#include <unistd.h>
+
+#include <charconv>
+#include <climits>
+#include <cstdlib>
+
+#include "jouleprof/cluster.hpp"
+
+namespace jouleprof {
+namespace {
+
+struct LauncherVariables {
+  const char* launcher;
+  const char* marker;  // present only under this launcher; nullptr = the rank variable itself
+  const char* rank;
+  const char* world_size;
+  const char* local_rank;
+  const char* node_rank;  // nullptr: the launcher has none
+};
+
+// In order of precedence: torchrun inside a Slurm allocation sets both, and torchrun's ranks are
+// the ones the program uses.
+constexpr LauncherVariables kLaunchers[] = {
+    {"torchrun", "LOCAL_RANK", "RANK", "WORLD_SIZE", "LOCAL_RANK", "GROUP_RANK"},
+    {"slurm", nullptr, "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "SLURM_NODEID"},
+    {"openmpi", nullptr, "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", nullptr},
+    {"mvapich", nullptr, "MV2_COMM_WORLD_RANK", "MV2_COMM_WORLD_SIZE", "MV2_COMM_WORLD_LOCAL_RANK", nullptr},
+    {"mpich", nullptr, "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", nullptr},
+};
+
+std::optional<int> read_int(const EnvLookup& env, const char* name, std::vector<std::string>& warnings) {
+  if (name == nullptr) return std::nullopt;
+  const char* text = env(name);
+  if (text == nullptr || *text == '\0') return std::nullopt;
+  const std::string_view s(text);
+  int value = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || end != s.data() + s.size() || value < 0) {
+    warnings.push_back(std::string("environment variable ") + name + " has value '" + text +
+                       "': not a non-negative integer; ignored");
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::string this_host() {
+  char name[HOST_NAME_MAX + 1] = {};
+  if (gethostname(name, sizeof name) != 0) return "";
+  return name;
+}
+
+}  // namespace
+
+ClusterIdentity detect_cluster_identity(const EnvLookup& env_in) {
+  const EnvLookup env = env_in ? env_in : EnvLookup([](const char* n) { return std::getenv(n); });
+  ClusterIdentity id;
+  for (const LauncherVariables& l : kLaunchers) {
+    const char* marker = env(l.marker ? l.marker : l.rank);
+    if (marker == nullptr || env(l.rank) == nullptr) continue;
+    id.launcher = l.launcher;
+    id.rank = read_int(env, l.rank, id.warnings);
+    id.world_size = read_int(env, l.world_size, id.warnings);
+    id.local_rank = read_int(env, l.local_rank, id.warnings);
+    id.node_rank = read_int(env, l.node_rank, id.warnings);
+    if (id.rank && id.world_size && *id.rank >= *id.world_size) {
+      id.warnings.push_back(std::string("environment variable ") + l.rank + " has value '" + env(l.rank) +
+                            "': not below " + l.world_size + " (" + env(l.world_size) + "); rank kept");
+    }
+    break;
+  }
+  const char* slurm_node = env("SLURMD_NODENAME");
+  id.host = slurm_node != nullptr && *slurm_node != '\0' ? slurm_node : this_host();
+  return id;
+}
+
+void apply_cluster_identity(const ClusterIdentity& identity, RunMetadata& meta) {
+  if (!identity.host.empty()) meta.host = identity.host;
+  if (identity.launcher.empty()) return;
+  meta.options["cluster.launcher"] = identity.launcher;
+  if (identity.rank) meta.rank = identity.rank;
+  if (identity.world_size) meta.world_size = identity.world_size;
+  if (identity.local_rank) meta.options["cluster.local_rank"] = std::to_string(*identity.local_rank);
+  if (identity.node_rank) meta.options["cluster.node_rank"] = std::to_string(*identity.node_rank);
+}
+
+}  // namespace jouleprof

@@ -1,0 +1,115 @@
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "jouleprof/exporter.hpp"
+
+namespace jouleprof {
+
+EnergyPoller::EnergyPoller(SourceDiscovery sources, EnergyPollerOptions options)
+    : sources_(std::move(sources.available)), unavailable_(std::move(sources.unavailable)) {
+  TimeNs shortest = 0;
+  for (std::size_t s = 0; s < sources_.size(); ++s) {
+    const Source& source = *sources_[s];
+    buffers_.emplace_back(source.channels().size());
+    const TimeNs period = source.default_period_ns();
+    if (period > 0) shortest = shortest == 0 ? period : std::min(shortest, period);
+    for (std::size_t c = 0; c < source.channels().size(); ++c) {
+      states_.push_back(ChannelState{s, c});
+      snapshot_.channels.push_back(ExportedChannel{source.channels()[c], 0.0, std::nullopt, std::nullopt});
+    }
+    snapshot_.sources.push_back(SourceHealth{std::string(source.name()), false, "not read yet", ""});
+  }
+  for (const UnavailableSource& u : unavailable_) {
+    snapshot_.sources.push_back(SourceHealth{u.name, false, u.availability.reason, u.availability.fix});
+  }
+  interval_ns_ = options.interval_ns > 0 ? options.interval_ns : std::max(shortest, kMinExporterPollNs);
+}
+
+EnergyPoller::~EnergyPoller() { stop(); }
+
+void EnergyPoller::start() {
+  poll_once();
+  thread_ = std::thread([this] { run(); });
+}
+
+void EnergyPoller::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_requested_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void EnergyPoller::run() {
+  std::unique_lock lock(mutex_);
+  while (!wake_.wait_for(lock, std::chrono::nanoseconds(interval_ns_), [this] { return stop_requested_; })) {
+    lock.unlock();
+    poll_once();
+    lock.lock();
+  }
+}
+
+void EnergyPoller::poll_once() {
+  for (std::size_t s = 0; s < sources_.size(); ++s) sources_[s]->read(buffers_[s]);
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> failures(sources_.size());
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    ChannelState& st = states_[i];
+    ExportedChannel& out = snapshot_.channels[i];
+    const Reading& r = buffers_[st.source][st.index];
+    if (!r.ok) {
+      const std::string why = sources_[st.source]->read_error(st.index);
+      if (failures[st.source].empty()) failures[st.source] = out.channel.id + ": " + (why.empty() ? "read failed" : why);
+      continue;
+    }
+    if (!std::isfinite(r.value)) {
+      if (failures[st.source].empty()) failures[st.source] = out.channel.id + ": non-finite reading";
+      continue;
+    }
+    const double dt_s = st.has_previous ? ns_to_s(r.t_ns - st.previous_t_ns) : 0.0;
+    switch (out.channel.kind) {
+      case ChannelKind::kEnergyCounter:
+        if (st.has_previous && r.value < st.previous_value) {
+          ++st.resets;  // the counter restarted: this interval adds nothing, later ones continue
+        } else if (st.has_previous && dt_s > 0.0) {
+          const double delta = r.value - st.previous_value;
+          out.energy_j += delta;
+          out.power_w = delta / dt_s;
+        }
+        break;
+      case ChannelKind::kPower:
+        if (st.has_previous && dt_s > 0.0) out.energy_j += 0.5 * (st.previous_value + r.value) * dt_s;
+        out.power_w = r.value;
+        break;
+      case ChannelKind::kTemperature:
+      case ChannelKind::kUtilisation:
+        out.value = r.value;
+        break;
+    }
+    st.has_previous = true;
+    st.previous_t_ns = r.t_ns;
+    st.previous_value = r.value;
+  }
+  for (std::size_t s = 0; s < sources_.size(); ++s) {
+    SourceHealth& h = snapshot_.sources[s];
+    const Availability a = sources_[s]->availability();
+    std::uint64_t resets = 0;
+    for (const ChannelState& st : states_) {
+      if (st.source == s) resets += st.resets;
+    }
+    h.up = a.available && failures[s].empty();
+    h.reason = !a.available ? a.reason : failures[s];
+    h.fix = !a.available ? a.fix : "";
+    if (h.up && resets > 0) h.reason = fmt::format("{} counter reset(s) seen; their intervals added nothing", resets);
+  }
+}
+
+ExporterSnapshot EnergyPoller::snapshot() const {
+  std::lock_guard lock(mutex_);
+  return snapshot_;
+}
+
+}  // namespace jouleprof

@@ -1,0 +1,100 @@
+// Node-by-node comparison of two runs and the energy-budget check.
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "jouleprof/compare.hpp"
+
+namespace jouleprof {
+
+EnergySnapshot snapshot_of(const Profile& profile, std::string label) {
+  return EnergySnapshot{std::move(label), energy_total_of(profile), node_energies_of(profile)};
+}
+
+Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::string& db_path) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(reference, ec)) {
+    JP_TRY(Profile profile, read_profile_json(reference));
+    return snapshot_of(profile, reference);
+  }
+  std::int64_t id = 0;
+  const auto [end, parse] = std::from_chars(reference.data(), reference.data() + reference.size(), id);
+  if (parse != std::errc() || end != reference.data() + reference.size() || reference.empty()) {
+    return Error(ErrorCode::kNotFound, "'" + reference + "' is neither a profile file nor a run id in the history");
+  }
+  JP_TRY(HistoryDb db, HistoryDb::open(db_path));
+  JP_TRY(RunRecord run, db.run(id));
+  JP_TRY(std::vector<NodeEnergy> nodes, db.nodes(id));
+  return EnergySnapshot{fmt::format("run {}", id), run.total_energy_j, std::move(nodes)};
+}
+
+RunComparison compare_runs(const EnergySnapshot& before, const EnergySnapshot& after) {
+  RunComparison c{before.label, after.label, before.total_energy_j, after.total_energy_j, {}};
+  std::map<std::string, double> before_by_path;
+  for (const NodeEnergy& n : before.nodes) before_by_path[n.path] += n.energy_j;
+  std::map<std::string, bool> seen;
+  for (const NodeEnergy& n : after.nodes) {
+    NodeDelta d;
+    d.path = n.path;
+    d.after_j = n.energy_j;
+    if (auto it = before_by_path.find(n.path); it != before_by_path.end()) d.before_j = it->second;
+    d.delta_j = n.energy_j - d.before_j.value_or(0.0);
+    if (d.before_j && *d.before_j > 0.0) d.relative = d.delta_j / *d.before_j;
+    seen[n.path] = true;
+    c.nodes.push_back(std::move(d));
+  }
+  for (const NodeEnergy& n : before.nodes) {
+    if (seen.contains(n.path)) continue;
+    seen[n.path] = true;
+    NodeDelta d;
+    d.path = n.path;
+    d.before_j = before_by_path[n.path];
+    d.delta_j = -*d.before_j;
+    if (*d.before_j > 0.0) d.relative = -1.0;
+    c.nodes.push_back(std::move(d));
+  }
+  return c;
+}
+
+Result<EnergyBudget> parse_budget(std::string_view text) {
+  std::string_view t = text;
+  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+  EnergyBudget b;
+  if (t.ends_with('%')) {
+    b.kind = EnergyBudget::Kind::kRelative;
+    t.remove_suffix(1);
+  } else if (t.ends_with('J')) {
+    b.kind = EnergyBudget::Kind::kAbsolute;
+    t.remove_suffix(1);
+  } else {
+    return invalid_input("--budget", "budget", text, "needs a unit: a percentage like 5% or joules like 2.5J");
+  }
+  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+  if (ec != std::errc() || end != t.data() + t.size() || t.empty() || !std::isfinite(value) || value < 0.0) {
+    return invalid_input("--budget", "budget", text, "is not a non-negative number with % or J");
+  }
+  b.value = b.kind == EnergyBudget::Kind::kRelative ? value / 100.0 : value;
+  return b;
+}
+
+BudgetVerdict check_budget(const RunComparison& c, const EnergyBudget& budget) {
+  BudgetVerdict v;
+  v.allowed_increase_j = budget.kind == EnergyBudget::Kind::kRelative ? budget.value * c.before_total_j : budget.value;
+  v.exceeded = c.delta_j() > v.allowed_increase_j;
+  const std::string budget_text = budget.kind == EnergyBudget::Kind::kRelative
+                                      ? fmt::format("{:g} % = {:.6g} J", budget.value * 100.0, v.allowed_increase_j)
+                                      : fmt::format("{:.6g} J", v.allowed_increase_j);
+  const std::string change = c.relative() ? fmt::format("{:+.6g} J ({:+.2f} %)", c.delta_j(), *c.relative() * 100.0)
+                                          : fmt::format("{:+.6g} J", c.delta_j());
+  v.explanation = fmt::format("energy {} -> {} J: {} against a budget of {}: {}", fmt::format("{:.6g}", c.before_total_j),
+                              fmt::format("{:.6g}", c.after_total_j), change, budget_text,
+                              v.exceeded ? "REGRESSION" : "within budget");
+  return v;
+}
+
+}  // namespace jouleprof

@@ -1,0 +1,128 @@
+#include <gtest/gtest.h>
+
+#include "jouleprof/cluster.hpp"
+#include "jouleprof/history.hpp"
+#include "report/sample_profile.hpp"
+
+namespace jouleprof {
+namespace {
+
+Profile rank_profile(int rank, const std::string& host, double scale) {
+  testing::SampleProfileOptions o;
+  o.rank = rank;
+  o.host = host;
+  o.scale = scale;
+  return testing::sample_profile(o);
+}
+
+// Profiles are move-only (their series own their samples).
+template <typename... P>
+std::vector<Profile> profiles(P&&... p) {
+  std::vector<Profile> out;
+  (out.push_back(std::forward<P>(p)), ...);
+  return out;
+}
+
+TEST(MergeProfiles, TotalsPerRankAndHostAndOneTreeMergedByPath) {
+  std::vector<Profile> ranks = profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n2", 2.0), rank_profile(2, "n3", 1.0));
+  ProfileNode extra;
+  extra.name = "only_on_r2";
+  ranks[2].tree->children.front().children.front().children.push_back(extra);
+  ranks[2].tree->children.back().provenance = Provenance::kEstimated;
+  auto merged = merge_profiles(ranks, {"a.json", "b.json", "c.json"});
+  ASSERT_TRUE(merged.ok()) << merged.error().message();
+  const Profile& m = *merged;
+  EXPECT_EQ(m.meta.kind, "merge");
+  EXPECT_EQ(m.meta.world_size, 3);
+  EXPECT_EQ(m.meta.host, "n1,n2,n3");
+  EXPECT_DOUBLE_EQ(m.total_energy_j(), 280.0 * 4);
+  EXPECT_EQ(m.meta.options.at("merge.rank_energy_j.r1"), "560");
+  EXPECT_EQ(m.meta.options.at("merge.host_energy_j.n2"), "560");
+  EXPECT_EQ(m.meta.options.at("merge.host_energy_j.n3"), "280");
+  EXPECT_EQ(m.meta.options.at("merge.origin.r2"), "c.json");
+  // Channels prefixed by rank and host; nesting kept.
+  ASSERT_NE(m.find_series("r1@n2/rapl:package-0"), nullptr);
+  EXPECT_EQ(m.find_series("r1@n2/rapl:package-0/core")->channel().parent_id, "r1@n2/rapl:package-0");
+  EXPECT_EQ(m.find_series("r2@n3/nvml:0:power")->channel().device, "r2@n3/gpu0");
+  EXPECT_EQ(m.series.size(), 12u);
+  // One tree: the same paths summed.
+  ASSERT_TRUE(m.tree.has_value());
+  EXPECT_DOUBLE_EQ(m.tree->energy_j, 280.0 * 4);
+  const ProfileNode* addmm = m.tree->child("train_step")->child("forward")->child("aten::addmm");
+  ASSERT_NE(addmm, nullptr);
+  EXPECT_DOUBLE_EQ(addmm->energy_j, 50.0 * 4);
+  EXPECT_EQ(addmm->calls, 9u);
+  EXPECT_DOUBLE_EQ(addmm->energy_by_channel_j.at("r1@n2/rapl:package-0"), 20.0);
+  EXPECT_NE(m.tree->child("train_step")->child("forward")->child("only_on_r2"), nullptr);
+  EXPECT_DOUBLE_EQ(*m.tree->static_energy_j, 400.0);
+  EXPECT_FALSE(m.tree->child("train_step")->child("backward")->energy_stats.has_value());
+  EXPECT_EQ(m.tree->child("[unattributed]")->provenance, Provenance::kEstimated);
+  bool mixed_warning = false;
+  for (const std::string& w : m.warnings) mixed_warning |= w.find("[unattributed]") != std::string::npos;
+  EXPECT_TRUE(mixed_warning);
+  // Timelines concatenated with tracks prefixed; warnings prefixed by rank.
+  EXPECT_EQ(m.timeline.spans().size(), 3 * ranks[0].timeline.spans().size());
+  EXPECT_EQ(m.timeline.tracks()[2].name, "r1@n2/thread 4242");
+  EXPECT_EQ(m.timeline.path_of(2 + 34), "train_step/forward/aten::addmm");  // parents re-indexed
+  EXPECT_EQ(m.warnings.front().rfind("r0@n1: ", 0), 0u);
+  // The merge is itself a profile that round-trips.
+  auto back = profile_from_json_string(profile_to_json_string(m), "merged");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_DOUBLE_EQ(energy_total_of(*back), 1120.0);
+}
+
+TEST(MergeProfiles, AlignsClocksThroughTheRealtimeAnchors) {
+  Profile a = rank_profile(0, "n1", 1.0);
+  Profile b = rank_profile(1, "n2", 1.0);
+  // n2 booted 5 s later: the same wall-clock instant is 5 s less on its monotonic clock.
+  b.meta.anchor.monotonic_ns -= 5 * kNsPerS;
+  b.meta.begin_ns -= 5 * kNsPerS;
+  b.meta.end_ns -= 5 * kNsPerS;
+  b.timeline.shift(-5 * kNsPerS);
+  const TimeNs a_begin = a.meta.begin_ns;
+  const TimeNs a_end = a.meta.end_ns;
+  const TimeNs a_first_span = a.timeline.spans()[0].begin_ns;
+  const std::size_t n = a.timeline.spans().size();
+  auto merged = merge_profiles(profiles(std::move(a), std::move(b)), {"a", "b"});
+  ASSERT_TRUE(merged.ok());
+  EXPECT_EQ(merged->meta.options.at("merge.offset_ns.r1"), std::to_string(5 * kNsPerS));
+  EXPECT_EQ(merged->meta.begin_ns, a_begin);
+  EXPECT_EQ(merged->meta.end_ns, a_end);
+  EXPECT_EQ(merged->timeline.spans()[n].begin_ns, a_first_span);
+}
+
+TEST(MergeProfiles, RanksOnOneHostSharingACounterCountItOnce) {
+  auto merged = merge_profiles(profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n1", 1.0)), {"a", "b"});
+  ASSERT_TRUE(merged.ok());
+  EXPECT_DOUBLE_EQ(merged->total_energy_j(), 280.0);
+  EXPECT_EQ(merged->find_series("r1@n1/rapl:package-0")->channel().parent_id, "r0@n1/rapl:package-0");
+  EXPECT_EQ(merged->find_series("r1@n1/rapl:package-0/core")->channel().parent_id, "r1@n1/rapl:package-0");
+  EXPECT_EQ(merged->meta.options.at("merge.host_energy_j.n1"), "280");
+  EXPECT_EQ(merged->meta.options.at("merge.rank_energy_j.r1"), "280");
+  bool warned = false;
+  for (const std::string& w : merged->warnings) warned |= w.find("several ranks on n1") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
+
+TEST(MergeProfiles, DuplicateRanksAreAnErrorNamingBothFiles) {
+  auto merged = merge_profiles(profiles(rank_profile(0, "n1", 1.0), rank_profile(0, "n1", 1.0)), {"x.json", "y.json"});
+  ASSERT_FALSE(merged.ok());
+  EXPECT_NE(merged.error().message().find("x.json"), std::string::npos);
+  EXPECT_NE(merged.error().message().find("y.json"), std::string::npos);
+  EXPECT_FALSE(merge_profiles({}, {}).ok());
+}
+
+TEST(MergeProfiles, ARankWithoutNumberIsNumberedByPositionWithAWarning) {
+  Profile a = rank_profile(0, "n1", 1.0);
+  Profile b = rank_profile(0, "n2", 1.0);
+  b.meta.rank.reset();
+  auto merged = merge_profiles(profiles(std::move(a), std::move(b)), {"a", "b"});
+  ASSERT_TRUE(merged.ok());
+  EXPECT_NE(merged->find_series("r1@n2/rapl:package-0"), nullptr);
+  bool warned = false;
+  for (const std::string& w : merged->warnings) warned |= w.find("b: no rank recorded; numbered 1") == 0;
+  EXPECT_TRUE(warned);
+}
+
+}  // namespace
+}  // namespace jouleprof

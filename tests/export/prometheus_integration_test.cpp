@@ -1,0 +1,163 @@
+// A real Prometheus (Debian's `prometheus`) scrapes the exporter on loopback every second; the
+// test asks Prometheus' HTTP API for the energy counter until it has seen it increase. Energy comes
+// from the simulated source (50 W) through discovery and the poller, as `jouleprof serve
+// --simulate 50` does. Everything listens on 127.0.0.1 on free ports; Prometheus runs with a
+// temporary config and data directory and is stopped (SIGTERM, then SIGKILL) at the end.
+// Bounded: at most kDeadline. Skipped when Prometheus is not installed (JOULEPROF_PROMETHEUS
+// names another binary).
+#include <httplib.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "jouleprof/exporter.hpp"
+#include "test_support.hpp"
+
+extern char** environ;
+
+namespace jouleprof {
+namespace {
+
+constexpr auto kDeadline = std::chrono::seconds(90);
+
+std::string prometheus_binary() {
+  if (const char* env = std::getenv("JOULEPROF_PROMETHEUS")) return env;
+  return "/usr/bin/prometheus";
+}
+
+// A port that was free a moment ago (the kernel's choice for port 0 on loopback).
+int free_loopback_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) return -1;
+  socklen_t len = sizeof addr;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+class PrometheusProcess {
+ public:
+  PrometheusProcess(const std::filesystem::path& dir, int port, int exporter_port) {
+    const std::string config = "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+                               "scrape_configs:\n  - job_name: jouleprof\n    static_configs:\n"
+                               "      - targets: ['127.0.0.1:" + std::to_string(exporter_port) + "']\n";
+    std::ofstream(dir / "prometheus.yml") << config;
+    std::vector<std::string> args{prometheus_binary(),
+                                  "--config.file=" + (dir / "prometheus.yml").string(),
+                                  "--storage.tsdb.path=" + (dir / "data").string(),
+                                  "--web.listen-address=127.0.0.1:" + std::to_string(port),
+                                  "--log.level=warn"};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    const std::string log = (dir / "prometheus.log").string();
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+  }
+  ~PrometheusProcess() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGTERM);
+    for (int i = 0; i < 100; ++i) {
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  PrometheusProcess(const PrometheusProcess&) = delete;
+  PrometheusProcess& operator=(const PrometheusProcess&) = delete;
+  bool running() const { return pid_ > 0 && waitpid(pid_, nullptr, WNOHANG) == 0; }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+// The first sample's value of an instant query, or nullopt.
+std::optional<double> query(httplib::Client& client, const std::string& promql) {
+  auto r = client.Get("/api/v1/query", httplib::Params{{"query", promql}}, httplib::Headers{});
+  if (!r || r->status != 200) return std::nullopt;
+  const auto doc = nlohmann::json::parse(r->body, nullptr, false);
+  if (doc.is_discarded() || doc.value("status", "") != "success") return std::nullopt;
+  const auto& result = doc["data"]["result"];
+  if (!result.is_array() || result.empty()) return std::nullopt;
+  return std::stod(result[0]["value"][1].get<std::string>());
+}
+
+TEST(PrometheusIntegration, ScrapesTheExporterAndSeesTheCounterIncrease) {
+  if (!std::filesystem::exists(prometheus_binary())) GTEST_SKIP() << "prometheus not installed";
+  SourceOptions sources;
+  sources.selected = {"simulated"};
+  sources.settings["simulate.watts"] = "50";
+  auto found = discover_sources(sources);
+  ASSERT_TRUE(found.ok()) << found.error().message();
+  ASSERT_FALSE(found->available.empty());
+  EnergyPoller poller(std::move(found).value(), EnergyPollerOptions{});
+  poller.start();
+  HttpExporter exporter([&] { return poller.snapshot(); });
+  auto exporter_port = exporter.start("127.0.0.1", 0);
+  ASSERT_TRUE(exporter_port.ok()) << exporter_port.error().message();
+
+  testing::TempDir dir;
+  const int prometheus_port = free_loopback_port();
+  ASSERT_GT(prometheus_port, 0);
+  PrometheusProcess prometheus(dir.path(), prometheus_port, *exporter_port);
+  httplib::Client client("127.0.0.1", prometheus_port);
+  client.set_connection_timeout(2);
+  client.set_read_timeout(5);
+
+  const auto deadline = std::chrono::steady_clock::now() + kDeadline;
+  std::optional<double> first;
+  std::optional<double> later;
+  std::optional<double> up;
+  while (std::chrono::steady_clock::now() < deadline && !(first && later && *later > *first)) {
+    ASSERT_TRUE(prometheus.running()) << testing::read_file(dir.path() / "prometheus.log");
+    const auto value = query(client, "jouleprof_energy_joules_total");
+    if (value) (first ? later : first) = value;
+    if (!up) up = query(client, "jouleprof_source_up{source=\"simulated\"}");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  ASSERT_TRUE(first.has_value()) << "Prometheus never returned the counter\n"
+                                 << testing::read_file(dir.path() / "prometheus.log");
+  ASSERT_TRUE(later.has_value());
+  EXPECT_GT(*later, *first);
+  EXPECT_EQ(up, 1.0);
+  // The rate Prometheus computes matches the simulated 50 W, once the series is older than the
+  // rate window (rate() over a window the series only partly covers underestimates).
+  std::this_thread::sleep_for(std::chrono::seconds(7));
+  std::optional<double> rate;
+  while (std::chrono::steady_clock::now() < deadline && !rate) {
+    rate = query(client, "rate(jouleprof_energy_joules_total[5s])");
+    if (!rate) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  ASSERT_TRUE(rate.has_value());
+  std::cout << "Prometheus saw jouleprof_energy_joules_total " << *first << " J -> " << *later
+            << " J; rate over 5 s " << *rate << " W (simulated 50 W)\n";
+  EXPECT_NEAR(*rate, 50.0, 5.0);
+  EXPECT_GE(exporter.scrapes(), 2u);
+  exporter.stop();
+  poller.stop();
+}
+
+}  // namespace
+}  // namespace jouleprof

@@ -1,0 +1,114 @@
+// The report, history and compare subcommands end to end through the jouleprof executable:
+// outputs and exit codes (0 ok, 1 error, 2 usage, 3 energy budget exceeded).
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "jouleprof/history.hpp"
+#include "report/sample_profile.hpp"
+#include "test_support.hpp"
+
+namespace jouleprof {
+namespace {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+class Cli : public ::testing::Test {
+ protected:
+  CommandResult jouleprof(const std::string& args) {
+    const auto out = dir_.path() / "stdout";
+    const auto err = dir_.path() / "stderr";
+    const std::string cmd = std::string(JOULEPROF_BINARY_DIR) + "/bin/jouleprof " + args + " >" + out.string() +
+                            " 2>" + err.string();
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, testing::read_file(out), testing::read_file(err)};
+  }
+  std::string profile_file(const std::string& name, double scale) {
+    testing::SampleProfileOptions o;
+    o.scale = scale;
+    const std::string path = (dir_.path() / name).string();
+    EXPECT_TRUE(write_profile_json(testing::sample_profile(o), path).ok());
+    return path;
+  }
+  testing::TempDir dir_;
+};
+
+TEST_F(Cli, ReportWritesEveryFormatAndRejectsUnknownOnes) {
+  const std::string p = profile_file("p.json", 1.0);
+  const CommandResult text = jouleprof("report " + p);
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("aten::addmm"), std::string::npos);
+  const std::string trace = (dir_.path() / "t.json").string();
+  EXPECT_EQ(jouleprof("report " + p + " --format trace --output " + trace).exit_code, 0);
+  EXPECT_TRUE(nlohmann::json::parse(testing::read_file(trace)).contains("traceEvents"));
+  EXPECT_EQ(jouleprof("report " + p + " --format flamegraph --diff " + p).exit_code, 0);
+  const CommandResult diff_csv = jouleprof("report " + p + " --format csv --diff " + p);
+  EXPECT_EQ(diff_csv.exit_code, 1);
+  EXPECT_NE(diff_csv.err.find("differential"), std::string::npos) << diff_csv.err;
+  EXPECT_EQ(jouleprof("report " + p + " --format pdf").exit_code, 2);
+  const std::string broken = dir_.write("broken.json", "{\"schema\": 1").string();
+  const CommandResult bad = jouleprof("report " + broken);
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("broken.json"), std::string::npos) << bad.err;
+}
+
+TEST_F(Cli, CompareProfilesAndBudgetExitCodes) {
+  const std::string base = profile_file("base.json", 1.0);
+  const std::string slightly = profile_file("slightly.json", 1.03);
+  const std::string much = profile_file("much.json", 1.2);
+  const CommandResult ok = jouleprof("compare " + base + " " + slightly + " --budget 5%");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_NE(ok.out.find("within budget"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("train_step/backward/aten::addmm"), std::string::npos);
+  const CommandResult regressed = jouleprof("compare " + base + " " + much + " --budget 5%");
+  EXPECT_EQ(regressed.exit_code, 3);
+  EXPECT_NE(regressed.err.find("budget exceeded"), std::string::npos);
+  EXPECT_EQ(jouleprof("compare " + base + " " + much).exit_code, 0);  // no budget: report only
+  EXPECT_EQ(jouleprof("compare " + much + " " + base + " --budget 0%").exit_code, 0);  // less energy
+  const CommandResult json = jouleprof("compare " + base + " " + much + " --format json --budget 50%");
+  EXPECT_EQ(json.exit_code, 0);
+  const auto doc = nlohmann::json::parse(json.out);
+  EXPECT_NEAR(doc.at("relative").get<double>(), 0.2, 1e-9);
+  EXPECT_FALSE(doc.at("budget").at("exceeded").get<bool>());
+  EXPECT_EQ(jouleprof("compare " + base + " " + much + " --budget 5").exit_code, 1);  // no unit
+}
+
+#ifdef JOULEPROF_HAVE_SQLITE
+TEST_F(Cli, HistoryListsRecordedRunsAndCompareTakesTheirIds) {
+  const std::string db = (dir_.path() / "h.db").string();
+  ASSERT_TRUE(record_run(db, testing::sample_profile(), "").ok());
+  testing::SampleProfileOptions o;
+  o.scale = 1.1;
+  ASSERT_TRUE(record_run(db, testing::sample_profile(o), "").ok());
+  const CommandResult table = jouleprof("history --db " + db);
+  EXPECT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("host-a"), std::string::npos);
+  const CommandResult json = jouleprof("history --db " + db + " --format json --limit 1");
+  const auto runs = nlohmann::json::parse(json.out);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].at("id"), 2);
+  EXPECT_NEAR(runs[0].at("total_energy_j").get<double>(), 308.0, 1e-9);
+  EXPECT_EQ(jouleprof("compare 1 2 --db " + db + " --budget 5%").exit_code, 3);
+  EXPECT_EQ(jouleprof("compare 1 2 --db " + db + " --budget 15%").exit_code, 0);
+  // JOULEPROF_DB names the database when --db is absent.
+  const std::string cmd = "JOULEPROF_DB=" + db + " " + std::string(JOULEPROF_BINARY_DIR) +
+                          "/bin/jouleprof history --format csv > " + (dir_.path() / "env.csv").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const std::string csv = testing::read_file(dir_.path() / "env.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);  // header + 2 runs
+  const CommandResult missing = jouleprof("compare 1 7 --db " + db);
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("no run with id 7"), std::string::npos) << missing.err;
+}
+#endif
+
+}  // namespace
+}  // namespace jouleprof

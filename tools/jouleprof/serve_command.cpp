@@ -1,0 +1,78 @@
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <iostream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "jouleprof/exporter.hpp"
+#include "source_flags.hpp"
+
+namespace jouleprof::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+void request_stop(int) { g_stop.store(true); }
+
+}  // namespace
+
+CommandRunner add_serve_command(CLI::App& parent) {
+  auto* cmd = parent.add_subcommand(
+      "serve", "Prometheus exporter: energy counters, power gauges and source health at /metrics");
+  struct Options {
+    int port = 9464;
+    std::string bind = "127.0.0.1";
+    double interval_ms = 0.0;
+    double duration_s = 0.0;
+    SourceFlags sources;
+  };
+  auto o = std::make_shared<Options>();
+  cmd->add_option("--port", o->port, "TCP port to listen on (0: any free port, printed on start)")
+      ->check(CLI::Range(0, 65535))
+      ->capture_default_str();
+  cmd->add_option("--bind", o->bind, "Address to listen on (0.0.0.0: every interface, for scraping from other hosts)")
+      ->capture_default_str();
+  cmd->add_option("--interval", o->interval_ms,
+                  "Poll the sources every MS milliseconds (default: the fastest source's period, at least 10)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--duration", o->duration_s, "Stop after SECONDS (default: run until SIGINT/SIGTERM)")
+      ->check(CLI::NonNegativeNumber);
+  o->sources.add_to(*cmd);
+  return [o] {
+    auto options = o->sources.to_options();
+    if (!options) return report_error(options.error());
+    auto found = discover_sources(*options);
+    if (!found) return report_error(found.error());
+    for (const UnavailableSource& u : found->unavailable) {
+      std::cerr << "jouleprof: source " << u.name << " unavailable: " << u.availability.reason
+                << (u.availability.fix.empty() ? "" : " (" + u.availability.fix + ")") << '\n';
+    }
+    for (const std::string& note : found->notes) std::cerr << "jouleprof: " << note << '\n';
+    if (found->available.empty()) {
+      std::cerr << "jouleprof: no energy source available; serving source health only\n";
+    }
+    EnergyPollerOptions poll;
+    poll.interval_ns = static_cast<TimeNs>(o->interval_ms * static_cast<double>(kNsPerMs));
+    EnergyPoller poller(std::move(found).value(), poll);
+    poller.start();
+    HttpExporter http([&poller] { return poller.snapshot(); });
+    auto port = http.start(o->bind, o->port);
+    if (!port) return report_error(port.error());
+    std::cerr << fmt::format("jouleprof: serving http://{}:{}/metrics (polling every {:.0f} ms)\n", o->bind, *port,
+                             static_cast<double>(poller.interval_ns()) / static_cast<double>(kNsPerMs));
+    std::signal(SIGINT, request_stop);
+    std::signal(SIGTERM, request_stop);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(o->duration_s);
+    while (!g_stop.load() && (o->duration_s <= 0.0 || std::chrono::steady_clock::now() < deadline)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    http.stop();
+    poller.stop();
+    std::cerr << fmt::format("jouleprof: exporter stopped after {} scrapes\n", http.scrapes());
+    return kExitOk;
+  };
+}
+
+}  // namespace jouleprof::cli
