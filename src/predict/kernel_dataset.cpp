@@ -64,10 +64,11 @@ Result<KernelConfig> config_from_json(const std::string& where, const std::strin
       }
       break;
     }
-    case FeatureSet::kFc:
+    case FeatureSet::kFc: {
       JP_TRY(k.cin, int_field(where, config, "CIN"));
       JP_TRY(k.cout, int_field(where, config, "COUT"));
       break;
+    }
     case FeatureSet::kAdd: {
       JP_TRY(k.hw, int_field(where, config, "HW"));
       JP_TRY(int cin1, int_field(where, config, "CIN1"));
@@ -88,11 +89,12 @@ Result<KernelConfig> config_from_json(const std::string& where, const std::strin
       }
       break;
     }
-    case FeatureSet::kOthers:
+    case FeatureSet::kOthers: {
       JP_TRY(k.hw, int_field(where, config, "HW"));
       JP_TRY(k.cin, int_field(where, config, "CIN"));
       k.cout = optional_int(config, "COUT");
       break;
+    }
   }
   return k;
 }

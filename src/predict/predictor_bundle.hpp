@@ -34,7 +34,7 @@ struct KernelPredictor {
 
 struct PredictorBundle {
   RegressorKind regressor = RegressorKind::kRandomForest;
-  TargetTransform target = TargetTransform::kLog;
+  TargetTransform target = TargetTransform::kRaw;
   std::uint64_t seed = 0;
   double train_fraction = 0.8;
   std::map<std::string, KernelPredictor> predictors;  // by predictor type

@@ -47,7 +47,7 @@ struct BoostingOptions {
 
 struct RegressorOptions {
   RegressorKind kind = RegressorKind::kRandomForest;
-  TargetTransform target = TargetTransform::kLog;
+  TargetTransform target = TargetTransform::kRaw;  // the paper fits energy itself
   std::uint64_t seed = 42;
   int threads = 1;
   ForestOptions forest;
@@ -82,7 +82,7 @@ class XgbRegressor {
  private:
   XgbRegressor(void* booster, TargetTransform target) : booster_(booster), target_(target) {}
   void* booster_ = nullptr;
-  TargetTransform target_ = TargetTransform::kLog;
+  TargetTransform target_ = TargetTransform::kRaw;
 };
 
 bool xgboost_available();
