@@ -7,12 +7,14 @@ namespace jouleprof::cli {
 CommandRunner add_version_command(CLI::App& parent);
 CommandRunner add_train_predictor_command(CLI::App& parent);
 CommandRunner add_predict_command(CLI::App& parent);
+CommandRunner add_score_command(CLI::App& parent);
 
 std::span<const CommandSpec> commands() {
   static constexpr std::array kCommands{
       CommandSpec{"version", add_version_command},
       CommandSpec{"train-predictor", add_train_predictor_command},
       CommandSpec{"predict", add_predict_command},
+      CommandSpec{"score", add_score_command},
   };
   return kCommands;
 }
