@@ -1,6 +1,7 @@
 #include "predict/kernel_detector.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cctype>
 #include <map>
 #include <optional>
@@ -9,7 +10,11 @@
 namespace jouleprof::predict {
 namespace {
 
-constexpr int kGraphInput = -1;  // an input produced outside the graph (a model input)
+// Inputs produced outside the graph (model inputs) get distinct negative ids, so two blocks
+// reading different model inputs are not mistaken for one reading the same tensor.
+int external_input_id(std::size_t k) { return -static_cast<int>(k) - 1; }
+// only_input()'s answer for a node without exactly one input.
+constexpr int kNoSingleInput = std::numeric_limits<int>::min();
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -23,7 +28,7 @@ struct Work {
   std::string op;
   std::string first_op, last_op;
   std::vector<std::string> members;
-  std::vector<int> inputs;  // indices into the work list, kGraphInput for model inputs
+  std::vector<int> inputs;  // indices into the work list; negative ids for model inputs
   std::vector<TensorShape> in_shapes;
   TensorShape out_shape;
   int kernel_size = 0;
@@ -71,7 +76,7 @@ class Detector {
     return index >= 0 && work_[index].alive && work_[index].op == name;
   }
   int only_input(int index) const {
-    return work_[index].inputs.size() == 1 ? work_[index].inputs[0] : kGraphInput;
+    return index >= 0 && work_[index].inputs.size() == 1 ? work_[index].inputs[0] : kNoSingleInput;
   }
 
   void replace_input(int from, int to) {
@@ -80,18 +85,23 @@ class Detector {
     }
   }
 
-  // Removes the inputs that are constants (and their shapes) and the constants themselves.
+  // Removes node i from every consumer's inputs (with the matching input shape).
+  void drop_input(int i) {
+    for (Work& w : work_) {
+      for (std::size_t k = w.inputs.size(); k-- > 0;) {
+        if (w.inputs[k] != i) continue;
+        w.inputs.erase(w.inputs.begin() + static_cast<std::ptrdiff_t>(k));
+        if (k < w.in_shapes.size()) w.in_shapes.erase(w.in_shapes.begin() + static_cast<std::ptrdiff_t>(k));
+      }
+    }
+  }
+
+  // Constants are weights, not work: they and the inputs they feed disappear.
   void drop_constants() {
     for (int i = 0; i < static_cast<int>(work_.size()); ++i) {
       if (op(i) != "const") continue;
       work_[i].alive = false;
-      for (Work& w : work_) {
-        for (std::size_t k = w.inputs.size(); k-- > 0;) {
-          if (w.inputs[k] != i) continue;
-          w.inputs.erase(w.inputs.begin() + static_cast<std::ptrdiff_t>(k));
-          if (k < w.in_shapes.size()) w.in_shapes.erase(w.in_shapes.begin() + static_cast<std::ptrdiff_t>(k));
-        }
-      }
+      drop_input(i);
     }
   }
 
@@ -190,7 +200,9 @@ class Detector {
     for (int i = 0; i < static_cast<int>(work_.size()); ++i) {
       if (!work_[i].alive || !options_.no_op_types.contains(op(i)) || work_[i].inputs.size() > 1) continue;
       work_[i].alive = false;
-      replace_input(i, work_[i].inputs.empty() ? kGraphInput : work_[i].inputs[0]);
+      // A source no-op (a placeholder) becomes a model input of its consumers.
+      replace_input(i, work_[i].inputs.empty() ? external_input_id(work_.size() + static_cast<std::size_t>(i))
+                                               : work_[i].inputs[0]);
     }
   }
 
@@ -324,6 +336,7 @@ Result<std::vector<DetectedKernel>> detect_kernels(const ModelGraph& graph,
   std::vector<int> position(graph.nodes.size());
   for (std::size_t p = 0; p < order.size(); ++p) position[order[p]] = static_cast<int>(p);
 
+  std::map<std::string, int> external;
   std::vector<Work> work;
   work.reserve(order.size());
   for (std::size_t i : order) {
@@ -333,7 +346,12 @@ Result<std::vector<DetectedKernel>> detect_kernels(const ModelGraph& graph,
     w.members = {node.name};
     for (const auto& in : node.inputs) {
       auto it = index.find(in);
-      w.inputs.push_back(it == index.end() ? kGraphInput : position[it->second]);
+      if (it != index.end()) {
+        w.inputs.push_back(position[it->second]);
+      } else {
+        auto [ext, added] = external.emplace(in, external_input_id(external.size()));
+        w.inputs.push_back(ext->second);
+      }
     }
     w.in_shapes = node.input_shapes;
     w.out_shape = node.output_shape;

@@ -7,7 +7,7 @@
 //      input), hswish (x·hsigmoid(x), or x·relu6(x + 3)/6), channelshuffle (reshape → transpose
 //      → reshape);
 //   3. drop the configured no-ops (identity, dropout, reshape, flatten, squeeze, unsqueeze,
-//      shape) by connecting their consumers to their input;
+//      shape, placeholder) by connecting their consumers to their input;
 //   4. fuse producer→consumer pairs the device's rules allow (BF_<last op of the producer
 //      kernel>_<consumer op>) when the producer has one consumer and the consumer one input,
 //      repeatedly, so conv → bn → relu becomes one conv-bn-relu kernel.
@@ -27,7 +27,8 @@ struct DetectionOptions {
   FusionRules rules;
   // Ops removed in step 3 (normalised names). Reshape is a no-op on the paper's devices; remove
   // it from the set for a device where it costs a copy.
-  std::set<std::string> no_op_types{"identity", "reshape", "flatten", "squeeze", "unsqueeze", "shape"};
+  std::set<std::string> no_op_types{"identity", "reshape", "flatten", "squeeze", "unsqueeze", "shape",
+                                    "placeholder"};
   // How many ops may lie between an se block's gap and its final multiplication.
   int max_se_chain = 8;
 };
