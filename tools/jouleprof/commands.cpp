@@ -5,6 +5,9 @@
 namespace jouleprof::cli {
 
 CommandRunner add_version_command(CLI::App& parent);
+CommandRunner add_sensors_command(CLI::App& parent);
+CommandRunner add_run_command(CLI::App& parent);
+CommandRunner add_burn_command(CLI::App& parent);
 CommandRunner add_train_predictor_command(CLI::App& parent);
 CommandRunner add_predict_command(CLI::App& parent);
 CommandRunner add_score_command(CLI::App& parent);
@@ -12,6 +15,9 @@ CommandRunner add_score_command(CLI::App& parent);
 std::span<const CommandSpec> commands() {
   static constexpr std::array kCommands{
       CommandSpec{"version", add_version_command},
+      CommandSpec{"sensors", add_sensors_command},
+      CommandSpec{"run", add_run_command},
+      CommandSpec{"burn", add_burn_command},
       CommandSpec{"train-predictor", add_train_predictor_command},
       CommandSpec{"predict", add_predict_command},
       CommandSpec{"score", add_score_command},
