@@ -77,7 +77,7 @@ TEST_P(PublishedAccuracy, ForestBeatsTheFlopsBaseline) {
 INSTANTIATE_TEST_SUITE_P(Sets, PublishedAccuracy,
                          ::testing::Values(PublishedSet{"conv-bn-relu_test.json", "conv-bn-relu_energy.json", 437},
                                            PublishedSet{"conv_GPU.json", "conv_energy_GPU.json", 592}),
-                         [](const auto& info) { return info.param.kernels == 437 ? "PhoneCpu437" : "PhoneGpu592"; });
+                         [](const auto& param_info) { return param_info.param.kernels == 437 ? "PhoneCpu437" : "PhoneGpu592"; });
 
 }  // namespace
 }  // namespace jouleprof::predict

@@ -55,7 +55,7 @@ TEST_P(BundleRoundTrip, LoadsBackToIdenticalPredictions) {
 
 INSTANTIATE_TEST_SUITE_P(Regressors, BundleRoundTrip,
                          ::testing::Values(RegressorKind::kRandomForest, RegressorKind::kBoosting),
-                         [](const auto& info) { return info.param == RegressorKind::kRandomForest ? "Forest" : "Boosting"; });
+                         [](const auto& param_info) { return param_info.param == RegressorKind::kRandomForest ? "Forest" : "Boosting"; });
 
 void edit_json(const std::filesystem::path& path, const std::function<void(nlohmann::json&)>& edit) {
   nlohmann::json doc;
