@@ -25,7 +25,8 @@ Result<json> read_json(const std::filesystem::path& path) {
 bool is_graph_node(const json& v) { return v.is_object() && v.contains("inbounds") && v.contains("attr"); }
 bool is_layer(const json& v) { return v.is_object() && v.contains("op"); }
 
-// The first value of every entry of `doc` satisfies `pred`.
+// `doc` is a non-empty object whose first value satisfies `pred` (the files are uniform, so the
+// first entry tells the format).
 template <typename Pred>
 bool first_entry_is(const json& doc, Pred pred) {
   return doc.is_object() && !doc.empty() && pred(doc.begin().value());
