@@ -1,0 +1,217 @@
+#include "predict/kernel_dataset.hpp"
+
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "predict/csv_table.hpp"
+
+namespace jouleprof::predict {
+namespace {
+
+using nlohmann::json;
+using KernelKey = std::pair<std::string, std::string>;  // (type, ID)
+
+Result<json> read_json_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) return Error(ErrorCode::kNotFound, path.string() + ": cannot open file");
+  try {
+    return json::parse(in);
+  } catch (const json::parse_error& e) {
+    return invalid_input(path.string(), "JSON", "", e.what());
+  }
+}
+
+// A config value: an integer, or (for concat and add) the list of input channels.
+Result<int> int_field(const std::string& where, const json& config, const char* key) {
+  auto it = config.find(key);
+  if (it == config.end()) return invalid_input(where, key, "", "config key missing");
+  if (!it->is_number_integer()) return invalid_input(where, key, it->dump(), "not an integer");
+  return it->get<int>();
+}
+
+int optional_int(const json& config, const char* key) {
+  auto it = config.find(key);
+  return it != config.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
+// The config keys each feature set needs; pool strides are "POOL_STRIDES" in nn-Meter's pooling
+// kernels and "STRIDES" elsewhere.
+Result<KernelConfig> config_from_json(const std::string& where, const std::string& type,
+                                      const std::string& id, const json& config) {
+  KernelConfig k;
+  k.name = id;
+  k.op = type;
+  switch (feature_set_of(predictor_type(type))) {
+    case FeatureSet::kConv:
+    case FeatureSet::kDwconv:
+    case FeatureSet::kPool: {
+      JP_TRY(k.hw, int_field(where, config, "HW"));
+      JP_TRY(k.cin, int_field(where, config, "CIN"));
+      if (feature_set_of(predictor_type(type)) == FeatureSet::kPool) {
+        k.cout = config.contains("COUT") ? optional_int(config, "COUT") : k.cin;  // pools keep C
+      } else {
+        JP_TRY(k.cout, int_field(where, config, "COUT"));
+      }
+      JP_TRY(k.kernel_size, int_field(where, config, "KERNEL_SIZE"));
+      if (config.contains("POOL_STRIDES")) {
+        JP_TRY(k.stride, int_field(where, config, "POOL_STRIDES"));
+      } else {
+        JP_TRY(k.stride, int_field(where, config, "STRIDES"));
+      }
+      break;
+    }
+    case FeatureSet::kFc: {
+      JP_TRY(k.cin, int_field(where, config, "CIN"));
+      JP_TRY(k.cout, int_field(where, config, "COUT"));
+      break;
+    }
+    case FeatureSet::kAdd: {
+      JP_TRY(k.hw, int_field(where, config, "HW"));
+      JP_TRY(int cin1, int_field(where, config, "CIN1"));
+      JP_TRY(int cin2, int_field(where, config, "CIN2"));
+      k.input_channels = {cin1, cin2};
+      k.cin = cin1;
+      break;
+    }
+    case FeatureSet::kConcat: {
+      JP_TRY(k.hw, int_field(where, config, "HW"));
+      auto cins = config.find("CINS");
+      if (cins == config.end() || !cins->is_array()) {
+        return invalid_input(where, "CINS", "", "config key missing (list of input channels)");
+      }
+      for (const json& c : *cins) {
+        if (!c.is_number_integer()) return invalid_input(where, "CINS", c.dump(), "not an integer");
+        k.input_channels.push_back(c.get<int>());
+      }
+      break;
+    }
+    case FeatureSet::kOthers: {
+      JP_TRY(k.hw, int_field(where, config, "HW"));
+      JP_TRY(k.cin, int_field(where, config, "CIN"));
+      k.cout = optional_int(config, "COUT");
+      break;
+    }
+  }
+  return k;
+}
+
+Result<double> energy_value(const std::string& where, const json& entry) {
+  auto it = entry.find("energy");
+  if (it == entry.end()) return invalid_input(where, "energy", "", "key missing");
+  std::optional<double> value;
+  if (it->is_number()) value = it->get<double>();
+  if (it->is_string()) value = parse_number(it->get<std::string>());
+  if (!value) return invalid_input(where, "energy", it->dump(), "not a number");
+  if (*value <= 0.0) return invalid_input(where, "energy", it->dump(), "must be positive (mJ)");
+  return *value;
+}
+
+struct JsonKernels {
+  std::map<KernelKey, KernelConfig> configs;
+  std::map<KernelKey, std::pair<double, std::string>> energies;  // mJ, file
+};
+
+Status read_kernel_json(const std::filesystem::path& path, JsonKernels& out) {
+  JP_TRY(json doc, read_json_file(path));
+  const std::string file = path.string();
+  if (!doc.is_object()) return invalid_input(file, "top level", "", "expected an object of kernel types");
+  for (const auto& [type, entries] : doc.items()) {
+    if (!entries.is_object()) return invalid_input(file, type, "", "expected an object of kernel IDs");
+    for (const auto& [id, entry] : entries.items()) {
+      const std::string where = fmt::format("{}: {}/{}", file, type, id);
+      if (!entry.is_object()) return invalid_input(where, "entry", entry.dump(), "expected an object");
+      if (entry.contains("config")) {
+        JP_TRY(KernelConfig k, config_from_json(where, type, id, entry.at("config")));
+        out.configs.emplace(KernelKey{type, id}, std::move(k));
+      } else if (entry.contains("energy")) {
+        JP_TRY(double mj, energy_value(where, entry));
+        out.energies.emplace(KernelKey{type, id}, std::pair{mj, file});
+      } else {
+        return invalid_input(where, "config/energy", "", "entry has neither a config nor an energy");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Result<std::vector<KernelSample>> read_kernel_csv(const std::filesystem::path& path) {
+  JP_TRY(CsvTable table, read_csv_table(path));
+  JP_TRY(std::size_t id_col, table.require_column("id"));
+  JP_TRY(std::size_t op_col, table.require_column("OP"));
+  JP_TRY(std::size_t energy_col, table.require_column("energy_mJ"));
+  JP_TRY(std::size_t hw_col, table.require_column("HW"));
+  JP_TRY(std::size_t ks_col, table.require_column("KERNEL_SIZE"));
+  JP_TRY(std::size_t stride_col, table.require_column("STRIDES"));
+  JP_TRY(std::size_t cin_col, table.require_column("CIN"));
+  JP_TRY(std::size_t cout_col, table.require_column("COUT"));
+  std::vector<KernelSample> samples;
+  for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    const auto& row = table.rows[r];
+    const std::string where = fmt::format("{}: line {}", table.path, table.line_numbers[r]);
+    auto integer = [&](std::size_t col) -> Result<int> {
+      auto v = parse_number(row[col]);
+      if (!v || *v != static_cast<double>(static_cast<int>(*v))) {
+        return invalid_input(where, table.header[col], row[col], "not an integer");
+      }
+      return static_cast<int>(*v);
+    };
+    KernelSample s;
+    s.config.name = row[id_col];
+    s.config.op = row[op_col];
+    auto energy = parse_number(row[energy_col]);
+    if (!energy) return invalid_input(where, "energy_mJ", row[energy_col], "not a number");
+    if (*energy <= 0.0) return invalid_input(where, "energy_mJ", row[energy_col], "must be positive (mJ)");
+    s.energy_mj = *energy;
+    JP_TRY(s.config.hw, integer(hw_col));
+    JP_TRY(s.config.kernel_size, integer(ks_col));
+    JP_TRY(s.config.stride, integer(stride_col));
+    JP_TRY(s.config.cin, integer(cin_col));
+    JP_TRY(s.config.cout, integer(cout_col));
+    s.source = table.path;
+    samples.push_back(std::move(s));
+  }
+  return samples;
+}
+
+}  // namespace
+
+Result<std::vector<KernelSample>> read_kernel_files(std::span<const std::filesystem::path> files) {
+  std::vector<KernelSample> samples;
+  JsonKernels json_kernels;
+  for (const auto& path : files) {
+    if (path.extension() == ".csv") {
+      JP_TRY(auto rows, read_kernel_csv(path));
+      samples.insert(samples.end(), rows.begin(), rows.end());
+    } else {
+      JP_RETURN_IF_ERROR(read_kernel_json(path, json_kernels));
+    }
+  }
+  for (auto& [key, config] : json_kernels.configs) {
+    auto energy = json_kernels.energies.find(key);
+    if (energy == json_kernels.energies.end()) {
+      return invalid_input(key.first + "/" + key.second, "energy", "",
+                           "the kernel has a config but no energy file entry (pass its energy file)");
+    }
+    samples.push_back({std::move(config), energy->second.first, energy->second.second});
+  }
+  for (const auto& [key, energy] : json_kernels.energies) {
+    if (!json_kernels.configs.contains(key)) {
+      return invalid_input(energy.second + ": " + key.first + "/" + key.second, "config", "",
+                           "the kernel has an energy but no config file entry (pass its config file)");
+    }
+  }
+  return samples;
+}
+
+std::string kernel_csv_header() { return "id,OP,energy_mJ,HW,KERNEL_SIZE,STRIDES,CIN,COUT"; }
+
+std::string kernel_csv_row(const KernelSample& s) {
+  const KernelConfig& k = s.config;
+  return fmt::format("{},{},{},{},{},{},{},{}", k.name, k.op, s.energy_mj, k.hw, k.kernel_size,
+                     k.stride, k.cin, k.cout);
+}
+
+}  // namespace jouleprof::predict

@@ -1,0 +1,37 @@
+#include "predict/model_graph.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace jouleprof::predict {
+
+Result<TensorLayout> tensor_layout_from_string(std::string_view s) {
+  std::string lower(s);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  if (lower == "nchw") return TensorLayout::kNchw;
+  if (lower == "nhwc") return TensorLayout::kNhwc;
+  return invalid_input("layout", "layout", std::string(s), "expected nchw or nhwc");
+}
+
+TensorShape shape_from_dims(std::span<const std::int64_t> dims, TensorLayout layout) {
+  TensorShape s;
+  s.rank = static_cast<int>(dims.size());
+  if (dims.size() == 4) {
+    s.n = dims[0];
+    if (layout == TensorLayout::kNchw) {
+      s.c = dims[1], s.h = dims[2], s.w = dims[3];
+    } else {
+      s.h = dims[1], s.w = dims[2], s.c = dims[3];
+    }
+  } else if (dims.size() == 3) {
+    s.n = dims[0], s.h = dims[1], s.c = dims[2];
+  } else if (dims.size() == 2) {
+    s.n = dims[0], s.c = dims[1];
+  } else if (dims.size() == 1) {
+    s.c = dims[0];
+  }
+  return s;
+}
+
+}  // namespace jouleprof::predict

@@ -1,0 +1,55 @@
+#include "predict/model_prediction.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace jouleprof::predict {
+
+std::size_t ModelPrediction::predicted_count() const {
+  return static_cast<std::size_t>(std::count_if(kernels.begin(), kernels.end(),
+                                                [](const KernelPrediction& k) { return k.energy_mj.has_value(); }));
+}
+
+Result<ModelPrediction> predict_model(const PredictorBundle& bundle, const ModelKernels& model) {
+  ModelPrediction out;
+  out.model = model.name;
+  out.provenance_detail = bundle.provenance_detail();
+  // Kernels are predicted in one batch per type; `rows` remembers which kernel each row is.
+  std::map<std::string, std::pair<FeatureMatrix, std::vector<std::size_t>>> batches;
+  for (const DetectedKernel& kernel : model.kernels) {
+    KernelPrediction p;
+    p.kernel = kernel;
+    p.type = predictor_type(kernel.config.op);
+    auto features = features_of(kernel.config);
+    if (!features) {
+      p.unpredicted_reason = features.error().message();
+    } else {
+      p.features = std::move(features).value();
+      if (bundle.find(p.type) == nullptr) {
+        p.unpredicted_reason = "no predictor for kernel type " + p.type + " in the bundle";
+        out.missing_types.push_back(p.type);
+      } else {
+        auto& batch = batches[p.type];
+        batch.first.add_row(p.features);
+        batch.second.push_back(out.kernels.size());
+      }
+    }
+    out.kernels.push_back(std::move(p));
+  }
+  for (auto& [type, batch] : batches) {
+    JP_TRY(auto energies, bundle.find(type)->model.predict_mj(batch.first));
+    for (std::size_t i = 0; i < energies.size(); ++i) out.kernels[batch.second[i]].energy_mj = energies[i];
+  }
+  for (const KernelPrediction& k : out.kernels) {
+    if (k.energy_mj) {
+      out.predicted_total_mj += *k.energy_mj;
+    } else {
+      out.complete = false;
+    }
+  }
+  std::sort(out.missing_types.begin(), out.missing_types.end());
+  out.missing_types.erase(std::unique(out.missing_types.begin(), out.missing_types.end()), out.missing_types.end());
+  return out;
+}
+
+}  // namespace jouleprof::predict

@@ -1,0 +1,38 @@
+// Model energy = Σ predicted kernel energies (METHODS.md §4). A kernel whose type has no
+// predictor in the bundle, or whose features cannot be computed, is listed with the reason and
+// makes the total incomplete: it is never counted as 0 J silently.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jouleprof/channel.hpp"
+#include "predict/json_graph_import.hpp"
+#include "predict/predictor_bundle.hpp"
+
+namespace jouleprof::predict {
+
+struct KernelPrediction {
+  DetectedKernel kernel;
+  std::string type;               // predictor type
+  std::vector<double> features;   // empty when they could not be computed
+  std::optional<double> energy_mj;
+  std::string unpredicted_reason; // set when energy_mj is empty
+};
+
+struct ModelPrediction {
+  std::string model;
+  std::vector<KernelPrediction> kernels;
+  double predicted_total_mj = 0.0;  // sum over predicted kernels only
+  bool complete = true;             // every kernel predicted
+  std::vector<std::string> missing_types;  // types without a predictor, sorted, unique
+  Provenance provenance = Provenance::kPredicted;
+  std::string provenance_detail;    // the bundle that predicted
+
+  std::size_t predicted_count() const;
+};
+
+Result<ModelPrediction> predict_model(const PredictorBundle& bundle, const ModelKernels& model);
+
+}  // namespace jouleprof::predict

@@ -1,0 +1,104 @@
+#include "predict/json_graph_import.hpp"
+
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+namespace jouleprof::predict {
+namespace {
+
+using jouleprof::testing::TempDir;
+
+// An nn-Meter IR fragment (TensorFlow, NHWC): conv → bn → relu.
+const char* kNnMeterGraph = R"({
+  "input_im_0": {"inbounds": [], "attr": {"name": "input_im_0", "type": "Placeholder",
+                 "output_shape": [[1, 224, 224, 3]], "attr": {}}, "outbounds": ["conv"]},
+  "conv": {"inbounds": ["input_im_0"], "attr": {"name": "conv", "type": "Conv2D",
+           "input_shape": [[1, 224, 224, 3]], "output_shape": [[1, 112, 112, 32]],
+           "attr": {"data_format": "NHWC", "strides": [1, 2, 2, 1], "kernel_shape": [3, 3]}},
+           "outbounds": ["bn"]},
+  "bn": {"inbounds": ["conv"], "attr": {"name": "bn", "type": "FusedBatchNormV3",
+         "input_shape": [[1, 112, 112, 32]], "output_shape": [[1, 112, 112, 32]], "attr": {}},
+         "outbounds": ["relu"]},
+  "relu": {"inbounds": ["bn"], "attr": {"name": "relu", "type": "Relu6",
+           "input_shape": [[1, 112, 112, 32]], "output_shape": [[1, 112, 112, 32]], "attr": {}},
+           "outbounds": []}
+})";
+
+ModelLoadOptions options_with_rules() {
+  ModelLoadOptions o;
+  o.detection.rules = FusionRules({{"BF_conv_bn", true}, {"BF_bn_relu", true}});
+  return o;
+}
+
+TEST(JsonGraphImport, NnMeterGraphNhwc) {
+  TempDir dir;
+  auto models = load_model_kernels(dir.write("g.json", kNnMeterGraph), options_with_rules());
+  ASSERT_TRUE(models.ok()) << models.error().message();
+  ASSERT_EQ(models->size(), 1u);
+  const auto& kernels = models->front().kernels;
+  EXPECT_EQ(models->front().format, "nn-meter-graph");
+  // The placeholder is dropped as a no-op; the conv block is fused.
+  ASSERT_EQ(kernels.size(), 1u);
+  const KernelConfig& k = kernels[0].config;
+  EXPECT_EQ(k.op, "conv-bn-relu");
+  EXPECT_EQ(k.hw, 224);
+  EXPECT_EQ(k.cin, 3);
+  EXPECT_EQ(k.cout, 32);
+  EXPECT_EQ(k.kernel_size, 3);
+  EXPECT_EQ(k.stride, 2);
+}
+
+TEST(JsonGraphImport, NchwShapesAreNormalised) {
+  const std::vector<std::int64_t> nchw{1, 32, 112, 112};
+  const TensorShape s = shape_from_dims(nchw, TensorLayout::kNchw);
+  EXPECT_EQ(s.c, 32);
+  EXPECT_EQ(s.h, 112);
+  const std::vector<std::int64_t> nhwc{1, 112, 112, 32};
+  EXPECT_EQ(shape_from_dims(nhwc, TensorLayout::kNhwc).c, 32);
+}
+
+TEST(JsonGraphImport, MissingTypeIsNamed) {
+  TempDir dir;
+  auto models = load_model_kernels(
+      dir.write("g.json", R"({"conv": {"inbounds": [], "attr": {"name": "conv"}, "outbounds": []}})"),
+      options_with_rules());
+  ASSERT_FALSE(models.ok());
+  EXPECT_NE(models.error().message().find("attr.type"), std::string::npos) << models.error().message();
+}
+
+TEST(JsonGraphImport, KernelListOfOneModel) {
+  TempDir dir;
+  auto models = load_model_kernels(
+      dir.write("m.json", R"({"layer1": {"op": "conv-bn-relu", "cin": 3, "cout": 32, "ks": 3, "stride": 2,
+                                         "inputh": 224, "inputw": 224},
+                              "layer2": {"op": "fc", "cin": 1024, "cout": 1000, "ks": null, "stride": null,
+                                         "inputh": null, "inputw": null}})"),
+      options_with_rules());
+  ASSERT_TRUE(models.ok()) << models.error().message();
+  ASSERT_EQ(models->front().kernels.size(), 2u);
+  EXPECT_EQ(models->front().kernels[0].config.name, "layer1");
+  EXPECT_EQ(models->front().kernels[1].config.cout, 1000);
+  EXPECT_EQ(models->front().kernels[1].config.kernel_size, 0);
+}
+
+TEST(JsonGraphImport, MobileNetV1Variants) {
+  JP_REQUIRE_SHARED_DATA("deepen2023/models/mobilenetv1-variants.json");
+  auto models = load_model_kernels(jouleprof::testing::shared_data() / "deepen2023/models/mobilenetv1-variants.json",
+                                   options_with_rules());
+  ASSERT_TRUE(models.ok()) << models.error().message();
+  ASSERT_EQ(models->size(), 201u);
+  EXPECT_EQ(models->front().name, "mobilenetv1_0");
+  const auto& first = models->front().kernels.front().config;  // file order is kept
+  EXPECT_EQ(first.name, "layer1");
+  EXPECT_EQ(first.hw, 224);
+  EXPECT_EQ(first.cout, 32);
+  for (const auto& m : *models) {
+    for (const auto& k : m.kernels) {
+      EXPECT_TRUE(features_of(k.config).ok()) << m.name << " " << k.config.name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace jouleprof::predict

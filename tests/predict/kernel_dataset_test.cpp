@@ -1,0 +1,116 @@
+#include "predict/kernel_dataset.hpp"
+
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+namespace jouleprof::predict {
+namespace {
+
+using jouleprof::testing::TempDir;
+
+const char* kConfig = R"({"conv-bn-relu": {
+  "A": {"model": "m", "shapes": [[56, 56, 32]],
+        "config": {"HW": 56, "CIN": 32, "COUT": 64, "KERNEL_SIZE": 3, "STRIDES": 1}},
+  "B": {"config": {"HW": 28, "CIN": 64, "COUT": 64, "KERNEL_SIZE": 1, "STRIDES": 2}}}})";
+const char* kEnergy = R"({"conv-bn-relu": {"A": {"energy": "1.25"}, "B": {"energy": "0.5"}}})";
+
+Result<std::vector<KernelSample>> read(const std::vector<std::filesystem::path>& files) {
+  return read_kernel_files(files);
+}
+
+TEST(KernelDataset, JoinsConfigAndEnergyFiles) {
+  TempDir dir;
+  auto samples = read({dir.write("c.json", kConfig), dir.write("e.json", kEnergy)});
+  ASSERT_TRUE(samples.ok()) << samples.error().message();
+  ASSERT_EQ(samples->size(), 2u);
+  EXPECT_EQ((*samples)[0].config.name, "A");
+  EXPECT_EQ((*samples)[0].config.op, "conv-bn-relu");
+  EXPECT_EQ((*samples)[0].config.cout, 64);
+  EXPECT_DOUBLE_EQ((*samples)[0].energy_mj, 1.25);
+  EXPECT_EQ((*samples)[1].config.stride, 2);
+}
+
+TEST(KernelDataset, FileOrderDoesNotMatter) {
+  TempDir dir;
+  auto samples = read({dir.write("e.json", kEnergy), dir.write("c.json", kConfig)});
+  ASSERT_TRUE(samples.ok());
+  EXPECT_EQ(samples->size(), 2u);
+}
+
+TEST(KernelDataset, TruncatedJsonNamesTheFile) {
+  TempDir dir;
+  const std::string text(kConfig);
+  auto samples = read({dir.write("cut.json", text.substr(0, text.size() / 2))});
+  ASSERT_FALSE(samples.ok());
+  EXPECT_NE(samples.error().message().find("cut.json"), std::string::npos) << samples.error().message();
+  EXPECT_NE(samples.error().message().find("JSON"), std::string::npos);
+}
+
+TEST(KernelDataset, MissingConfigKeyIsNamed) {
+  TempDir dir;
+  auto samples = read({dir.write("c.json", R"({"conv-bn-relu": {"A": {"config": {"HW": 56, "CIN": 32,
+      "COUT": 64, "STRIDES": 1}}}})"),
+                       dir.write("e.json", R"({"conv-bn-relu": {"A": {"energy": "1"}}})")});
+  ASSERT_FALSE(samples.ok());
+  const std::string& m = samples.error().message();
+  EXPECT_NE(m.find("KERNEL_SIZE"), std::string::npos) << m;
+  EXPECT_NE(m.find("conv-bn-relu/A"), std::string::npos) << m;
+}
+
+TEST(KernelDataset, EnergyThatIsNotANumber) {
+  TempDir dir;
+  auto samples = read({dir.write("c.json", kConfig),
+                       dir.write("e.json", R"({"conv-bn-relu": {"A": {"energy": "1.2mJ"}, "B": {"energy": "1"}}})")});
+  ASSERT_FALSE(samples.ok());
+  EXPECT_NE(samples.error().message().find("1.2mJ"), std::string::npos) << samples.error().message();
+  EXPECT_NE(samples.error().message().find("not a number"), std::string::npos);
+}
+
+TEST(KernelDataset, ConfigWithoutEnergyIsReported) {
+  TempDir dir;
+  auto samples = read({dir.write("c.json", kConfig)});
+  ASSERT_FALSE(samples.ok());
+  EXPECT_NE(samples.error().message().find("no energy"), std::string::npos) << samples.error().message();
+}
+
+TEST(KernelDataset, ReadsTheCsvFormat) {
+  TempDir dir;
+  auto path = dir.write("k.csv",
+                        "id,OP,energy_mJ,HW,KERNEL_SIZE,STRIDES,CIN,COUT\r\n"
+                        "x.tflite,conv-bn-relu6,2905.5,224,7,2,3,96\r\n");
+  auto samples = read({path});
+  ASSERT_TRUE(samples.ok()) << samples.error().message();
+  ASSERT_EQ(samples->size(), 1u);
+  const KernelSample& s = samples->front();
+  EXPECT_EQ(s.config.op, "conv-bn-relu6");
+  EXPECT_EQ(s.config.kernel_size, 7);
+  EXPECT_EQ(s.config.cout, 96);
+  EXPECT_DOUBLE_EQ(s.energy_mj, 2905.5);
+  EXPECT_EQ(kernel_csv_row(s), "x.tflite,conv-bn-relu6,2905.5,224,7,2,3,96");
+}
+
+TEST(KernelDataset, CsvBadEnergyNamesLineAndColumn) {
+  TempDir dir;
+  auto samples = read({dir.write("k.csv", "id,OP,energy_mJ,HW,KERNEL_SIZE,STRIDES,CIN,COUT\nx,conv,abc,1,1,1,1,1\n")});
+  ASSERT_FALSE(samples.ok());
+  EXPECT_NE(samples.error().message().find("line 2"), std::string::npos) << samples.error().message();
+  EXPECT_NE(samples.error().message().find("energy_mJ"), std::string::npos);
+}
+
+TEST(KernelDataset, ReadsThePublishedSets) {
+  JP_REQUIRE_SHARED_DATA("deepen2023/kernels/conv_GPU.json");
+  const auto k = jouleprof::testing::shared_data() / "deepen2023/kernels";
+  auto gpu = read({k / "conv_GPU.json", k / "conv_energy_GPU.json"});
+  ASSERT_TRUE(gpu.ok()) << gpu.error().message();
+  EXPECT_EQ(gpu->size(), 592u);
+  auto cpu = read({k / "conv-bn-relu_test.json", k / "conv-bn-relu_energy.json"});
+  ASSERT_TRUE(cpu.ok()) << cpu.error().message();
+  EXPECT_EQ(cpu->size(), 437u);
+  auto csv = read({k / "conv_source.csv"});
+  ASSERT_TRUE(csv.ok()) << csv.error().message();
+  EXPECT_EQ(csv->size(), 500u);
+}
+
+}  // namespace
+}  // namespace jouleprof::predict
