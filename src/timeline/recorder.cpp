@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "jouleprof/epoch_file.hpp"
 #include "timeline/name_table.hpp"
 #include "timeline/recorder_state.hpp"
 #include "timeline/spans_file_hook.hpp"
@@ -173,6 +174,7 @@ void record_mark(std::uint64_t state, NameId name) noexcept {
 }  // namespace detail
 
 void epoch_end() noexcept {
+  notify_epoch_file(monotonic_now_ns());
   const std::uint64_t state = detail::recorder_state.load(std::memory_order_relaxed);
   if ((state & 1U) == 0) return;
   static const NameId epoch_end_name = [] {

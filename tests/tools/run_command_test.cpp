@@ -160,3 +160,25 @@ TEST(RunCommand, HelpDescribesTheOptions) {
 
 }  // namespace
 }  // namespace jouleprof
+
+namespace jouleprof::testing {
+namespace {
+
+TEST(RunCommandEpochs, ProjectsTheRunFromItsEpochs) {
+  TempDir dir;
+  // 20 epochs of 0.1 s at a simulated 50 W: every epoch ≈ 5 J, the whole run ≈ 100 J.
+  const Invocation inv = run_jouleprof(
+      {"run", "--simulate", "50", "--epochs", "20", "--no-history", "--output",
+       (dir.path() / "out").string(), "--", jouleprof_binary(), "burn", "--seconds", "2",
+       "--threads", "1", "--epochs", "20"},
+      dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  EXPECT_NE(inv.err.find("epoch 20/20"), std::string::npos) << inv.err;
+  const auto at = inv.err.rfind("projected total ");
+  ASSERT_NE(at, std::string::npos) << inv.err;
+  const double projected = std::stod(inv.err.substr(at + 16));
+  EXPECT_NEAR(projected, 100.0, 5.0) << inv.err;
+}
+
+}  // namespace
+}  // namespace jouleprof::testing

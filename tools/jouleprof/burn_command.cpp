@@ -9,6 +9,7 @@
 
 #include "command.hpp"
 #include "jouleprof/clock.hpp"
+#include "jouleprof/recorder.hpp"
 
 namespace jouleprof::cli {
 namespace {
@@ -46,15 +47,23 @@ CommandRunner add_burn_command(CLI::App& parent) {
   app->add_option("--seconds", *seconds, "How long to run")->check(CLI::Range(0.0, 86400.0));
   app->add_option("--threads", *threads, "How many threads (default: one per CPU)")
       ->check(CLI::Range(1U, 1024U));
-  return [seconds, threads] {
+  auto epochs = std::make_shared<unsigned>(1);
+  app->add_option("--epochs", *epochs,
+                  "Split the time into this many equal epochs and report each epoch end "
+                  "(jouleprof::epoch_end), like a training job under `run --epochs`")
+      ->check(CLI::Range(1U, 100000U));
+  return [seconds, threads, epochs] {
     const TimeNs begin = monotonic_now_ns();
-    const TimeNs deadline = begin + s_to_ns(*seconds);
     std::atomic<std::uint64_t> total{0};
-    std::vector<std::thread> workers;
-    for (unsigned t = 0; t < *threads; ++t) {
-      workers.emplace_back([&total, deadline, t] { total += burn_until(deadline, 1.0 + t); });
+    for (unsigned e = 1; e <= *epochs; ++e) {
+      const TimeNs deadline = begin + s_to_ns(*seconds * e / *epochs);
+      std::vector<std::thread> workers;
+      for (unsigned t = 0; t < *threads; ++t) {
+        workers.emplace_back([&total, deadline, t] { total += burn_until(deadline, 1.0 + t); });
+      }
+      for (std::thread& w : workers) w.join();
+      if (*epochs > 1) epoch_end();
     }
-    for (std::thread& w : workers) w.join();
     const double elapsed_s = ns_to_s(monotonic_now_ns() - begin);
     const double gflop = static_cast<double>(total.load()) * kFlopsPerIteration * 1e-9;
     std::cout << fmt::format("burn: {} threads, {:.2f} s, {:.1f} GFLOP ({:.2f} GFLOP/s)\n",

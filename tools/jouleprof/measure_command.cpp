@@ -12,6 +12,7 @@
 #include "jouleprof/child_process.hpp"
 #include "jouleprof/fecom_records.hpp"
 #include "jouleprof/gated_measurement.hpp"
+#include "jouleprof/history.hpp"
 #include "jouleprof/monitor.hpp"
 #include "source_flags.hpp"
 
@@ -22,6 +23,8 @@ struct MeasureArgs {
   std::string fecom_records;
   std::string format = "table";
   std::string output;
+  std::string db;
+  bool no_history = false;
   SourceFlags sources;
   GatedOptions gated;
   double interval_ms = 500;
@@ -195,6 +198,13 @@ int run_gated_command(MeasureArgs& args) {
     const std::string profile_path = (std::filesystem::path(args.output) / "profile.json").string();
     if (const Status st = write_profile_json(r.profile, profile_path); !st) return report_error(st.error());
     std::ofstream(std::filesystem::path(args.output) / "measure.json") << gated_json(r).dump(2) << '\n';
+    if (!args.no_history) {
+      const std::string db = args.db.empty() ? default_history_path() : args.db;
+      if (const Result<std::int64_t> id = record_run(db, r.profile, profile_path); !id) {
+        std::cerr << "jouleprof: warning: measurement not recorded in the history: "
+                  << id.error().message() << '\n';
+      }
+    }
   }
   if (args.format == "json") {
     std::cout << gated_json(r).dump(2) << '\n';
@@ -216,7 +226,12 @@ CommandRunner add_measure_command(CLI::App& parent) {
                   "experiment-<k>.json) and print per-API mean ± stdev")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--format", args->format, "Output format")->check(CLI::IsMember({"table", "json"}));
-  cmd->add_option("--output", args->output, "Directory for profile.json and measure.json");
+  cmd->add_option("--output", args->output,
+                  "Directory for profile.json and measure.json (the run is then also recorded in "
+                  "the history)");
+  cmd->add_option("--db", args->db, "Run history database (default: $JOULEPROF_DB, else the user's "
+                  "data directory)");
+  cmd->add_flag("--no-history", args->no_history, "Do not record the measurement in the history");
   GatedOptions& g = args->gated;
   cmd->add_option("--repeat", g.repetitions, "Repetitions (each gated again)")->capture_default_str();
   cmd->add_option("--warmup", g.warmup_runs, "Warm-up runs before the first gate")->capture_default_str();

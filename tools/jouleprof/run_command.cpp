@@ -8,7 +8,11 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "jouleprof/cluster.hpp"
 #include "jouleprof/command_measurement.hpp"
+#include "jouleprof/epoch_file.hpp"
+#include "jouleprof/history.hpp"
+#include "jouleprof/live_epochs.hpp"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/samples_csv.hpp"
 #include "source_flags.hpp"
@@ -25,8 +29,26 @@ struct RunFlags {
   std::string output;
   std::string format = "table";
   std::optional<double> grid_g_per_kwh;
+  std::optional<int> epochs;
+  std::string db;
+  bool no_history = false;
   std::vector<std::string> command;
 };
+
+// The STEP projection as epochs end, on stderr (stdout stays the report).
+void print_epoch_update(const EpochUpdate& u, int total_epochs) {
+  const LiveProjection& p = u.projection;
+  std::string line = fmt::format("[jouleprof] epoch {}/{}: {:.2f} J in {:.1f} s", u.epoch + 1,
+                                 total_epochs, u.energy_j, ns_to_s(u.duration_ns));
+  if (p.ready) {
+    line += fmt::format("; projected total {:.1f} J [{:.1f}, {:.1f}] (STEP s={}, w={}), {:.1f} J to go",
+                        p.projection.total_j, p.projection.band_low_j, p.projection.band_high_j,
+                        p.projection.stable_epoch, p.projection.window, p.remaining_j);
+  } else {
+    line += fmt::format("; projection after epoch {}", p.projection.stable_epoch + p.projection.window);
+  }
+  std::cerr << "\r\033[K" << line << '\n';
+}
 
 // ./jouleprof-runs/<UTC time>, with a suffix when that directory already exists.
 Result<fs::path> output_directory(const std::string& requested) {
@@ -132,7 +154,28 @@ int run(const RunFlags& flags) {
   CommandMeasurementOptions options;
   options.argv = flags.command;
   options.idle_ns = s_to_ns(flags.idle_s);
-  if (status) options.on_tick = [&status](const LiveStatus& s) { status->update(s); };
+  std::optional<LiveEpochProjector> epochs;
+  std::string epoch_file;
+  std::vector<std::string> epoch_errors;
+  if (flags.epochs) {
+    // The job's epoch_end() calls append to this file (the variable is inherited by the child).
+    epoch_file = (fs::temp_directory_path() / fmt::format("jouleprof-epochs-{}", getpid())).string();
+    fs::remove(epoch_file);
+    setenv(kEpochFileEnv, epoch_file.c_str(), 1);
+    epochs.emplace(epoch_file, *flags.epochs);
+  }
+  const Monitor& live_monitor = **monitor;
+  options.on_tick = [&](const LiveStatus& s) {
+    if (epochs) {
+      const Result<std::vector<EpochUpdate>> updates =
+          epochs->poll(live_monitor, monotonic_now_ns() - s.elapsed_ns);
+      if (!updates && epoch_errors.empty()) epoch_errors.push_back(updates.error().message());
+      if (updates) {
+        for (const EpochUpdate& u : *updates) print_epoch_update(u, *flags.epochs);
+      }
+    }
+    if (status) status->update(s);
+  };
   Result<CommandMeasurement> measured = measure_command(**monitor, options);
   if (!measured) {
     report_error(measured.error());
@@ -146,6 +189,26 @@ int run(const RunFlags& flags) {
   Result<fs::path> dir = output_directory(flags.output);
   if (!dir) return report_error(dir.error());
   Profile& profile = m.profile;
+  apply_cluster_identity(detect_cluster_identity(), profile.meta);
+  if (epochs) {
+    // Epochs that ended after the last tick.
+    const Result<std::vector<EpochUpdate>> late = epochs->poll(live_monitor, profile.meta.begin_ns);
+    if (late) {
+      for (const EpochUpdate& u : *late) print_epoch_update(u, *flags.epochs);
+    }
+    fs::remove(epoch_file);
+    const std::vector<double>& energies = epochs->epoch_energies_j();
+    std::string list;
+    for (double e : energies) list += fmt::format("{}{:.6f}", list.empty() ? "" : ",", e);
+    profile.meta.options["epochs.total"] = std::to_string(*flags.epochs);
+    profile.meta.options["epochs.energy_j"] = list;
+    if (energies.empty()) {
+      profile.warnings.push_back(fmt::format(
+          "--epochs {}: the command reported no epoch end (call jouleprof::epoch_end() or "
+          "jp_epoch_end() after each epoch)", *flags.epochs));
+    }
+    for (const std::string& e : epoch_errors) profile.warnings.push_back("epoch file: " + e);
+  }
   profile.meta.grid_intensity_g_per_kwh = grid;
   profile.meta.options["run.idle_s"] = fmt::format("{}", flags.idle_s);
   if (flags.interval_ms)
@@ -159,6 +222,13 @@ int run(const RunFlags& flags) {
   const Status csv = write_samples_csv(profile.series, (*dir / "samples.csv").string());
   if (!json) return report_error(json.error());
   if (!csv) return report_error(csv.error());
+  if (!flags.no_history) {
+    const std::string db = flags.db.empty() ? default_history_path() : flags.db;
+    const Result<std::int64_t> id = record_run(db, profile, (*dir / "profile.json").string());
+    if (!id) {
+      std::cerr << "jouleprof: warning: run not recorded in the history: " << id.error().message() << '\n';
+    }
+  }
 
   if (flags.format == "json") {
     std::cout << profile_to_json_string(profile, 2) << '\n';
@@ -197,6 +267,16 @@ CommandRunner add_run_command(CLI::App& parent) {
   app->add_option("--format", flags->format,
                   "What to print on stdout: a table, or the profile JSON")
       ->check(CLI::IsMember({"table", "json"}));
+  app->add_option("--epochs", flags->epochs,
+                  "The command trains for N epochs and calls jouleprof::epoch_end() / "
+                  "jp_epoch_end() after each: print each epoch's energy and, from epoch s + w on, "
+                  "the STEP projection of the whole run")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1000000));
+  app->add_option("--db", flags->db,
+                  "Run history database (default: $JOULEPROF_DB, else the user's data directory)")
+      ->type_name("PATH");
+  app->add_flag("--no-history", flags->no_history, "Do not record this run in the history");
   app->add_option("--grid-intensity", flags->grid_g_per_kwh,
                   "Grid carbon intensity in g CO2e per kWh (default: $JOULEPROF_GRID_INTENSITY)")
       ->type_name("G_PER_KWH")

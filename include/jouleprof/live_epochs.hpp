@@ -1,0 +1,42 @@
+// STEP while training runs: each epoch end that the job reports (jouleprof::epoch_end() under
+// `jouleprof run --epochs N`, see epoch_file.hpp) closes an epoch whose energy is read off the
+// monitor's series, and the projection of the whole run is updated.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "jouleprof/clock.hpp"
+#include "jouleprof/monitor.hpp"
+#include "jouleprof/result.hpp"
+#include "jouleprof/step.hpp"
+
+namespace jouleprof {
+
+struct EpochUpdate {
+  int epoch = 0;  // 0-based index of the epoch that just ended
+  double energy_j = 0.0;
+  TimeNs duration_ns = 0;
+  LiveProjection projection;
+};
+
+class LiveEpochProjector {
+ public:
+  LiveEpochProjector(std::string epoch_file, int total_epochs, StepOptions options = {});
+
+  // Reads the epoch ends reported so far; for every new one, the epoch's energy (top-level energy
+  // channels, from `run_begin_ns` or the previous end) and the updated projection.
+  Result<std::vector<EpochUpdate>> poll(const Monitor& monitor, TimeNs run_begin_ns);
+
+  const std::vector<double>& epoch_energies_j() const { return energies_j_; }
+  const std::vector<TimeNs>& epoch_ends_ns() const { return ends_ns_; }
+
+ private:
+  std::string epoch_file_;
+  int total_epochs_;
+  StepOptions options_;
+  std::vector<double> energies_j_;
+  std::vector<TimeNs> ends_ns_;
+};
+
+}  // namespace jouleprof
