@@ -94,6 +94,10 @@ struct AttributionOptions {
   double regress_max_relative_se = 0.10;
   double regress_max_condition = 1e4;
   std::size_t regress_min_windows = 0;  // 0 = at least 3 × (classes + 1)
+  // regress declines altogether (the tree is then interpolated) when fewer than this share of
+  // the classes is identified; otherwise unidentified classes are split at the mean identified
+  // power and their figures are withheld.
+  double regress_min_identified_share = 0.5;
 
   // Insert a pass node ("[forward]", "[backward]", "[optimizer]") where a span's pass differs
   // from its parent's.
@@ -148,15 +152,12 @@ std::vector<ProfileNode> trees_per_repetition(const AttributionResult& result,
                                               SpanCategory category = SpanCategory::kStep);
 
 // Mean tree over repetitions (runs or steps, matched by node path); each node carries
-// energy_stats (mean, median, stdev, Student-t 95 % CI over the repetitions; a node absent from a
-// repetition counts as 0 J there).
+// energy_stats (jouleprof::summarize: mean, median, stdev, Student-t 95 % CI over the
+// repetitions; a node absent from a repetition counts as 0 J there).
 ProfileNode combine_repetitions(const std::vector<ProfileNode>& repetitions);
 
-// Spread of a set of figures; n < 2 gives stdev 0 and a CI equal to the mean.
-RepetitionStats repetition_stats(std::vector<double> values);
-
 // Pearson correlation of per-node energy between two trees (nodes matched by path; the roots and
-// nodes missing from one side count as 0 J there). NaN when either side has no variance.
-double run_agreement(const ProfileNode& a, const ProfileNode& b);
+// nodes missing from one side count as 0 J there); nullopt when either side has no variance.
+std::optional<double> run_agreement(const ProfileNode& a, const ProfileNode& b);
 
 }  // namespace jouleprof

@@ -236,27 +236,44 @@ bool run_regress(ChannelWork& w, const ClassTable& classes, const AttributionOpt
       unidentified.push_back(name);
     }
   }
-  diag["identified_classes"] = static_cast<double>(class_of_column.size() - unidentified.size());
+  const std::size_t identified = class_of_column.size() - unidentified.size();
+  diag["identified_classes"] = static_cast<double>(identified);
   const bool well_conditioned = fit.condition_number <= options.regress_max_condition &&
                                 fit.rank == static_cast<int>(columns);
-  if (!unidentified.empty() || !well_conditioned) {
-    std::string list;
-    for (std::size_t k = 0; k < unidentified.size() && k < 8; ++k) list += (k ? ", " : "") + unidentified[k];
-    if (unidentified.size() > 8) list += fmt::format(", … ({} in all)", unidentified.size());
+  const bool enough_identified = static_cast<double>(identified) >=
+                                 options.regress_min_identified_share * static_cast<double>(class_of_column.size());
+  std::string list;
+  for (std::size_t k = 0; k < unidentified.size() && k < 6; ++k) list += (k ? ", " : "") + unidentified[k];
+  if (unidentified.size() > 6) list += ", …";
+  if (!well_conditioned || !enough_identified) {
     *why_not = fmt::format(
         "not identifiable: rank {} of {}, condition number {:.3g} (limit {:.3g}); {} of {} classes "
-        "have no power within ±{:.0f} %{}{}",
-        fit.rank, columns, fit.condition_number, options.regress_max_condition, unidentified.size(),
+        "have a standard error within ±{:.0f} % (need {:.0f} %)",
+        fit.rank, columns, fit.condition_number, options.regress_max_condition, identified,
         class_of_column.size(), 100.0 * options.regress_max_relative_se,
-        unidentified.empty() ? "" : ": ", list);
+        100.0 * options.regress_min_identified_share);
     diag["identifiable"] = 0.0;
     w.out.class_power_w.clear();  // per-class figures are withheld, not reported half-right
     return false;
   }
   diag["identifiable"] = 1.0;
   std::vector<double> class_weight(classes.names.size(), 0.0);
+  double identified_sum_w = 0.0;
   for (std::size_t k = 0; k < class_of_column.size(); ++k) {
-    class_weight[class_of_column[k]] = fit.coefficients(static_cast<Eigen::Index>(k + 1)) + fit.coefficients(0);
+    const std::string& name = classes.names[class_of_column[k]];
+    if (w.out.class_power_w.count(name) == 0) continue;
+    class_weight[class_of_column[k]] = w.out.class_power_w[name];
+    identified_sum_w += w.out.class_power_w[name];
+  }
+  const double fallback_w = identified_sum_w / static_cast<double>(identified);
+  for (std::size_t k = 0; k < class_of_column.size(); ++k) {
+    if (class_weight[class_of_column[k]] == 0.0) class_weight[class_of_column[k]] = fallback_w;
+  }
+  if (!unidentified.empty()) {
+    w.record.notes.push_back(fmt::format(
+        "{} of {} classes not identified (standard error above ±{:.0f} %): figures withheld, split at "
+        "the mean identified power {:.1f} W: {}",
+        unidentified.size(), class_of_column.size(), 100.0 * options.regress_max_relative_se, fallback_w, list));
   }
   run_weighted_windows(w, sweep, edges, class_weight, fit.coefficients(0), fit.coefficients(0));
   return true;

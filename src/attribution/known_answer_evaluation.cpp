@@ -89,6 +89,9 @@ EvaluationOutcome evaluate_method(const SimulatedWorkload& w, const Series& coun
   if (auto it = rec.diagnostics.find("condition_number"); it != rec.diagnostics.end()) {
     out.condition_number = it->second;
   }
+  if (auto it = rec.diagnostics.find("identified_classes"); it != rec.diagnostics.end()) {
+    out.identified_classes = static_cast<std::size_t>(it->second);
+  }
   out.windows = counter.update_indices().size();
 
   std::vector<double> est(w.classes.size(), 0.0);
@@ -147,10 +150,12 @@ std::string format_evaluation_table(const std::vector<EvaluationOutcome>& outcom
                                 "windows", "note");
   for (const EvaluationOutcome& o : outcomes) {
     const std::string note =
-        o.declined ? fmt::format("declined (cond {:.2g}): per-class figures withheld; tree interpolated",
-                                 o.condition_number)
-        : o.method == AttributionMethod::kRegress ? fmt::format("identified (cond {:.2g})", o.condition_number)
-                                                  : std::string();
+        o.declined ? fmt::format("declined (cond {:.2g}, {}/{} classes identified): tree interpolated",
+                                 o.condition_number, o.identified_classes, o.classes)
+        : o.method == AttributionMethod::kRegress
+            ? fmt::format("cond {:.2g}, {}/{} classes identified", o.condition_number, o.identified_classes,
+                          o.classes)
+            : std::string();
     out += fmt::format("{:<13} {:<19} {:<12} {:>7.2f}% {:>7.2f}% {:>9.4f}% {:>9.2f}% {:>8}  {}\n",
                        to_string(o.shape), to_string(o.counter), to_string(o.method),
                        100.0 * o.median_class_error, 100.0 * o.p90_class_error, 100.0 * o.tree_vs_measured,

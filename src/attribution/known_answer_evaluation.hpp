@@ -30,6 +30,7 @@ struct EvaluationOutcome {
   std::size_t classes = 0;
   std::size_t windows = 0;          // counter windows in the run
   double condition_number = 0.0;    // regress only
+  std::size_t identified_classes = 0;  // regress only
 };
 
 // Calibration weights for the simulated classes, each off by a uniform ±relative_error (seeded).

@@ -1,6 +1,5 @@
 // Views over a profile tree: operation accounting, repetitions and run-to-run agreement.
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <cmath>
 #include <limits>
@@ -8,6 +7,7 @@
 
 #include "attribution/profile_tree.hpp"
 #include "jouleprof/attribution.hpp"
+#include "jouleprof/statistics.hpp"
 
 namespace jouleprof {
 
@@ -57,25 +57,11 @@ void collect_paths(const ProfileNode& node, const std::string& path, std::map<st
   }
 }
 
-// Two-sided 97.5 % quantile of Student's t for 1..30 degrees of freedom; beyond, the normal 1.96
-// is within 2 %.
-double student_t_975(std::uint32_t dof) {
-  static constexpr std::array<double, 30> kTable{
-      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-      2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-      2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-  if (dof == 0) return std::numeric_limits<double>::quiet_NaN();
-  if (dof <= kTable.size()) return kTable[dof - 1];
-  if (dof <= 60) return 2.000;
-  if (dof <= 120) return 1.980;
-  return 1.960;
-}
-
 void apply_stats(ProfileNode& node, const std::string& path,
                  const std::map<std::string, std::vector<double>>& values) {
   for (ProfileNode& c : node.children) {
     const std::string p = path + "/" + c.name;
-    if (auto it = values.find(p); it != values.end()) c.energy_stats = repetition_stats(it->second);
+    if (auto it = values.find(p); it != values.end()) c.energy_stats = summarize(it->second);
     apply_stats(c, p, values);
   }
 }
@@ -166,29 +152,6 @@ std::vector<ProfileNode> trees_per_repetition(const AttributionResult& result, c
   return trees;
 }
 
-RepetitionStats repetition_stats(std::vector<double> values) {
-  RepetitionStats stats;
-  stats.n = static_cast<std::uint32_t>(values.size());
-  if (values.empty()) return stats;
-  double sum = 0.0;
-  for (double v : values) sum += v;
-  stats.mean = sum / static_cast<double>(values.size());
-  std::sort(values.begin(), values.end());
-  const std::size_t mid = values.size() / 2;
-  stats.median = values.size() % 2 == 1 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
-  if (values.size() < 2) {
-    stats.ci95_low = stats.ci95_high = stats.mean;
-    return stats;
-  }
-  double ss = 0.0;
-  for (double v : values) ss += (v - stats.mean) * (v - stats.mean);
-  stats.stdev = std::sqrt(ss / static_cast<double>(values.size() - 1));
-  const double half = student_t_975(stats.n - 1) * stats.stdev / std::sqrt(static_cast<double>(stats.n));
-  stats.ci95_low = stats.mean - half;
-  stats.ci95_high = stats.mean + half;
-  return stats;
-}
-
 ProfileNode combine_repetitions(const std::vector<ProfileNode>& repetitions) {
   if (repetitions.empty()) return ProfileNode{};
   ProfileNode mean = repetitions.front();
@@ -217,34 +180,25 @@ ProfileNode combine_repetitions(const std::vector<ProfileNode>& repetitions) {
   for (auto& [p, v] : values) v.resize(repetitions.size(), 0.0);
   const double n = static_cast<double>(repetitions.size());
   scale_tree(mean, 1.0 / n);
-  mean.energy_stats = repetition_stats(root_values);
+  mean.energy_stats = summarize(root_values);
   apply_stats(mean, "", values);
   return mean;
 }
 
-double run_agreement(const ProfileNode& a, const ProfileNode& b) {
+std::optional<double> run_agreement(const ProfileNode& a, const ProfileNode& b) {
   std::map<std::string, double> pa;
   std::map<std::string, double> pb;
   collect_paths(a, "", pa);
   collect_paths(b, "", pb);
   for (const auto& [p, e] : pa) pb.emplace(p, 0.0);
   for (const auto& [p, e] : pb) pa.emplace(p, 0.0);
-  const double n = static_cast<double>(pa.size());
-  if (pa.size() < 2) return std::numeric_limits<double>::quiet_NaN();
-  double ma = 0.0, mb = 0.0;
-  for (const auto& [p, e] : pa) ma += e;
-  for (const auto& [p, e] : pb) mb += e;
-  ma /= n;
-  mb /= n;
-  double sab = 0.0, saa = 0.0, sbb = 0.0;
-  for (const auto& [p, ea] : pa) {
-    const double eb = pb[p];
-    sab += (ea - ma) * (eb - mb);
-    saa += (ea - ma) * (ea - ma);
-    sbb += (eb - mb) * (eb - mb);
+  std::vector<double> xa;
+  std::vector<double> xb;
+  for (const auto& [p, e] : pa) {
+    xa.push_back(e);
+    xb.push_back(pb[p]);
   }
-  if (saa <= 0.0 || sbb <= 0.0) return std::numeric_limits<double>::quiet_NaN();
-  return sab / std::sqrt(saa * sbb);
+  return pearson_r(xa, xb);
 }
 
 }  // namespace jouleprof

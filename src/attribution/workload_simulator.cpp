@@ -80,6 +80,7 @@ struct StepShape {
   int layers = 4;
   bool backward = true;
   int first_trained_layer = 0;  // backward runs for layers ≥ this one
+  std::vector<int> repeats;     // per class: how many times it runs where it runs (empty: once)
 };
 
 class Builder {
@@ -110,7 +111,8 @@ class Builder {
         if (spec.pass != pass) continue;
         if ((part == Part::kLayer) != spec.per_layer) continue;
         if (part != Part::kLayer && (spec.scope == "head") != (part == Part::kHead)) continue;
-        op(step_span, c, shape, layer);
+        const int times = shape.repeats.empty() ? 1 : shape.repeats[c];
+        for (int k = 0; k < times; ++k) op(step_span, c, shape, layer);
       }
     };
     run_ops(Pass::kForward, Part::kOther, -1);
@@ -206,11 +208,13 @@ SimulatedWorkload simulate_workload(const SimulatorOptions& options) {
   if (options.shape == WorkloadShape::kSteadyStep) {
     while (b.now() < stop) b.step(StepShape{});
   } else {
-    // Phases of 5–30 steps, each with its own batch, sequence length, depth and pass mix.
+    // Phases of 1–6 steps, each with its own batch, sequence length, depth, pass mix and layer
+    // recipe (which op kinds its layers use, and how often: variants of the model).
     static constexpr double kBatches[] = {8, 16, 32, 64, 128};
     static constexpr double kSequences[] = {64, 128, 256};
     static constexpr int kLayers[] = {2, 4, 6, 8};
-    std::uniform_int_distribution<int> pick5(0, 4), pick3(0, 2), pick4(0, 3), mode(0, 3), length(5, 30);
+    std::uniform_int_distribution<int> pick5(0, 4), pick3(0, 2), pick4(0, 3), mode(0, 3), length(1, 6);
+    std::discrete_distribution<int> multiplicity({1, 2, 1});  // 0, 1 or 2 times
     while (b.now() < stop) {
       StepShape shape;
       shape.batch = kBatches[pick5(b.rng())];
@@ -219,6 +223,8 @@ SimulatedWorkload simulate_workload(const SimulatorOptions& options) {
       const int m = mode(b.rng());
       shape.backward = m != 0;                                  // 0: evaluation (forward only)
       shape.first_trained_layer = m == 1 ? shape.layers / 2 : 0;  // 1: lower half frozen
+      shape.repeats.resize(w.classes.size());
+      for (int& r : shape.repeats) r = multiplicity(b.rng());
       const int steps = length(b.rng());
       for (int i = 0; i < steps && b.now() < stop; ++i) b.step(shape);
     }
