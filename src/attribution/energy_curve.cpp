@@ -17,6 +17,9 @@ EnergyCurve EnergyCurve::from_series(const Series& series, CurveRule rule) {
   EnergyCurve curve;
   if (series.channel().kind == ChannelKind::kEnergyCounter) {
     std::vector<std::size_t> updates = series.update_indices();
+    // A counter that changed between the first two readings is read at least as often as it
+    // updates, so its first reading is as fresh as any later one and anchors the curve too.
+    if (!updates.empty() && updates.front() == 1) updates.insert(updates.begin(), 0);
     curve.knot_t_ns_.reserve(updates.size());
     curve.g_j_.reserve(updates.size());
     const double origin_j = updates.empty() ? 0.0 : series[updates.front()].value;

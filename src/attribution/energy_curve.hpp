@@ -20,7 +20,8 @@ enum class CurveRule {
 class EnergyCurve {
  public:
   // Counters: knots are the samples at which the counter changed (its value is exact there); the
-  // stretch before the first update is not covered. Power: knots are all samples; intervals that
+  // stretch before the first update is not covered, unless the counter already changed between
+  // the first two readings. Power: knots are all samples; intervals that
   // lie inside a recorded gap carry no energy.
   static EnergyCurve from_series(const Series& series, CurveRule rule);
 
