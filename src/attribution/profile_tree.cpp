@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <string_view>
+#include <unordered_map>
 
 namespace jouleprof::attribution {
 
@@ -116,6 +117,7 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
   std::vector<std::size_t> node_of(all.size(), kUnresolved);
   std::vector<TimeNs> child_time_ns(all.size(), 0);
   std::vector<std::uint32_t> chain;
+  std::unordered_map<std::uint64_t, std::size_t> node_cache;
   const auto resolve = [&](std::uint32_t span) {
     chain.clear();
     for (std::uint32_t s = span; s != kNoIndex && node_of[s] == kUnresolved; s = all[s].parent) {
@@ -135,6 +137,14 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
         parent_node = node_of[sp.parent];
         parent_pass = all[sp.parent].pass;
       }
+      // Spans with the same parent node, name and passes land on the same node: look it up once.
+      const std::uint64_t key = (static_cast<std::uint64_t>(parent_node) << 36) |
+                                (static_cast<std::uint64_t>(parent_pass) << 34) |
+                                (static_cast<std::uint64_t>(sp.pass) << 32) | sp.name;
+      if (auto hit = node_cache.find(key); hit != node_cache.end()) {
+        node_of[s] = hit->second;
+        continue;
+      }
       if (inputs.split_passes && sp.pass != Pass::kNone && sp.pass != parent_pass) {
         parent_node = tree.child(parent_node, pass_node_name(sp.pass), sp.pass);
       }
@@ -151,6 +161,7 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
       }
       tree[parent_node].category = sp.category;
       node_of[s] = parent_node;
+      node_cache.emplace(key, parent_node);
     }
   };
 
