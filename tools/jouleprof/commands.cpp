@@ -5,10 +5,16 @@
 namespace jouleprof::cli {
 
 CommandRunner add_version_command(CLI::App& parent);
+CommandRunner add_sensors_command(CLI::App& parent);
+CommandRunner add_run_command(CLI::App& parent);
+CommandRunner add_burn_command(CLI::App& parent);
 
 std::span<const CommandSpec> commands() {
   static constexpr std::array kCommands{
       CommandSpec{"version", add_version_command},
+      CommandSpec{"sensors", add_sensors_command},
+      CommandSpec{"run", add_run_command},
+      CommandSpec{"burn", add_burn_command},
   };
   return kCommands;
 }

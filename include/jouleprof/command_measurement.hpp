@@ -1,0 +1,46 @@
+// Measuring the energy of a whole command: what `jouleprof run` does, for library users too.
+//
+//   JP_TRY(auto monitor, Monitor::open(monitor_options));
+//   CommandMeasurementOptions options;
+//   options.argv = {"python3", "train.py"};
+//   options.idle_ns = 5 * kNsPerS;                        // baseline before the command
+//   JP_TRY(CommandMeasurement m, measure_command(*monitor, options));
+//   // m.profile: series, per-channel gross/net energy; m.exit_code: the command's, shell-style
+//
+// Sequence: start sampling → idle baseline (optional, interruptible) → start the command →
+// poll it, calling on_tick for status lines, forwarding SIGINT/SIGTERM → stop sampling. A run cut
+// short (a signal to jouleprof, the command killed by a signal) still returns what was measured,
+// with profile.meta.partial set and a warning saying why.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jouleprof/child_process.hpp"
+#include "jouleprof/clock.hpp"
+#include "jouleprof/monitor.hpp"
+#include "jouleprof/profile.hpp"
+#include "jouleprof/result.hpp"
+
+namespace jouleprof {
+
+struct CommandMeasurementOptions {
+  std::vector<std::string> argv;
+  TimeNs idle_ns = 0;                    // idle baseline before the command; 0 = none
+  TimeNs tick_ns = 250 * kNsPerMs;       // how often on_tick is called
+  std::function<void(const LiveStatus&)> on_tick;
+};
+
+struct CommandMeasurement {
+  Profile profile;
+  int exit_code = 0;                // the command's exit code, or 128 + signal
+  std::optional<ChildExit> child;   // absent when the run stopped before the command started
+};
+
+// Errors only when the command cannot be started (its name and the reason); the measurement up
+// to that point is discarded in that case.
+Result<CommandMeasurement> measure_command(Monitor& monitor, const CommandMeasurementOptions& options);
+
+}  // namespace jouleprof

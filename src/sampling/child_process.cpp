@@ -1,0 +1,151 @@
+#include "jouleprof/child_process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace jouleprof {
+namespace {
+
+// Shared with the signal handler: lock-free atomics only.
+std::atomic<pid_t> g_forward_pid{0};
+std::atomic<int> g_received_signal{0};
+static_assert(std::atomic<pid_t>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
+
+void forward_signal(int sig, siginfo_t* info, void*) {
+  g_received_signal.store(sig);
+  // si_code <= 0: sent by a process (kill, sigqueue, tgkill); > 0: raised by the kernel, e.g. the
+  // terminal's Ctrl-C, which already reached the child through the foreground process group.
+  const pid_t child = g_forward_pid.load();
+  if (child > 0 && info != nullptr && info->si_code <= 0) kill(child, sig);
+}
+
+constexpr int kForwardedSignals[] = {SIGINT, SIGTERM};
+struct sigaction g_previous[2];
+
+ChildExit exit_from_status(int status) {
+  ChildExit e;
+  if (WIFEXITED(status)) {
+    e.exited = true;
+    e.code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    e.signal = WTERMSIG(status);
+    e.core_dumped = WCOREDUMP(status);
+  }
+  return e;
+}
+
+}  // namespace
+
+std::string ChildExit::describe() const {
+  if (exited) return fmt::format("exited with code {}", code);
+  return fmt::format("killed by signal {} ({}){}", signal, strsignal(signal),
+                     core_dumped ? ", core dumped" : "");
+}
+
+Result<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv) {
+  if (argv.empty()) return invalid_input("command line", "command", "", "no command given");
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+
+  // exec's errno travels back through a close-on-exec pipe: EOF means exec succeeded.
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    return Error(ErrorCode::kIo, fmt::format("cannot create a pipe: {}", std::strerror(errno)));
+  }
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return Error(ErrorCode::kIo, fmt::format("cannot fork: {}", std::strerror(errno)));
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    // The child starts with default signal dispositions, whatever jouleprof installed.
+    for (int sig : kForwardedSignals) signal(sig, SIG_DFL);
+    execvp(args[0], args.data());
+    const int err = errno;
+    (void)!write(fds[1], &err, sizeof(err));
+    _exit(127);
+  }
+  close(fds[1]);
+  int exec_errno = 0;
+  ssize_t n = 0;
+  do {
+    n = read(fds[0], &exec_errno, sizeof(exec_errno));
+  } while (n < 0 && errno == EINTR);
+  close(fds[0]);
+  if (n == static_cast<ssize_t>(sizeof(exec_errno))) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    const ErrorCode code = exec_errno == ENOENT   ? ErrorCode::kNotFound
+                           : exec_errno == EACCES ? ErrorCode::kPermissionDenied
+                                                  : ErrorCode::kIo;
+    return Error(code, fmt::format("cannot run '{}': {}", argv[0], std::strerror(exec_errno)));
+  }
+  return ChildProcess(pid);
+}
+
+ChildProcess::ChildProcess(ChildProcess&& other) noexcept
+    : pid_(other.pid_), exit_(other.exit_) {
+  other.pid_ = -1;
+}
+
+ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
+  pid_ = other.pid_;
+  exit_ = other.exit_;
+  other.pid_ = -1;
+  return *this;
+}
+
+std::optional<ChildExit> ChildProcess::poll() {
+  if (exit_ || pid_ <= 0) return exit_;
+  int status = 0;
+  const pid_t r = waitpid(pid_, &status, WNOHANG);
+  if (r == pid_) exit_ = exit_from_status(status);
+  return exit_;
+}
+
+Result<ChildExit> ChildProcess::wait() {
+  if (exit_) return *exit_;
+  if (pid_ <= 0) return Error(ErrorCode::kInternal, "wait on a child that was never started");
+  int status = 0;
+  pid_t r = 0;
+  do {
+    r = waitpid(pid_, &status, 0);
+  } while (r < 0 && errno == EINTR);
+  if (r != pid_) {
+    return Error(ErrorCode::kIo, fmt::format("waitpid({}): {}", pid_, std::strerror(errno)));
+  }
+  exit_ = exit_from_status(status);
+  return *exit_;
+}
+
+SignalForwarder::SignalForwarder() {
+  g_forward_pid.store(0);
+  g_received_signal.store(0);
+  struct sigaction action {};
+  action.sa_sigaction = forward_signal;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  for (std::size_t i = 0; i < 2; ++i) sigaction(kForwardedSignals[i], &action, &g_previous[i]);
+}
+
+SignalForwarder::~SignalForwarder() {
+  for (std::size_t i = 0; i < 2; ++i) sigaction(kForwardedSignals[i], &g_previous[i], nullptr);
+  g_forward_pid.store(0);
+}
+
+void SignalForwarder::forward_to(pid_t child) { g_forward_pid.store(child); }
+
+int SignalForwarder::received() const { return g_received_signal.load(); }
+
+}  // namespace jouleprof

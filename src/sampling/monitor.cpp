@@ -1,0 +1,123 @@
+#include "jouleprof/monitor.hpp"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "sampling/sampler.hpp"
+
+namespace jouleprof {
+namespace {
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
+  return name;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Monitor>> Monitor::open(const MonitorOptions& options) {
+  JP_TRY(SourceDiscovery discovery, discover_sources(options.sources));
+  if (discovery.available.empty()) {
+    std::string why;
+    for (const UnavailableSource& u : discovery.unavailable) {
+      why += fmt::format("; {}: {}", u.name, u.availability.reason);
+      if (!u.availability.fix.empty()) why += fmt::format(" ({})", u.availability.fix);
+    }
+    return Error(ErrorCode::kUnavailable,
+                 fmt::format("no energy source is available{} (try --simulate WATTS for a "
+                             "simulated one, or --tdp W for the CPU estimate)", why));
+  }
+  return std::unique_ptr<Monitor>(new Monitor(options, std::move(discovery)));
+}
+
+Monitor::Monitor(MonitorOptions options, SourceDiscovery discovery)
+    : options_(std::move(options)),
+      unavailable_(std::move(discovery.unavailable)),
+      notes_(std::move(discovery.notes)) {
+  for (const auto& source : discovery.available) source_names_.emplace_back(source->name());
+  sampler_ = std::make_unique<Sampler>(std::move(discovery.available),
+                                       SamplerOptions{options_.interval_ns, options_.memory_limit_bytes});
+}
+
+Monitor::~Monitor() = default;
+
+std::vector<Channel> Monitor::channels() const {
+  std::vector<Channel> all;
+  for (const auto& source : sampler_->sources()) {
+    all.insert(all.end(), source->channels().begin(), source->channels().end());
+  }
+  return all;
+}
+
+Status Monitor::start() {
+  if (started_) return Error(ErrorCode::kInternal, "Monitor::start called twice");
+  started_ = true;
+  anchor_ = ClockAnchor::capture();
+  sampler_->start();
+  run_begin_ns_ = monotonic_now_ns();
+  return Status::Ok();
+}
+
+LiveStatus Monitor::live() const {
+  LiveStatus status;
+  status.elapsed_ns = monotonic_now_ns() - run_begin_ns_;
+  for (const LiveChannel& c : sampler_->live()) {
+    if (c.top_level) status.energy_j += c.energy_j;
+  }
+  return status;
+}
+
+Profile Monitor::stop() {
+  Profile profile;
+  if (!started_ || stopped_) return profile;
+  stopped_ = true;
+  const TimeNs end_ns = monotonic_now_ns();
+  sampler_->stop();
+
+  RunMetadata& meta = profile.meta;
+  meta.tool_version = JOULEPROF_VERSION;
+  meta.kind = "run";
+  meta.host = host_name();
+  meta.anchor = anchor_;
+  meta.begin_ns = run_begin_ns_;
+  meta.end_ns = end_ns;
+  meta.partial = sampler_->memory_limit_reached();
+
+  std::string sources;
+  for (std::size_t s = 0; s < source_names_.size(); ++s) {
+    if (!sources.empty()) sources += ",";
+    sources += source_names_[s];
+    meta.options[fmt::format("sampler.period_ns.{}", source_names_[s])] =
+        std::to_string(sampler_->period_ns(s));
+  }
+  meta.options["sources"] = sources;
+  for (const UnavailableSource& u : unavailable_) {
+    meta.options["sources.unavailable." + u.name] = u.availability.reason;
+  }
+  const SamplerStats& stats = sampler_->stats();
+  meta.options["sampler.thread_cpu_ns"] = std::to_string(stats.thread_cpu_ns);
+  meta.options["sampler.wall_ns"] = std::to_string(stats.wall_ns);
+  meta.options["sampler.polls"] = std::to_string(stats.polls);
+  meta.options["sampler.cpu_percent_of_one_core"] =
+      fmt::format("{:.4f}", 100.0 * stats.cpu_fraction_of_one_core());
+  meta.options["sampler.memory_limit_bytes"] = std::to_string(options_.memory_limit_bytes);
+  if (idle_) {
+    meta.options["idle.begin_ns"] = std::to_string(idle_->begin_ns);
+    meta.options["idle.end_ns"] = std::to_string(idle_->end_ns);
+  }
+
+  profile.series = sampler_->take_series();
+  for (const Series& s : profile.series) {
+    if (!s.channel().carries_energy()) continue;
+    profile.channels.push_back(
+        summarize_channel(s, meta.begin_ns, meta.end_ns, idle_, options_.peak_window_ns));
+  }
+  profile.warnings = notes_;
+  profile.warnings.insert(profile.warnings.end(), sampler_->warnings().begin(),
+                          sampler_->warnings().end());
+  return profile;
+}
+
+}  // namespace jouleprof

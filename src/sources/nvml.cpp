@@ -1,0 +1,455 @@
+// NVIDIA GPUs through NVML, loaded with dlopen at run time (no link-time dependency): the
+// library is libnvidia-ml.so.1, or the path in JOULEPROF_NVML_LIBRARY.
+//
+// Per GPU: the total-energy counter (mJ since driver load; Volta and newer) where the GPU has it,
+// otherwise the board power (nvmlDeviceGetPowerUsage), which the sampler integrates with the
+// trapezoid rule; the instant and average power fields; the die temperature. The energy counter
+// changes only every ~100 ms and one read costs ~4 ms of CPU on an H200 (METHODS.md §1), so the
+// default poll is tens of milliseconds, never faster.
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "sources/backends.hpp"
+#include "sources/nvml_api.hpp"
+
+namespace jouleprof {
+namespace {
+
+constexpr std::string_view kSourceName = "nvml";
+constexpr const char* kDefaultLibrary = "libnvidia-ml.so.1";
+constexpr const char* kLibraryEnvironmentVariable = "JOULEPROF_NVML_LIBRARY";
+// The total-energy counter, the power reading and the power fields change about every 100 ms
+// (measured on an H200: 97–103 ms).
+constexpr TimeNs kNvmlUpdatePeriodNs = 100 * kNsPerMs;
+// Default poll (issue 2: "NVML 20 ms"): 5 reads per counter update place each update within
+// 20 ms, at ~4 ms of CPU per energy read on an H200 (about 20 % of one core per GPU).
+constexpr TimeNs kNvmlDefaultPollPeriodNs = 20 * kNsPerMs;
+constexpr double kJoulesPerMillijoule = 1e-3;
+constexpr double kWattsPerMilliwatt = 1e-3;
+
+enum class Quantity { kEnergy, kPower, kPowerInstant, kPowerAverage, kTemperature };
+
+struct Symbols {
+  nvml::InitFn init = nullptr;
+  nvml::ShutdownFn shutdown = nullptr;
+  nvml::ErrorStringFn error_string = nullptr;
+  nvml::DeviceGetCountFn get_count = nullptr;
+  nvml::DeviceGetHandleByIndexFn get_handle = nullptr;
+  nvml::DeviceGetNameFn get_name = nullptr;
+  nvml::DeviceGetUuidFn get_uuid = nullptr;
+  nvml::DeviceGetPowerUsageFn get_power = nullptr;
+  // Optional: older drivers lack them, and the backend does without.
+  nvml::DeviceGetTotalEnergyConsumptionFn get_energy = nullptr;
+  nvml::DeviceGetFieldValuesFn get_field_values = nullptr;
+  nvml::DeviceGetTemperatureFn get_temperature = nullptr;
+};
+
+struct Gpu {
+  unsigned index = 0;
+  nvml::Device handle = nullptr;
+  std::vector<unsigned> field_ids;  // fields this GPU answers, read together in one call
+  std::vector<nvml::FieldValue> field_values;
+};
+
+struct Slot {
+  std::size_t gpu = 0;  // index into gpus_
+  Quantity quantity = Quantity::kEnergy;
+  unsigned field_id = 0;
+  bool has_baseline = false;
+  unsigned long long baseline_mj = 0;
+  std::string read_error;
+};
+
+std::string field_name(unsigned field_id) {
+  return field_id == nvml::kFieldPowerInstant ? "NVML_FI_DEV_POWER_INSTANT (186)"
+                                              : "NVML_FI_DEV_POWER_AVERAGE (185)";
+}
+
+std::optional<double> field_as_double(const nvml::FieldValue& field) {
+  switch (field.valueType) {
+    case nvml::kValueDouble: return field.value.dVal;
+    case nvml::kValueUnsignedInt: return static_cast<double>(field.value.uiVal);
+    case nvml::kValueUnsignedLong: return static_cast<double>(field.value.ulVal);
+    case nvml::kValueUnsignedLongLong: return static_cast<double>(field.value.ullVal);
+    case nvml::kValueSignedLongLong: return static_cast<double>(field.value.sllVal);
+    case nvml::kValueSignedInt: return static_cast<double>(field.value.siVal);
+    case nvml::kValueUnsignedShort: return static_cast<double>(field.value.usVal);
+    default: return std::nullopt;
+  }
+}
+
+class NvmlSource final : public Source {
+ public:
+  NvmlSource() { discover(); }
+  ~NvmlSource() override {
+    if (initialised_) symbols_.shutdown();
+    if (library_ != nullptr) ::dlclose(library_);
+  }
+  NvmlSource(const NvmlSource&) = delete;
+  NvmlSource& operator=(const NvmlSource&) = delete;
+
+  std::string_view name() const override { return kSourceName; }
+  Availability availability() const override { return availability_; }
+  const std::vector<Channel>& channels() const override { return channels_; }
+  TimeNs default_period_ns() const override { return kNvmlDefaultPollPeriodNs; }
+  std::string read_error(std::size_t channel) const override {
+    return channel < slots_.size() ? slots_[channel].read_error : std::string();
+  }
+
+  void read(std::span<Reading> out) override {
+    // One field-value call per GPU serves all of its field channels.
+    std::vector<nvml::Return> field_call_result(gpus_.size(), nvml::kSuccess);
+    std::vector<TimeNs> field_call_time(gpus_.size(), 0);
+    for (std::size_t g = 0; g < gpus_.size(); ++g) {
+      Gpu& gpu = gpus_[g];
+      if (gpu.field_ids.empty()) continue;
+      for (std::size_t f = 0; f < gpu.field_ids.size(); ++f) {
+        gpu.field_values[f] = nvml::FieldValue{};
+        gpu.field_values[f].fieldId = gpu.field_ids[f];
+      }
+      field_call_result[g] = symbols_.get_field_values(
+          gpu.handle, static_cast<int>(gpu.field_values.size()), gpu.field_values.data());
+      field_call_time[g] = monotonic_now_ns();
+    }
+    for (std::size_t i = 0; i < slots_.size() && i < out.size(); ++i) {
+      read_slot(slots_[i], out[i], field_call_result, field_call_time);
+    }
+  }
+
+ private:
+  // "<call>(gpu N) failed: NVML_ERROR_X (code 3): meaning (driver: '<nvmlErrorString>')".
+  std::string explain(nvml::Return code) const {
+    const nvml::ErrorDescription description = nvml::describe_error(code);
+    const char* driver_text = symbols_.error_string != nullptr ? symbols_.error_string(code) : nullptr;
+    return fmt::format("{} (code {}): {} (driver: '{}')", description.name, code,
+                       description.meaning, driver_text != nullptr ? driver_text : "");
+  }
+
+  std::string describe(std::string_view call, unsigned gpu, nvml::Return code) const {
+    return fmt::format("{}(gpu {}) failed: {}", call, gpu, explain(code));
+  }
+
+  void read_slot(Slot& slot, Reading& reading, const std::vector<nvml::Return>& field_call_result,
+                 const std::vector<TimeNs>& field_call_time) {
+    Gpu& gpu = gpus_[slot.gpu];
+    reading.ok = false;
+    nvml::Return code = nvml::kSuccess;
+    switch (slot.quantity) {
+      case Quantity::kEnergy: {
+        unsigned long long energy_mj = 0;
+        code = symbols_.get_energy(gpu.handle, &energy_mj);
+        reading.t_ns = monotonic_now_ns();
+        if (code != nvml::kSuccess) {
+          slot.read_error = describe("nvmlDeviceGetTotalEnergyConsumption", gpu.index, code);
+          return;
+        }
+        if (!slot.has_baseline) {
+          slot.has_baseline = true;
+          slot.baseline_mj = energy_mj;
+        }
+        if (energy_mj < slot.baseline_mj) {
+          slot.read_error = fmt::format(
+              "nvmlDeviceGetTotalEnergyConsumption(gpu {}) went backwards from {} mJ to {} mJ "
+              "(driver reloaded?)", gpu.index, slot.baseline_mj, energy_mj);
+          return;
+        }
+        reading.value = static_cast<double>(energy_mj - slot.baseline_mj) * kJoulesPerMillijoule;
+        break;
+      }
+      case Quantity::kPower: {
+        unsigned int power_mw = 0;
+        code = symbols_.get_power(gpu.handle, &power_mw);
+        reading.t_ns = monotonic_now_ns();
+        if (code != nvml::kSuccess) {
+          slot.read_error = describe("nvmlDeviceGetPowerUsage", gpu.index, code);
+          return;
+        }
+        reading.value = static_cast<double>(power_mw) * kWattsPerMilliwatt;
+        break;
+      }
+      case Quantity::kPowerInstant:
+      case Quantity::kPowerAverage: {
+        reading.t_ns = field_call_time[slot.gpu];
+        if (field_call_result[slot.gpu] != nvml::kSuccess) {
+          slot.read_error = describe("nvmlDeviceGetFieldValues", gpu.index,
+                                     field_call_result[slot.gpu]);
+          return;
+        }
+        const nvml::FieldValue* field = nullptr;
+        for (std::size_t f = 0; f < gpu.field_ids.size(); ++f) {
+          if (gpu.field_ids[f] == slot.field_id) field = &gpu.field_values[f];
+        }
+        if (field == nullptr) return;
+        if (field->nvmlReturn != nvml::kSuccess) {
+          slot.read_error = describe("nvmlDeviceGetFieldValues " + field_name(slot.field_id),
+                                     gpu.index, field->nvmlReturn);
+          return;
+        }
+        const auto milliwatts = field_as_double(*field);
+        if (!milliwatts) {
+          slot.read_error = fmt::format("{} on gpu {}: unknown value type {}",
+                                        field_name(slot.field_id), gpu.index, field->valueType);
+          return;
+        }
+        reading.value = *milliwatts * kWattsPerMilliwatt;
+        break;
+      }
+      case Quantity::kTemperature: {
+        unsigned int celsius = 0;
+        code = symbols_.get_temperature(gpu.handle, nvml::kTemperatureGpu, &celsius);
+        reading.t_ns = monotonic_now_ns();
+        if (code != nvml::kSuccess) {
+          slot.read_error = describe("nvmlDeviceGetTemperature", gpu.index, code);
+          return;
+        }
+        reading.value = static_cast<double>(celsius);
+        break;
+      }
+    }
+    slot.read_error.clear();
+    reading.ok = true;
+  }
+
+  void fail(std::string reason, std::string fix) {
+    availability_.available = false;
+    availability_.reason = std::move(reason);
+    availability_.fix = std::move(fix);
+  }
+
+  void fail_call(std::string_view call, nvml::Return code) {
+    fail(fmt::format("{} failed: {}", call, explain(code)),
+         std::string(nvml::describe_error(code).fix));
+  }
+
+  template <typename Fn>
+  bool resolve(Fn& function, const char* symbol, bool required) {
+    function = reinterpret_cast<Fn>(::dlsym(library_, symbol));
+    if (function == nullptr && required) {
+      fail(fmt::format("{} has no symbol {}: the NVIDIA driver is too old or this is not NVML",
+                       library_path_, symbol),
+           "update the NVIDIA driver, or point JOULEPROF_NVML_LIBRARY at its libnvidia-ml.so.1");
+      return false;
+    }
+    return true;
+  }
+
+  bool load_library() {
+    const char* override_path = std::getenv(kLibraryEnvironmentVariable);
+    library_path_ = override_path != nullptr && *override_path != '\0' ? override_path : kDefaultLibrary;
+    library_ = ::dlopen(library_path_.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (library_ == nullptr) {
+      const char* error = ::dlerror();
+      fail(fmt::format("cannot load {}: {}", library_path_, error != nullptr ? error : "unknown error"),
+           fmt::format("install the NVIDIA driver (it provides {}); if the library lives elsewhere, "
+                       "set {}=/path/to/libnvidia-ml.so.1",
+                       kDefaultLibrary, kLibraryEnvironmentVariable));
+      return false;
+    }
+    return resolve(symbols_.init, "nvmlInit_v2", true) &&
+           resolve(symbols_.shutdown, "nvmlShutdown", true) &&
+           resolve(symbols_.error_string, "nvmlErrorString", true) &&
+           resolve(symbols_.get_count, "nvmlDeviceGetCount_v2", true) &&
+           resolve(symbols_.get_handle, "nvmlDeviceGetHandleByIndex_v2", true) &&
+           resolve(symbols_.get_name, "nvmlDeviceGetName", true) &&
+           resolve(symbols_.get_uuid, "nvmlDeviceGetUUID", true) &&
+           resolve(symbols_.get_power, "nvmlDeviceGetPowerUsage", true) &&
+           resolve(symbols_.get_energy, "nvmlDeviceGetTotalEnergyConsumption", false) &&
+           resolve(symbols_.get_field_values, "nvmlDeviceGetFieldValues", false) &&
+           resolve(symbols_.get_temperature, "nvmlDeviceGetTemperature", false);
+  }
+
+  Channel make_channel(unsigned gpu, std::string_view suffix, ChannelKind kind,
+                       std::string detail, std::string parent_id, TimeNs nominal_period_ns) const {
+    Channel channel;
+    channel.id = fmt::format("nvml:{}:{}", gpu, suffix);
+    channel.source = std::string(kSourceName);
+    channel.device = fmt::format("gpu{}", gpu);
+    channel.domain = "gpu";
+    channel.kind = kind;
+    channel.provenance = Provenance::kMeasured;
+    channel.provenance_detail = std::move(detail);
+    channel.parent_id = std::move(parent_id);
+    channel.nominal_period_ns = nominal_period_ns;
+    return channel;
+  }
+
+  void add(Channel channel, std::size_t gpu, Quantity quantity, unsigned field_id = 0) {
+    channels_.push_back(std::move(channel));
+    Slot slot;
+    slot.gpu = gpu;
+    slot.quantity = quantity;
+    slot.field_id = field_id;
+    slots_.push_back(std::move(slot));
+  }
+
+  // Channels of one GPU: the energy counter, or the board power where there is no counter (the
+  // top-level channel that totals use); the other power readings nest under it because they
+  // measure the same board and must never be added to it.
+  void discover_gpu(unsigned index, std::vector<std::string>& notes) {
+    nvml::Device handle = nullptr;
+    nvml::Return code = symbols_.get_handle(index, &handle);
+    if (code != nvml::kSuccess) {
+      notes.push_back(describe("nvmlDeviceGetHandleByIndex_v2", index, code));
+      return;
+    }
+    char name[nvml::kDeviceNameBufferSize] = {};
+    char uuid[nvml::kDeviceUuidBufferSize] = {};
+    if (symbols_.get_name(handle, name, sizeof name) != nvml::kSuccess) name[0] = '\0';
+    if (symbols_.get_uuid(handle, uuid, sizeof uuid) != nvml::kSuccess) uuid[0] = '\0';
+    const std::string who = fmt::format("gpu {} ({}{}{})", index, name[0] ? name : "unnamed",
+                                        uuid[0] ? ", " : "", uuid);
+    const std::size_t gpu_slot = gpus_.size();
+    Gpu gpu;
+    gpu.index = index;
+    gpu.handle = handle;
+
+    std::string top_id;
+    if (symbols_.get_energy != nullptr) {
+      unsigned long long energy_mj = 0;
+      code = symbols_.get_energy(handle, &energy_mj);
+      if (code == nvml::kSuccess) {
+        top_id = fmt::format("nvml:{}:energy", index);
+        add(make_channel(index, "energy", ChannelKind::kEnergyCounter,
+                         fmt::format("nvmlDeviceGetTotalEnergyConsumption on {}: mJ since driver "
+                                     "load, updates every ~100 ms", who),
+                         "", kNvmlUpdatePeriodNs),
+            gpu_slot, Quantity::kEnergy);
+      } else if (code != nvml::kErrorNotSupported) {
+        notes.push_back(describe("nvmlDeviceGetTotalEnergyConsumption", index, code));
+      }
+    }
+    unsigned int power_mw = 0;
+    code = symbols_.get_power(handle, &power_mw);
+    if (code == nvml::kSuccess) {
+      const bool fallback = top_id.empty();
+      add(make_channel(index, "power", ChannelKind::kPower,
+                       fmt::format("nvmlDeviceGetPowerUsage on {}: mW, a 1 s moving average on "
+                                   "Ampere and newer{}", who,
+                                   fallback ? "; this GPU has no energy counter, so its energy is "
+                                              "this power integrated with the trapezoid rule"
+                                            : ""),
+                       top_id, kNvmlUpdatePeriodNs),
+          gpu_slot, Quantity::kPower);
+      if (fallback) top_id = fmt::format("nvml:{}:power", index);
+    } else if (code != nvml::kErrorNotSupported) {
+      notes.push_back(describe("nvmlDeviceGetPowerUsage", index, code));
+    }
+    if (top_id.empty()) notes.push_back(fmt::format("{} reports neither energy nor power", who));
+
+    if (symbols_.get_field_values != nullptr) {
+      nvml::FieldValue probe[2] = {};
+      probe[0].fieldId = nvml::kFieldPowerInstant;
+      probe[1].fieldId = nvml::kFieldPowerAverage;
+      code = symbols_.get_field_values(handle, 2, probe);
+      for (const nvml::FieldValue& field : probe) {
+        if (code != nvml::kSuccess || field.nvmlReturn != nvml::kSuccess) continue;
+        const bool instant = field.fieldId == nvml::kFieldPowerInstant;
+        gpu.field_ids.push_back(field.fieldId);
+        add(make_channel(index, instant ? "power-instant" : "power-average", ChannelKind::kPower,
+                         fmt::format("nvmlDeviceGetFieldValues {} on {}: mW{}",
+                                     field_name(field.fieldId), who,
+                                     instant ? ", noisy; prefer the energy counter for energy"
+                                             : ", averaged by the driver"),
+                         top_id, kNvmlUpdatePeriodNs),
+            gpu_slot, instant ? Quantity::kPowerInstant : Quantity::kPowerAverage, field.fieldId);
+      }
+      gpu.field_values.resize(gpu.field_ids.size());
+    }
+    if (symbols_.get_temperature != nullptr) {
+      unsigned int celsius = 0;
+      if (symbols_.get_temperature(handle, nvml::kTemperatureGpu, &celsius) == nvml::kSuccess) {
+        add(make_channel(index, "temperature", ChannelKind::kTemperature,
+                         fmt::format("nvmlDeviceGetTemperature(NVML_TEMPERATURE_GPU) on {}: °C", who),
+                         "", 0),
+            gpu_slot, Quantity::kTemperature);
+      }
+    }
+    gpus_.push_back(std::move(gpu));
+  }
+
+  void discover() {
+    if (!load_library()) return;
+    const nvml::Return init = symbols_.init();
+    if (init != nvml::kSuccess) return fail_call("nvmlInit_v2", init);
+    initialised_ = true;
+    unsigned int count = 0;
+    const nvml::Return counted = symbols_.get_count(&count);
+    if (counted != nvml::kSuccess) return fail_call("nvmlDeviceGetCount_v2", counted);
+    if (count == 0) {
+      return fail("NVML found no NVIDIA GPU", "check `nvidia-smi`; in a container, expose the GPUs "
+                                              "(e.g. docker --gpus all)");
+    }
+    std::vector<std::string> notes;
+    for (unsigned index = 0; index < count; ++index) discover_gpu(index, notes);
+    if (channels_.empty()) {
+      return fail(fmt::format("no GPU could be read: {}", fmt::join(notes, "; ")), "");
+    }
+    availability_.available = true;
+    if (!notes.empty()) availability_.reason = fmt::format("{}", fmt::join(notes, "; "));
+  }
+
+  std::string library_path_;
+  void* library_ = nullptr;
+  Symbols symbols_;
+  bool initialised_ = false;
+  Availability availability_;
+  std::vector<Gpu> gpus_;
+  std::vector<Slot> slots_;
+  std::vector<Channel> channels_;
+};
+
+}  // namespace
+
+namespace nvml {
+
+ErrorDescription describe_error(Return code) {
+  switch (code) {
+    case kSuccess: return {"NVML_SUCCESS", "no error", ""};
+    case kErrorUninitialized: return {"NVML_ERROR_UNINITIALIZED", "NVML was not initialised", "this is a jouleprof bug; please report it"};
+    case kErrorInvalidArgument: return {"NVML_ERROR_INVALID_ARGUMENT", "an argument was invalid", "this is a jouleprof bug; please report it"};
+    case kErrorNotSupported: return {"NVML_ERROR_NOT_SUPPORTED", "this GPU does not support the query", ""};
+    case kErrorNoPermission: return {"NVML_ERROR_NO_PERMISSION", "the user may not perform the query", "run as a user with access to /dev/nvidia* (e.g. in the video group) or as root"};
+    case kErrorAlreadyInitialized: return {"NVML_ERROR_ALREADY_INITIALIZED", "NVML was already initialised", ""};
+    case kErrorNotFound: return {"NVML_ERROR_NOT_FOUND", "the GPU or object was not found", "check `nvidia-smi -L`"};
+    case kErrorInsufficientSize: return {"NVML_ERROR_INSUFFICIENT_SIZE", "a buffer was too small", "this is a jouleprof bug; please report it"};
+    case kErrorInsufficientPower: return {"NVML_ERROR_INSUFFICIENT_POWER", "the GPU's external power cables are not attached properly", "check the GPU's power connectors"};
+    case kErrorDriverNotLoaded: return {"NVML_ERROR_DRIVER_NOT_LOADED", "the NVIDIA kernel driver is not loaded", "load it (`sudo modprobe nvidia`) or install the NVIDIA driver; in a container, run with the NVIDIA runtime"};
+    case kErrorTimeout: return {"NVML_ERROR_TIMEOUT", "the driver timed out", "retry; if it persists check `dmesg` for GPU errors"};
+    case kErrorIrqIssue: return {"NVML_ERROR_IRQ_ISSUE", "the kernel driver detected an interrupt problem with the GPU", "check `dmesg`; the GPU may need a reset"};
+    case kErrorLibraryNotFound: return {"NVML_ERROR_LIBRARY_NOT_FOUND", "a library NVML needs was not found", "reinstall the NVIDIA driver"};
+    case kErrorFunctionNotFound: return {"NVML_ERROR_FUNCTION_NOT_FOUND", "the driver does not implement this function", "update the NVIDIA driver"};
+    case kErrorCorruptedInforom: return {"NVML_ERROR_CORRUPTED_INFOROM", "the GPU's infoROM is corrupted", "contact the GPU vendor; the board needs service"};
+    case kErrorGpuIsLost: return {"NVML_ERROR_GPU_IS_LOST", "the GPU has fallen off the bus or is otherwise inaccessible", "check `dmesg` (Xid errors); the machine may need a reboot"};
+    case kErrorResetRequired: return {"NVML_ERROR_RESET_REQUIRED", "the GPU needs a reset before it can be used again", "reset it (`nvidia-smi -r`) or reboot"};
+    case kErrorOperatingSystem: return {"NVML_ERROR_OPERATING_SYSTEM", "the operating system blocked the call", "check permissions on /dev/nvidia* and `dmesg`"};
+    case kErrorLibRmVersionMismatch: return {"NVML_ERROR_LIB_RM_VERSION_MISMATCH", "the NVML library and the kernel driver versions differ", "reboot after a driver update, or reinstall the driver so both match"};
+    case kErrorInUse: return {"NVML_ERROR_IN_USE", "the GPU is in use and the operation is not possible now", "retry when the GPU is idle"};
+    case kErrorMemory: return {"NVML_ERROR_MEMORY", "NVML ran out of memory", "free memory and retry"};
+    case kErrorNoData: return {"NVML_ERROR_NO_DATA", "no data is available yet", "retry after the GPU has run for a moment"};
+    case kErrorVgpuEccNotEnabled: return {"NVML_ERROR_VGPU_ECC_NOT_ENABLED", "ECC is not enabled on this vGPU", ""};
+    case kErrorInsufficientResources: return {"NVML_ERROR_INSUFFICIENT_RESOURCES", "not enough resources for the request", "retry later"};
+    case kErrorFreqNotSupported: return {"NVML_ERROR_FREQ_NOT_SUPPORTED", "the frequency is not supported", ""};
+    case kErrorArgumentVersionMismatch: return {"NVML_ERROR_ARGUMENT_VERSION_MISMATCH", "the driver expects a different structure version", "update the NVIDIA driver"};
+    case kErrorDeprecated: return {"NVML_ERROR_DEPRECATED", "the function is deprecated in this driver", "update jouleprof"};
+    case kErrorNotReady: return {"NVML_ERROR_NOT_READY", "the system is not ready for the request", "retry in a moment"};
+    case kErrorGpuNotFound: return {"NVML_ERROR_GPU_NOT_FOUND", "the GPU could not be found", "check `nvidia-smi -L`"};
+    case kErrorInvalidState: return {"NVML_ERROR_INVALID_STATE", "the GPU is in an invalid state for the request", "retry; reset the GPU if it persists"};
+    case kErrorUnknown: return {"NVML_ERROR_UNKNOWN", "an unknown internal NVML error", "check `dmesg` and `nvidia-smi`"};
+    default: return {"NVML_ERROR_(unrecognised code)", "an error code this jouleprof does not know (newer driver?)", "update jouleprof"};
+  }
+}
+
+}  // namespace nvml
+
+std::unique_ptr<Source> make_nvml_source(const SourceOptions& /*options*/) {
+  return std::make_unique<NvmlSource>();
+}
+
+}  // namespace jouleprof

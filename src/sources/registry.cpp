@@ -1,0 +1,134 @@
+// The table of backends and the rules that pick a run's sources (see jouleprof/sources.hpp).
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "jouleprof/sources.hpp"
+#include "sources/backends.hpp"
+
+namespace jouleprof {
+namespace {
+
+// Order within a group is the order of preference: the three RAPL paths read the same counters,
+// so the default set takes the first that works (powercap, then perf, then MSR).
+constexpr std::array kRegistry{
+    SourceEntry{"rapl-powercap", "rapl", SourceClass::kMeasured,
+                "Intel/AMD RAPL energy counters through powercap sysfs (measured)",
+                make_rapl_powercap_source},
+    SourceEntry{"rapl-perf", "rapl", SourceClass::kMeasured,
+                "RAPL through perf_event_open and the power PMU, no root needed when "
+                "perf_event_paranoid allows (measured)",
+                make_rapl_perf_source},
+    SourceEntry{"rapl-msr", "rapl", SourceClass::kMeasured,
+                "RAPL model-specific registers through /dev/cpu/N/msr, root only (measured)",
+                make_rapl_msr_source},
+    SourceEntry{"nvml", "", SourceClass::kMeasured,
+                "NVIDIA GPUs through NVML: total-energy counter, power, temperature (measured)",
+                make_nvml_source},
+    SourceEntry{"hwmon", "", SourceClass::kMeasured,
+                "hwmon power and energy sensors, e.g. Jetson INA3221 rails (measured)",
+                make_hwmon_source},
+    SourceEntry{"power-supply", "", SourceClass::kMeasured,
+                "batteries and supplies in /sys/class/power_supply (measured)",
+                make_power_supply_source},
+    SourceEntry{"cpu-estimate", "", SourceClass::kEstimated,
+                "P = P_idle + (TDP - P_idle) x CPU utilisation from /proc/stat (estimated)",
+                make_cpu_estimate_source},
+    SourceEntry{"simulated", "", SourceClass::kSimulated,
+                "scripted power profiles for tests and demos (simulated)", make_simulated_source},
+};
+
+const SourceEntry* find_entry(std::string_view name) {
+  for (const SourceEntry& e : kRegistry) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+void add_source(SourceDiscovery& found, const SourceEntry& entry, std::unique_ptr<Source> source) {
+  const Availability availability = source->availability();
+  if (availability.available) {
+    found.available.push_back(std::move(source));
+  } else {
+    found.unavailable.push_back({std::string(entry.name), availability});
+  }
+}
+
+SourceDiscovery discover_default(const SourceOptions& options) {
+  SourceDiscovery found;
+  std::set<std::string_view> groups_taken;
+  for (const SourceEntry& entry : kRegistry) {
+    if (entry.source_class != SourceClass::kMeasured) continue;
+    if (!entry.group.empty() && groups_taken.count(entry.group) > 0) {
+      found.notes.push_back(fmt::format(
+          "{} not used: another {} backend already reads these counters (select it with --source)",
+          entry.name, entry.group));
+      continue;
+    }
+    std::unique_ptr<Source> source = entry.make(options);
+    if (source->availability().available && !entry.group.empty()) groups_taken.insert(entry.group);
+    add_source(found, entry, std::move(source));
+  }
+  if (!found.available.empty()) return found;
+
+  for (const SourceEntry& entry : kRegistry) {
+    if (entry.source_class != SourceClass::kEstimated) continue;
+    std::unique_ptr<Source> source = entry.make(options);
+    if (source->availability().available) {
+      found.notes.push_back(fmt::format(
+          "no measured energy source is available: using {} (every figure is an estimate)",
+          entry.name));
+    }
+    add_source(found, entry, std::move(source));
+  }
+  return found;
+}
+
+}  // namespace
+
+std::span<const SourceEntry> source_registry() { return kRegistry; }
+
+std::string source_names() {
+  std::string names;
+  for (const SourceEntry& e : kRegistry) {
+    if (!names.empty()) names += ", ";
+    names += e.name;
+  }
+  return names;
+}
+
+std::vector<std::string> split_source_list(std::string_view text) {
+  std::vector<std::string> names;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    std::size_t end = text.find(',', begin);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view part = text.substr(begin, end - begin);
+    while (!part.empty() && part.front() == ' ') part.remove_prefix(1);
+    while (!part.empty() && part.back() == ' ') part.remove_suffix(1);
+    if (!part.empty()) names.emplace_back(part);
+    begin = end + 1;
+  }
+  return names;
+}
+
+Result<SourceDiscovery> discover_sources(const SourceOptions& options) {
+  if (options.selected.empty()) return discover_default(options);
+
+  std::vector<const SourceEntry*> entries;
+  for (const std::string& name : options.selected) {
+    const SourceEntry* entry = find_entry(name);
+    if (entry == nullptr) {
+      return invalid_input("--source", "name", name,
+                           fmt::format("unknown energy source (valid: {})", source_names()));
+    }
+    if (std::find(entries.begin(), entries.end(), entry) == entries.end()) entries.push_back(entry);
+  }
+  SourceDiscovery found;
+  for (const SourceEntry* entry : entries) add_source(found, *entry, entry->make(options));
+  return found;
+}
+
+}  // namespace jouleprof

@@ -1,0 +1,64 @@
+#include "jouleprof/child_process.hpp"
+
+#include <signal.h>
+
+#include <gtest/gtest.h>
+
+namespace jouleprof {
+namespace {
+
+TEST(ChildProcess, ExitCodeIsReturned) {
+  Result<ChildProcess> child = ChildProcess::spawn({"sh", "-c", "exit 7"});
+  ASSERT_TRUE(child.ok()) << child.error().message();
+  Result<ChildExit> exit = child->wait();
+  ASSERT_TRUE(exit.ok());
+  EXPECT_TRUE(exit->exited);
+  EXPECT_EQ(exit->shell_code(), 7);
+  EXPECT_EQ(exit->describe(), "exited with code 7");
+}
+
+TEST(ChildProcess, DeathBySignalIsReportedLikeAShell) {
+  Result<ChildProcess> child = ChildProcess::spawn({"sh", "-c", "kill -SEGV $$"});
+  ASSERT_TRUE(child.ok());
+  Result<ChildExit> exit = child->wait();
+  ASSERT_TRUE(exit.ok());
+  EXPECT_FALSE(exit->exited);
+  EXPECT_EQ(exit->signal, SIGSEGV);
+  EXPECT_EQ(exit->shell_code(), 128 + SIGSEGV);
+  EXPECT_NE(exit->describe().find("signal 11"), std::string::npos) << exit->describe();
+}
+
+TEST(ChildProcess, UnknownCommandIsAnErrorNamingIt) {
+  Result<ChildProcess> child = ChildProcess::spawn({"/nonexistent/jouleprof-test-command", "x"});
+  ASSERT_FALSE(child.ok());
+  EXPECT_EQ(child.error().code(), ErrorCode::kNotFound);
+  EXPECT_NE(child.error().message().find("/nonexistent/jouleprof-test-command"), std::string::npos);
+  EXPECT_FALSE(ChildProcess::spawn({}).ok());
+}
+
+TEST(ChildProcess, PollIsNonBlocking) {
+  Result<ChildProcess> child = ChildProcess::spawn({"sleep", "5"});
+  ASSERT_TRUE(child.ok());
+  EXPECT_FALSE(child->poll().has_value());
+  kill(child->pid(), SIGKILL);
+  Result<ChildExit> exit = child->wait();
+  ASSERT_TRUE(exit.ok());
+  EXPECT_EQ(exit->signal, SIGKILL);
+  EXPECT_TRUE(child->poll().has_value());
+}
+
+// A signal sent to this process with kill() reaches the child while a forwarder is installed.
+TEST(SignalForwarder, ForwardsSignalsSentByOtherProcesses) {
+  SignalForwarder forwarder;
+  Result<ChildProcess> child = ChildProcess::spawn({"sleep", "30"});
+  ASSERT_TRUE(child.ok());
+  forwarder.forward_to(child->pid());
+  kill(getpid(), SIGTERM);
+  Result<ChildExit> exit = child->wait();
+  ASSERT_TRUE(exit.ok());
+  EXPECT_EQ(exit->signal, SIGTERM);
+  EXPECT_EQ(forwarder.received(), SIGTERM);
+}
+
+}  // namespace
+}  // namespace jouleprof

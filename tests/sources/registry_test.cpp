@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include "jouleprof/sources.hpp"
+#include "test_support.hpp"
+
+namespace jouleprof {
+namespace {
+
+using ::jouleprof::testing::TempDir;
+
+bool listed(const std::vector<UnavailableSource>& list, std::string_view name) {
+  for (const auto& u : list) {
+    if (u.name == name) return true;
+  }
+  return false;
+}
+
+TEST(Registry, EveryEntryHasAFactoryAndUniqueName) {
+  std::set<std::string_view> names;
+  for (const SourceEntry& e : source_registry()) {
+    EXPECT_NE(e.make, nullptr) << e.name;
+    EXPECT_TRUE(names.insert(e.name).second) << "duplicate " << e.name;
+  }
+  EXPECT_TRUE(names.count("simulated"));
+  EXPECT_TRUE(names.count("cpu-estimate"));
+}
+
+TEST(Registry, UnknownNameListsValidOnes) {
+  SourceOptions options;
+  options.selected = {"simulated", "rapl-turbo"};
+  const Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_FALSE(found.ok());
+  EXPECT_NE(found.error().message().find("rapl-turbo"), std::string::npos);
+  EXPECT_NE(found.error().message().find("cpu-estimate"), std::string::npos);
+  EXPECT_NE(found.error().message().find("simulated"), std::string::npos);
+}
+
+TEST(Registry, SelectedSourceWithoutSettingsIsUnavailableWithReasonAndFix) {
+  SourceOptions options;
+  options.selected = {"simulated"};
+  Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_TRUE(found.ok());
+  EXPECT_TRUE(found->available.empty());
+  ASSERT_EQ(found->unavailable.size(), 1U);
+  EXPECT_EQ(found->unavailable[0].name, "simulated");
+  EXPECT_FALSE(found->unavailable[0].availability.reason.empty());
+  EXPECT_NE(found->unavailable[0].availability.fix.find("--simulate"), std::string::npos);
+}
+
+TEST(Registry, SelectionTakesEachNameOnce) {
+  SourceOptions options;
+  options.selected = split_source_list("simulated, simulated,");
+  options.settings["simulate.watts"] = "10";
+  Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_TRUE(found.ok());
+  ASSERT_EQ(found->available.size(), 1U);
+  EXPECT_EQ(found->available[0]->name(), "simulated");
+}
+
+TEST(Registry, DefaultFallsBackToTheEstimateWhenNothingIsMeasured) {
+  // An empty fake root: no powercap, no hwmon, no GPU library; only /proc/stat for the estimate.
+  TempDir root;
+  root.write("proc/stat", "cpu  100 0 50 800 10 0 0 0 0 0\ncpu0 100 0 50 800 10 0 0 0 0 0\n");
+  SourceOptions options;
+  options.sysfs_root = root.path().string();
+  Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_TRUE(found.ok());
+  ASSERT_EQ(found->available.size(), 1U);
+  EXPECT_EQ(found->available[0]->name(), "cpu-estimate");
+  EXPECT_FALSE(listed(found->unavailable, "simulated"));  // never part of the default set
+  ASSERT_FALSE(found->notes.empty());
+  EXPECT_NE(found->notes.back().find("estimate"), std::string::npos);
+}
+
+TEST(Registry, DefaultWithoutProcStatLeavesNothingAvailableAndSaysWhy) {
+  TempDir root;
+  SourceOptions options;
+  options.sysfs_root = root.path().string();
+  Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_TRUE(found.ok());
+  EXPECT_TRUE(found->available.empty());
+  ASSERT_TRUE(listed(found->unavailable, "cpu-estimate"));
+  for (const auto& u : found->unavailable) EXPECT_FALSE(u.availability.reason.empty()) << u.name;
+}
+
+TEST(Registry, SplitSourceList) {
+  EXPECT_EQ(split_source_list(" a, b ,,c"), (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_TRUE(split_source_list("").empty());
+}
+
+}  // namespace
+}  // namespace jouleprof
