@@ -56,8 +56,9 @@ EnergyCurve EnergyCurve::from_series(const Series& series, CurveRule rule) {
   const std::size_t n = series.size();
   curve.knot_t_ns_.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
+    // Readings with equal times are kept: the zero-length interval between them carries no
+    // energy, and the later reading starts the next interval (as Series::energy_between_j does).
     const Sample& s = series[i];
-    if (!curve.knot_t_ns_.empty() && s.t_ns <= curve.knot_t_ns_.back()) continue;
     curve.knot_t_ns_.push_back(s.t_ns);
     curve.slope_w_.push_back(s.value);
   }
@@ -67,7 +68,7 @@ EnergyCurve EnergyCurve::from_series(const Series& series, CurveRule rule) {
   std::vector<double> power_w = curve.slope_w_;
   for (std::size_t i = 0; i + 1 < k; ++i) {
     const double dt_s = ns_to_s(curve.knot_t_ns_[i + 1] - curve.knot_t_ns_[i]);
-    if (inside_gap(series, curve.knot_t_ns_[i], curve.knot_t_ns_[i + 1])) {
+    if (dt_s <= 0.0 || inside_gap(series, curve.knot_t_ns_[i], curve.knot_t_ns_[i + 1])) {
       curve.slope_w_[i] = 0.0;
     } else if (rule == CurveRule::kInterpolate) {
       curve.slope_w_[i] = power_w[i];
