@@ -145,6 +145,17 @@ inline constexpr std::string_view kUnattributedNode = "[unattributed]";
 ProfileNode collapse_indices(const ProfileNode& tree);
 std::string collapse_index_name(std::string_view name);
 
+// Operation accounting over the whole tree: self energy, self time and calls of every node
+// summed by its collapsed name (collapse_index_name), largest energy first; bracketed nodes
+// ([unattributed], pass nodes) are left out. At most `n` entries.
+struct OperatorTotal {
+  std::string name;
+  double energy_j = 0.0;
+  TimeNs time_ns = 0;
+  std::uint64_t calls = 0;
+};
+std::vector<OperatorTotal> top_operators(const ProfileNode& tree, std::size_t n);
+
 // One tree per repetition: the subtree of every span of `category` (steps by default), built from
 // the per-span energies of `result` (top-level channels).
 std::vector<ProfileNode> trees_per_repetition(const AttributionResult& result,

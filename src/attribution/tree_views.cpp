@@ -101,6 +101,32 @@ std::string collapse_index_name(std::string_view name) {
 
 ProfileNode collapse_indices(const ProfileNode& tree) { return collapse(tree); }
 
+std::vector<OperatorTotal> top_operators(const ProfileNode& tree, std::size_t n) {
+  std::map<std::string, OperatorTotal> totals;
+  const auto visit = [&](const auto& self, const ProfileNode& node) -> void {
+    for (const ProfileNode& c : node.children) {
+      if (!c.name.empty() && c.name.front() != '[' && c.self_energy_j != 0.0) {
+        OperatorTotal& t = totals[collapse_index_name(c.name)];
+        t.energy_j += c.self_energy_j;
+        t.time_ns += c.self_time_ns;
+        t.calls += c.calls;
+      }
+      self(self, c);
+    }
+  };
+  visit(visit, tree);
+  std::vector<OperatorTotal> out;
+  out.reserve(totals.size());
+  for (auto& [name, t] : totals) {
+    t.name = name;
+    out.push_back(t);
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const OperatorTotal& a, const OperatorTotal& b) { return a.energy_j > b.energy_j; });
+  if (out.size() > n) out.resize(n);
+  return out;
+}
+
 std::vector<ProfileNode> trees_per_repetition(const AttributionResult& result, const Timeline& timeline,
                                               SpanCategory category) {
   const std::vector<Span>& spans = timeline.spans();

@@ -29,6 +29,18 @@ TEST(TreeViews, CollapsesNumericIndicesAndMergesSiblings) {
   EXPECT_DOUBLE_EQ(c.children[0].child("matmul")->energy_j, 3.0);
 }
 
+TEST(TreeViews, TopOperatorsSumSelfEnergyByCollapsedName) {
+  ProfileNode root = leaf("run", 0.0);
+  root.children = {leaf("layer_0", 0.0), leaf("layer_1", 0.0), leaf("[unattributed]", 5.0)};
+  root.children[0].children = {leaf("matmul", 1.0), leaf("add", 0.5)};
+  root.children[1].children = {leaf("matmul", 2.0)};
+  const auto top = top_operators(root, 1);
+  ASSERT_EQ(top.size(), 1u);
+  EXPECT_EQ(top[0].name, "matmul");
+  EXPECT_DOUBLE_EQ(top[0].energy_j, 3.0);
+  EXPECT_EQ(top[0].calls, 2u);
+}
+
 TEST(TreeViews, RepetitionsGiveStatsAndAgreement) {
   Timeline tl;
   const auto t = tl.add_track(Track{TrackKind::kGpuStream, "s", "gpu0"});
