@@ -85,8 +85,9 @@ struct AttributionOptions {
   std::optional<TimeNs> window_begin_ns;
   std::optional<TimeNs> window_end_ns;
 
-  // auto: a channel is "fine" when its update period ≤ fine_counter_ratio × the median span
-  // (self-segment) duration on its consuming tracks; fine channels are interpolated.
+  // auto: a channel is "fine" when its update period ≤ fine_counter_ratio × the typical span on
+  // its consuming tracks (the time-weighted median self-segment duration: half the busy time
+  // lies in longer segments); fine channels are interpolated.
   double fine_counter_ratio = 0.5;
 
   // regress: a class is identified when its standard error is at most max_relative_se of its

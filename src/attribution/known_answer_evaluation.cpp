@@ -126,6 +126,7 @@ std::vector<EvaluationOutcome> run_evaluation_grid(std::uint64_t seed) {
     SimulatorOptions options;
     options.seed = seed;
     options.shape = shape;
+    options.run_ns = kEvaluationRunNs;
     const SimulatedWorkload w = simulate_workload(options);
     const Calibration calibration = perturbed_calibration(w, 0.05, seed + 7);
     for (SimulatedCounter counter :
@@ -142,6 +143,43 @@ std::vector<EvaluationOutcome> run_evaluation_grid(std::uint64_t seed) {
     }
   }
   return outcomes;
+}
+
+std::vector<DurationSweepRow> run_duration_sweep(std::uint64_t seed) {
+  std::vector<DurationSweepRow> rows;
+  for (double scale : {1.0, 4.0, 16.0, 64.0}) {
+    SimulatorOptions options;
+    options.seed = seed;
+    options.shape = WorkloadShape::kSteadyStep;
+    options.duration_scale = scale;
+    options.run_ns = kDurationSweepRunNs;
+    const SimulatedWorkload w = simulate_workload(options);
+    const Calibration calibration = perturbed_calibration(w, 0.05, seed + 7);
+    const Series series = simulate_counter(w, SimulatedCounter::kRapl1ms, seed + 11);
+    DurationSweepRow row;
+    row.duration_scale = scale;
+    row.outcome = evaluate_method(w, series, AttributionMethod::kInterpolate, calibration);
+    row.outcome.counter = SimulatedCounter::kRapl1ms;
+    AttributionOptions auto_options;
+    const std::vector<const Series*> one{&series};
+    if (auto r = attribute(one, w.timeline, auto_options)) {
+      row.auto_method = r->records.front().method;
+      row.typical_span_ms = r->records.front().diagnostics.at("typical_span_ms");
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string format_duration_sweep(const std::vector<DurationSweepRow>& rows) {
+  std::string out = fmt::format("{:<16} {:>14} {:>8} {:>8}  {}\n", "op durations", "typical span", "median",
+                                "p90", "auto picks");
+  for (const DurationSweepRow& r : rows) {
+    out += fmt::format("{:<16} {:>11.3f} ms {:>7.2f}% {:>7.2f}%  {}\n", fmt::format("x{:g}", r.duration_scale),
+                       r.typical_span_ms, 100.0 * r.outcome.median_class_error,
+                       100.0 * r.outcome.p90_class_error, r.auto_method);
+  }
+  return out;
 }
 
 std::string format_evaluation_table(const std::vector<EvaluationOutcome>& outcomes) {

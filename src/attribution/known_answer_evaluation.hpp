@@ -42,8 +42,25 @@ Series simulate_counter(const SimulatedWorkload& w, SimulatedCounter counter, st
 EvaluationOutcome evaluate_method(const SimulatedWorkload& w, const Series& counter,
                                   AttributionMethod method, const Calibration& calibration);
 
+// Run length of the grid's workloads: 120 s gives ~1200 windows of the 100 ms counter (the
+// regression targets need ≥ 300; more windows shrink the standard errors as 1/√n).
+inline constexpr TimeNs kEvaluationRunNs = 120 * kNsPerS;
+inline constexpr TimeNs kDurationSweepRunNs = 20 * kNsPerS;
+
 // The whole grid: every method × counter × workload shape (seeded).
 std::vector<EvaluationOutcome> run_evaluation_grid(std::uint64_t seed);
+
+// Interpolate on the 1 ms counter over the steady step with every op duration scaled ×1, ×4,
+// ×16, ×64: how per-class error depends on op length relative to the counter's update period,
+// beside the method auto picks for each.
+struct DurationSweepRow {
+  double duration_scale = 1.0;
+  double typical_span_ms = 0.0;  // time-weighted median self-segment (auto's yardstick)
+  std::string auto_method;
+  EvaluationOutcome outcome;
+};
+std::vector<DurationSweepRow> run_duration_sweep(std::uint64_t seed);
+std::string format_duration_sweep(const std::vector<DurationSweepRow>& rows);
 
 // Fixed-width table, one row per outcome.
 std::string format_evaluation_table(const std::vector<EvaluationOutcome>& outcomes);

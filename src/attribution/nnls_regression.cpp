@@ -42,24 +42,40 @@ NnlsFit fit_nnls(const Eigen::MatrixXd& design, const Eigen::VectorXd& target) {
     usable[static_cast<std::size_t>(j)] = scale(j) > 0.0;
     if (scale(j) <= 0.0) scale(j) = 1.0;
   }
-  const Eigen::MatrixXd a = design * scale.cwiseInverse().asDiagonal();
+  const Eigen::MatrixXd scaled = design * scale.cwiseInverse().asDiagonal();
+
+  // With many more windows than unknowns, everything below runs on the QR-reduced problem:
+  // ‖A·x − y‖² = ‖R·x − Qᵀy‖² + (‖y‖² − ‖Qᵀy‖²), and A and R share their singular values.
+  Eigen::MatrixXd a;
+  Eigen::VectorXd y;
+  double extra_rss = 0.0;
+  if (scaled.rows() > p) {
+    Eigen::HouseholderQR<Eigen::MatrixXd> qr(scaled);
+    a = qr.matrixQR().topRows(p).triangularView<Eigen::Upper>();
+    const Eigen::VectorXd qty = qr.householderQ().transpose() * target;
+    y = qty.head(p);
+    extra_rss = std::max(0.0, target.squaredNorm() - y.squaredNorm());
+  } else {
+    a = scaled;
+    y = target;
+  }
 
   Eigen::JacobiSVD<Eigen::MatrixXd> svd(a);
   const Eigen::VectorXd& sigma = svd.singularValues();
   const double sigma_max = sigma.size() > 0 ? sigma(0) : 0.0;
-  const double tol_rank = sigma_max * static_cast<double>(std::max(a.rows(), a.cols())) *
+  const double tol_rank = sigma_max * static_cast<double>(std::max(design.rows(), design.cols())) *
                           std::numeric_limits<double>::epsilon();
   for (Eigen::Index k = 0; k < sigma.size(); ++k) fit.rank += sigma(k) > tol_rank ? 1 : 0;
   const double sigma_min = sigma.size() > 0 ? sigma(sigma.size() - 1) : 0.0;
   fit.condition_number = sigma_min > 0.0 ? sigma_max / sigma_min : kInf;
 
   // Lawson–Hanson active-set iterations.
-  const double tol = 1e-12 * std::max(1.0, target.norm());
+  const double tol = 1e-12 * std::max(1.0, y.norm());
   std::vector<bool> passive(static_cast<std::size_t>(p), false);
   Eigen::VectorXd x = Eigen::VectorXd::Zero(p);
   const int max_iterations = static_cast<int>(3 * p + 30);
   for (fit.iterations = 0; fit.iterations < max_iterations; ++fit.iterations) {
-    const Eigen::VectorXd gradient = a.transpose() * (target - a * x);
+    const Eigen::VectorXd gradient = a.transpose() * (y - a * x);
     Eigen::Index best = -1;
     double best_value = tol;
     for (Eigen::Index j = 0; j < p; ++j) {
@@ -72,7 +88,7 @@ NnlsFit fit_nnls(const Eigen::MatrixXd& design, const Eigen::VectorXd& target) {
     if (best < 0) break;
     passive[static_cast<std::size_t>(best)] = true;
     for (int inner = 0; inner < max_iterations; ++inner) {
-      const Eigen::VectorXd s = solve_on(a, target, passive);
+      const Eigen::VectorXd s = solve_on(a, y, passive);
       bool feasible = true;
       double alpha = 1.0;
       for (Eigen::Index j = 0; j < p; ++j) {
@@ -96,9 +112,8 @@ NnlsFit fit_nnls(const Eigen::MatrixXd& design, const Eigen::VectorXd& target) {
     }
   }
 
-  const Eigen::VectorXd residual = target - a * x;
-  const double rss = residual.squaredNorm();
-  fit.residual_rms = std::sqrt(rss / static_cast<double>(a.rows()));
+  const double rss = (y - a * x).squaredNorm() + extra_rss;
+  fit.residual_rms = std::sqrt(rss / static_cast<double>(design.rows()));
 
   // Standard errors on the passive (positive) columns: σ²·(A_Pᵀ A_P)⁻¹ through the SVD, so a
   // near-singular passive design yields huge errors rather than a failed inverse.
@@ -106,7 +121,7 @@ NnlsFit fit_nnls(const Eigen::MatrixXd& design, const Eigen::VectorXd& target) {
   for (Eigen::Index j = 0; j < p; ++j) {
     if (passive[static_cast<std::size_t>(j)]) cols.push_back(j);
   }
-  const auto dof = static_cast<double>(a.rows()) - static_cast<double>(cols.size());
+  const auto dof = static_cast<double>(design.rows()) - static_cast<double>(cols.size());
   if (!cols.empty() && dof > 0.0) {
     Eigen::MatrixXd sub(a.rows(), static_cast<Eigen::Index>(cols.size()));
     for (std::size_t k = 0; k < cols.size(); ++k) sub.col(static_cast<Eigen::Index>(k)) = a.col(cols[k]);

@@ -165,7 +165,7 @@ class Builder {
                          std::pow(shape.sequence / 128.0, spec.sequence_exponent);
     if (spec.pass == Pass::kOptimizer) duration_us *= static_cast<double>(shape.layers) / 4.0;
     std::lognormal_distribution<double> spread(0.0, 0.05);
-    duration_us *= spread(rng_);
+    duration_us *= spread(rng_) * options_.duration_scale;
     const auto duration_ns = std::max<TimeNs>(1'000, static_cast<TimeNs>(duration_us * 1e3));
     std::normal_distribution<double> jitter(0.0, options_.power_jitter);
     const double power = std::max(options_.idle_power_w, spec.power_w * (1.0 + jitter(rng_)));

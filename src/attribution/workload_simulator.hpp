@@ -42,6 +42,7 @@ struct SimulatorOptions {
   double power_jitter = 0.02;          // per-op relative power noise (1 σ)
   TimeNs mean_launch_gap_ns = 4'000;   // idle gap between ops (exponential)
   TimeNs step_gap_ns = 300'000;        // idle gap between steps (data loading)
+  double duration_scale = 1.0;         // every op's duration × this (longer ops, same mix)
 };
 
 struct SimulatedWorkload {
