@@ -3,6 +3,7 @@
 // local disk (page cache), so these figures are the backend's own overhead plus one pread per
 // file; real sysfs adds the driver's work (an MSR read, an IPI to another socket, the NVML
 // driver round trip of ~4 ms for the H200 energy counter).
+#include <benchmark/benchmark.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -12,8 +13,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "sources/backends.hpp"
 #include "sources/rapl_msr.hpp"
@@ -26,7 +25,8 @@ class FakeTree {
  public:
   FakeTree() {
     std::random_device random;
-    root_ = std::filesystem::temp_directory_path() / ("jouleprof-bench-" + std::to_string(random()));
+    root_ =
+        std::filesystem::temp_directory_path() / ("jouleprof-bench-" + std::to_string(random()));
     std::filesystem::create_directories(root_);
   }
   ~FakeTree() {
@@ -117,9 +117,9 @@ void BM_RaplPerfReadBookkeeping(benchmark::State& state) {
   tree.write(pmu + "type", "21");
   tree.write(pmu + "cpumask", "0,18");
   tree.write(pmu + "format/event", "config:0-7");
-  for (const auto& [name, config] : {std::pair{"energy-pkg", "event=0x02"},
-                                     std::pair{"energy-cores", "event=0x01"},
-                                     std::pair{"energy-ram", "event=0x03"}}) {
+  for (const auto& [name, config] :
+       {std::pair{"energy-pkg", "event=0x02"}, std::pair{"energy-cores", "event=0x01"},
+        std::pair{"energy-ram", "event=0x03"}}) {
     tree.write(pmu + "events/" + name, config);
     tree.write(pmu + "events/" + name + ".scale", "2.3283064365386962890625e-10");
     tree.write(pmu + "events/" + name + ".unit", "Joules");

@@ -46,6 +46,10 @@ class Monitor {
  public:
   // Discovers the sources; fails when none is available (the message lists why each is not).
   static Result<std::unique_ptr<Monitor>> open(const MonitorOptions& options);
+  // Measures with sources the caller made (an external meter, a test double); options.sources is
+  // not consulted.
+  static std::unique_ptr<Monitor> from_sources(std::vector<std::unique_ptr<Source>> sources,
+                                               const MonitorOptions& options);
   ~Monitor();
   Monitor(const Monitor&) = delete;
   Monitor& operator=(const Monitor&) = delete;
@@ -58,6 +62,10 @@ class Monitor {
   void set_idle_window(TimeNs begin_ns, TimeNs end_ns) { idle_ = IdleWindow{begin_ns, end_ns}; }
   void set_run_begin(TimeNs t_ns) { run_begin_ns_ = t_ns; }
   LiveStatus live() const;
+  // While sampling: reads every source now and returns the readings' time (see Sampler::sync).
+  TimeNs sync();
+  // While sampling: each channel's samples since since_ns (see Sampler::recent).
+  std::vector<Series> recent(TimeNs since_ns) const;
   // Stops sampling and builds the profile (kind "run"; the caller adds command and exit code).
   Profile stop();
 

@@ -32,6 +32,13 @@ Result<std::unique_ptr<Monitor>> Monitor::open(const MonitorOptions& options) {
   return std::unique_ptr<Monitor>(new Monitor(options, std::move(discovery)));
 }
 
+std::unique_ptr<Monitor> Monitor::from_sources(std::vector<std::unique_ptr<Source>> sources,
+                                               const MonitorOptions& options) {
+  SourceDiscovery discovery;
+  discovery.available = std::move(sources);
+  return std::unique_ptr<Monitor>(new Monitor(options, std::move(discovery)));
+}
+
 Monitor::Monitor(MonitorOptions options, SourceDiscovery discovery)
     : options_(std::move(options)),
       unavailable_(std::move(discovery.unavailable)),
@@ -68,6 +75,10 @@ LiveStatus Monitor::live() const {
   }
   return status;
 }
+
+TimeNs Monitor::sync() { return sampler_->sync(); }
+
+std::vector<Series> Monitor::recent(TimeNs since_ns) const { return sampler_->recent(since_ns); }
 
 Profile Monitor::stop() {
   Profile profile;

@@ -64,9 +64,36 @@ void Sampler::stop() {
   thread_.join();
 }
 
+TimeNs Sampler::sync() {
+  std::unique_lock lock(mutex_);
+  if (!thread_.joinable() || stop_requested_) return 0;
+  const std::uint64_t generation = ++sync_requested_;
+  wake_.notify_all();
+  wake_.wait(lock, [&] { return sync_done_ >= generation || stop_requested_; });
+  return sync_done_ >= generation ? sync_t_ns_ : 0;
+}
+
 std::vector<LiveChannel> Sampler::live() const {
   std::lock_guard lock(mutex_);
   return live_;
+}
+
+std::vector<Series> Sampler::recent(TimeNs since_ns) const {
+  std::lock_guard lock(mutex_);
+  std::vector<Series> copies;
+  copies.reserve(series_.size());
+  for (const Series& s : series_) {
+    Series copy(s.channel());
+    const std::size_t first = s.lower_bound(since_ns);
+    for (std::size_t i = first > 0 ? first - 1 : 0; i < s.size(); ++i) {
+      (void)copy.append(s[i].t_ns, s[i].value);  // already validated when first stored
+    }
+    for (const Gap& g : s.gaps()) {
+      if (g.end_ns >= since_ns) copy.add_gap(g);
+    }
+    copies.push_back(std::move(copy));
+  }
+  return copies;
 }
 
 std::vector<Series> Sampler::take_series() {
@@ -98,17 +125,38 @@ void Sampler::run() {
   while (true) {
     const TimeNs next = sources_.empty() ? origin_ns_ + kFallbackPollPeriodNs
                                          : *std::min_element(due.begin(), due.end());
+    std::uint64_t sync_generation = 0;
     {
       std::unique_lock lock(mutex_);
-      if (wake_.wait_until(lock, to_steady(next), [this] { return stop_requested_; })) break;
+      wake_.wait_until(lock, to_steady(next),
+                       [this] { return stop_requested_ || sync_requested_ > sync_done_; });
+      if (stop_requested_) break;
+      if (sync_requested_ > sync_done_) sync_generation = sync_requested_;
     }
     const TimeNs now = monotonic_now_ns();
     for (std::size_t s = 0; s < sources_.size(); ++s) {
-      if (now < due[s]) continue;
+      if (now < due[s]) {
+        if (sync_generation > 0) poll(s, now);
+        continue;
+      }
       poll(s, now);
       // Keep the grid when on time; after a stall, skip the missed polls rather than bursting.
       due[s] += periods_ns_[s];
       if (due[s] <= now) due[s] = now + periods_ns_[s];
+    }
+    if (sync_generation > 0) {
+      {
+        // Sources stamp their own readings, a little after `now`: the window edge is the latest
+        // of those stamps, so that every channel has a reading at or just before it.
+        std::lock_guard lock(mutex_);
+        TimeNs latest = now;
+        for (const Series& s : series_) {
+          if (!s.empty()) latest = std::max(latest, s.end_ns());
+        }
+        sync_done_ = sync_generation;
+        sync_t_ns_ = latest;
+      }
+      wake_.notify_all();
     }
   }
 
@@ -185,10 +233,10 @@ void Sampler::record(ChannelState& state, Series& series, const Reading& reading
   }
   const double previous = state.last_stored;
   const TimeNs previous_t = series.empty() ? t_ns : series.end_ns();
+  std::lock_guard lock(mutex_);
   (void)series.append(t_ns, stored);  // cannot fail: finite value, non-decreasing time
   ++samples_;
 
-  std::lock_guard lock(mutex_);
   LiveChannel& live = live_[static_cast<std::size_t>(&state - states_.data())];
   if (state.has_value) {
     if (counter) {

@@ -8,9 +8,9 @@
 //   std::vector<Series> series = sampler.take_series();
 //
 // Threading: the series, the gaps and the warnings are written by the sampling thread only and
-// handed over after stop() joins it (the join is the synchronisation). live() is the one call
-// that reads while sampling; it copies a small per-channel summary under a mutex that the thread
-// takes once per poll.
+// handed over after stop() joins it (the join is the synchronisation). live() and recent() are the
+// calls that read while sampling: the thread appends each sample under a mutex, and they copy
+// under the same mutex.
 //
 // What the sampler guarantees per channel: monotonic timestamps; a failed read opens a Gap (closed
 // at the next good read) and one warning; a cumulative counter that goes backwards is never
@@ -76,6 +76,14 @@ class Sampler {
 
   // Thread-safe while running.
   std::vector<LiveChannel> live() const;
+  // Thread-safe while running: has every source read now, on the sampling thread, and returns
+  // the time of those readings once they are stored, so that a measurement window can begin and
+  // end on fresh readings instead of interpolating across a poll period. Returns 0 when not
+  // running.
+  TimeNs sync();
+  // Thread-safe while running: a copy of every channel's samples taken at or after since_ns
+  // (with the last sample before it, so energy over [since_ns, now] can be interpolated).
+  std::vector<Series> recent(TimeNs since_ns) const;
 
   // After stop(). The polling period each source got.
   const std::vector<std::unique_ptr<Source>>& sources() const { return sources_; }
@@ -117,11 +125,14 @@ class Sampler {
   TimeNs origin_ns_ = 0;
   SamplerStats stats_;
 
-  mutable std::mutex mutex_;  // guards live_, stop_requested_, first_poll_done_
+  mutable std::mutex mutex_;  // guards live_, the series' appends, the flags and sync counters
   std::condition_variable wake_;
   std::vector<LiveChannel> live_;
   bool stop_requested_ = false;
   bool first_poll_done_ = false;
+  std::uint64_t sync_requested_ = 0;  // generations of sync() requests
+  std::uint64_t sync_done_ = 0;
+  TimeNs sync_t_ns_ = 0;
   std::thread thread_;
 };
 

@@ -3,14 +3,14 @@
 // each sensor's *_label and the chip's `name`. The INA3221 current monitor of NVIDIA Jetson boards
 // reports its rails as bus voltage (inN_input, mV) and current (currN_input, mA) only; jouleprof
 // multiplies the two.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "sources/backends.hpp"
 #include "sources/energy_accumulator.hpp"
@@ -37,8 +37,8 @@ enum class SensorKind { kPower, kEnergy, kVoltageTimesCurrent };
 
 struct Sensor {
   SensorKind kind = SensorKind::kPower;
-  std::string stem;   // "power1", "energy2", "in1"
-  std::string label;  // from *_label, or the stem
+  std::string stem;         // "power1", "energy2", "in1"
+  std::string label;        // from *_label, or the stem
   sysfs::OpenFile file;     // power, energy, or the voltage
   sysfs::OpenFile current;  // only for voltage × current
   EnergyAccumulator accumulator;
@@ -53,9 +53,11 @@ struct AttributeName {
 };
 std::optional<AttributeName> split_attribute(std::string_view name) {
   std::size_t digits_begin = 0;
-  while (digits_begin < name.size() && (name[digits_begin] < '0' || name[digits_begin] > '9')) ++digits_begin;
+  while (digits_begin < name.size() && (name[digits_begin] < '0' || name[digits_begin] > '9'))
+    ++digits_begin;
   std::size_t digits_end = digits_begin;
-  while (digits_end < name.size() && name[digits_end] >= '0' && name[digits_end] <= '9') ++digits_end;
+  while (digits_end < name.size() && name[digits_end] >= '0' && name[digits_end] <= '9')
+    ++digits_end;
   if (digits_begin == 0 || digits_end == digits_begin || digits_end - digits_begin > 4 ||
       digits_end >= name.size() || name[digits_end] != '_') {
     return std::nullopt;
@@ -183,7 +185,8 @@ class HwmonSource final : public Source {
       const std::string stem = fmt::format("in{}", rail);
       const auto voltage_path = chip_dir / (stem + "_input");
       const auto current_path = chip_dir / fmt::format("curr{}_input", rail);
-      if (!std::filesystem::exists(voltage_path) || !std::filesystem::exists(current_path)) continue;
+      if (!std::filesystem::exists(voltage_path) || !std::filesystem::exists(current_path))
+        continue;
       auto voltage = open_checked(voltage_path, true, notes);
       auto current = open_checked(current_path, true, notes);
       if (!voltage || !current) continue;
@@ -250,8 +253,9 @@ class HwmonSource final : public Source {
     std::set<std::string> used_ids;
     for (Chip& chip : chips) {
       // Chips that share a name (two INA3221 on one board) are told apart by their directory.
-      const std::string chip_key =
-          chips_per_name[chip.name] > 1 ? fmt::format("{}@{}", chip.name, chip.dir_name) : chip.name;
+      const std::string chip_key = chips_per_name[chip.name] > 1
+                                       ? fmt::format("{}@{}", chip.name, chip.dir_name)
+                                       : chip.name;
       std::map<std::string, std::string> id_by_label;  // first channel of each label
       std::vector<std::string> ids;
       for (const Sensor& sensor : chip.sensors) {
@@ -281,8 +285,8 @@ class HwmonSource final : public Source {
         channel.source = std::string(kSourceName);
         channel.device = chip.name;
         channel.domain = "rail";
-        channel.kind = sensor.kind == SensorKind::kEnergy ? ChannelKind::kEnergyCounter
-                                                          : ChannelKind::kPower;
+        channel.kind =
+            sensor.kind == SensorKind::kEnergy ? ChannelKind::kEnergyCounter : ChannelKind::kPower;
         channel.provenance = Provenance::kMeasured;
         channel.nominal_period_ns = chip.update_interval_ns;
         switch (sensor.kind) {
@@ -314,14 +318,16 @@ class HwmonSource final : public Source {
       availability_.reason =
           notes.empty()
               ? fmt::format("no hwmon chip reports power or energy (chips: {})",
-                            chips_without_power.empty() ? std::string("none")
-                                                        : fmt::format("{}", fmt::join(chips_without_power, ", ")))
+                            chips_without_power.empty()
+                                ? std::string("none")
+                                : fmt::format("{}", fmt::join(chips_without_power, ", ")))
               : fmt::format("no readable hwmon power or energy sensor: {}", fmt::join(notes, "; "));
       availability_.fix = notes.empty() ? "" : "run as a user who may read these files";
       return;
     }
     availability_.available = true;
-    if (!notes.empty()) availability_.reason = fmt::format("sensors skipped: {}", fmt::join(notes, "; "));
+    if (!notes.empty())
+      availability_.reason = fmt::format("sensors skipped: {}", fmt::join(notes, "; "));
   }
 
   Availability availability_;

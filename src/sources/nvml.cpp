@@ -7,14 +7,13 @@
 // changes only every ~100 ms and one read costs ~4 ms of CPU on an H200 (METHODS.md §1), so the
 // default poll is tens of milliseconds, never faster.
 #include <dlfcn.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "sources/backends.hpp"
 #include "sources/nvml_api.hpp"
@@ -74,14 +73,22 @@ std::string field_name(unsigned field_id) {
 
 std::optional<double> field_as_double(const nvml::FieldValue& field) {
   switch (field.valueType) {
-    case nvml::kValueDouble: return field.value.dVal;
-    case nvml::kValueUnsignedInt: return static_cast<double>(field.value.uiVal);
-    case nvml::kValueUnsignedLong: return static_cast<double>(field.value.ulVal);
-    case nvml::kValueUnsignedLongLong: return static_cast<double>(field.value.ullVal);
-    case nvml::kValueSignedLongLong: return static_cast<double>(field.value.sllVal);
-    case nvml::kValueSignedInt: return static_cast<double>(field.value.siVal);
-    case nvml::kValueUnsignedShort: return static_cast<double>(field.value.usVal);
-    default: return std::nullopt;
+    case nvml::kValueDouble:
+      return field.value.dVal;
+    case nvml::kValueUnsignedInt:
+      return static_cast<double>(field.value.uiVal);
+    case nvml::kValueUnsignedLong:
+      return static_cast<double>(field.value.ulVal);
+    case nvml::kValueUnsignedLongLong:
+      return static_cast<double>(field.value.ullVal);
+    case nvml::kValueSignedLongLong:
+      return static_cast<double>(field.value.sllVal);
+    case nvml::kValueSignedInt:
+      return static_cast<double>(field.value.siVal);
+    case nvml::kValueUnsignedShort:
+      return static_cast<double>(field.value.usVal);
+    default:
+      return std::nullopt;
   }
 }
 
@@ -127,7 +134,8 @@ class NvmlSource final : public Source {
   // "<call>(gpu N) failed: NVML_ERROR_X (code 3): meaning (driver: '<nvmlErrorString>')".
   std::string explain(nvml::Return code) const {
     const nvml::ErrorDescription description = nvml::describe_error(code);
-    const char* driver_text = symbols_.error_string != nullptr ? symbols_.error_string(code) : nullptr;
+    const char* driver_text =
+        symbols_.error_string != nullptr ? symbols_.error_string(code) : nullptr;
     return fmt::format("{} (code {}): {} (driver: '{}')", description.name, code,
                        description.meaning, driver_text != nullptr ? driver_text : "");
   }
@@ -157,7 +165,8 @@ class NvmlSource final : public Source {
         if (energy_mj < slot.baseline_mj) {
           slot.read_error = fmt::format(
               "nvmlDeviceGetTotalEnergyConsumption(gpu {}) went backwards from {} mJ to {} mJ "
-              "(driver reloaded?)", gpu.index, slot.baseline_mj, energy_mj);
+              "(driver reloaded?)",
+              gpu.index, slot.baseline_mj, energy_mj);
           return;
         }
         reading.value = static_cast<double>(energy_mj - slot.baseline_mj) * kJoulesPerMillijoule;
@@ -178,8 +187,8 @@ class NvmlSource final : public Source {
       case Quantity::kPowerAverage: {
         reading.t_ns = field_call_time[slot.gpu];
         if (field_call_result[slot.gpu] != nvml::kSuccess) {
-          slot.read_error = describe("nvmlDeviceGetFieldValues", gpu.index,
-                                     field_call_result[slot.gpu]);
+          slot.read_error =
+              describe("nvmlDeviceGetFieldValues", gpu.index, field_call_result[slot.gpu]);
           return;
         }
         const nvml::FieldValue* field = nullptr;
@@ -242,14 +251,17 @@ class NvmlSource final : public Source {
 
   bool load_library() {
     const char* override_path = std::getenv(kLibraryEnvironmentVariable);
-    library_path_ = override_path != nullptr && *override_path != '\0' ? override_path : kDefaultLibrary;
+    library_path_ =
+        override_path != nullptr && *override_path != '\0' ? override_path : kDefaultLibrary;
     library_ = ::dlopen(library_path_.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (library_ == nullptr) {
       const char* error = ::dlerror();
-      fail(fmt::format("cannot load {}: {}", library_path_, error != nullptr ? error : "unknown error"),
-           fmt::format("install the NVIDIA driver (it provides {}); if the library lives elsewhere, "
-                       "set {}=/path/to/libnvidia-ml.so.1",
-                       kDefaultLibrary, kLibraryEnvironmentVariable));
+      fail(
+          fmt::format("cannot load {}: {}", library_path_,
+                      error != nullptr ? error : "unknown error"),
+          fmt::format("install the NVIDIA driver (it provides {}); if the library lives elsewhere, "
+                      "set {}=/path/to/libnvidia-ml.so.1",
+                      kDefaultLibrary, kLibraryEnvironmentVariable));
       return false;
     }
     return resolve(symbols_.init, "nvmlInit_v2", true) &&
@@ -265,8 +277,8 @@ class NvmlSource final : public Source {
            resolve(symbols_.get_temperature, "nvmlDeviceGetTemperature", false);
   }
 
-  Channel make_channel(unsigned gpu, std::string_view suffix, ChannelKind kind,
-                       std::string detail, std::string parent_id, TimeNs nominal_period_ns) const {
+  Channel make_channel(unsigned gpu, std::string_view suffix, ChannelKind kind, std::string detail,
+                       std::string parent_id, TimeNs nominal_period_ns) const {
     Channel channel;
     channel.id = fmt::format("nvml:{}:{}", gpu, suffix);
     channel.source = std::string(kSourceName);
@@ -318,7 +330,8 @@ class NvmlSource final : public Source {
         top_id = fmt::format("nvml:{}:energy", index);
         add(make_channel(index, "energy", ChannelKind::kEnergyCounter,
                          fmt::format("nvmlDeviceGetTotalEnergyConsumption on {}: mJ since driver "
-                                     "load, updates every ~100 ms", who),
+                                     "load, updates every ~100 ms",
+                                     who),
                          "", kNvmlUpdatePeriodNs),
             gpu_slot, Quantity::kEnergy);
       } else if (code != nvml::kErrorNotSupported) {
@@ -331,7 +344,8 @@ class NvmlSource final : public Source {
       const bool fallback = top_id.empty();
       add(make_channel(index, "power", ChannelKind::kPower,
                        fmt::format("nvmlDeviceGetPowerUsage on {}: mW, a 1 s moving average on "
-                                   "Ampere and newer{}", who,
+                                   "Ampere and newer{}",
+                                   who,
                                    fallback ? "; this GPU has no energy counter, so its energy is "
                                               "this power integrated with the trapezoid rule"
                                             : ""),
@@ -365,9 +379,10 @@ class NvmlSource final : public Source {
     if (symbols_.get_temperature != nullptr) {
       unsigned int celsius = 0;
       if (symbols_.get_temperature(handle, nvml::kTemperatureGpu, &celsius) == nvml::kSuccess) {
-        add(make_channel(index, "temperature", ChannelKind::kTemperature,
-                         fmt::format("nvmlDeviceGetTemperature(NVML_TEMPERATURE_GPU) on {}: °C", who),
-                         "", 0),
+        add(make_channel(
+                index, "temperature", ChannelKind::kTemperature,
+                fmt::format("nvmlDeviceGetTemperature(NVML_TEMPERATURE_GPU) on {}: °C", who), "",
+                0),
             gpu_slot, Quantity::kTemperature);
       }
     }
@@ -383,8 +398,9 @@ class NvmlSource final : public Source {
     const nvml::Return counted = symbols_.get_count(&count);
     if (counted != nvml::kSuccess) return fail_call("nvmlDeviceGetCount_v2", counted);
     if (count == 0) {
-      return fail("NVML found no NVIDIA GPU", "check `nvidia-smi`; in a container, expose the GPUs "
-                                              "(e.g. docker --gpus all)");
+      return fail("NVML found no NVIDIA GPU",
+                  "check `nvidia-smi`; in a container, expose the GPUs "
+                  "(e.g. docker --gpus all)");
     }
     std::vector<std::string> notes;
     for (unsigned index = 0; index < count; ++index) discover_gpu(index, notes);
@@ -411,38 +427,99 @@ namespace nvml {
 
 ErrorDescription describe_error(Return code) {
   switch (code) {
-    case kSuccess: return {"NVML_SUCCESS", "no error", ""};
-    case kErrorUninitialized: return {"NVML_ERROR_UNINITIALIZED", "NVML was not initialised", "this is a jouleprof bug; please report it"};
-    case kErrorInvalidArgument: return {"NVML_ERROR_INVALID_ARGUMENT", "an argument was invalid", "this is a jouleprof bug; please report it"};
-    case kErrorNotSupported: return {"NVML_ERROR_NOT_SUPPORTED", "this GPU does not support the query", ""};
-    case kErrorNoPermission: return {"NVML_ERROR_NO_PERMISSION", "the user may not perform the query", "run as a user with access to /dev/nvidia* (e.g. in the video group) or as root"};
-    case kErrorAlreadyInitialized: return {"NVML_ERROR_ALREADY_INITIALIZED", "NVML was already initialised", ""};
-    case kErrorNotFound: return {"NVML_ERROR_NOT_FOUND", "the GPU or object was not found", "check `nvidia-smi -L`"};
-    case kErrorInsufficientSize: return {"NVML_ERROR_INSUFFICIENT_SIZE", "a buffer was too small", "this is a jouleprof bug; please report it"};
-    case kErrorInsufficientPower: return {"NVML_ERROR_INSUFFICIENT_POWER", "the GPU's external power cables are not attached properly", "check the GPU's power connectors"};
-    case kErrorDriverNotLoaded: return {"NVML_ERROR_DRIVER_NOT_LOADED", "the NVIDIA kernel driver is not loaded", "load it (`sudo modprobe nvidia`) or install the NVIDIA driver; in a container, run with the NVIDIA runtime"};
-    case kErrorTimeout: return {"NVML_ERROR_TIMEOUT", "the driver timed out", "retry; if it persists check `dmesg` for GPU errors"};
-    case kErrorIrqIssue: return {"NVML_ERROR_IRQ_ISSUE", "the kernel driver detected an interrupt problem with the GPU", "check `dmesg`; the GPU may need a reset"};
-    case kErrorLibraryNotFound: return {"NVML_ERROR_LIBRARY_NOT_FOUND", "a library NVML needs was not found", "reinstall the NVIDIA driver"};
-    case kErrorFunctionNotFound: return {"NVML_ERROR_FUNCTION_NOT_FOUND", "the driver does not implement this function", "update the NVIDIA driver"};
-    case kErrorCorruptedInforom: return {"NVML_ERROR_CORRUPTED_INFOROM", "the GPU's infoROM is corrupted", "contact the GPU vendor; the board needs service"};
-    case kErrorGpuIsLost: return {"NVML_ERROR_GPU_IS_LOST", "the GPU has fallen off the bus or is otherwise inaccessible", "check `dmesg` (Xid errors); the machine may need a reboot"};
-    case kErrorResetRequired: return {"NVML_ERROR_RESET_REQUIRED", "the GPU needs a reset before it can be used again", "reset it (`nvidia-smi -r`) or reboot"};
-    case kErrorOperatingSystem: return {"NVML_ERROR_OPERATING_SYSTEM", "the operating system blocked the call", "check permissions on /dev/nvidia* and `dmesg`"};
-    case kErrorLibRmVersionMismatch: return {"NVML_ERROR_LIB_RM_VERSION_MISMATCH", "the NVML library and the kernel driver versions differ", "reboot after a driver update, or reinstall the driver so both match"};
-    case kErrorInUse: return {"NVML_ERROR_IN_USE", "the GPU is in use and the operation is not possible now", "retry when the GPU is idle"};
-    case kErrorMemory: return {"NVML_ERROR_MEMORY", "NVML ran out of memory", "free memory and retry"};
-    case kErrorNoData: return {"NVML_ERROR_NO_DATA", "no data is available yet", "retry after the GPU has run for a moment"};
-    case kErrorVgpuEccNotEnabled: return {"NVML_ERROR_VGPU_ECC_NOT_ENABLED", "ECC is not enabled on this vGPU", ""};
-    case kErrorInsufficientResources: return {"NVML_ERROR_INSUFFICIENT_RESOURCES", "not enough resources for the request", "retry later"};
-    case kErrorFreqNotSupported: return {"NVML_ERROR_FREQ_NOT_SUPPORTED", "the frequency is not supported", ""};
-    case kErrorArgumentVersionMismatch: return {"NVML_ERROR_ARGUMENT_VERSION_MISMATCH", "the driver expects a different structure version", "update the NVIDIA driver"};
-    case kErrorDeprecated: return {"NVML_ERROR_DEPRECATED", "the function is deprecated in this driver", "update jouleprof"};
-    case kErrorNotReady: return {"NVML_ERROR_NOT_READY", "the system is not ready for the request", "retry in a moment"};
-    case kErrorGpuNotFound: return {"NVML_ERROR_GPU_NOT_FOUND", "the GPU could not be found", "check `nvidia-smi -L`"};
-    case kErrorInvalidState: return {"NVML_ERROR_INVALID_STATE", "the GPU is in an invalid state for the request", "retry; reset the GPU if it persists"};
-    case kErrorUnknown: return {"NVML_ERROR_UNKNOWN", "an unknown internal NVML error", "check `dmesg` and `nvidia-smi`"};
-    default: return {"NVML_ERROR_(unrecognised code)", "an error code this jouleprof does not know (newer driver?)", "update jouleprof"};
+    case kSuccess:
+      return {"NVML_SUCCESS", "no error", ""};
+    case kErrorUninitialized:
+      return {"NVML_ERROR_UNINITIALIZED", "NVML was not initialised",
+              "this is a jouleprof bug; please report it"};
+    case kErrorInvalidArgument:
+      return {"NVML_ERROR_INVALID_ARGUMENT", "an argument was invalid",
+              "this is a jouleprof bug; please report it"};
+    case kErrorNotSupported:
+      return {"NVML_ERROR_NOT_SUPPORTED", "this GPU does not support the query", ""};
+    case kErrorNoPermission:
+      return {"NVML_ERROR_NO_PERMISSION", "the user may not perform the query",
+              "run as a user with access to /dev/nvidia* (e.g. in the video group) or as root"};
+    case kErrorAlreadyInitialized:
+      return {"NVML_ERROR_ALREADY_INITIALIZED", "NVML was already initialised", ""};
+    case kErrorNotFound:
+      return {"NVML_ERROR_NOT_FOUND", "the GPU or object was not found", "check `nvidia-smi -L`"};
+    case kErrorInsufficientSize:
+      return {"NVML_ERROR_INSUFFICIENT_SIZE", "a buffer was too small",
+              "this is a jouleprof bug; please report it"};
+    case kErrorInsufficientPower:
+      return {"NVML_ERROR_INSUFFICIENT_POWER",
+              "the GPU's external power cables are not attached properly",
+              "check the GPU's power connectors"};
+    case kErrorDriverNotLoaded:
+      return {"NVML_ERROR_DRIVER_NOT_LOADED", "the NVIDIA kernel driver is not loaded",
+              "load it (`sudo modprobe nvidia`) or install the NVIDIA driver; in a container, run "
+              "with the NVIDIA runtime"};
+    case kErrorTimeout:
+      return {"NVML_ERROR_TIMEOUT", "the driver timed out",
+              "retry; if it persists check `dmesg` for GPU errors"};
+    case kErrorIrqIssue:
+      return {"NVML_ERROR_IRQ_ISSUE",
+              "the kernel driver detected an interrupt problem with the GPU",
+              "check `dmesg`; the GPU may need a reset"};
+    case kErrorLibraryNotFound:
+      return {"NVML_ERROR_LIBRARY_NOT_FOUND", "a library NVML needs was not found",
+              "reinstall the NVIDIA driver"};
+    case kErrorFunctionNotFound:
+      return {"NVML_ERROR_FUNCTION_NOT_FOUND", "the driver does not implement this function",
+              "update the NVIDIA driver"};
+    case kErrorCorruptedInforom:
+      return {"NVML_ERROR_CORRUPTED_INFOROM", "the GPU's infoROM is corrupted",
+              "contact the GPU vendor; the board needs service"};
+    case kErrorGpuIsLost:
+      return {"NVML_ERROR_GPU_IS_LOST",
+              "the GPU has fallen off the bus or is otherwise inaccessible",
+              "check `dmesg` (Xid errors); the machine may need a reboot"};
+    case kErrorResetRequired:
+      return {"NVML_ERROR_RESET_REQUIRED", "the GPU needs a reset before it can be used again",
+              "reset it (`nvidia-smi -r`) or reboot"};
+    case kErrorOperatingSystem:
+      return {"NVML_ERROR_OPERATING_SYSTEM", "the operating system blocked the call",
+              "check permissions on /dev/nvidia* and `dmesg`"};
+    case kErrorLibRmVersionMismatch:
+      return {"NVML_ERROR_LIB_RM_VERSION_MISMATCH",
+              "the NVML library and the kernel driver versions differ",
+              "reboot after a driver update, or reinstall the driver so both match"};
+    case kErrorInUse:
+      return {"NVML_ERROR_IN_USE", "the GPU is in use and the operation is not possible now",
+              "retry when the GPU is idle"};
+    case kErrorMemory:
+      return {"NVML_ERROR_MEMORY", "NVML ran out of memory", "free memory and retry"};
+    case kErrorNoData:
+      return {"NVML_ERROR_NO_DATA", "no data is available yet",
+              "retry after the GPU has run for a moment"};
+    case kErrorVgpuEccNotEnabled:
+      return {"NVML_ERROR_VGPU_ECC_NOT_ENABLED", "ECC is not enabled on this vGPU", ""};
+    case kErrorInsufficientResources:
+      return {"NVML_ERROR_INSUFFICIENT_RESOURCES", "not enough resources for the request",
+              "retry later"};
+    case kErrorFreqNotSupported:
+      return {"NVML_ERROR_FREQ_NOT_SUPPORTED", "the frequency is not supported", ""};
+    case kErrorArgumentVersionMismatch:
+      return {"NVML_ERROR_ARGUMENT_VERSION_MISMATCH",
+              "the driver expects a different structure version", "update the NVIDIA driver"};
+    case kErrorDeprecated:
+      return {"NVML_ERROR_DEPRECATED", "the function is deprecated in this driver",
+              "update jouleprof"};
+    case kErrorNotReady:
+      return {"NVML_ERROR_NOT_READY", "the system is not ready for the request",
+              "retry in a moment"};
+    case kErrorGpuNotFound:
+      return {"NVML_ERROR_GPU_NOT_FOUND", "the GPU could not be found", "check `nvidia-smi -L`"};
+    case kErrorInvalidState:
+      return {"NVML_ERROR_INVALID_STATE", "the GPU is in an invalid state for the request",
+              "retry; reset the GPU if it persists"};
+    case kErrorUnknown:
+      return {"NVML_ERROR_UNKNOWN", "an unknown internal NVML error",
+              "check `dmesg` and `nvidia-smi`"};
+    default:
+      return {"NVML_ERROR_(unrecognised code)",
+              "an error code this jouleprof does not know (newer driver?)", "update jouleprof"};
   }
 }
 

@@ -78,9 +78,9 @@ union Value {  // nvmlValue_t
 struct FieldValue {  // nvmlFieldValue_t
   unsigned int fieldId;
   unsigned int scopeId;
-  long long timestamp;    // µs since 1970
+  long long timestamp;  // µs since 1970
   long long latencyUsec;
-  int valueType;          // ValueType
+  int valueType;  // ValueType
   Return nvmlReturn;
   Value value;
 };

@@ -11,13 +11,13 @@
 // every decrease and ignores increases (charging is not consumption). Fuel gauges update it only
 // every few seconds to a minute in mWh steps, so it nests under the power channel when there is
 // one and serves as a cross-check over long runs.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "sources/backends.hpp"
 #include "sources/sysfs_file.hpp"
@@ -152,9 +152,10 @@ class PowerSupplySource final : public Source {
           detail = fmt::format("{} (µA) × {} (µV)", battery.value.path().string(),
                                battery.voltage.path().string());
         } else {
-          notes.push_back(fmt::format("{}: no usable power_now ({}) nor current_now × voltage_now "
-                                      "({})", name, power.error().message(),
-                                      (current ? voltage : current).error().message()));
+          notes.push_back(fmt::format(
+              "{}: no usable power_now ({}) nor current_now × voltage_now "
+              "({})",
+              name, power.error().message(), (current ? voltage : current).error().message()));
         }
       }
       if (!detail.empty()) {
@@ -162,7 +163,8 @@ class PowerSupplySource final : public Source {
         channels_.push_back(make_channel(
             name, "power", ChannelKind::kPower,
             fmt::format("{}; magnitude with the sign from {}: power drawn from the battery, "
-                        "negative while charging", detail, battery.status.path().string()),
+                        "negative while charging",
+                        detail, battery.status.path().string()),
             ""));
         batteries_.push_back(std::move(battery));
       }

@@ -1,18 +1,23 @@
 #include "sources/rapl_common.hpp"
 
-#include <utility>
-
 #include <fmt/format.h>
+
+#include <utility>
 
 namespace jouleprof::rapl {
 
 std::string_view domain_name(Domain domain) {
   switch (domain) {
-    case Domain::kPackage: return "package";
-    case Domain::kCore: return "core";
-    case Domain::kUncore: return "uncore";
-    case Domain::kDram: return "dram";
-    case Domain::kPsys: return "psys";
+    case Domain::kPackage:
+      return "package";
+    case Domain::kCore:
+      return "core";
+    case Domain::kUncore:
+      return "uncore";
+    case Domain::kDram:
+      return "dram";
+    case Domain::kPsys:
+      return "psys";
   }
   return "unknown";
 }

@@ -30,8 +30,7 @@ std::string device_name(int socket, Domain domain);
 
 // A cumulative-joules RAPL channel with the nominal update period filled in.
 Channel make_channel(std::string id, std::string_view source, std::string device,
-                     std::string_view domain, std::string provenance_detail,
-                     std::string parent_id);
+                     std::string_view domain, std::string provenance_detail, std::string parent_id);
 
 // What to tell a user who may not read the powercap files (root-only since the 2020 PLATYPUS
 // fix): the perf path and the group-permission rule.

@@ -8,6 +8,9 @@
 // A register that the CPU does not implement reads as EIO: that domain simply does not exist.
 #include "sources/rapl_msr.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -17,9 +20,6 @@
 #include <set>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "sources/backends.hpp"
 #include "sources/energy_accumulator.hpp"
@@ -72,9 +72,9 @@ Result<Vendor> read_vendor(const std::filesystem::path& cpuinfo) {
       while (!vendor.empty() && vendor.front() == ' ') vendor.remove_prefix(1);
       if (vendor == "GenuineIntel") return Vendor::kIntel;
       if (vendor == "AuthenticAMD" || vendor == "HygonGenuine") return Vendor::kAmd;
-      return Error(ErrorCode::kUnsupported,
-                   fmt::format("{}: vendor_id '{}' has no known RAPL registers", cpuinfo.string(),
-                               vendor));
+      return Error(
+          ErrorCode::kUnsupported,
+          fmt::format("{}: vendor_id '{}' has no known RAPL registers", cpuinfo.string(), vendor));
     }
     start = end + 1;
   }
@@ -95,7 +95,8 @@ Result<std::vector<CpuTopology>> read_topology(const std::filesystem::path& cpu_
     cpus.push_back({std::stoi(entry.substr(3)), static_cast<int>(package),
                     core ? static_cast<int>(*core) : std::stoi(entry.substr(3))});
   }
-  if (cpus.empty()) return Error(ErrorCode::kNotFound, fmt::format("{}: no cpuN entries", cpu_dir.string()));
+  if (cpus.empty())
+    return Error(ErrorCode::kNotFound, fmt::format("{}: no cpuN entries", cpu_dir.string()));
   return cpus;
 }
 
@@ -139,8 +140,8 @@ class RaplMsrSource final : public Source {
         std::uint64_t value = 0;
         const Status status = counter.file->read_at(counter.offset, &value, sizeof value);
         if (!status) {
-          channel.read_error = fmt::format("register {:#x}: {}", counter.register_address,
-                                           status.error().message());
+          channel.read_error =
+              fmt::format("register {:#x}: {}", counter.register_address, status.error().message());
           break;
         }
         counter.accumulator.add(value & kEnergyFieldMask);
@@ -156,8 +157,8 @@ class RaplMsrSource final : public Source {
   Result<sysfs::OpenFile*> msr_file(const std::string& root, int cpu) {
     auto& slot = files_[cpu];
     if (!slot) {
-      JP_TRY(auto file, sysfs::OpenFile::open(
-                            sysfs::under_root(root, fmt::format("/dev/cpu/{}/msr", cpu))));
+      JP_TRY(auto file,
+             sysfs::OpenFile::open(sysfs::under_root(root, fmt::format("/dev/cpu/{}/msr", cpu))));
       slot = std::make_unique<sysfs::OpenFile>(std::move(file));
     }
     return slot.get();
@@ -216,7 +217,9 @@ class RaplMsrSource final : public Source {
       const double unit = std::strtod(it->second.c_str(), &end);
       if (it->second.empty() || *end != '\0' || !(unit > 0.0)) {
         return fail(invalid_input("settings", kDramUnitSetting, it->second,
-                                  "expected a positive number of joules per count").message(), "");
+                                  "expected a positive number of joules per count")
+                        .message(),
+                    "");
       }
       dram_unit_override = unit;
     }
@@ -227,7 +230,8 @@ class RaplMsrSource final : public Source {
     std::set<std::pair<int, int>> seen_cores;
     for (const CpuTopology& cpu : *topology) {
       if (!lead_cpu.count(cpu.package)) lead_cpu[cpu.package] = cpu.cpu;
-      if (seen_cores.insert({cpu.package, cpu.core}).second) core_cpus[cpu.package].push_back(cpu.cpu);
+      if (seen_cores.insert({cpu.package, cpu.core}).second)
+        core_cpus[cpu.package].push_back(cpu.cpu);
     }
 
     const bool intel = *vendor == Vendor::kIntel;
@@ -257,16 +261,16 @@ class RaplMsrSource final : public Source {
         if (!exists) return fail_on(exists.error());
         if (!*exists) {
           if (reg.domain == rapl::Domain::kPackage) {
-            return fail_on(Error(ErrorCode::kIo, fmt::format("{}: package energy register {:#x} "
-                                                             "cannot be read", (*file)->path().string(),
-                                                             reg.address)));
+            return fail_on(
+                Error(ErrorCode::kIo, fmt::format("{}: package energy register {:#x} "
+                                                  "cannot be read",
+                                                  (*file)->path().string(), reg.address)));
           }
           continue;
         }
         MsrChannel channel;
-        channel.unit_j = reg.domain == rapl::Domain::kDram && dram_unit_override
-                             ? *dram_unit_override
-                             : *unit_j;
+        channel.unit_j =
+            reg.domain == rapl::Domain::kDram && dram_unit_override ? *dram_unit_override : *unit_j;
         std::vector<int> counter_cpus{cpu};
         if (!intel && reg.domain == rapl::Domain::kCore) counter_cpus = core_cpus[package];
         for (int counter_cpu : counter_cpus) {
@@ -281,14 +285,16 @@ class RaplMsrSource final : public Source {
         const bool is_package = reg.domain == rapl::Domain::kPackage;
         std::string detail = fmt::format(
             "MSR {:#x} on {} (32-bit counter × {} J{})", reg.address,
-            counter_cpus.size() == 1 ? fmt::format("cpu {}", cpu)
-                                     : fmt::format("cpus {} (sum of every core)",
-                                                   fmt::join(counter_cpus, ",")),
+            counter_cpus.size() == 1
+                ? fmt::format("cpu {}", cpu)
+                : fmt::format("cpus {} (sum of every core)", fmt::join(counter_cpus, ",")),
             channel.unit_j,
-            reg.domain == rapl::Domain::kDram && dram_unit_override ? ", unit from settings"
-                                                                    : ", unit from the unit register");
+            reg.domain == rapl::Domain::kDram && dram_unit_override
+                ? ", unit from settings"
+                : ", unit from the unit register");
         channels_.push_back(rapl::make_channel(
-            is_package ? package_id : rapl::sub_domain_channel_id(kChannelPrefix, package, reg.domain),
+            is_package ? package_id
+                       : rapl::sub_domain_channel_id(kChannelPrefix, package, reg.domain),
             kSourceName, rapl::device_name(package, reg.domain), rapl::domain_name(reg.domain),
             std::move(detail), is_package ? std::string() : package_id));
         msr_channels_.push_back(std::move(channel));

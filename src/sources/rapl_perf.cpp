@@ -4,6 +4,8 @@
 // unprivileged user may open only when kernel.perf_event_paranoid <= 0.
 #include "sources/rapl_perf.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -14,9 +16,6 @@
 #include <cstring>
 #include <map>
 #include <optional>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "sources/backends.hpp"
 #include "sources/rapl_common.hpp"
@@ -43,8 +42,10 @@ std::string_view trim(std::string_view text) {
 // perf's event names for RAPL domains: energy-gpu is RAPL's PP1 ("uncore" in powercap).
 std::optional<rapl::Domain> domain_of_event(std::string_view event_name) {
   static const std::map<std::string_view, rapl::Domain> kDomains = {
-      {"energy-pkg", rapl::Domain::kPackage}, {"energy-cores", rapl::Domain::kCore},
-      {"energy-gpu", rapl::Domain::kUncore},  {"energy-ram", rapl::Domain::kDram},
+      {"energy-pkg", rapl::Domain::kPackage},
+      {"energy-cores", rapl::Domain::kCore},
+      {"energy-gpu", rapl::Domain::kUncore},
+      {"energy-ram", rapl::Domain::kDram},
       {"energy-psys", rapl::Domain::kPsys}};
   const auto it = kDomains.find(event_name);
   if (it == kDomains.end()) return std::nullopt;
@@ -107,8 +108,8 @@ class RaplPerfSource final : public Source {
       std::uint64_t count = 0;
       const int result = syscalls_->read_count(event.fd, &count);
       if (result != 0) {
-        event.read_error = fmt::format("read of {} failed: {}", event.description,
-                                       std::strerror(-result));
+        event.read_error =
+            fmt::format("read of {} failed: {}", event.description, std::strerror(-result));
         continue;
       }
       if (!event.has_baseline) {
@@ -116,8 +117,8 @@ class RaplPerfSource final : public Source {
         event.baseline = count;
       }
       if (count < event.baseline) {
-        event.read_error = fmt::format("{} went backwards from {} to {} counts",
-                                       event.description, event.baseline, count);
+        event.read_error = fmt::format("{} went backwards from {} to {} counts", event.description,
+                                       event.baseline, count);
         continue;
       }
       event.read_error.clear();
@@ -138,9 +139,10 @@ class RaplPerfSource final : public Source {
     if (!type) {
       availability_.reason =
           type.error().code() == ErrorCode::kNotFound
-              ? fmt::format("no `power` PMU ({} is missing): this kernel or CPU does not offer "
-                            "RAPL perf events (virtual machines usually hide them)",
-                            pmu_dir.string())
+              ? fmt::format(
+                    "no `power` PMU ({} is missing): this kernel or CPU does not offer "
+                    "RAPL perf events (virtual machines usually hide them)",
+                    pmu_dir.string())
               : type.error().message();
       availability_.fix = "try --source rapl-powercap or rapl-msr";
       return;
@@ -156,11 +158,12 @@ class RaplPerfSource final : public Source {
       return;
     }
     std::vector<std::string> skipped;
-    const std::vector<PerfEnergyEvent> energy_events = discover_perf_energy_events(pmu_dir, skipped);
+    const std::vector<PerfEnergyEvent> energy_events =
+        discover_perf_energy_events(pmu_dir, skipped);
     if (energy_events.empty()) {
-      availability_.reason = fmt::format("the `power` PMU at {} has no usable energy-* events{}{}",
-                                         pmu_dir.string(), skipped.empty() ? "" : ": ",
-                                         fmt::join(skipped, "; "));
+      availability_.reason =
+          fmt::format("the `power` PMU at {} has no usable energy-* events{}{}", pmu_dir.string(),
+                      skipped.empty() ? "" : ": ", fmt::join(skipped, "; "));
       availability_.fix = "try --source rapl-powercap or rapl-msr";
       return;
     }
@@ -191,9 +194,10 @@ class RaplPerfSource final : public Source {
                 "events need <= 0 without CAP_PERFMON)",
                 description, std::strerror(error_number), paranoid_level(root)));
           } else {
-            skipped.push_back(fmt::format("perf_event_open({}) failed: {} (event not supported "
-                                          "on this CPU?)", description,
-                                          std::strerror(error_number)));
+            skipped.push_back(
+                fmt::format("perf_event_open({}) failed: {} (event not supported "
+                            "on this CPU?)",
+                            description, std::strerror(error_number)));
           }
           continue;
         }
@@ -289,7 +293,8 @@ Result<std::uint64_t> parse_perf_event_config(const std::filesystem::path& pmu_d
     const std::string name(term.substr(0, equals));
     std::uint64_t value = 1;  // a bare term sets its field to 1
     if (equals != std::string_view::npos) {
-      JP_TRY(value, sysfs::parse_unsigned_any_base(pmu_dir / "events", name, term.substr(equals + 1)));
+      JP_TRY(value,
+             sysfs::parse_unsigned_any_base(pmu_dir / "events", name, term.substr(equals + 1)));
     }
     const auto format_file = pmu_dir / "format" / name;
     JP_TRY(const std::string format_text, sysfs::read_text(format_file));
@@ -366,9 +371,10 @@ std::vector<PerfEnergyEvent> discover_perf_energy_events(const std::filesystem::
     const auto unit_file = events_dir / (name + ".unit");
     auto unit = sysfs::read_text(unit_file);
     if (!unit || *unit != "Joules") {
-      skipped.push_back(unit ? invalid_input(unit_file.string(), "unit", *unit,
-                                             "only Joules is understood").message()
-                             : unit.error().message());
+      skipped.push_back(
+          unit ? invalid_input(unit_file.string(), "unit", *unit, "only Joules is understood")
+                     .message()
+               : unit.error().message());
       continue;
     }
     events.push_back({name, *config, scale_j});

@@ -35,9 +35,9 @@ std::unique_ptr<Source> make_rapl_perf_source(const SourceOptions& options,
 
 // One `energy-*` event of the power PMU, as sysfs describes it.
 struct PerfEnergyEvent {
-  std::string name;        // "energy-pkg"
+  std::string name;          // "energy-pkg"
   std::uint64_t config = 0;  // from "event=0x02" and format/event ("config:0-7")
-  double scale_j = 0.0;    // joules per count, from energy-pkg.scale
+  double scale_j = 0.0;      // joules per count, from energy-pkg.scale
 };
 
 // "event=0x02[,term=value…]" placed into the config word by the PMU's format files

@@ -2,15 +2,15 @@
 // Intel and AMD both register their zones under the intel-rapl control type; AMD reports a
 // package and a core zone per socket, Intel adds uncore, dram and a platform-wide psys zone.
 // The zone's meaning is in its `name` file, never in its path.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "sources/backends.hpp"
 #include "sources/energy_accumulator.hpp"
@@ -96,14 +96,15 @@ class RaplPowercapSource final : public Source {
       reading.ok = false;
       auto raw = zone.energy.read_unsigned("energy_uj");
       if (!raw) {
-        zone.read_error = fmt::format("zone {} ({}): {}", zone.dir_name, zone.zone_name,
-                                      raw.error().message());
+        zone.read_error =
+            fmt::format("zone {} ({}): {}", zone.dir_name, zone.zone_name, raw.error().message());
         continue;
       }
       if (zone.max_energy_range_uj != 0 && *raw > zone.max_energy_range_uj) {
-        zone.read_error = fmt::format("{}: field 'energy_uj' has value '{}': above "
-                                      "max_energy_range_uj {}", zone.energy.path().string(), *raw,
-                                      zone.max_energy_range_uj);
+        zone.read_error = fmt::format(
+            "{}: field 'energy_uj' has value '{}': above "
+            "max_energy_range_uj {}",
+            zone.energy.path().string(), *raw, zone.max_energy_range_uj);
         continue;
       }
       if (!zone.accumulator.add(*raw)) {
@@ -124,8 +125,8 @@ class RaplPowercapSource final : public Source {
     const auto class_dir = sysfs::under_root(root, "/sys/class/powercap");
     auto entries = sysfs::list_directory(class_dir);
     if (!entries) {
-      availability_.reason = fmt::format(
-          "no powercap RAPL zones: {} ({})", class_dir.string(), entries.error().message());
+      availability_.reason = fmt::format("no powercap RAPL zones: {} ({})", class_dir.string(),
+                                         entries.error().message());
       availability_.fix =
           "load the RAPL driver (`sudo modprobe intel_rapl_msr`, Intel and AMD), or try --source "
           "rapl-perf or rapl-msr; virtual machines usually do not expose RAPL";
@@ -140,8 +141,9 @@ class RaplPowercapSource final : public Source {
       const auto zone_dir = class_dir / entry;
       auto zone_name = sysfs::read_text(zone_dir / "name");
       if (!zone_name || zone_name->empty()) {
-        skipped.push_back(zone_name ? fmt::format("{}: empty name file", (zone_dir / "name").string())
-                                    : zone_name.error().message());
+        skipped.push_back(zone_name
+                              ? fmt::format("{}: empty name file", (zone_dir / "name").string())
+                              : zone_name.error().message());
         continue;
       }
       auto energy = sysfs::OpenFile::open(zone_dir / "energy_uj");
@@ -168,17 +170,18 @@ class RaplPowercapSource final : public Source {
         // The counter runs from 0 to max_energy_range_uj inclusive, then restarts at 0.
         zone.accumulator = EnergyAccumulator(*max_range + 1);
       } else {
-        skipped.push_back(fmt::format("{} has no usable wrap range ({}): a wrap will show as a "
-                                      "failed read", entry,
-                                      max_range ? "0" : max_range.error().message()));
+        skipped.push_back(
+            fmt::format("{} has no usable wrap range ({}): a wrap will show as a "
+                        "failed read",
+                        entry, max_range ? "0" : max_range.error().message()));
       }
       zones_.push_back(std::move(zone));
     }
 
     if (zones_.empty()) {
-      availability_.reason = skipped.empty()
-                                 ? fmt::format("no intel-rapl zones under {}", class_dir.string())
-                                 : fmt::format("no readable RAPL zone: {}", fmt::join(skipped, "; "));
+      availability_.reason =
+          skipped.empty() ? fmt::format("no intel-rapl zones under {}", class_dir.string())
+                          : fmt::format("no readable RAPL zone: {}", fmt::join(skipped, "; "));
       availability_.fix = permission_denied
                               ? rapl::powercap_permission_fix()
                               : "load the RAPL driver (`sudo modprobe intel_rapl_msr`), or try "

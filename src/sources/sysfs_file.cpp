@@ -1,6 +1,7 @@
 #include "sources/sysfs_file.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,8 +10,6 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-
-#include <fmt/format.h>
 
 namespace jouleprof::sysfs {
 namespace {
@@ -28,9 +27,11 @@ template <typename Int>
 Result<Int> parse_integer(const std::filesystem::path& path, std::string_view field,
                           std::string_view text, int base, std::string_view expected) {
   const std::string_view value = trim(text);
-  if (value.empty()) return invalid_input(path.string(), field, "", "empty, expected " + std::string(expected));
+  if (value.empty())
+    return invalid_input(path.string(), field, "", "empty, expected " + std::string(expected));
   Int parsed{};
-  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed, base);
+  const auto [end, error] =
+      std::from_chars(value.data(), value.data() + value.size(), parsed, base);
   if (error == std::errc::result_out_of_range) {
     return invalid_input(path.string(), field, value, "out of range for " + std::string(expected));
   }
@@ -53,8 +54,8 @@ Error errno_error(const std::filesystem::path& path, std::string_view action, in
   if (error_number == ENOENT) code = ErrorCode::kNotFound;
   if (error_number == EACCES || error_number == EPERM) code = ErrorCode::kPermissionDenied;
   if (error_number == ENODEV || error_number == ENXIO) code = ErrorCode::kUnavailable;
-  return Error(code, fmt::format("{}: cannot {}: {}", path.string(), action,
-                                 std::strerror(error_number)));
+  return Error(
+      code, fmt::format("{}: cannot {}: {}", path.string(), action, std::strerror(error_number)));
 }
 
 Result<std::string> read_text(const std::filesystem::path& path) {
@@ -80,7 +81,8 @@ Result<std::string> read_text(const std::filesystem::path& path) {
 Result<std::uint64_t> parse_unsigned(const std::filesystem::path& path, std::string_view field,
                                      std::string_view text) {
   if (!trim(text).empty() && trim(text).front() == '-') {
-    return invalid_input(path.string(), field, trim(text), "negative, expected a non-negative integer");
+    return invalid_input(path.string(), field, trim(text),
+                         "negative, expected a non-negative integer");
   }
   return parse_integer<std::uint64_t>(path, field, text, 10, "a non-negative integer");
 }
@@ -174,14 +176,15 @@ Status OpenFile::check_still_linked() {
   struct stat info {};
   if (::fstat(fd_, &info) != 0) return errno_error(path_, "stat", errno);
   if (info.st_nlink == 0) {
-    return Error(ErrorCode::kUnavailable, fmt::format("{}: removed while jouleprof was reading it",
-                                                      path_.string()));
+    return Error(ErrorCode::kUnavailable,
+                 fmt::format("{}: removed while jouleprof was reading it", path_.string()));
   }
   return Status::Ok();
 }
 
 Result<std::string_view> OpenFile::read_text() {
-  if (fd_ < 0) return Error(ErrorCode::kInternal, fmt::format("{}: read of a closed file", path_.string()));
+  if (fd_ < 0)
+    return Error(ErrorCode::kInternal, fmt::format("{}: read of a closed file", path_.string()));
   const ssize_t n = ::pread(fd_, buffer_, sizeof buffer_ - 1, 0);
   if (n < 0) return errno_error(path_, "read", errno);
   JP_RETURN_IF_ERROR(check_still_linked());
@@ -199,7 +202,8 @@ Result<std::int64_t> OpenFile::read_signed(std::string_view field) {
 }
 
 Status OpenFile::read_at(std::uint64_t offset, void* data, std::size_t size) {
-  if (fd_ < 0) return Error(ErrorCode::kInternal, fmt::format("{}: read of a closed file", path_.string()));
+  if (fd_ < 0)
+    return Error(ErrorCode::kInternal, fmt::format("{}: read of a closed file", path_.string()));
   const ssize_t n = ::pread(fd_, data, size, static_cast<off_t>(offset));
   if (n < 0) return errno_error(path_, fmt::format("read register {:#x}", offset), errno);
   if (static_cast<std::size_t>(n) != size) {

@@ -1,9 +1,9 @@
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "sources/backends.hpp"
 #include "test_support.hpp"
@@ -65,7 +65,8 @@ TEST(Hwmon, JetsonInaRailsAreVoltageTimesCurrentNestedUnderTheModuleInput) {
   EXPECT_EQ(input.domain, "rail");
   EXPECT_EQ(input.source, "hwmon");
   EXPECT_NE(input.provenance_detail.find("in1_input (mV) ×"), std::string::npos);
-  EXPECT_EQ(source->channels()[index.at("hwmon:ina3221/VDD_SOC")].parent_id, "hwmon:ina3221/VDD_IN");
+  EXPECT_EQ(source->channels()[index.at("hwmon:ina3221/VDD_SOC")].parent_id,
+            "hwmon:ina3221/VDD_IN");
 
   std::vector<Reading> readings(3);
   source->read(readings);
@@ -81,7 +82,8 @@ TEST(Hwmon, TotalRailNestingCanBeTurnedOff) {
   TempDir root;
   write_jetson_orin(root);
   auto source = open_source(root, {{"hwmon.total-rail", ""}});
-  for (const Channel& channel : source->channels()) EXPECT_TRUE(channel.is_top_level()) << channel.id;
+  for (const Channel& channel : source->channels())
+    EXPECT_TRUE(channel.is_top_level()) << channel.id;
 }
 
 TEST(Hwmon, PowerInputsInMicrowattsWithLabels) {
@@ -185,7 +187,8 @@ TEST(Hwmon, SensorDisappearingMidRunFailsItsChannel) {
 
 TEST(Hwmon, NothingToReadIsExplained) {
   TempDir missing;
-  EXPECT_NE(open_source(missing)->availability().reason.find("no hwmon sensors"), std::string::npos);
+  EXPECT_NE(open_source(missing)->availability().reason.find("no hwmon sensors"),
+            std::string::npos);
   TempDir temperatures_only;
   write(temperatures_only, "hwmon0", "name", "coretemp");
   write(temperatures_only, "hwmon0", "temp1_input", "40000");

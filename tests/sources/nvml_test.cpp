@@ -1,12 +1,11 @@
 #include <dlfcn.h>
+#include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "sources/backends.hpp"
 #include "sources/nvml_api.hpp"
@@ -127,11 +126,13 @@ TEST_F(NvmlTest, InitFailuresSayWhyAndWhatToDo) {
   EXPECT_FALSE(denied->availability().available);
   EXPECT_TRUE(denied->channels().empty());
   EXPECT_NE(denied->availability().reason.find("nvmlInit_v2 failed: NVML_ERROR_NO_PERMISSION"),
-            std::string::npos) << denied->availability().reason;
+            std::string::npos)
+      << denied->availability().reason;
   EXPECT_NE(denied->availability().fix.find("/dev/nvidia"), std::string::npos);
 
   auto no_driver = open("driver_not_loaded");
-  EXPECT_NE(no_driver->availability().reason.find("NVML_ERROR_DRIVER_NOT_LOADED"), std::string::npos);
+  EXPECT_NE(no_driver->availability().reason.find("NVML_ERROR_DRIVER_NOT_LOADED"),
+            std::string::npos);
   EXPECT_NE(no_driver->availability().fix.find("modprobe nvidia"), std::string::npos);
 
   auto none = open("no_gpus");

@@ -1,8 +1,8 @@
+#include <gtest/gtest.h>
+
 #include <map>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "sources/backends.hpp"
 #include "test_support.hpp"
@@ -110,7 +110,8 @@ TEST(PowerSupply, AbsentBatteriesAndMainsAreNotChannels) {
   auto source = open_source(root);
   EXPECT_FALSE(source->availability().available);
   EXPECT_NE(source->availability().reason.find("no battery (supplies found: AC (Mains))"),
-            std::string::npos) << source->availability().reason;
+            std::string::npos)
+      << source->availability().reason;
 }
 
 TEST(PowerSupply, GarbageIsReportedWithFileAndValue) {

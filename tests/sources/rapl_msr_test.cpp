@@ -1,4 +1,7 @@
+#include "sources/rapl_msr.hpp"
+
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -7,10 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "sources/backends.hpp"
-#include "sources/rapl_msr.hpp"
 #include "sources/file_capabilities.hpp"
 #include "test_support.hpp"
 
@@ -89,15 +89,17 @@ TEST(RaplMsr, IntelOneChannelPerDomainPerPackageFromTheLeadCpu) {
   EXPECT_EQ(source->name(), "rapl-msr");
   const auto index = index_by_id(*source);
   ASSERT_EQ(index.size(), 6u);
-  for (const char* id : {"rapl-msr:package-0", "rapl-msr:package-0/core", "rapl-msr:package-0/dram",
-                         "rapl-msr:package-1", "rapl-msr:package-1/core", "rapl-msr:package-1/dram"}) {
+  for (const char* id :
+       {"rapl-msr:package-0", "rapl-msr:package-0/core", "rapl-msr:package-0/dram",
+        "rapl-msr:package-1", "rapl-msr:package-1/core", "rapl-msr:package-1/dram"}) {
     ASSERT_TRUE(index.count(id)) << id;
   }
   const Channel& dram1 = source->channels()[index.at("rapl-msr:package-1/dram")];
   EXPECT_EQ(dram1.parent_id, "rapl-msr:package-1");
   EXPECT_EQ(dram1.source, "rapl-msr");
   EXPECT_EQ(dram1.device, "cpu1");
-  EXPECT_NE(dram1.provenance_detail.find("0x619 on cpu 2"), std::string::npos) << dram1.provenance_detail;
+  EXPECT_NE(dram1.provenance_detail.find("0x619 on cpu 2"), std::string::npos)
+      << dram1.provenance_detail;
   EXPECT_TRUE(source->channels()[index.at("rapl-msr:package-0")].is_top_level());
 }
 
@@ -149,7 +151,8 @@ TEST(RaplMsr, DramUnitCanBeOverriddenForServerParts) {
   source->read(readings);
   EXPECT_DOUBLE_EQ(readings[index.at("rapl-msr:package-0/dram")].value, 1.0);
   EXPECT_NE(source->channels()[index.at("rapl-msr:package-0/dram")].provenance_detail.find(
-                "unit from settings"), std::string::npos);
+                "unit from settings"),
+            std::string::npos);
 
   auto bad = open_source(root, {{"rapl-msr.dram-energy-unit-j", "fast"}});
   EXPECT_FALSE(bad->availability().available);
@@ -212,7 +215,8 @@ TEST(RaplMsr, CpuWithoutRaplRegistersIsUnavailable) {
   auto source = open_source(root);
   EXPECT_FALSE(source->availability().available);
   EXPECT_NE(source->availability().reason.find("does not expose the RAPL registers"),
-            std::string::npos) << source->availability().reason;
+            std::string::npos)
+      << source->availability().reason;
 }
 
 TEST(RaplMsr, PermissionDeniedPointsToRootOrOtherPaths) {
@@ -240,7 +244,8 @@ TEST(RaplMsr, RegisterUnreadableMidRunFailsThatChannel) {
   source->read(readings);
   const std::size_t dram1 = index.at("rapl-msr:package-1/dram");
   EXPECT_FALSE(readings[dram1].ok);
-  EXPECT_NE(source->read_error(dram1).find("0x619"), std::string::npos) << source->read_error(dram1);
+  EXPECT_NE(source->read_error(dram1).find("0x619"), std::string::npos)
+      << source->read_error(dram1);
   EXPECT_TRUE(readings[index.at("rapl-msr:package-0/dram")].ok);
 }
 

@@ -1,12 +1,12 @@
 #include "sources/rapl_perf.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cerrno>
 #include <map>
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "sources/backends.hpp"
 #include "test_support.hpp"
@@ -98,8 +98,9 @@ TEST(RaplPerf, OneEventPerSocketWithConfigFromTheEventString) {
     EXPECT_EQ(source->channels()[index.at("rapl-perf:package-0/core")].domain, "core");
     EXPECT_EQ(source->channels()[index.at("rapl-perf:package-1/core")].device, "cpu1");
     EXPECT_EQ(source->channels()[index.at("rapl-perf:package-0")].source, "rapl-perf");
-    EXPECT_NE(source->channels()[index.at("rapl-perf:package-0")].provenance_detail.find(
-                  "energy-pkg"), std::string::npos);
+    EXPECT_NE(
+        source->channels()[index.at("rapl-perf:package-0")].provenance_detail.find("energy-pkg"),
+        std::string::npos);
     // Every event opened system-wide on the PMU's CPUs with type 21 and the event's config.
     ASSERT_EQ(state.opened.size(), 6u);
     EXPECT_EQ(state.opened[0], std::make_tuple(21u, std::uint64_t{0x01}, 0));

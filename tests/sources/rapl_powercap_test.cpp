@@ -1,11 +1,11 @@
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "sources/backends.hpp"
 #include "sources/file_capabilities.hpp"
@@ -72,10 +72,14 @@ TEST(RaplPowercap, TwoSocketIntelZonesAreNamedAndNested) {
 
   const auto index = index_by_id(*source);
   const std::map<std::string, std::string> expected_parent = {
-      {"rapl:package-0", "rapl:psys"},         {"rapl:package-0/core", "rapl:package-0"},
-      {"rapl:package-0/uncore", "rapl:package-0"}, {"rapl:package-0/dram", "rapl:package-0"},
-      {"rapl:package-1", "rapl:psys"},         {"rapl:package-1/core", "rapl:package-1"},
-      {"rapl:package-1/dram", "rapl:package-1"}, {"rapl:psys", ""}};
+      {"rapl:package-0", "rapl:psys"},
+      {"rapl:package-0/core", "rapl:package-0"},
+      {"rapl:package-0/uncore", "rapl:package-0"},
+      {"rapl:package-0/dram", "rapl:package-0"},
+      {"rapl:package-1", "rapl:psys"},
+      {"rapl:package-1/core", "rapl:package-1"},
+      {"rapl:package-1/dram", "rapl:package-1"},
+      {"rapl:psys", ""}};
   ASSERT_EQ(index.size(), expected_parent.size());
   for (const auto& [id, parent] : expected_parent) {
     ASSERT_TRUE(index.count(id)) << id;
@@ -196,7 +200,8 @@ TEST(RaplPowercap, PermissionDeniedNamesTheFileAndOffersPerfAndGroupRule) {
   auto source = open_source(root);
   const Availability availability = source->availability();
   EXPECT_FALSE(availability.available);
-  EXPECT_NE(availability.reason.find("Permission denied"), std::string::npos) << availability.reason;
+  EXPECT_NE(availability.reason.find("Permission denied"), std::string::npos)
+      << availability.reason;
   EXPECT_NE(availability.reason.find("intel-rapl:0/energy_uj"), std::string::npos);
   EXPECT_NE(availability.fix.find("rapl-perf"), std::string::npos);
   EXPECT_NE(availability.fix.find("perf_event_paranoid"), std::string::npos);
@@ -225,6 +230,8 @@ struct BadValueCase {
   std::string expected_message;
 };
 
+void PrintTo(const BadValueCase& value_case, std::ostream* out) { *out << value_case.label; }
+
 class RaplPowercapBadValue : public ::testing::TestWithParam<BadValueCase> {};
 
 TEST_P(RaplPowercapBadValue, ZoneIsSkippedWithAMessageNamingFileFieldAndValue) {
@@ -240,11 +247,12 @@ TEST_P(RaplPowercapBadValue, ZoneIsSkippedWithAMessageNamingFileFieldAndValue) {
 
 INSTANTIATE_TEST_SUITE_P(
     EmptyGarbageNegative, RaplPowercapBadValue,
-    ::testing::Values(BadValueCase{"Empty", "", "empty"},
-                      BadValueCase{"Garbage", "12ab", "'12ab'"},
+    ::testing::Values(BadValueCase{"Empty", "", "empty"}, BadValueCase{"Garbage", "12ab", "'12ab'"},
                       BadValueCase{"Negative", "-42", "negative"},
                       BadValueCase{"TooLarge", "99999999999999999999999", "out of range"}),
-    [](const ::testing::TestParamInfo<BadValueCase>& param_info) { return param_info.param.label; });
+    [](const ::testing::TestParamInfo<BadValueCase>& param_info) {
+      return param_info.param.label;
+    });
 
 TEST(RaplPowercap, GarbageMidRunFailsThatReadOnlyAndRecovers) {
   TempDir root;
@@ -287,7 +295,8 @@ TEST(RaplPowercap, ZoneDisappearingMidRunFailsOnlyThatChannel) {
   const std::size_t package = index.at("rapl:package-0");
   EXPECT_FALSE(readings[dram].ok);
   EXPECT_NE(source->read_error(dram).find("intel-rapl:0:2"), std::string::npos);
-  EXPECT_NE(source->read_error(dram).find("removed"), std::string::npos) << source->read_error(dram);
+  EXPECT_NE(source->read_error(dram).find("removed"), std::string::npos)
+      << source->read_error(dram);
   EXPECT_TRUE(readings[package].ok);
   EXPECT_DOUBLE_EQ(readings[package].value, 1.0);
 }

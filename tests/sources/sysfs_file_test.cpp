@@ -1,8 +1,8 @@
 #include "sources/sysfs_file.hpp"
 
-#include <filesystem>
-
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 #include "test_support.hpp"
 

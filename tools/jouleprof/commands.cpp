@@ -4,6 +4,7 @@
 
 namespace jouleprof::cli {
 
+CommandRunner add_measure_command(CLI::App& parent);
 CommandRunner add_version_command(CLI::App& parent);
 CommandRunner add_sensors_command(CLI::App& parent);
 CommandRunner add_run_command(CLI::App& parent);
@@ -11,6 +12,7 @@ CommandRunner add_burn_command(CLI::App& parent);
 
 std::span<const CommandSpec> commands() {
   static constexpr std::array kCommands{
+      CommandSpec{"measure", add_measure_command},
       CommandSpec{"version", add_version_command},
       CommandSpec{"sensors", add_sensors_command},
       CommandSpec{"run", add_run_command},

@@ -1,0 +1,115 @@
+// Gated measurement of one callable (FECoM's protocol, METHODS.md §2, made live):
+//
+//   warm-up runs → stability gate (every channel's CV over the last N intervals below its
+//   threshold, temperatures below their caps; re-checked every check period, given up after the
+//   timeout with a report of what was unstable) → the call, repeated in a loop until the window
+//   spans at least K counter updates → tail wait → per channel: total, idle baseline (the window
+//   the gate accepted), net, tail, net + tail, per call → repeated R times, with statistics.
+//
+//   JP_TRY(auto monitor, Monitor::open(monitor_options));
+//   GatedOptions options;                                   // FECoM's published defaults
+//   JP_TRY(GatedResult r, measure_gated(*monitor, [] { work(); return Status::Ok(); }, options));
+//
+// A repetition whose gate times out ends the measurement: the repetitions measured so far are
+// kept and `incomplete` says what is missing.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "jouleprof/call_energy.hpp"
+#include "jouleprof/monitor.hpp"
+#include "jouleprof/profile.hpp"
+#include "jouleprof/stability.hpp"
+
+namespace jouleprof {
+
+struct GatedOptions {
+  std::size_t warmup_runs = 1;
+  std::size_t repetitions = 10;
+  TimeNs interval_ns = 500 * kNsPerMs;  // analysis interval of the gate and the tail (FECoM: 0.5 s)
+  std::size_t last_n = 20;              // intervals the gate looks at
+  double cpu_max_cv = kFecomCpuMaxCv;   // package, core, psys, estimates
+  double dram_max_cv = kFecomDramMaxCv;
+  double gpu_max_cv = kFecomGpuMaxCv;
+  double tolerance = 0.0;               // relative loosening of every CV threshold
+  double cpu_max_temperature_c = kFecomCpuMaxTemperatureC;
+  double gpu_max_temperature_c = kFecomGpuMaxTemperatureC;
+  TimeNs check_period_ns = 20 * kNsPerS;  // wait between gate checks
+  TimeNs gate_timeout_ns = 120 * kNsPerS;
+  TimeNs tail_wait_ns = 30 * kNsPerS;
+  std::size_t tail_moving_average = 5;
+  double gpu_tail_margin_w = kFecomGpuTailMarginW;
+  std::size_t min_counter_updates = 10;  // K: the call repeats until its window spans K updates
+};
+
+struct ChannelGate {
+  std::string channel_id;
+  double value = 0.0;      // CV, or mean temperature in °C
+  double threshold = 0.0;  // the CV threshold, or the temperature cap
+  bool ok = false;
+  bool temperature = false;
+};
+
+struct GateLog {
+  bool passed = false;
+  TimeNs waited_ns = 0;
+  std::uint32_t checks = 0;
+  std::vector<ChannelGate> channels;  // at the last check
+  std::string failure;                // which channel was unstable or hot, when it did not pass
+};
+
+// One channel's figures for one repetition, per call (the window's figures ÷ calls).
+struct ChannelCall {
+  std::string channel_id;
+  std::string domain;
+  Provenance provenance = Provenance::kMeasured;
+  std::string provenance_detail;
+  double total_j = 0.0;
+  double baseline_power_w = 0.0;
+  double net_j = 0.0;
+  double tail_j = 0.0;  // the whole tail after the loop, ÷ calls
+  double net_plus_tail_j = 0.0;
+  TimeNs tail_duration_ns = 0;
+  double mean_power_w = 0.0;  // over the window, per interval
+  double median_power_w = 0.0;
+  double stdev_power_w = 0.0;
+};
+
+struct GatedRepetition {
+  GateLog gate;
+  std::uint64_t calls = 0;  // calls in the window (amplification)
+  TimeNs window_ns = 0;
+  std::vector<ChannelCall> channels;
+};
+
+struct GatedChannelSummary {
+  std::string channel_id;
+  RepetitionStats total_j;
+  RepetitionStats net_j;
+  RepetitionStats tail_j;
+  RepetitionStats net_plus_tail_j;
+};
+
+struct GatedResult {
+  std::vector<GatedRepetition> repetitions;
+  std::vector<GatedChannelSummary> summary;  // over the completed repetitions, per call
+  TimeNs update_period_ns = 0;  // the slowest energy counter's update period, as observed
+  TimeNs min_window_ns = 0;     // K × that period: each window lasts at least this long
+  TimeNs single_call_ns = 0;    // duration of one call, from the last warm-up run
+  bool incomplete = false;
+  std::string missing;  // what was not measured and why
+  std::vector<std::string> warnings;
+  Profile profile;  // every sample of the whole measurement, for reports
+};
+
+using MeasuredCall = std::function<Status()>;
+
+// Starts the monitor, runs the protocol and stops it. Errors only when the call itself fails
+// before anything was measured; later failures end the measurement with `incomplete` set.
+Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call,
+                                  const GatedOptions& options);
+
+}  // namespace jouleprof

@@ -1,0 +1,225 @@
+#include "jouleprof/gated_measurement.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "jouleprof/interval_trace.hpp"
+#include "jouleprof/statistics.hpp"
+
+namespace jouleprof {
+namespace {
+
+bool is_gpu(const Channel& c) { return c.device.rfind("gpu", 0) == 0 || c.domain == "gpu"; }
+
+double max_cv_for(const Channel& c, const GatedOptions& o) {
+  if (c.domain == "dram") return o.dram_max_cv;
+  return is_gpu(c) ? o.gpu_max_cv : o.cpu_max_cv;
+}
+
+void sleep_until(TimeNs t_ns) {
+  const TimeNs now = monotonic_now_ns();
+  if (t_ns > now) std::this_thread::sleep_for(std::chrono::nanoseconds(t_ns - now));
+}
+
+TimeNs gate_window_ns(const GatedOptions& o) {
+  return static_cast<TimeNs>(o.last_n) * o.interval_ns;
+}
+
+std::vector<ChannelGate> check_channels(const std::vector<Series>& series, TimeNs now,
+                                        const GatedOptions& o) {
+  std::vector<ChannelGate> gates;
+  const TimeNs window = gate_window_ns(o);
+  for (const Series& s : series) {
+    const Channel& c = s.channel();
+    if (c.carries_energy()) {
+      StabilityOptions stability{o.last_n, max_cv_for(c, o), o.tolerance};
+      const StabilityCheck check =
+          check_stability(rebin(s, now - window, now, o.interval_ns), now, stability);
+      gates.push_back({c.id, check.cv, check.threshold, check.stable, false});
+    } else if (c.kind == ChannelKind::kTemperature && !s.empty()) {
+      double sum = 0.0;
+      std::size_t n = 0;
+      for (std::size_t i = s.lower_bound(now - window); i < s.size(); ++i, ++n) sum += s[i].value;
+      const double cap = is_gpu(c) ? o.gpu_max_temperature_c : o.cpu_max_temperature_c;
+      const double mean = n > 0 ? sum / static_cast<double>(n) : s.back().value;
+      gates.push_back({c.id, mean, cap, mean <= cap, true});
+    }
+  }
+  return gates;
+}
+
+std::string describe_failures(const std::vector<ChannelGate>& gates) {
+  std::string text;
+  for (const ChannelGate& g : gates) {
+    if (g.ok) continue;
+    if (!text.empty()) text += "; ";
+    text += g.temperature
+                ? fmt::format("{} too hot ({:.1f} °C > {:.1f} °C)", g.channel_id, g.value, g.threshold)
+                : fmt::format("{} unstable (CV {:.4f} > {:.4f})", g.channel_id, g.value, g.threshold);
+  }
+  return text;
+}
+
+GateLog run_gate(const Monitor& monitor, const GatedOptions& o) {
+  GateLog log;
+  const TimeNs begin = monotonic_now_ns();
+  for (;;) {
+    sleep_until(monotonic_now_ns() + o.check_period_ns);
+    const TimeNs now = monotonic_now_ns();
+    log.channels = check_channels(monitor.recent(now - gate_window_ns(o) - o.interval_ns), now, o);
+    ++log.checks;
+    log.waited_ns = now - begin;
+    log.passed = std::all_of(log.channels.begin(), log.channels.end(),
+                             [](const ChannelGate& g) { return g.ok; });
+    if (log.passed) return log;
+    if (log.waited_ns >= o.gate_timeout_ns) {
+      log.failure = fmt::format("not stable after {:.1f} s ({} checks): {}", ns_to_s(log.waited_ns),
+                                log.checks, describe_failures(log.channels));
+      return log;
+    }
+  }
+}
+
+// The slowest energy channel's update period: the window must span K of them.
+TimeNs slowest_update_period(const std::vector<Series>& series, TimeNs fallback) {
+  TimeNs slowest = 0;
+  for (const Series& s : series) {
+    if (!s.channel().carries_energy()) continue;
+    TimeNs period = s.measured_update_period_ns();
+    if (period == 0) period = s.channel().nominal_period_ns;
+    slowest = std::max(slowest, period);
+  }
+  return slowest > 0 ? slowest : fallback;
+}
+
+ChannelCall analyse_channel(const Series& s, TimeNs start, TimeNs end, TimeNs after,
+                            std::uint64_t calls, const GatedOptions& o) {
+  const Channel& c = s.channel();
+  ChannelCall call;
+  call.channel_id = c.id;
+  call.domain = c.domain;
+  call.provenance = c.provenance;
+  call.provenance_detail = c.provenance_detail;
+  const TimeNs window = gate_window_ns(o);
+  call.baseline_power_w = s.energy_between_j(start - window, start) / ns_to_s(window);
+  const double total = s.energy_between_j(start, end);
+  const double net = total - call.baseline_power_w * ns_to_s(end - start);
+
+  CallAnalysisOptions tail_options;
+  tail_options.tail_moving_average = o.tail_moving_average;
+  tail_options.tail_max_ns = o.tail_wait_ns;
+  tail_options.tail_margin_w = is_gpu(c) ? o.gpu_tail_margin_w : 0.0;
+  const Tail tail = find_tail(rebin(s, end, after, o.interval_ns), 0, call.baseline_power_w, tail_options);
+
+  std::vector<double> powers;
+  for (const IntervalSample& bin : rebin(s, start, end, o.interval_ns)) powers.push_back(bin.power_w());
+  if (powers.empty()) powers.push_back(total / ns_to_s(end - start));
+  const RepetitionStats power_stats = summarize(powers);
+
+  const double per_call = 1.0 / static_cast<double>(calls);
+  call.total_j = total * per_call;
+  call.net_j = net * per_call;
+  call.tail_j = tail.energy_j * per_call;
+  call.net_plus_tail_j = call.net_j + call.tail_j;
+  call.tail_duration_ns = tail.duration_ns;
+  call.mean_power_w = power_stats.mean;
+  call.median_power_w = power_stats.median;
+  call.stdev_power_w = power_stats.stdev;
+  return call;
+}
+
+void summarise(GatedResult& result) {
+  if (result.repetitions.empty()) return;
+  for (std::size_t c = 0; c < result.repetitions.front().channels.size(); ++c) {
+    std::vector<double> total, net, tail, net_tail;
+    for (const GatedRepetition& r : result.repetitions) {
+      total.push_back(r.channels[c].total_j);
+      net.push_back(r.channels[c].net_j);
+      tail.push_back(r.channels[c].tail_j);
+      net_tail.push_back(r.channels[c].net_plus_tail_j);
+    }
+    result.summary.push_back({result.repetitions.front().channels[c].channel_id, summarize(total),
+                              summarize(net), summarize(tail), summarize(net_tail)});
+  }
+}
+
+}  // namespace
+
+Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call,
+                                  const GatedOptions& o) {
+  if (o.interval_ns <= 0 || o.last_n < 2 || o.repetitions == 0) {
+    return invalid_input("gated measurement", "interval/last_n/repetitions",
+                         fmt::format("{} ns/{}/{}", o.interval_ns, o.last_n, o.repetitions),
+                         "the interval must be positive, N at least 2, repetitions at least 1");
+  }
+  GatedResult result;
+  JP_RETURN_IF_ERROR(monitor.start());
+  const TimeNs sampling_began = monotonic_now_ns();
+
+  // Warm-up, and the time of one call (at least one run, even with no warm-up asked for).
+  for (std::size_t i = 0; i < std::max<std::size_t>(o.warmup_runs, 1); ++i) {
+    const TimeNs t0 = monotonic_now_ns();
+    const Status st = call();
+    result.single_call_ns = std::max<TimeNs>(monotonic_now_ns() - t0, 1);
+    if (!st) {
+      monitor.stop();
+      return st.error().with_context("the measured call failed during warm-up");
+    }
+  }
+  result.update_period_ns = slowest_update_period(monitor.recent(sampling_began), o.interval_ns);
+  result.min_window_ns = static_cast<TimeNs>(o.min_counter_updates) * result.update_period_ns;
+
+  for (std::size_t r = 0; r < o.repetitions; ++r) {
+    GatedRepetition rep;
+    rep.gate = run_gate(monitor, o);
+    if (!rep.gate.passed) {
+      result.incomplete = true;
+      result.missing = fmt::format("repetitions {} to {} not measured: the stability gate gave up: {}",
+                                   r + 1, o.repetitions, rep.gate.failure);
+      break;
+    }
+    // The window begins and ends on fresh readings (the few microseconds between a reading and
+    // the call are idle time, which the baseline removes from the net figure).
+    // The call repeats until the window spans K counter updates: a count fixed in advance from
+    // one timed run would fall short whenever the machine slows the calls down.
+    const TimeNs start = monitor.sync();
+    Status failed;
+    std::uint64_t calls = 0;
+    do {
+      failed = call();
+      ++calls;
+    } while (failed.ok() && monotonic_now_ns() - start < result.min_window_ns);
+    const TimeNs end = monitor.sync();
+    if (!failed.ok()) {
+      result.incomplete = true;
+      result.missing = fmt::format("repetitions {} to {} not measured: the call failed: {}", r + 1,
+                                   o.repetitions, failed.error().message());
+      break;
+    }
+    sleep_until(end + o.tail_wait_ns);
+    const TimeNs after = monotonic_now_ns();
+    rep.calls = calls;
+    rep.window_ns = end - start;
+    for (const Series& s : monitor.recent(start - gate_window_ns(o) - o.interval_ns)) {
+      if (s.channel().carries_energy()) {
+        rep.channels.push_back(analyse_channel(s, start, end, after, rep.calls, o));
+      }
+    }
+    result.repetitions.push_back(std::move(rep));
+  }
+
+  result.profile = monitor.stop();
+  result.profile.meta.kind = "measure";
+  if (result.incomplete) {
+    result.profile.meta.partial = true;
+    result.profile.warnings.push_back(result.missing);
+  }
+  result.warnings = result.profile.warnings;
+  summarise(result);
+  return result;
+}
+
+}  // namespace jouleprof

@@ -1,0 +1,203 @@
+#include "jouleprof/gated_measurement.hpp"
+
+#include <mutex>
+#include <cmath>
+#include <random>
+
+#include <gtest/gtest.h>
+
+namespace jouleprof {
+namespace {
+
+// When the measured call is busy: it accrues continuously, as a device's energy does.
+class Activity {
+ public:
+  void begin(TimeNs t) {
+    std::lock_guard lock(mutex_);
+    since_ = t;
+  }
+  void end(TimeNs t) {
+    std::lock_guard lock(mutex_);
+    busy_ += t - since_;
+    since_ = 0;
+  }
+  TimeNs busy_until(TimeNs t) const {
+    std::lock_guard lock(mutex_);
+    return busy_ + (since_ > 0 && t > since_ ? t - since_ : 0);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  TimeNs busy_ = 0;
+  TimeNs since_ = 0;
+};
+
+// A meter whose power is idle_w plus active_w while the measured call is busy, exposed as a
+// cumulative counter that only changes every update_period (like RAPL or NVML), plus an optional
+// temperature and optional noise.
+class ActivityMeter final : public Source {
+ public:
+  struct Config {
+    double idle_w = 10.0;
+    double active_w = 40.0;
+    TimeNs update_period_ns = 10 * kNsPerMs;
+    double temperature_c = 0.0;  // 0: no temperature channel
+    double noise_w = 0.0;
+  };
+
+  ActivityMeter(Config config, const Activity* activity)
+      : config_(config), activity_(activity), origin_ns_(monotonic_now_ns()) {
+    Channel energy;
+    energy.id = "meter:package";
+    energy.source = "test-meter";
+    energy.device = "cpu0";
+    energy.domain = "package";
+    energy.nominal_period_ns = config.update_period_ns;
+    channels_.push_back(energy);
+    if (config.temperature_c > 0) {
+      Channel temp = energy;
+      temp.id = "meter:temperature";
+      temp.kind = ChannelKind::kTemperature;
+      channels_.push_back(temp);
+    }
+  }
+
+  std::string_view name() const override { return "test-meter"; }
+  Availability availability() const override { return {true, "", ""}; }
+  const std::vector<Channel>& channels() const override { return channels_; }
+  TimeNs default_period_ns() const override { return 2 * kNsPerMs; }
+  std::string read_error(std::size_t) const override { return ""; }
+
+  void read(std::span<Reading> out) override {
+    const TimeNs now = monotonic_now_ns();
+    const TimeNs update = (now - origin_ns_) / config_.update_period_ns * config_.update_period_ns;
+    if (update != last_update_ns_) {
+      last_update_ns_ = update;
+      const double noise = config_.noise_w > 0 ? noise_(rng_) * config_.noise_w : 0.0;
+      noise_j_ += noise * ns_to_s(config_.update_period_ns);
+      const TimeNs busy = activity_->busy_until(origin_ns_ + update);
+      value_j_ = config_.idle_w * ns_to_s(update) + config_.active_w * ns_to_s(busy) +
+                 std::max(noise_j_, -config_.idle_w * ns_to_s(update) * 0.5);
+    }
+    out[0] = Reading{now, value_j_, true};
+    if (out.size() > 1) out[1] = Reading{now, config_.temperature_c, true};
+  }
+
+ private:
+  Config config_;
+  const Activity* activity_;
+  TimeNs origin_ns_;
+  TimeNs last_update_ns_ = -1;
+  double value_j_ = 0.0;
+  double noise_j_ = 0.0;
+  std::vector<Channel> channels_;
+  std::mt19937 rng_{7};
+  std::normal_distribution<double> noise_{0.0, 1.0};
+};
+
+GatedOptions fast_options() {
+  GatedOptions o;
+  o.warmup_runs = 1;
+  o.repetitions = 2;
+  // A 1 s baseline window: long against the 10 ms counter steps, as 10 s is against RAPL's 1 ms.
+  o.interval_ns = 100 * kNsPerMs;
+  o.last_n = 10;
+  o.check_period_ns = 100 * kNsPerMs;
+  o.gate_timeout_ns = 2 * kNsPerS;
+  o.tail_wait_ns = 200 * kNsPerMs;
+  o.min_counter_updates = 100;
+  return o;
+}
+
+struct Harness {
+  Activity activity;
+  std::vector<TimeNs> call_ns;  // written by the measuring thread only
+
+  std::unique_ptr<Monitor> monitor(ActivityMeter::Config config) {
+    std::vector<std::unique_ptr<Source>> sources;
+    sources.push_back(std::make_unique<ActivityMeter>(config, &activity));
+    return Monitor::from_sources(std::move(sources), MonitorOptions{});
+  }
+
+  // Spins for ~2 ms, far shorter than the counter's 10 ms update period.
+  MeasuredCall short_call() {
+    return [this] {
+      const TimeNs t0 = monotonic_now_ns();
+      activity.begin(t0);
+      TimeNs t1 = t0;
+      while (t1 - t0 < 2 * kNsPerMs) t1 = monotonic_now_ns();
+      activity.end(t1);
+      call_ns.push_back(t1 - t0);
+      return Status::Ok();
+    };
+  }
+};
+
+TEST(GatedMeasurement, AmplifiesACallShorterThanTheCounterPeriod) {
+  Harness h;
+  auto monitor = h.monitor({});
+  const GatedOptions options = fast_options();
+  const Result<GatedResult> r = measure_gated(*monitor, h.short_call(), options);
+  ASSERT_TRUE(r) << r.error().message();
+  ASSERT_FALSE(r->incomplete) << r->missing;
+  ASSERT_EQ(r->repetitions.size(), 2u);
+  // The counter updates every 10 ms: each window lasts at least 100 updates.
+  EXPECT_EQ(r->update_period_ns, 10 * kNsPerMs);
+  EXPECT_EQ(r->min_window_ns, kNsPerS);
+  // The calls run in order: the warm-up, then calls_per_window per repetition. A call's active
+  // energy is 40 W over its own duration (which machine load stretches, so it is taken per call).
+  ASSERT_EQ(h.call_ns.size(),
+            options.warmup_runs + r->repetitions[0].calls + r->repetitions[1].calls);
+  std::size_t next = options.warmup_runs;
+  for (const GatedRepetition& rep : r->repetitions) {
+    EXPECT_GE(rep.window_ns, r->min_window_ns);
+    EXPECT_GT(rep.calls, 1u) << "a 2 ms call is repeated to fill the window";
+    TimeNs busy = 0;
+    for (std::uint64_t k = 0; k < rep.calls; ++k) busy += h.call_ns[next++];
+    const double expected_net_j = 40.0 * ns_to_s(busy) / static_cast<double>(rep.calls);
+    EXPECT_TRUE(rep.gate.passed);
+    ASSERT_EQ(rep.channels.size(), 1u);
+    EXPECT_NEAR(rep.channels[0].baseline_power_w, 10.0, 0.2);
+    EXPECT_NEAR(rep.channels[0].net_j, expected_net_j, 0.02 * expected_net_j)
+        << "per-call net energy within 2 % of the known answer";
+  }
+  ASSERT_EQ(r->summary.size(), 1u);
+  EXPECT_EQ(r->summary[0].net_j.n, 2u);
+  EXPECT_EQ(r->profile.meta.kind, "measure");
+}
+
+TEST(GatedMeasurement, HotMachineFailsTheGateWithAReport) {
+  Harness h;
+  ActivityMeter::Config hot;
+  hot.temperature_c = 80.0;
+  auto monitor = h.monitor(hot);
+  const Result<GatedResult> r = measure_gated(*monitor, h.short_call(), fast_options());
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_TRUE(r->incomplete);
+  EXPECT_TRUE(r->repetitions.empty());
+  EXPECT_NE(r->missing.find("meter:temperature too hot"), std::string::npos) << r->missing;
+  EXPECT_TRUE(r->profile.meta.partial);
+}
+
+TEST(GatedMeasurement, NoisyMachineNeverPassesTheGate) {
+  Harness h;
+  ActivityMeter::Config noisy;
+  noisy.noise_w = 30.0;
+  auto monitor = h.monitor(noisy);
+  const Result<GatedResult> r = measure_gated(*monitor, h.short_call(), fast_options());
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->incomplete);
+  EXPECT_NE(r->missing.find("meter:package unstable"), std::string::npos) << r->missing;
+}
+
+TEST(GatedMeasurement, FailingCallIsAnError) {
+  Harness h;
+  auto monitor = h.monitor({});
+  const Result<GatedResult> r = measure_gated(
+      *monitor, [] { return Status(Error(ErrorCode::kIo, "disk gone")); }, fast_options());
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("disk gone"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace jouleprof
