@@ -9,6 +9,7 @@ CommandRunner add_version_command(CLI::App& parent);
 CommandRunner add_sensors_command(CLI::App& parent);
 CommandRunner add_run_command(CLI::App& parent);
 CommandRunner add_burn_command(CLI::App& parent);
+CommandRunner add_attribute_command(CLI::App& parent);
 
 std::span<const CommandSpec> commands() {
   static constexpr std::array kCommands{
@@ -17,6 +18,7 @@ std::span<const CommandSpec> commands() {
       CommandSpec{"sensors", add_sensors_command},
       CommandSpec{"run", add_run_command},
       CommandSpec{"burn", add_burn_command},
+      CommandSpec{"attribute", add_attribute_command},
   };
   return kCommands;
 }
