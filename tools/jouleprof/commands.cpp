@@ -9,6 +9,7 @@ CommandRunner add_version_command(CLI::App& parent);
 CommandRunner add_sensors_command(CLI::App& parent);
 CommandRunner add_run_command(CLI::App& parent);
 CommandRunner add_burn_command(CLI::App& parent);
+CommandRunner add_attribute_command(CLI::App& parent);
 CommandRunner add_train_predictor_command(CLI::App& parent);
 CommandRunner add_predict_command(CLI::App& parent);
 CommandRunner add_score_command(CLI::App& parent);
@@ -34,6 +35,7 @@ std::span<const CommandSpec> commands() {
       CommandSpec{"sensors", add_sensors_command},
       CommandSpec{"run", add_run_command},
       CommandSpec{"burn", add_burn_command},
+      CommandSpec{"attribute", add_attribute_command},
       CommandSpec{"train-predictor", add_train_predictor_command},
       CommandSpec{"predict", add_predict_command},
       CommandSpec{"score", add_score_command},
