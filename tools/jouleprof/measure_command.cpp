@@ -13,6 +13,10 @@
 #include "jouleprof/fecom_records.hpp"
 #include "jouleprof/gated_measurement.hpp"
 #include "jouleprof/history.hpp"
+#include "jouleprof/statistics.hpp"
+#ifdef JOULEPROF_TORCH_COMMANDS
+#include "jouleprof/torch_ops.hpp"
+#endif
 #include "jouleprof/monitor.hpp"
 #include "source_flags.hpp"
 
@@ -32,6 +36,9 @@ struct MeasureArgs {
   double gate_timeout_s = 120;
   double tail_wait_s = 30;
   std::vector<std::string> command;
+  std::string op;
+  std::vector<std::int64_t> sizes;
+  std::string device = "cpu";
 };
 
 nlohmann::json stats_json(const RepetitionStats& s) {
@@ -214,6 +221,83 @@ int run_gated_command(MeasureArgs& args) {
   return r.incomplete ? kExitError : kExitOk;
 }
 
+#ifdef JOULEPROF_TORCH_COMMANDS
+// FECoM's RQ2 for libtorch APIs: one gated measurement per input size, then how energy follows
+// input size and run time (Pearson r).
+int run_op_sizes(MeasureArgs& args) {
+  const Result<SourceOptions> sources = args.sources.to_options();
+  if (!sources) return report_error(sources.error());
+  MonitorOptions monitor_options;
+  monitor_options.sources = *sources;
+  GatedOptions& o = args.gated;
+  o.interval_ns = static_cast<TimeNs>(args.interval_ms * 1e6);
+  o.check_period_ns = s_to_ns(args.check_period_s);
+  o.gate_timeout_ns = s_to_ns(args.gate_timeout_s);
+  o.tail_wait_ns = s_to_ns(args.tail_wait_s);
+
+  std::ofstream csv;
+  if (!args.output.empty()) {
+    csv.open(args.output);
+    if (!csv) return report_error(Error(ErrorCode::kIo, args.output + ": cannot open for writing"));
+    csv << "op,size,input_elements,device,channel,provenance,repetitions,calls_per_window,"
+           "call_s,total_j,net_j,net_stdev_j,tail_j,net_plus_tail_j\n";
+  }
+  std::vector<double> input, runtime, energy;
+  std::cout << fmt::format("{:<12} {:>8} {:>14} {:>10} {:>12} {:>12} {:>12}  {}\n", "op", "size",
+                           "input elems", "call ms", "net J/call", "± stdev", "tail J", "channel");
+  bool incomplete = false;
+  for (const std::int64_t size : args.sizes) {
+    const Result<torch_adapter::OpCall> call = torch_adapter::make_op_call(args.op, size, args.device);
+    if (!call) return report_error(call.error());
+    Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
+    if (!monitor) return report_error(monitor.error());
+    const Result<GatedResult> r = measure_gated(**monitor, call->run, o);
+    if (!r) return report_error(r.error());
+    if (r->summary.empty()) {
+      std::cerr << fmt::format("jouleprof: {} size {}: {}\n", args.op, size, r->missing);
+      incomplete = true;
+      continue;
+    }
+    double call_s = 0.0;
+    for (const GatedRepetition& rep : r->repetitions) {
+      call_s += ns_to_s(rep.window_ns) / static_cast<double>(rep.calls);
+    }
+    call_s /= static_cast<double>(r->repetitions.size());
+    double top_level_net = 0.0;
+    for (std::size_t c = 0; c < r->summary.size(); ++c) {
+      const GatedChannelSummary& s = r->summary[c];
+      const ChannelCall& first = r->repetitions.front().channels[c];
+      const Series* series = r->profile.find_series(s.channel_id);
+      if (series != nullptr && series->channel().is_top_level()) top_level_net += s.net_j.mean;
+      std::cout << fmt::format("{:<12} {:>8} {:>14.0f} {:>10.4f} {:>12.6f} {:>12.6f} {:>12.6f}  {} ({})\n",
+                               args.op, size, call->input_elements, call_s * 1e3, s.net_j.mean,
+                               s.net_j.stdev, s.tail_j.mean, s.channel_id, to_string(first.provenance));
+      if (csv) {
+        csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", args.op, size,
+                           call->input_elements, args.device, s.channel_id,
+                           to_string(first.provenance), s.net_j.n, r->repetitions.front().calls,
+                           call_s, s.total_j.mean, s.net_j.mean, s.net_j.stdev, s.tail_j.mean,
+                           s.net_plus_tail_j.mean);
+      }
+    }
+    input.push_back(call->input_elements);
+    runtime.push_back(call_s);
+    energy.push_back(top_level_net);
+    if (r->incomplete) {
+      std::cerr << fmt::format("jouleprof: {} size {}: {}\n", args.op, size, r->missing);
+      incomplete = true;
+    }
+  }
+  const auto r_text = [](const std::optional<double>& r) {
+    return r ? fmt::format("{:.3f}", *r) : std::string("n/a (fewer than two sizes, or no spread)");
+  };
+  std::cout << fmt::format("Pearson r of net energy (top-level channels) vs input size: {}\n",
+                           r_text(pearson_r(input, energy)));
+  std::cout << fmt::format("Pearson r of net energy vs run time: {}\n", r_text(pearson_r(runtime, energy)));
+  return incomplete ? kExitError : kExitOk;
+}
+#endif
+
 }  // namespace
 
 CommandRunner add_measure_command(CLI::App& parent) {
@@ -227,8 +311,8 @@ CommandRunner add_measure_command(CLI::App& parent) {
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--format", args->format, "Output format")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--output", args->output,
-                  "Directory for profile.json and measure.json (the run is then also recorded in "
-                  "the history)");
+                  "With a command: directory for profile.json and measure.json (the run is then "
+                  "also recorded in the history). With --op: the CSV file of results");
   cmd->add_option("--db", args->db, "Run history database (default: $JOULEPROF_DB, else the user's "
                   "data directory)");
   cmd->add_flag("--no-history", args->no_history, "Do not record the measurement in the history");
@@ -255,10 +339,26 @@ CommandRunner add_measure_command(CLI::App& parent) {
   cmd->add_option("--min-updates", g.min_counter_updates, "Repeat the call until its window spans this "
                   "many counter updates")->capture_default_str();
   args->sources.add_to(*cmd);
+#ifdef JOULEPROF_TORCH_COMMANDS
+  std::string ops;
+  for (const std::string& op : torch_adapter::measurable_ops()) ops += (ops.empty() ? "" : ", ") + op;
+  cmd->add_option("--op", args->op, "Measure a libtorch API call across input sizes: " + ops);
+  cmd->add_option("--sizes", args->sizes, "Input sizes for --op (matrix side, channels, batch …)")
+      ->delimiter(',');
+  cmd->add_option("--device", args->device, "Where --op runs")->check(CLI::IsMember({"cpu", "cuda"}));
+#endif
   cmd->add_option("command", args->command, "The command to measure (after --)");
   return [args, cmd] {
     if (!args->fecom_records.empty()) return run_fecom_records(*args);
     if (!args->command.empty()) return run_gated_command(*args);
+#ifdef JOULEPROF_TORCH_COMMANDS
+    if (!args->op.empty()) {
+      if (args->sizes.empty()) {
+        return report_error(invalid_input("measure", "--sizes", "", "--op needs --sizes LIST"));
+      }
+      return run_op_sizes(*args);
+    }
+#endif
     std::cerr << cmd->help();
     return kExitUsage;
   };
