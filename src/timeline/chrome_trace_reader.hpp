@@ -1,0 +1,59 @@
+// Reading Chrome trace JSON event by event (simdjson On-Demand: the events are never all held as
+// parsed objects). The importer decides what each event means; this file only reads fields.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "jouleprof/clock.hpp"
+#include "jouleprof/result.hpp"
+#include "timeline/trace_file.hpp"
+
+namespace jouleprof::timeline {
+
+// The fields of one trace event that jouleprof uses. Views point into the trace text or the
+// parser's string buffer and stay valid until the reader returns.
+struct ChromeEvent {
+  std::size_t index = 0;  // position in traceEvents, for error messages
+  char phase = 0;         // "ph": X, B, E, i, I, M, s, t, f, C, ...
+  std::string_view category;
+  std::string_view name;
+  std::string_view pid;  // raw JSON tokens: 544 or "Spans"
+  std::string_view tid;
+  std::string_view ts_token;   // raw JSON number (microseconds); empty when absent
+  std::string_view dur_token;  // likewise
+  std::string_view id_token;   // flow events: "id"
+  std::string_view scope;      // instant events: "s" (g, p, t)
+  // args
+  std::int64_t correlation = -1;
+  std::string_view arg_name;    // args.name: TensorFlow's node name; M events: the name given
+  std::string_view arg_op;      // args.op (TensorFlow's op type)
+  std::string_view arg_labels;  // args.labels (Kineto process_labels)
+  std::string_view arg_bytes;   // args.bytes, raw
+  std::string_view arg_input_dims;  // args["Input Dims"], raw JSON
+  std::int64_t arg_device = -1;
+  std::int64_t arg_stream = -1;
+  bool has_sequence_number = false;  // Kineto: the op was recorded by autograd
+  std::int64_t fwd_thread_id = 0;    // Kineto: nonzero on backward ops
+};
+
+// Top-level facts of the file, gathered while reading.
+struct ChromeTraceHeader {
+  std::optional<TimeNs> base_time_ns;  // Kineto's baseTimeNanoseconds
+  bool has_device_properties = false;  // Kineto writes deviceProperties
+  bool is_span_dump = false;           // "format": "jouleprof-spans": stop, read it as a dump
+};
+
+class ChromeEventSink {
+ public:
+  virtual ~ChromeEventSink() = default;
+  virtual Status on_event(const ChromeEvent& event) = 0;
+};
+
+// Reads the text (an object with traceEvents, or a bare array of events) and hands every event to
+// `sink`. Errors name `origin`, the event index and the field.
+Status read_chrome_trace(const TraceText& text, std::string_view origin, ChromeTraceHeader& header,
+                         ChromeEventSink& sink);
+
+}  // namespace jouleprof::timeline

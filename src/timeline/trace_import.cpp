@@ -1,0 +1,632 @@
+// Chrome-trace import (PyTorch profiler / Kineto, TensorFlow timeline, generic) and format
+// detection. The mapping of fields to spans is documented in docs/timeline.md.
+#include "jouleprof/trace_import.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+#include <string>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "timeline/chrome_trace_reader.hpp"
+#include "timeline/containment.hpp"
+#include "timeline/span_dump_parse.hpp"
+#include "timeline/trace_file.hpp"
+#include "timeline/trace_time.hpp"
+
+namespace jouleprof {
+
+std::string_view to_string(TraceFormat format) {
+  switch (format) {
+    case TraceFormat::kKineto: return "kineto";
+    case TraceFormat::kTensorFlow: return "tensorflow";
+    case TraceFormat::kChrome: return "chrome";
+    case TraceFormat::kSpanDump: return "jouleprof-spans";
+  }
+  return "unknown";
+}
+
+namespace {
+
+using timeline::ChromeEvent;
+
+// Unix-epoch nanoseconds after 2001-09-09: a trace whose times reach this is on the realtime
+// clock; CLOCK_MONOTONIC (time since boot) would need 31 years of uptime.
+constexpr TimeNs kEpochTimesFromNs = 1'000'000'000'000'000'000;
+
+std::string_view unquoted(std::string_view token) {
+  if (token.size() >= 2 && token.front() == '"' && token.back() == '"') {
+    return token.substr(1, token.size() - 2);
+  }
+  return token;
+}
+
+std::string_view trimmed(std::string_view text) {
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  return text;
+}
+
+std::optional<std::int64_t> parse_int(std::string_view text) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+// The number after `key` in `text` ("/device:GPU:3/stream:7" with "GPU:" -> 3).
+std::optional<std::int64_t> number_after(std::string_view text, std::string_view key) {
+  const auto at = text.find(key);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::size_t end = at + key.size();
+  while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+  return parse_int(text.substr(at + key.size(), end - at - key.size()));
+}
+
+bool ends_with_backward(std::string_view name) {
+  while (!name.empty() && name.back() >= '0' && name.back() <= '9') name.remove_suffix(1);
+  return name.ends_with("Backward");
+}
+
+// What Kineto's categories mean. GPU categories put their track on a device.
+struct CategoryMeaning {
+  SpanCategory category = SpanCategory::kRegion;
+  bool gpu = false;
+  bool kineto = false;  // only Kineto writes this category
+  bool skip = false;    // the profiler's own activity
+};
+
+CategoryMeaning meaning_of(std::string_view cat, std::string_view name) {
+  const bool step = name.starts_with("ProfilerStep#");
+  if (cat == "kernel") return {SpanCategory::kKernel, true, true, false};
+  if (cat == "gpu_memcpy" || cat == "gpu_memset") return {SpanCategory::kMemory, true, true, false};
+  if (cat == "gpu_user_annotation") return {SpanCategory::kRegion, true, true, false};
+  if (cat == "cuda_runtime" || cat == "cuda_driver") return {SpanCategory::kCall, false, true, false};
+  if (cat == "cpu_op" || cat == "operator") {
+    return {step ? SpanCategory::kStep : SpanCategory::kOp, false, true, false};
+  }
+  if (cat == "user_annotation") {
+    return {step ? SpanCategory::kStep : SpanCategory::kRegion, false, true, false};
+  }
+  if (cat == "python_function") {
+    return {name.starts_with("nn.Module: ") ? SpanCategory::kLayer : SpanCategory::kRegion, false,
+            true, false};
+  }
+  if (cat == "overhead" || cat == "Trace") return {SpanCategory::kRegion, false, true, true};
+  if (cat == "Op") return {SpanCategory::kOp, false, false, false};  // TensorFlow
+  return {};
+}
+
+// Kineto's evidence of the training pass; spans without evidence take their parent's later.
+Pass pass_evidence(const ChromeEvent& e) {
+  if (e.name.starts_with("autograd::engine::evaluate_function") || ends_with_backward(e.name)) {
+    return Pass::kBackward;
+  }
+  if (e.name.starts_with("Optimizer.")) return Pass::kOptimizer;
+  if (e.has_sequence_number) return e.fwd_thread_id == 0 ? Pass::kForward : Pass::kBackward;
+  return Pass::kNone;
+}
+
+struct TrackKey {
+  std::string_view pid;
+  std::string_view tid;
+  bool operator==(const TrackKey&) const = default;
+};
+
+struct TrackKeyHash {
+  std::size_t operator()(const TrackKey& k) const {
+    const std::hash<std::string_view> h;
+    return h(k.pid) * 31 + h(k.tid);
+  }
+};
+
+struct LocalTrack {
+  TrackKey key;
+  bool gpu = false;
+  std::int64_t device = -1;  // args.device of its GPU events
+  std::int64_t stream = -1;  // args.stream of its GPU events
+  bool skip = false;         // TensorFlow: tensors, allocators, a duplicate stream:all
+  TrackKind kind = TrackKind::kCpuThread;
+  std::string name;
+  std::string device_name;
+  std::uint32_t placed = kNoIndex;
+};
+
+struct PendingSpan {
+  Span span;  // trace-relative times; track: local index; attributes: parse-time set or none
+  std::int64_t correlation = -1;
+  std::string_view bytes;  // GPU memory operations, raw token in the trace text
+};
+
+struct PendingMark {
+  TimeNs t_ns;
+  std::uint32_t track;
+  std::uint32_t name;
+};
+
+struct OpenBegin {
+  TimeNs begin_ns;
+  std::uint32_t name;
+  CategoryMeaning meaning;
+  Pass pass;
+};
+
+struct FlowEnd {
+  std::uint32_t track;
+  TimeNs t_ns;
+};
+
+class TraceBuilder final : public timeline::ChromeEventSink {
+ public:
+  explicit TraceBuilder(std::string_view origin) : origin_(origin) {}
+
+  Status on_event(const ChromeEvent& e) override {
+    ++events_;
+    switch (e.phase) {
+      case 'M':
+        return on_metadata(e);
+      case 'X':
+        return on_complete(e);
+      case 'B':
+        return on_begin(e);
+      case 'E':
+        return on_end(e);
+      case 'i':
+      case 'I':
+      case 'R':
+        return on_instant(e);
+      case 's':
+      case 't':
+      case 'f':
+        return on_flow(e);
+      default:
+        ++skipped_;  // counters, objects, async events: not spans
+        return Status::Ok();
+    }
+  }
+
+  Result<TraceImport> finish(const timeline::ChromeTraceHeader& header,
+                             const TraceImportOptions& options);
+
+ private:
+  Error bad(const ChromeEvent& e, std::string_view field, std::string_view value,
+            std::string_view problem) const {
+    return invalid_input(origin_, fmt::format("traceEvents[{}].{}", e.index, field), value, problem);
+  }
+
+  Result<TimeNs> time_field(const ChromeEvent& e, std::string_view field, std::string_view token) const {
+    if (token.empty()) return bad(e, field, "", "missing");
+    const auto ns = timeline::microseconds_token_to_ns(token);
+    if (!ns) return bad(e, field, token, "is not a number of microseconds");
+    return *ns;
+  }
+
+  // `name` views the trace text or the parser's string buffer, both alive while events are read.
+  std::uint32_t intern(std::string_view name) {
+    if (auto it = name_ids_.find(name); it != name_ids_.end()) return it->second;
+    const std::uint32_t id = timeline_.intern(name);
+    name_ids_.emplace(name, id);
+    return id;
+  }
+
+  std::uint32_t track_of(const ChromeEvent& e) {
+    const TrackKey key{e.pid, e.tid};
+    if (auto it = track_ids_.find(key); it != track_ids_.end()) return it->second;
+    const auto id = static_cast<std::uint32_t>(tracks_.size());
+    LocalTrack track;
+    track.key = key;
+    tracks_.push_back(std::move(track));
+    track_ids_.emplace(key, id);
+    return id;
+  }
+
+  Status on_metadata(const ChromeEvent& e) {
+    ++skipped_;
+    const std::string pid(unquoted(e.pid));
+    if (e.name == "process_name") {
+      process_names_[pid] = std::string(e.arg_name);
+    } else if (e.name == "process_labels") {
+      process_labels_[pid] = std::string(e.arg_labels);
+    } else if (e.name == "thread_name") {
+      thread_names_[TrackKey{e.pid, e.tid}] = std::string(e.arg_name);
+    }
+    return Status::Ok();
+  }
+
+  // The span's name: TensorFlow's node name (hierarchical) where it has one, else the event name.
+  std::uint32_t span_name(const ChromeEvent& e) {
+    if (e.category == "Op" && !e.arg_name.empty()) return intern(e.arg_name);
+    return intern(e.name);
+  }
+
+  std::uint32_t parse_time_attributes(const ChromeEvent& e) {
+    Attributes attrs;
+    if (!e.arg_input_dims.empty()) attrs.emplace_back("input_dims", std::string(e.arg_input_dims));
+    if (e.category == "Op" && !e.arg_op.empty()) attrs.emplace_back("op", std::string(e.arg_op));
+    if (attrs.empty()) return kNoIndex;
+    return timeline_.add_attributes(std::move(attrs));
+  }
+
+  void add_pending(const ChromeEvent& e, const CategoryMeaning& meaning, TimeNs begin_ns,
+                   TimeNs end_ns, std::uint32_t name, Pass pass) {
+    const std::uint32_t track = track_of(e);
+    LocalTrack& local = tracks_[track];
+    if (meaning.gpu) {
+      local.gpu = true;
+      if (e.arg_device >= 0) local.device = e.arg_device;
+      if (e.arg_stream >= 0) local.stream = e.arg_stream;
+    }
+    kineto_seen_ = kineto_seen_ || meaning.kineto;
+    PendingSpan p;
+    p.span.begin_ns = begin_ns;
+    p.span.end_ns = end_ns;
+    p.span.track = track;
+    p.span.name = name;
+    p.span.category = meaning.category;
+    p.span.pass = pass;
+    if (meaning.gpu) {
+      p.bytes = e.arg_bytes;
+    } else {
+      p.span.attributes = parse_time_attributes(e);
+    }
+    p.correlation = e.correlation;
+    spans_.push_back(p);
+  }
+
+  Status on_complete(const ChromeEvent& e) {
+    const CategoryMeaning meaning = meaning_of(e.category, e.name);
+    if (meaning.skip) {
+      ++skipped_;
+      kineto_seen_ = true;
+      return Status::Ok();
+    }
+    JP_TRY(const TimeNs begin_ns, time_field(e, "ts", e.ts_token));
+    JP_TRY(const TimeNs duration_ns, time_field(e, "dur", e.dur_token));
+    if (duration_ns < 0) return bad(e, "dur", e.dur_token, "is negative");
+    add_pending(e, meaning, begin_ns, begin_ns + duration_ns, span_name(e), pass_evidence(e));
+    return Status::Ok();
+  }
+
+  Status on_begin(const ChromeEvent& e) {
+    JP_TRY(const TimeNs begin_ns, time_field(e, "ts", e.ts_token));
+    const std::uint32_t track = track_of(e);
+    if (open_.size() <= track) open_.resize(track + 1);
+    open_[track].push_back(OpenBegin{begin_ns, span_name(e), meaning_of(e.category, e.name), pass_evidence(e)});
+    return Status::Ok();
+  }
+
+  Status on_end(const ChromeEvent& e) {
+    JP_TRY(const TimeNs end_ns, time_field(e, "ts", e.ts_token));
+    const std::uint32_t track = track_of(e);
+    if (open_.size() <= track || open_[track].empty()) {
+      ++unmatched_ends_;
+      return Status::Ok();
+    }
+    const OpenBegin b = open_[track].back();
+    open_[track].pop_back();
+    if (end_ns < b.begin_ns) return bad(e, "ts", e.ts_token, "ends before its B event began");
+    add_pending(e, b.meaning, b.begin_ns, end_ns, b.name, b.pass);
+    return Status::Ok();
+  }
+
+  Status on_instant(const ChromeEvent& e) {
+    // Global instants ("s": "g") are the profiler's own bookkeeping, on no thread.
+    if (e.scope == "g") {
+      ++skipped_;
+      return Status::Ok();
+    }
+    JP_TRY(const TimeNs t_ns, time_field(e, "ts", e.ts_token));
+    marks_.push_back(PendingMark{t_ns, track_of(e), intern(e.name)});
+    return Status::Ok();
+  }
+
+  Status on_flow(const ChromeEvent& e) {
+    ++skipped_;
+    if (e.id_token.empty() || e.ts_token.empty()) return Status::Ok();
+    JP_TRY(const TimeNs t_ns, time_field(e, "ts", e.ts_token));
+    // Kept as a list: link_flows() indexes them only if some GPU span lacks a correlation arg.
+    (e.phase == 's' ? flow_starts_ : flow_finishes_).emplace_back(e.id_token, FlowEnd{track_of(e), t_ns});
+    return Status::Ok();
+  }
+
+  void classify_tracks(TraceFormat format);
+  void classify_tensorflow_track(LocalTrack& track, std::string_view process);
+  void link_flows();
+  void place_spans(TraceImport& out);
+
+  std::string_view origin_;
+  Timeline timeline_;
+  std::unordered_map<std::string_view, std::uint32_t> name_ids_;
+  std::vector<LocalTrack> tracks_;
+  std::unordered_map<TrackKey, std::uint32_t, TrackKeyHash> track_ids_;
+  std::unordered_map<std::string, std::string> process_names_;
+  std::unordered_map<std::string, std::string> process_labels_;
+  std::unordered_map<TrackKey, std::string, TrackKeyHash> thread_names_;
+  std::vector<PendingSpan> spans_;
+  std::vector<PendingMark> marks_;
+  std::vector<std::vector<OpenBegin>> open_;
+  std::vector<std::pair<std::string_view, FlowEnd>> flow_starts_;  // id token: views the text
+  std::vector<std::pair<std::string_view, FlowEnd>> flow_finishes_;
+  bool kineto_seen_ = false;
+  std::uint64_t events_ = 0;
+  std::uint64_t skipped_ = 0;
+  std::uint64_t unmatched_ends_ = 0;
+  std::vector<std::string> warnings_;
+};
+
+void TraceBuilder::classify_tensorflow_track(LocalTrack& track, std::string_view process) {
+  const auto gpu = number_after(process, "device:GPU:");
+  const auto cpu = number_after(process, "device:CPU:");
+  const bool stream = process.find("/stream:") != std::string_view::npos;
+  const bool memcpy = process.find("/memcpy") != std::string_view::npos;
+  if (process.ends_with(" Tensors") || process == "Allocators") {
+    track.skip = true;
+    return;
+  }
+  if (gpu && (stream || memcpy)) {
+    track.kind = TrackKind::kGpuStream;
+    track.device_name = fmt::format("gpu{}", *gpu);
+    track.gpu = true;
+  } else {
+    // Op scheduling on the host, also for ops placed on a GPU: the kernels run on its streams.
+    track.kind = TrackKind::kCpuThread;
+    track.device_name = cpu ? fmt::format("cpu{}", *cpu) : "cpu0";
+  }
+  const std::string_view tid = unquoted(track.key.tid);
+  track.name = tid == "0" ? std::string(process) : fmt::format("{} (lane {})", process, tid);
+}
+
+void TraceBuilder::classify_tracks(TraceFormat format) {
+  if (format == TraceFormat::kTensorFlow) {
+    // stream:all repeats every kernel of the per-stream lanes: keep the lanes when both exist.
+    std::unordered_map<std::int64_t, bool> gpu_has_streams;
+    for (const auto& [pid, process] : process_names_) {
+      const auto gpu = number_after(process, "device:GPU:");
+      if (gpu && number_after(process, "/stream:")) gpu_has_streams[*gpu] = true;
+    }
+    for (LocalTrack& track : tracks_) {
+      const auto it = process_names_.find(std::string(unquoted(track.key.pid)));
+      const std::string process = it != process_names_.end() ? it->second : std::string(unquoted(track.key.pid));
+      classify_tensorflow_track(track, process);
+      const auto gpu = number_after(process, "device:GPU:");
+      if (gpu && process.find("/stream:all") != std::string::npos && gpu_has_streams[*gpu]) {
+        track.skip = true;
+      }
+    }
+    if (std::any_of(gpu_has_streams.begin(), gpu_has_streams.end(), [](const auto& kv) { return kv.second; })) {
+      warnings_.push_back("TensorFlow timeline: the stream:all lanes repeat the per-stream lanes and were left out");
+    }
+    return;
+  }
+  for (LocalTrack& track : tracks_) {
+    const std::string pid(unquoted(track.key.pid));
+    const std::string_view tid = unquoted(track.key.tid);
+    const auto labels = process_labels_.find(pid);
+    if (labels != process_labels_.end() && labels->second.starts_with("GPU")) track.gpu = true;
+    const auto thread = thread_names_.find(track.key);
+    const std::string thread_name = thread != thread_names_.end() ? std::string(trimmed(thread->second)) : "";
+    if (track.gpu) {
+      track.kind = TrackKind::kGpuStream;
+      const std::int64_t device = track.device >= 0 ? track.device : parse_int(pid).value_or(0);
+      track.device_name = fmt::format("gpu{}", device);
+      track.name = !thread_name.empty() ? thread_name
+                   : track.stream >= 0  ? fmt::format("stream {}", track.stream)
+                                        : fmt::format("stream {}", tid);
+    } else {
+      track.kind = TrackKind::kCpuThread;
+      track.device_name = "cpu0";
+      track.name = !thread_name.empty() ? thread_name : fmt::format("thread {}", tid);
+    }
+  }
+}
+
+// Kineto writes an ac2g flow from each launch to its kernel; where the kernel lacks a
+// `correlation` arg, the flow supplies it (its id is the correlation id).
+void TraceBuilder::link_flows() {
+  const bool needed = std::any_of(spans_.begin(), spans_.end(), [&](const PendingSpan& p) {
+    return p.correlation < 0 && tracks_[p.span.track].gpu;
+  });
+  if (!needed || flow_finishes_.empty()) return;
+  struct At {
+    std::uint32_t track;
+    TimeNs t_ns;
+    bool operator==(const At&) const = default;
+  };
+  struct AtHash {
+    std::size_t operator()(const At& a) const {
+      return std::hash<TimeNs>()(a.t_ns) * 31 + a.track;
+    }
+  };
+  const std::unordered_map<std::string_view, FlowEnd> starts(flow_starts_.begin(), flow_starts_.end());
+  std::unordered_map<At, std::size_t, AtHash> span_at;
+  for (std::size_t i = 0; i < spans_.size(); ++i) {
+    span_at.emplace(At{spans_[i].span.track, spans_[i].span.begin_ns}, i);
+  }
+  for (const auto& [id, finish] : flow_finishes_) {
+    const auto start = starts.find(id);
+    const auto gpu = span_at.find(At{finish.track, finish.t_ns});
+    if (start == starts.end() || gpu == span_at.end()) continue;
+    const auto launch = span_at.find(At{start->second.track, start->second.t_ns});
+    if (launch == span_at.end()) continue;
+    PendingSpan& gpu_span = spans_[gpu->second];
+    PendingSpan& launch_span = spans_[launch->second];
+    if (gpu_span.correlation >= 0) continue;
+    const std::int64_t correlation =
+        launch_span.correlation >= 0 ? launch_span.correlation : parse_int(unquoted(id)).value_or(-1);
+    if (correlation < 0) continue;
+    gpu_span.correlation = correlation;
+    launch_span.correlation = correlation;
+  }
+}
+
+void TraceBuilder::place_spans(TraceImport& out) {
+  for (LocalTrack& track : tracks_) {
+    if (!track.skip) track.placed = timeline_.add_track(Track{track.kind, track.name, track.device_name});
+  }
+  std::vector<std::vector<std::size_t>> by_track(tracks_.size());
+  for (std::size_t i = 0; i < spans_.size(); ++i) {
+    if (tracks_[spans_[i].span.track].skip) {
+      ++skipped_;
+      continue;
+    }
+    by_track[spans_[i].span.track].push_back(i);
+  }
+  // Host tracks first: GPU spans take their pass from the call that launched them.
+  std::unordered_map<std::int64_t, std::uint32_t> launch_by_correlation;
+  for (std::size_t t = 0; t < tracks_.size(); ++t) {
+    if (tracks_[t].skip || tracks_[t].kind == TrackKind::kGpuStream || by_track[t].empty()) continue;
+    std::vector<Span> spans;
+    spans.reserve(by_track[t].size());
+    for (const std::size_t i : by_track[t]) {
+      spans.push_back(spans_[i].span);
+      spans.back().track = tracks_[t].placed;
+    }
+    const std::vector<std::uint32_t> placed = timeline::append_by_containment(timeline_, spans);
+    for (std::size_t k = 0; k < placed.size(); ++k) {
+      const std::int64_t correlation = spans_[by_track[t][k]].correlation;
+      if (correlation >= 0) launch_by_correlation.emplace(correlation, placed[k]);
+    }
+  }
+  for (std::size_t t = 0; t < tracks_.size(); ++t) {
+    if (tracks_[t].skip || tracks_[t].kind != TrackKind::kGpuStream || by_track[t].empty()) continue;
+    std::vector<Span> spans;
+    spans.reserve(by_track[t].size());
+    for (const std::size_t i : by_track[t]) {
+      const PendingSpan& p = spans_[i];
+      Span span = p.span;
+      span.track = tracks_[t].placed;
+      if (span.category == SpanCategory::kOp) span.category = SpanCategory::kKernel;  // TF lanes
+      Attributes attrs;
+      if (p.correlation >= 0) {
+        attrs.emplace_back("correlation", std::to_string(p.correlation));
+        if (const auto launch = launch_by_correlation.find(p.correlation);
+            launch != launch_by_correlation.end()) {
+          attrs.emplace_back("launch_span", std::to_string(launch->second));
+          if (span.pass == Pass::kNone) span.pass = timeline_.spans()[launch->second].pass;
+          ++out.gpu_spans_linked;
+        }
+      }
+      if (!p.bytes.empty()) attrs.emplace_back("bytes", std::string(p.bytes));
+      if (!attrs.empty()) span.attributes = timeline_.add_attributes(std::move(attrs));
+      spans.push_back(span);
+      ++out.gpu_spans;
+    }
+    timeline::append_by_containment(timeline_, spans);
+  }
+  for (const PendingMark& m : marks_) {
+    if (!tracks_[m.track].skip) timeline_.add_mark(Mark{m.t_ns, tracks_[m.track].placed, m.name});
+  }
+}
+
+Result<TraceImport> TraceBuilder::finish(const timeline::ChromeTraceHeader& header,
+                                         const TraceImportOptions& options) {
+  TraceImport out;
+  const bool tensorflow = std::any_of(process_names_.begin(), process_names_.end(), [](const auto& kv) {
+    return kv.second.find("/device:") != std::string::npos;
+  });
+  out.format = tensorflow ? TraceFormat::kTensorFlow
+               : (header.base_time_ns || header.has_device_properties || kineto_seen_)
+                   ? TraceFormat::kKineto
+                   : TraceFormat::kChrome;
+  classify_tracks(out.format);
+  link_flows();
+  place_spans(out);
+  for (std::size_t t = 0; t < open_.size(); ++t) {
+    if (!open_[t].empty()) {
+      warnings_.push_back(fmt::format("{} B event(s) on track {} never ended and were left out",
+                                      open_[t].size(), tracks_[t].name));
+    }
+  }
+  if (unmatched_ends_ > 0) {
+    warnings_.push_back(fmt::format("{} E event(s) without a B event were left out", unmatched_ends_));
+  }
+
+  // Clock: trace_ns = base + ts; monotonic = trace_ns + offset.
+  const TimeNs base_ns = header.base_time_ns.value_or(0);
+  out.clock = options.clock;
+  if (out.clock == TraceClock::kAuto) {
+    if (out.format == TraceFormat::kChrome) {
+      const auto [first, last] = timeline_.extent();
+      (void)last;
+      out.clock = base_ns + first >= kEpochTimesFromNs ? TraceClock::kRealtime : TraceClock::kMonotonic;
+    } else {
+      out.clock = TraceClock::kRealtime;
+    }
+  }
+  if (options.offset_ns) {
+    out.offset_ns = *options.offset_ns;
+    out.clock_mapping = fmt::format("offset {} ns given explicitly (--offset-ns)", out.offset_ns);
+  } else if (out.clock == TraceClock::kRealtime) {
+    const ClockAnchor anchor = options.anchor.value_or(ClockAnchor::capture());
+    out.offset_ns = anchor.monotonic_ns - anchor.realtime_ns;
+    out.clock_mapping = fmt::format(
+        "realtime to monotonic through {} anchor (realtime {} ns = monotonic {} ns): offset {} ns",
+        options.anchor ? "the given" : "this host's current (valid for traces recorded here since boot)",
+        anchor.realtime_ns, anchor.monotonic_ns, out.offset_ns);
+  } else {
+    out.offset_ns = 0;
+    out.clock_mapping = "trace times are already CLOCK_MONOTONIC: offset 0 ns";
+  }
+  if (base_ns != 0) {
+    out.clock_mapping += fmt::format("; trace time = baseTimeNanoseconds {} + ts", base_ns);
+  }
+  TimeNs shift_ns = 0;
+  if (__builtin_add_overflow(base_ns, out.offset_ns, &shift_ns)) {
+    return invalid_input(origin_, "baseTimeNanoseconds", std::to_string(base_ns),
+                         "with the clock offset it leaves the 64-bit nanosecond range");
+  }
+  timeline_.shift(shift_ns);
+  out.timeline = std::move(timeline_);
+  out.events = events_;
+  out.skipped_events = skipped_;
+  out.warnings = std::move(warnings_);
+  return out;
+}
+
+Result<TraceImport> from_span_dump(const timeline::TraceText& text, std::string_view origin,
+                                   const TraceImportOptions& options) {
+  JP_TRY(SpanDump dump, timeline::parse_span_dump(text, origin));
+  TraceImport out;
+  out.format = TraceFormat::kSpanDump;
+  out.clock = TraceClock::kMonotonic;
+  out.offset_ns = options.offset_ns.value_or(0);
+  out.clock_mapping = options.offset_ns
+                          ? fmt::format("offset {} ns given explicitly (--offset-ns)", out.offset_ns)
+                          : "span dumps are CLOCK_MONOTONIC: offset 0 ns";
+  out.timeline = std::move(dump.timeline);
+  out.timeline.shift(out.offset_ns);
+  out.events = out.timeline.spans().size() + out.timeline.marks().size();
+  out.dropped = dump.dropped;
+  for (const Span& s : out.timeline.spans()) {
+    if (out.timeline.tracks()[s.track].kind == TrackKind::kGpuStream) ++out.gpu_spans;
+  }
+  if (dump.dropped > 0) {
+    out.warnings.push_back(fmt::format("the recorder dropped {} records (full buffers): spans are missing", dump.dropped));
+  }
+  return out;
+}
+
+Result<TraceImport> import_text(const timeline::TraceText& text, std::string_view origin,
+                                const TraceImportOptions& options) {
+  TraceBuilder builder(origin);
+  timeline::ChromeTraceHeader header;
+  JP_RETURN_IF_ERROR(timeline::read_chrome_trace(text, origin, header, builder));
+  if (header.is_span_dump) return from_span_dump(text, origin, options);
+  return builder.finish(header, options);
+}
+
+}  // namespace
+
+Result<TraceImport> import_trace(const std::string& path, const TraceImportOptions& options) {
+  JP_TRY(timeline::TraceText text, timeline::read_trace_file(path));
+  return import_text(text, path, options);
+}
+
+Result<TraceImport> import_trace_text(std::string text, std::string_view origin,
+                                      const TraceImportOptions& options) {
+  return import_text(timeline::TraceText(std::move(text)), origin, options);
+}
+
+}  // namespace jouleprof

@@ -1,0 +1,100 @@
+// JOULEPROF_SPANS_FILE: a child process instrumented with the C API records from start-up and
+// writes its spans at exit, on the same monotonic clock as this process.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "jouleprof/recorder.hpp"
+#include "jouleprof/span_dump.hpp"
+#include "test_support.hpp"
+
+extern char** environ;
+
+namespace jouleprof {
+namespace {
+
+using testing::TempDir;
+
+// Runs the child with JOULEPROF_SPANS_FILE=spans_file; returns its pid, or -1.
+pid_t run_child(const std::string& spans_file, int& exit_status) {
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string_view(*e).starts_with(std::string(kSpansFileEnv) + "=")) continue;
+    env_strings.emplace_back(*e);
+  }
+  env_strings.push_back(std::string(kSpansFileEnv) + "=" + spans_file);
+  std::vector<char*> env;
+  for (std::string& s : env_strings) env.push_back(s.data());
+  env.push_back(nullptr);
+  std::string program = JOULEPROF_SPANS_CHILD;
+  char* argv[] = {program.data(), nullptr};
+  pid_t pid = -1;
+  if (posix_spawn(&pid, program.c_str(), nullptr, nullptr, argv, env.data()) != 0) return -1;
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return -1;
+  exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return pid;
+}
+
+TEST(SpansFileHook, ChildWritesItsSpansAtExit) {
+  const TempDir dir;
+  const std::string path = (dir.path() / "spans.json").string();
+  int exit_status = -1;
+  const TimeNs before = monotonic_now_ns();
+  const pid_t pid = run_child(path, exit_status);
+  const TimeNs after = monotonic_now_ns();
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(exit_status, 0);
+
+  auto dump = read_span_dump(path);
+  ASSERT_TRUE(dump.ok()) << dump.error().message();
+  EXPECT_EQ(dump->pid, pid);
+  EXPECT_EQ(dump->dropped, 0U);
+  const Timeline& t = dump->timeline;
+  ASSERT_EQ(t.tracks().size(), 1U);
+  ASSERT_EQ(t.spans().size(), 10U) << "3 × (train, step, evaluate) and the span left open";
+  int steps = 0;
+  for (std::uint32_t i = 0; i < t.spans().size(); ++i) {
+    const Span& s = t.spans()[i];
+    // The same CLOCK_MONOTONIC: no offset is needed between parent and child.
+    EXPECT_GE(s.begin_ns, before);
+    EXPECT_LE(s.end_ns, after);
+    if (t.name(s.name) == "model/step") {
+      ++steps;
+      EXPECT_EQ(t.path_of(i), "train/model/step");
+      EXPECT_EQ(s.category, SpanCategory::kStep);
+      EXPECT_EQ(s.pass, Pass::kForward);
+      ASSERT_NE(s.attributes, kNoIndex);
+      EXPECT_EQ(t.attributes()[s.attributes], (Attributes{{"batch", "32"}}));
+    }
+  }
+  EXPECT_EQ(steps, 3);
+  ASSERT_EQ(t.marks().size(), 3U);
+  EXPECT_EQ(t.name(t.marks()[0].name), "epoch_end");
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp" + std::to_string(pid))) << "written via rename";
+}
+
+TEST(SpansFileHook, PercentPIsTheProcessId) {
+  const TempDir dir;
+  int exit_status = -1;
+  const pid_t pid = run_child((dir.path() / "spans-%p.json").string(), exit_status);
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(exit_status, 0);
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / ("spans-" + std::to_string(pid) + ".json")));
+}
+
+TEST(SpansFileHook, UnwritablePathIsReportedNotFatal) {
+  int exit_status = -1;
+  const pid_t pid = run_child("/nonexistent-dir/spans.json", exit_status);
+  ASSERT_GT(pid, 0);
+  EXPECT_EQ(exit_status, 0) << "the program's own exit status is kept";
+}
+
+}  // namespace
+}  // namespace jouleprof

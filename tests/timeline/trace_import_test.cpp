@@ -1,0 +1,289 @@
+// Chrome trace import on small fixtures: Kineto's format, TensorFlow's timeline, generic traces,
+// clock mapping and bad input.
+#include "jouleprof/trace_import.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "jouleprof/span_dump.hpp"
+#include "test_support.hpp"
+
+namespace jouleprof {
+namespace {
+
+using testing::fixtures;
+using testing::TempDir;
+
+// Kineto fixture: base 1790857026 s; the first event (ProfilerStep#3) at ts 5132481000000 µs.
+constexpr TimeNs kKinetoFirstEventRealtimeNs = 1'790'857'026'000'000'000 + 5'132'481'000'000'000;
+constexpr TimeNs kMonotonicAtFirstEventNs = 5'000'000'000;
+
+std::uint32_t only_span(const Timeline& t, std::string_view name) {
+  std::uint32_t found = kNoIndex;
+  int count = 0;
+  for (std::uint32_t i = 0; i < t.spans().size(); ++i) {
+    if (t.name(t.spans()[i].name) == name) {
+      found = i;
+      ++count;
+    }
+  }
+  EXPECT_EQ(count, 1) << name;
+  return found;
+}
+
+std::string attribute(const Timeline& t, std::uint32_t span, std::string_view key) {
+  const std::uint32_t set = t.spans()[span].attributes;
+  if (set == kNoIndex) return "";
+  for (const auto& [k, v] : t.attributes()[set]) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
+TraceImport import_kineto_fixture() {
+  TraceImportOptions options;
+  options.anchor = ClockAnchor{kMonotonicAtFirstEventNs, kKinetoFirstEventRealtimeNs};
+  auto imported = import_trace((fixtures() / "timeline/kineto_small.json").string(), options);
+  EXPECT_TRUE(imported.ok()) << imported.error().message();
+  return std::move(imported).value();
+}
+
+TEST(KinetoImport, TracksFromProcessesThreadsAndStreams) {
+  const TraceImport imported = import_kineto_fixture();
+  const Timeline& t = imported.timeline;
+  EXPECT_EQ(imported.format, TraceFormat::kKineto);
+  ASSERT_EQ(t.tracks().size(), 4U) << "two threads, two streams; profiler overhead left out";
+  int gpu_tracks = 0;
+  for (const Track& tr : t.tracks()) {
+    if (tr.kind == TrackKind::kGpuStream) {
+      ++gpu_tracks;
+      EXPECT_EQ(tr.device, "gpu0");
+      EXPECT_TRUE(tr.name == "stream 7" || tr.name == "stream 13") << tr.name;
+    } else {
+      EXPECT_EQ(tr.device, "cpu0");
+      EXPECT_TRUE(tr.name == "thread 100 (python3)" || tr.name == "thread 101 (pt_autograd_0)") << tr.name;
+    }
+  }
+  EXPECT_EQ(gpu_tracks, 2);
+}
+
+TEST(KinetoImport, CategoriesParentsAndPasses) {
+  const TraceImport imported = import_kineto_fixture();
+  const Timeline& t = imported.timeline;
+  const std::uint32_t addmm = only_span(t, "aten::addmm");
+  EXPECT_EQ(t.path_of(addmm), "ProfilerStep#3/nn.Module: BertLayer_0/aten::linear/aten::addmm");
+  EXPECT_EQ(t.spans()[only_span(t, "ProfilerStep#3")].category, SpanCategory::kStep);
+  EXPECT_EQ(t.spans()[only_span(t, "nn.Module: BertLayer_0")].category, SpanCategory::kLayer);
+  EXPECT_EQ(t.spans()[addmm].category, SpanCategory::kOp);
+  EXPECT_EQ(t.spans()[only_span(t, "cudaMemsetAsync")].category, SpanCategory::kCall);
+  EXPECT_EQ(t.spans()[only_span(t, "Memset (Device)")].category, SpanCategory::kMemory);
+  EXPECT_EQ(attribute(t, only_span(t, "Memset (Device)"), "bytes"), "8");
+  EXPECT_EQ(attribute(t, only_span(t, "aten::linear"), "input_dims"), "[[32, 128, 768], [3072, 768], [3072]]");
+
+  // Passes: autograd's sequence numbers mark forward ops; backward and optimizer by name.
+  EXPECT_EQ(t.spans()[only_span(t, "ProfilerStep#3")].pass, Pass::kNone);
+  EXPECT_EQ(t.spans()[only_span(t, "aten::linear")].pass, Pass::kForward);
+  EXPECT_EQ(t.spans()[addmm].pass, Pass::kForward) << "inherited from aten::linear";
+  EXPECT_EQ(t.spans()[only_span(t, "aten::mm")].pass, Pass::kBackward);
+  EXPECT_EQ(t.spans()[only_span(t, "aten::_foreach_add_")].pass, Pass::kOptimizer);
+
+  // Exact clock mapping of fractional microseconds.
+  EXPECT_EQ(t.spans()[only_span(t, "ProfilerStep#3")].begin_ns, kMonotonicAtFirstEventNs);
+  EXPECT_EQ(t.spans()[addmm].begin_ns, kMonotonicAtFirstEventNs + 30'500);
+  EXPECT_EQ(t.spans()[addmm].end_ns, kMonotonicAtFirstEventNs + 30'500 + 60'250);
+  EXPECT_EQ(imported.offset_ns, kMonotonicAtFirstEventNs - kKinetoFirstEventRealtimeNs);
+  EXPECT_NE(imported.clock_mapping.find("given"), std::string::npos) << imported.clock_mapping;
+}
+
+TEST(KinetoImport, KernelsLinkToTheirLaunchByCorrelationOrFlow) {
+  const TraceImport imported = import_kineto_fixture();
+  const Timeline& t = imported.timeline;
+  EXPECT_EQ(imported.gpu_spans, 5U);
+  EXPECT_EQ(imported.gpu_spans_linked, 4U) << "the gpu_user_annotation has no launch";
+
+  const std::uint32_t gemm = only_span(t, "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32");
+  EXPECT_EQ(t.spans()[gemm].category, SpanCategory::kKernel);
+  EXPECT_EQ(attribute(t, gemm, "correlation"), "41");
+  const std::uint32_t launch = static_cast<std::uint32_t>(std::stoul(attribute(t, gemm, "launch_span")));
+  EXPECT_EQ(t.path_of(launch), "ProfilerStep#3/nn.Module: BertLayer_0/aten::linear/aten::addmm/cudaLaunchKernel");
+  EXPECT_EQ(t.spans()[gemm].pass, Pass::kForward) << "a kernel takes its launching call's pass";
+
+  // No correlation arg: the ac2g flow links it; and the GPU annotation contains it.
+  const std::uint32_t apply = only_span(t, "void at::native::multi_tensor_apply_kernel");
+  EXPECT_EQ(attribute(t, apply, "correlation"), "43");
+  EXPECT_EQ(t.spans()[apply].pass, Pass::kOptimizer);
+  EXPECT_EQ(t.name(t.spans()[t.spans()[apply].parent].name), "Optimizer.step#AdamW.step");
+  EXPECT_EQ(t.tracks()[t.spans()[t.spans()[apply].parent].track].kind, TrackKind::kGpuStream);
+
+  const std::uint32_t backward_gemm = only_span(t, "sm90_xmma_gemm_f32f32_tf32f32_f32_nt_n_tilesize64x128x32");
+  EXPECT_EQ(t.spans()[backward_gemm].pass, Pass::kBackward);
+}
+
+TEST(KinetoImport, OffsetOverrideWins) {
+  TraceImportOptions options;
+  options.anchor = ClockAnchor{1, 2};
+  options.offset_ns = -kKinetoFirstEventRealtimeNs + 7;
+  auto imported = import_trace((fixtures() / "timeline/kineto_small.json").string(), options);
+  ASSERT_TRUE(imported.ok()) << imported.error().message();
+  EXPECT_EQ(imported->offset_ns, options.offset_ns);
+  EXPECT_EQ(imported->timeline.spans()[only_span(imported->timeline, "ProfilerStep#3")].begin_ns, 7);
+  EXPECT_NE(imported->clock_mapping.find("--offset-ns"), std::string::npos);
+}
+
+TEST(KinetoImport, ReadsGzippedTraces) {
+  const TempDir dir;
+  const std::string text = testing::read_file(fixtures() / "timeline/kineto_small.json");
+  const auto gz = dir.path() / "trace.json.gz";
+  gzFile out = gzopen(gz.c_str(), "wb");
+  ASSERT_NE(out, nullptr);
+  gzwrite(out, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(out);
+  auto imported = import_trace(gz.string());
+  ASSERT_TRUE(imported.ok()) << imported.error().message();
+  EXPECT_EQ(imported->timeline.spans().size(), import_kineto_fixture().timeline.spans().size());
+
+  // Cut short: a clear error, not a crash.
+  const std::string compressed = testing::read_file(gz);
+  const auto cut = dir.write("cut.json.gz", compressed.substr(0, compressed.size() / 2));
+  auto truncated = import_trace(cut.string());
+  ASSERT_FALSE(truncated.ok());
+  EXPECT_NE(truncated.error().message().find("truncated"), std::string::npos) << truncated.error().message();
+}
+
+TEST(TensorFlowImport, DevicesFromProcessNamesAndHierarchicalOpNames) {
+  TraceImportOptions options;
+  options.anchor = ClockAnchor{0, 1'552'000'000'000'000'000};
+  auto imported = import_trace((fixtures() / "timeline/tensorflow_timeline.json").string(), options);
+  ASSERT_TRUE(imported.ok()) << imported.error().message();
+  const Timeline& t = imported->timeline;
+  EXPECT_EQ(imported->format, TraceFormat::kTensorFlow);
+  ASSERT_EQ(t.tracks().size(), 5U) << "host GPU:0 lanes 0 and 1, CPU:0, stream:14, memcpy; "
+                                      "tensors, allocators and stream:all left out";
+  std::vector<std::string> names;
+  for (const Track& tr : t.tracks()) names.push_back(tr.name);
+  EXPECT_NE(std::find(names.begin(), names.end(), "/device:GPU:0/stream:14 Compute"), names.end());
+  ASSERT_FALSE(imported->warnings.empty());
+  EXPECT_NE(imported->warnings[0].find("stream:all"), std::string::npos);
+
+  std::size_t kernels = 0;
+  for (std::uint32_t i = 0; i < t.spans().size(); ++i) {
+    const Span& s = t.spans()[i];
+    const Track& track = t.tracks()[s.track];
+    if (track.kind == TrackKind::kGpuStream && track.name.find("stream:14") != std::string::npos) {
+      ++kernels;
+      EXPECT_EQ(s.category, SpanCategory::kKernel);
+      EXPECT_EQ(track.device, "gpu0");
+    }
+  }
+  EXPECT_EQ(kernels, 3U) << "each kernel once, not again from stream:all";
+  // The node name is the span name: its '/' levels give the path.
+  bool found_matmul = false;
+  for (std::uint32_t i = 0; i < t.spans().size(); ++i) {
+    const Span& s = t.spans()[i];
+    if (t.name(s.name) == "sequential/dense/MatMul" && t.tracks()[s.track].kind == TrackKind::kCpuThread) {
+      found_matmul = true;
+      EXPECT_EQ(attribute(t, i, "op"), "MatMul");
+      EXPECT_EQ(s.begin_ns, 100'050'000) << "realtime epoch µs mapped through the anchor";
+      EXPECT_EQ(s.duration_ns(), 40'000);
+    }
+  }
+  EXPECT_TRUE(found_matmul);
+  const std::uint32_t memcpy = only_span(t, "edge_8_IteratorGetNext/_1");
+  EXPECT_EQ(t.tracks()[t.spans()[memcpy].track].kind, TrackKind::kGpuStream);
+}
+
+TEST(ChromeImport, BeginEndPairsInstantsAndMonotonicTimes) {
+  const std::string trace = R"([
+    {"ph": "B", "name": "train", "pid": 1, "tid": 1, "ts": 1000},
+    {"ph": "B", "name": "step", "pid": 1, "tid": 1, "ts": 1100},
+    {"ph": "i", "name": "checkpoint", "pid": 1, "tid": 1, "ts": 1150, "s": "t"},
+    {"ph": "E", "pid": 1, "tid": 1, "ts": 1200},
+    {"ph": "E", "pid": 1, "tid": 1, "ts": 2000},
+    {"ph": "X", "name": "io", "pid": 1, "tid": 2, "ts": 1500.5, "dur": 0.25},
+    {"ph": "C", "name": "memory", "pid": 1, "ts": 1500, "args": {"bytes": 10}}
+  ])";
+  auto imported = import_trace_text(trace, "inline.json");
+  ASSERT_TRUE(imported.ok()) << imported.error().message();
+  const Timeline& t = imported->timeline;
+  EXPECT_EQ(imported->format, TraceFormat::kChrome);
+  EXPECT_EQ(imported->clock, TraceClock::kMonotonic) << "times since boot, not epoch times";
+  EXPECT_EQ(imported->offset_ns, 0);
+  const std::uint32_t step = only_span(t, "step");
+  EXPECT_EQ(t.path_of(step), "train/step");
+  EXPECT_EQ(t.spans()[step].begin_ns, 1'100'000);
+  EXPECT_EQ(t.spans()[step].end_ns, 1'200'000);
+  EXPECT_EQ(t.spans()[only_span(t, "io")].begin_ns, 1'500'500);
+  EXPECT_EQ(t.spans()[only_span(t, "io")].end_ns, 1'500'750);
+  ASSERT_EQ(t.marks().size(), 1U);
+  EXPECT_EQ(t.name(t.marks()[0].name), "checkpoint");
+  EXPECT_EQ(imported->skipped_events, 1U);
+}
+
+TEST(SpanDumpImport, DetectedByContentAndShiftedOnlyByOverride) {
+  Timeline t;
+  const auto track = t.add_track(Track{TrackKind::kCpuThread, "thread 1", "cpu0"});
+  t.add_span(Span{100, 200, track, t.intern("work")});
+  SpanDump dump{t, 42, 3, "tsc"};
+  auto plain = import_trace_text(span_dump_to_json(dump), "spans.json");
+  ASSERT_TRUE(plain.ok()) << plain.error().message();
+  EXPECT_EQ(plain->format, TraceFormat::kSpanDump);
+  EXPECT_EQ(plain->timeline.spans()[0].begin_ns, 100);
+  EXPECT_EQ(plain->dropped, 3U);
+  EXPECT_FALSE(plain->warnings.empty()) << "dropped records are reported";
+  TraceImportOptions options;
+  options.offset_ns = 1000;
+  auto shifted = import_trace_text(span_dump_to_json(dump), "spans.json", options);
+  ASSERT_TRUE(shifted.ok());
+  EXPECT_EQ(shifted->timeline.spans()[0].begin_ns, 1100);
+}
+
+// Bad input: one clear line naming the file, the event and the field.
+std::string import_error(const std::string& text) {
+  auto imported = import_trace_text(text, "bad.json");
+  EXPECT_FALSE(imported.ok());
+  return imported.ok() ? "" : imported.error().message();
+}
+
+TEST(TraceImportErrors, TruncatedJson) {
+  const std::string text = testing::read_file(fixtures() / "timeline/kineto_small.json");
+  for (const std::size_t cut : {text.size() / 3, text.size() / 2, text.size() - 3}) {
+    const std::string message = import_error(text.substr(0, cut));
+    EXPECT_NE(message.find("bad.json"), std::string::npos) << message;
+    EXPECT_NE(message.find("JSON"), std::string::npos) << message;
+  }
+}
+
+TEST(TraceImportErrors, MissingTimesAndNegativeDurations) {
+  const std::string missing_ts = import_error(R"({"traceEvents": [
+    {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1},
+    {"ph": "X", "name": "b", "pid": 1, "tid": 1, "dur": 5}]})");
+  EXPECT_NE(missing_ts.find("traceEvents[1].ts"), std::string::npos) << missing_ts;
+  EXPECT_NE(missing_ts.find("missing"), std::string::npos) << missing_ts;
+
+  const std::string missing_dur = import_error(R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1}]})");
+  EXPECT_NE(missing_dur.find("traceEvents[0].dur"), std::string::npos) << missing_dur;
+
+  const std::string negative = import_error(R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 10, "dur": -2.5}]})");
+  EXPECT_NE(negative.find("traceEvents[0].dur"), std::string::npos) << negative;
+  EXPECT_NE(negative.find("-2.5"), std::string::npos) << negative;
+  EXPECT_NE(negative.find("negative"), std::string::npos) << negative;
+
+  const std::string text_ts = import_error(R"({"traceEvents": [{"ph": "X", "name": "a", "ts": "soon", "dur": 1}]})");
+  EXPECT_NE(text_ts.find("not a number"), std::string::npos) << text_ts;
+}
+
+TEST(TraceImportErrors, NotATrace) {
+  EXPECT_NE(import_error(R"({"events": []})").find("no traceEvents"), std::string::npos);
+  EXPECT_NE(import_error("42").find("neither an object nor an array"), std::string::npos);
+  EXPECT_NE(import_error("").find("bad.json"), std::string::npos);
+  auto missing = import_trace("/nonexistent/trace.json");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code(), ErrorCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace jouleprof
