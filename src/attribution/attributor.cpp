@@ -1,0 +1,617 @@
+// attribute(): per energy channel, choose a method, charge the channel's energy to the self
+// segments of the spans on its consuming tracks, then roll everything up into one tree.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "attribution/energy_curve.hpp"
+#include "attribution/interval_sweep.hpp"
+#include "attribution/nnls_regression.hpp"
+#include "attribution/profile_tree.hpp"
+#include "jouleprof/attribution.hpp"
+
+namespace jouleprof {
+
+namespace {
+
+using attribution::ChannelFigures;
+using attribution::CurveRule;
+using attribution::EnergyCurve;
+using attribution::kNoClass;
+using attribution::Segment;
+using attribution::SweepResult;
+
+constexpr std::array<std::string_view, 6> kMethodNames{"auto",       "interpolate", "hold",
+                                                       "regress",    "calibrated",  "time-split"};
+
+std::string_view last_level(std::string_view name) {
+  const std::size_t slash = name.rfind('/');
+  return slash == std::string_view::npos ? name : name.substr(slash + 1);
+}
+
+// Classes of every timeline name (regress/calibrated work per class).
+struct ClassTable {
+  std::vector<std::uint32_t> class_of_name;
+  std::vector<std::string> names;
+};
+
+ClassTable make_class_table(const Timeline& timeline, const AttributionOptions& options) {
+  ClassTable table;
+  std::unordered_map<std::string, std::uint32_t> ids;
+  table.class_of_name.reserve(timeline.names().size());
+  for (const std::string& name : timeline.names()) {
+    std::string klass = options.class_of ? options.class_of(name) : std::string(last_level(name));
+    if (klass.empty()) {
+      table.class_of_name.push_back(kNoClass);
+      continue;
+    }
+    auto [it, inserted] = ids.emplace(klass, static_cast<std::uint32_t>(table.names.size()));
+    if (inserted) table.names.push_back(std::move(klass));
+    table.class_of_name.push_back(it->second);
+  }
+  return table;
+}
+
+TimeNs median_segment_ns(const std::vector<Segment>& segments) {
+  if (segments.empty()) return 0;
+  // A strided sample keeps the cost bounded on very long timelines.
+  const std::size_t stride = std::max<std::size_t>(1, segments.size() / 65536);
+  std::vector<TimeNs> durations;
+  durations.reserve(segments.size() / stride + 1);
+  for (std::size_t i = 0; i < segments.size(); i += stride) {
+    durations.push_back(segments[i].end_ns - segments[i].begin_ns);
+  }
+  const auto mid = durations.begin() + static_cast<std::ptrdiff_t>(durations.size() / 2);
+  std::nth_element(durations.begin(), mid, durations.end());
+  return *mid;
+}
+
+std::string format_ms(TimeNs ns) { return fmt::format("{:.3g} ms", static_cast<double>(ns) / 1e6); }
+
+// Window edges for the windowed methods: the attribution bounds and every knot strictly inside.
+std::vector<TimeNs> window_edges(const EnergyCurve& curve, TimeNs begin_ns, TimeNs end_ns) {
+  std::vector<TimeNs> edges{begin_ns};
+  for (TimeNs k : curve.knots_ns()) {
+    if (k > begin_ns && k < end_ns) edges.push_back(k);
+  }
+  edges.push_back(end_ns);
+  return edges;
+}
+
+struct ChannelWork {
+  const Series* series = nullptr;
+  EnergyCurve curve;
+  TimeNs begin_ns = 0;
+  TimeNs end_ns = 0;
+  std::vector<Segment> segments;
+  ChannelAttribution out;
+  AttributionRecord record;
+  double busy_s = 0.0;
+};
+
+void charge_segments(ChannelWork& w, const std::vector<double>& segment_energy_j,
+                     const std::vector<double>& segment_shared_s) {
+  for (std::size_t i = 0; i < w.segments.size(); ++i) {
+    const std::uint32_t span = w.segments[i].span;
+    w.out.span_energy_j[span] += segment_energy_j[i];
+    w.out.span_shared_time_s[span] += segment_shared_s[i];
+  }
+}
+
+void run_curve_method(ChannelWork& w, CurveRule rule) {
+  const EnergyCurve hold_curve =
+      rule == CurveRule::kHold ? EnergyCurve::from_series(*w.series, CurveRule::kHold) : EnergyCurve{};
+  const EnergyCurve& curve = rule == CurveRule::kHold ? hold_curve : w.curve;
+  const SweepResult sweep = attribution::sweep_segments(w.segments, &curve, {});
+  charge_segments(w, sweep.energy_j, sweep.shared_time_s);
+  w.busy_s = sweep.busy_s;
+}
+
+void run_time_split(ChannelWork& w) {
+  const SweepResult sweep = attribution::sweep_segments(w.segments, nullptr, {w.begin_ns, w.end_ns});
+  std::vector<double> energy(w.segments.size(), 0.0);
+  if (sweep.busy_s > 0.0) {
+    const double joules_per_busy_s = w.out.measured_energy_j / sweep.busy_s;
+    for (std::size_t i = 0; i < energy.size(); ++i) energy[i] = sweep.shared_time_s[i] * joules_per_busy_s;
+  }
+  charge_segments(w, energy, sweep.shared_time_s);
+  w.busy_s = sweep.busy_s;
+  w.record.diagnostics["busy_s"] = sweep.busy_s;
+}
+
+// Window energies split ∝ shared busy time × class weight (idle stretches weigh idle_weight_w).
+void run_weighted_windows(ChannelWork& w, const SweepResult& sweep, const std::vector<TimeNs>& edges,
+                          const std::vector<double>& class_weight_w, double no_class_weight_w,
+                          double idle_weight_w) {
+  const std::size_t windows = edges.size() - 1;
+  std::vector<double> load(windows, 0.0);
+  const auto weight_of = [&](const Segment& s) {
+    return s.klass == kNoClass ? no_class_weight_w : class_weight_w[s.klass];
+  };
+  for (std::size_t i = 0; i < w.segments.size(); ++i) {
+    const Segment& s = w.segments[i];
+    for (std::uint32_t j = sweep.begin_window[i]; j <= sweep.end_window[i] && j < windows; ++j) {
+      load[j] += weight_of(s) * attribution::shared_time_in_window(sweep, s, i, j);
+    }
+  }
+  std::vector<double> joules_per_load(windows, 0.0);
+  for (std::size_t j = 0; j < windows; ++j) {
+    load[j] += idle_weight_w * (sweep.edge_idle_s[j + 1] - sweep.edge_idle_s[j]);
+    const double window_energy_j = w.curve.at(edges[j + 1]) - w.curve.at(edges[j]);
+    joules_per_load[j] = load[j] > 0.0 ? window_energy_j / load[j] : 0.0;
+  }
+  std::vector<double> energy(w.segments.size(), 0.0);
+  for (std::size_t i = 0; i < w.segments.size(); ++i) {
+    const Segment& s = w.segments[i];
+    for (std::uint32_t j = sweep.begin_window[i]; j <= sweep.end_window[i] && j < windows; ++j) {
+      energy[i] += joules_per_load[j] * weight_of(s) * attribution::shared_time_in_window(sweep, s, i, j);
+    }
+  }
+  charge_segments(w, energy, sweep.shared_time_s);
+  w.busy_s = sweep.busy_s;
+}
+
+// Returns true when per-class powers were identified and used; otherwise the caller falls back.
+bool run_regress(ChannelWork& w, const ClassTable& classes, const AttributionOptions& options,
+                 std::string* why_not) {
+  const std::vector<TimeNs> edges = window_edges(w.curve, w.begin_ns, w.end_ns);
+  const SweepResult sweep = attribution::sweep_segments(w.segments, nullptr, edges);
+  const std::size_t windows = edges.size() - 1;
+
+  // Columns: 0 = window length (idle power), then each class with busy time.
+  std::vector<std::int64_t> column_of_class(classes.names.size(), -1);
+  std::vector<std::uint32_t> class_of_column;
+  for (const Segment& s : w.segments) {
+    if (s.klass != kNoClass && column_of_class[s.klass] < 0) {
+      column_of_class[s.klass] = static_cast<std::int64_t>(class_of_column.size()) + 1;
+      class_of_column.push_back(s.klass);
+    }
+  }
+  const auto columns = static_cast<Eigen::Index>(class_of_column.size() + 1);
+  // Only whole counter windows enter the fit: the first and last may be cut by the attribution
+  // bounds, and their energy then carries interpolation.
+  const std::vector<TimeNs>& knots = w.curve.knots_ns();
+  const auto is_knot = [&](TimeNs t) { return std::binary_search(knots.begin(), knots.end(), t); };
+  std::vector<std::size_t> rows;
+  for (std::size_t j = 0; j < windows; ++j) {
+    if ((j > 0 || is_knot(edges[0])) && (j + 1 < windows || is_knot(edges[windows]))) rows.push_back(j);
+  }
+  std::vector<std::int64_t> row_of_window(windows, -1);
+  for (std::size_t r = 0; r < rows.size(); ++r) row_of_window[rows[r]] = static_cast<std::int64_t>(r);
+
+  Eigen::MatrixXd design = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows.size()), columns);
+  Eigen::VectorXd target(static_cast<Eigen::Index>(rows.size()));
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const std::size_t j = rows[r];
+    const auto ri = static_cast<Eigen::Index>(r);
+    design(ri, 0) = ns_to_s(edges[j + 1] - edges[j]);
+    target(ri) = w.curve.at(edges[j + 1]) - w.curve.at(edges[j]);
+  }
+  for (std::size_t i = 0; i < w.segments.size(); ++i) {
+    const Segment& s = w.segments[i];
+    if (s.klass == kNoClass) continue;
+    for (std::uint32_t j = sweep.begin_window[i]; j <= sweep.end_window[i] && j < windows; ++j) {
+      if (row_of_window[j] < 0) continue;
+      design(static_cast<Eigen::Index>(row_of_window[j]), column_of_class[s.klass]) +=
+          attribution::shared_time_in_window(sweep, s, i, j);
+    }
+  }
+
+  auto& diag = w.record.diagnostics;
+  const std::size_t min_windows = options.regress_min_windows > 0
+                                      ? options.regress_min_windows
+                                      : 3 * static_cast<std::size_t>(columns);
+  diag["windows"] = static_cast<double>(rows.size());
+  diag["classes"] = static_cast<double>(class_of_column.size());
+  diag["min_windows"] = static_cast<double>(min_windows);
+  if (rows.size() < min_windows) {
+    *why_not = fmt::format("{} whole counter windows for {} unknowns (need {})", rows.size(),
+                           columns, min_windows);
+    diag["identifiable"] = 0.0;
+    return false;
+  }
+  const attribution::NnlsFit fit = attribution::fit_nnls(design, target);
+  diag["rank"] = fit.rank;
+  diag["columns"] = static_cast<double>(columns);
+  diag["condition_number"] = std::isfinite(fit.condition_number) ? fit.condition_number : 1e300;
+  diag["residual_rms_j"] = fit.residual_rms;
+  diag["idle_power_w"] = fit.coefficients(0);
+  if (std::isfinite(fit.standard_error(0))) diag["se_w:[idle]"] = fit.standard_error(0);
+
+  std::vector<std::string> unidentified;
+  for (std::size_t k = 0; k < class_of_column.size(); ++k) {
+    const auto col = static_cast<Eigen::Index>(k + 1);
+    const std::string& name = classes.names[class_of_column[k]];
+    const double p = fit.coefficients(col);
+    const double se = fit.standard_error(col);
+    if (std::isfinite(se)) diag["se_w:" + name] = se;
+    const bool identified = p > 0.0 && std::isfinite(se) && se <= options.regress_max_relative_se * p;
+    if (identified) {
+      w.out.class_power_w[name] = p + fit.coefficients(0);
+    } else {
+      unidentified.push_back(name);
+    }
+  }
+  const std::size_t identified = class_of_column.size() - unidentified.size();
+  diag["identified_classes"] = static_cast<double>(identified);
+  const bool well_conditioned = fit.condition_number <= options.regress_max_condition &&
+                                fit.rank == static_cast<int>(columns);
+  const bool enough_identified = static_cast<double>(identified) >=
+                                 options.regress_min_identified_share * static_cast<double>(class_of_column.size());
+  std::string list;
+  for (std::size_t k = 0; k < unidentified.size() && k < 6; ++k) list += (k ? ", " : "") + unidentified[k];
+  if (unidentified.size() > 6) list += ", …";
+  if (!well_conditioned || !enough_identified) {
+    *why_not = fmt::format(
+        "not identifiable: rank {} of {}, condition number {:.3g} (limit {:.3g}); {} of {} classes "
+        "have a standard error within ±{:.0f} % (need {:.0f} %)",
+        fit.rank, columns, fit.condition_number, options.regress_max_condition, identified,
+        class_of_column.size(), 100.0 * options.regress_max_relative_se,
+        100.0 * options.regress_min_identified_share);
+    diag["identifiable"] = 0.0;
+    w.out.class_power_w.clear();  // per-class figures are withheld, not reported half-right
+    return false;
+  }
+  diag["identifiable"] = 1.0;
+  std::vector<double> class_weight(classes.names.size(), 0.0);
+  double identified_sum_w = 0.0;
+  for (std::size_t k = 0; k < class_of_column.size(); ++k) {
+    const std::string& name = classes.names[class_of_column[k]];
+    if (w.out.class_power_w.count(name) == 0) continue;
+    class_weight[class_of_column[k]] = w.out.class_power_w[name];
+    identified_sum_w += w.out.class_power_w[name];
+  }
+  const double fallback_w = identified_sum_w / static_cast<double>(identified);
+  for (std::size_t k = 0; k < class_of_column.size(); ++k) {
+    if (class_weight[class_of_column[k]] == 0.0) class_weight[class_of_column[k]] = fallback_w;
+  }
+  if (!unidentified.empty()) {
+    w.record.notes.push_back(fmt::format(
+        "{} of {} classes not identified (standard error above ±{:.0f} %): figures withheld, split at "
+        "the mean identified power {:.1f} W: {}",
+        unidentified.size(), class_of_column.size(), 100.0 * options.regress_max_relative_se, fallback_w, list));
+  }
+  run_weighted_windows(w, sweep, edges, class_weight, fit.coefficients(0), fit.coefficients(0));
+  return true;
+}
+
+Status run_calibrated(ChannelWork& w, const ClassTable& classes, const Calibration& calibration,
+                      std::optional<double> idle_w) {
+  const std::vector<TimeNs> edges = window_edges(w.curve, w.begin_ns, w.end_ns);
+  const SweepResult sweep = attribution::sweep_segments(w.segments, nullptr, edges);
+  std::vector<double> class_weight(classes.names.size(), 0.0);
+  std::vector<bool> used(classes.names.size(), false);
+  for (const Segment& s : w.segments) {
+    if (s.klass != kNoClass) used[s.klass] = true;
+  }
+  std::vector<std::string> missing;
+  double known_sum = 0.0;
+  std::size_t known = 0;
+  for (std::size_t c = 0; c < classes.names.size(); ++c) {
+    if (!used[c]) continue;
+    if (auto p = calibration.power_for(classes.names[c])) {
+      class_weight[c] = *p;
+      w.out.class_power_w[classes.names[c]] = *p;
+      known_sum += *p;
+      ++known;
+    } else {
+      missing.push_back(classes.names[c]);
+    }
+  }
+  if (known == 0) {
+    return invalid_input(calibration.origin, "classes", "",
+                         fmt::format("no class of the {} spans on channel {} matches", w.segments.size(),
+                                     w.out.channel_id));
+  }
+  const double fallback_w = known_sum / static_cast<double>(known);
+  for (std::size_t c = 0; c < classes.names.size(); ++c) {
+    if (used[c] && class_weight[c] == 0.0 && !calibration.power_for(classes.names[c])) class_weight[c] = fallback_w;
+  }
+  if (!missing.empty()) {
+    w.record.notes.push_back(fmt::format(
+        "{} classes have no calibration entry and weigh the mean calibrated power {:.1f} W (e.g. {})",
+        missing.size(), fallback_w, missing.front()));
+  }
+  const double idle = idle_w.value_or(0.0);
+  w.record.diagnostics["calibrated_classes"] = static_cast<double>(known);
+  w.record.diagnostics["uncalibrated_classes"] = static_cast<double>(missing.size());
+  w.record.diagnostics["idle_weight_w"] = idle;
+  run_weighted_windows(w, sweep, edges, class_weight, idle, idle);
+  return Status::Ok();
+}
+
+double peak_power_w(const EnergyCurve& curve, const Series& series) {
+  if (series.channel().kind == ChannelKind::kPower) {
+    double peak = 0.0;
+    for (std::size_t i = 0; i < series.size(); ++i) peak = std::max(peak, series[i].value);
+    return peak;
+  }
+  double peak = 0.0;
+  const std::vector<TimeNs>& k = curve.knots_ns();
+  for (std::size_t i = 0; i + 1 < k.size(); ++i) {
+    peak = std::max(peak, (curve.at(k[i + 1]) - curve.at(k[i])) / ns_to_s(k[i + 1] - k[i]));
+  }
+  return peak;
+}
+
+Provenance provenance_of(AttributionMethod m) {
+  return m == AttributionMethod::kInterpolate || m == AttributionMethod::kHold ? Provenance::kInterpolated
+                                                                               : Provenance::kEstimated;
+}
+
+}  // namespace
+
+std::string_view to_string(AttributionMethod m) {
+  const auto i = static_cast<std::size_t>(m);
+  return i < kMethodNames.size() ? kMethodNames[i] : "unknown";
+}
+
+std::optional<AttributionMethod> attribution_method_from_string(std::string_view s) {
+  for (std::size_t i = 0; i < kMethodNames.size(); ++i) {
+    if (kMethodNames[i] == s) return static_cast<AttributionMethod>(i);
+  }
+  if (s == "time_split" || s == "timesplit") return AttributionMethod::kTimeSplit;
+  return std::nullopt;
+}
+
+Result<AttributionResult> attribute(const std::vector<Series>& series, const Timeline& timeline,
+                                    const AttributionOptions& options) {
+  std::vector<const Series*> pointers;
+  pointers.reserve(series.size());
+  for (const Series& s : series) pointers.push_back(&s);
+  return attribute(pointers, timeline, options);
+}
+
+Result<AttributionResult> attribute(const std::vector<const Series*>& series, const Timeline& timeline,
+                                    const AttributionOptions& options) {
+  const auto [extent_begin, extent_end] = timeline.extent();
+  AttributionResult result;
+  result.window_begin_ns = options.window_begin_ns.value_or(extent_begin);
+  result.window_end_ns = options.window_end_ns.value_or(extent_end);
+  if (result.window_end_ns <= result.window_begin_ns) {
+    return invalid_input("attribution", "window",
+                         fmt::format("[{}, {}]", result.window_begin_ns, result.window_end_ns),
+                         "empty: no spans and no explicit window");
+  }
+  const bool any_energy = std::any_of(series.begin(), series.end(),
+                                      [](const Series* s) { return s->channel().carries_energy(); });
+  if (!any_energy) {
+    return invalid_input("attribution", "series", fmt::format("{} channels", series.size()),
+                         "none carries energy (an energy counter or power)");
+  }
+  for (const auto& [track, weight] : options.activity_weight_by_track) {
+    if (!(weight > 0.0) || !std::isfinite(weight)) {
+      return invalid_input("attribution", "activity weight of track " + track, fmt::format("{}", weight),
+                           "must be a positive number");
+    }
+  }
+
+  const ClassTable classes = make_class_table(timeline, options);
+  std::vector<double> track_weight;
+  for (const Track& t : timeline.tracks()) {
+    auto it = options.activity_weight_by_track.find(t.name);
+    track_weight.push_back(it == options.activity_weight_by_track.end() ? 1.0 : it->second);
+  }
+
+  std::vector<ChannelWork> work;
+  for (const Series* sp : series) {
+    const Series& s = *sp;
+    if (!s.channel().carries_energy()) continue;
+    ChannelWork w;
+    w.series = &s;
+    const Channel& ch = s.channel();
+    w.out.channel_id = ch.id;
+    w.out.span_energy_j.assign(timeline.spans().size(), 0.0);
+    w.out.span_shared_time_s.assign(timeline.spans().size(), 0.0);
+    w.record.channel_id = ch.id;
+    w.curve = EnergyCurve::from_series(s, CurveRule::kInterpolate);
+    w.begin_ns = std::max(result.window_begin_ns, w.curve.begin_ns());
+    w.end_ns = std::min(result.window_end_ns, w.curve.end_ns());
+    if (w.curve.empty() || w.end_ns <= w.begin_ns) {
+      w.record.method = "none";
+      w.record.reason = fmt::format("channel {} has no readings (or counter updates) inside the window", ch.id);
+      result.warnings.push_back(w.record.reason);
+      w.begin_ns = w.end_ns = result.window_begin_ns;
+      work.push_back(std::move(w));
+      continue;
+    }
+    if (w.begin_ns > result.window_begin_ns || w.end_ns < result.window_end_ns) {
+      w.record.notes.push_back(fmt::format(
+          "the channel covers only [{}, {}] of the window [{}, {}]; spans outside get none of its energy",
+          w.begin_ns, w.end_ns, result.window_begin_ns, result.window_end_ns));
+    }
+    w.out.measured_energy_j = w.curve.at(w.end_ns) - w.curve.at(w.begin_ns);
+
+    attribution::SegmentInputs inputs;
+    for (const Track& t : timeline.tracks()) inputs.track_consumes.push_back(t.device == ch.device);
+    inputs.track_weight = track_weight;
+    inputs.class_of_name = classes.class_of_name;
+    inputs.clip_begin_ns = w.begin_ns;
+    inputs.clip_end_ns = w.end_ns;
+    w.segments = attribution::build_segments(timeline, inputs);
+
+    const TimeNs period_ns = w.curve.median_knot_spacing_ns();
+    const TimeNs typical_ns = median_segment_ns(w.segments);
+    auto& diag = w.record.diagnostics;
+    diag["update_period_ms"] = static_cast<double>(period_ns) / 1e6;
+    diag["median_segment_ms"] = static_cast<double>(typical_ns) / 1e6;
+    diag["segments"] = static_cast<double>(w.segments.size());
+    diag["measured_energy_j"] = w.out.measured_energy_j;
+
+    auto requested = options.default_method;
+    if (auto it = options.method_by_channel.find(ch.id); it != options.method_by_channel.end()) requested = it->second;
+    const auto calibration = options.calibration_by_channel.find(ch.id);
+    const bool has_calibration = calibration != options.calibration_by_channel.end();
+    std::optional<double> idle_w;
+    if (auto it = options.idle_power_w.find(ch.id); it != options.idle_power_w.end()) idle_w = it->second;
+    if (!idle_w && has_calibration) idle_w = calibration->second.idle_power_w;
+
+    AttributionMethod method = requested;
+    std::string reason;
+    const bool fine = w.segments.empty() ||
+                      static_cast<double>(period_ns) <= options.fine_counter_ratio * static_cast<double>(typical_ns);
+    const std::string comparison = fmt::format("update period {} vs median span {} (fine when ≤ {:g}×)",
+                                               format_ms(period_ns), format_ms(typical_ns),
+                                               options.fine_counter_ratio);
+    if (requested == AttributionMethod::kAuto) {
+      if (fine) {
+        method = AttributionMethod::kInterpolate;
+        reason = "auto: fine counter, " + comparison;
+      } else if (has_calibration) {
+        method = AttributionMethod::kCalibrated;
+        reason = "auto: coarse counter, " + comparison + "; calibration weights given";
+      } else {
+        method = AttributionMethod::kRegress;
+        reason = "auto: coarse counter, " + comparison + "; no calibration, so regress";
+      }
+    } else {
+      reason = fmt::format("requested ({})", comparison);
+    }
+    if (w.segments.empty()) {
+      w.record.notes.push_back(fmt::format("no span on a track of device '{}' lies in the window", ch.device));
+    }
+
+    switch (method) {
+      case AttributionMethod::kInterpolate:
+        run_curve_method(w, CurveRule::kInterpolate);
+        break;
+      case AttributionMethod::kHold:
+        run_curve_method(w, CurveRule::kHold);
+        break;
+      case AttributionMethod::kTimeSplit:
+        run_time_split(w);
+        break;
+      case AttributionMethod::kCalibrated: {
+        if (!has_calibration) {
+          return invalid_input("attribution", "method of channel " + ch.id, "calibrated",
+                               "needs calibration weights (--calibration FILE)");
+        }
+        JP_RETURN_IF_ERROR(run_calibrated(w, classes, calibration->second, idle_w));
+        break;
+      }
+      case AttributionMethod::kRegress: {
+        std::string why_not;
+        if (!run_regress(w, classes, options, &why_not)) {
+          w.out.class_power_w.clear();
+          run_curve_method(w, CurveRule::kInterpolate);
+          if (requested == AttributionMethod::kAuto) {
+            method = AttributionMethod::kInterpolate;
+            reason += "; regress declined (" + why_not + "), so interpolated within counter windows";
+          } else {
+            w.record.notes.push_back("regress declined per-class figures (" + why_not +
+                                     "); the tree is interpolated within counter windows instead");
+          }
+          w.out.method = AttributionMethod::kInterpolate;
+        }
+        break;
+      }
+      case AttributionMethod::kAuto:
+        break;
+    }
+    const auto identifiable = w.record.diagnostics.find("identifiable");
+    if (method != AttributionMethod::kRegress ||
+        (identifiable != w.record.diagnostics.end() && identifiable->second != 0.0)) {
+      w.out.method = method;
+    }
+    w.record.method = std::string(to_string(method));
+    w.record.reason = std::move(reason);
+    for (const auto& [klass, p] : w.out.class_power_w) diag["power_w:" + klass] = p;
+    double attributed = 0.0;
+    for (double e : w.out.span_energy_j) attributed += e;
+    w.out.attributed_energy_j = attributed;
+    diag["attributed_energy_j"] = attributed;
+    diag["busy_s"] = w.busy_s;
+    if (attributed > w.out.measured_energy_j * (1.0 + 1e-9) + 1e-12) {
+      w.record.notes.push_back(fmt::format(
+          "{} charged {:.6g} J to spans, more than the {:.6g} J measured (a held reading outlived its "
+          "interval); [unattributed] is negative",
+          to_string(method), attributed, w.out.measured_energy_j));
+    }
+    work.push_back(std::move(w));
+  }
+
+  // Roll-up.
+  attribution::TreeInputs tree_inputs;
+  tree_inputs.timeline = &timeline;
+  tree_inputs.split_passes = options.split_passes;
+  tree_inputs.provenance = Provenance::kInterpolated;
+  for (const ChannelWork& w : work) {
+    ChannelFigures f;
+    f.channel = &w.out;
+    f.top_level = w.series->channel().is_top_level();
+    if (auto it = options.idle_power_w.find(w.out.channel_id); it != options.idle_power_w.end()) {
+      f.idle_power_w = it->second;
+    }
+    if (f.top_level && provenance_of(w.out.method) == Provenance::kEstimated) {
+      tree_inputs.provenance = Provenance::kEstimated;
+    }
+    tree_inputs.channels.push_back(f);
+  }
+  std::vector<std::uint32_t> all_spans(timeline.spans().size());
+  for (std::uint32_t i = 0; i < all_spans.size(); ++i) all_spans[i] = i;
+  ProfileNode root = attribution::build_span_tree(tree_inputs, all_spans, kNoIndex, "run");
+
+  ProfileNode unattributed;
+  unattributed.name = std::string(kUnattributedNode);
+  unattributed.provenance = Provenance::kMeasured;
+  bool any_static = false;
+  double unattributed_static = 0.0;
+  TimeNs max_busy_ns = 0;
+  for (const ChannelWork& w : work) {
+    const double rest = w.out.measured_energy_j - w.out.attributed_energy_j;
+    unattributed.energy_by_channel_j[w.out.channel_id] = rest;
+    max_busy_ns = std::max(max_busy_ns, s_to_ns(w.busy_s));
+    if (!w.series->channel().is_top_level()) continue;
+    unattributed.self_energy_j += rest;
+    if (auto it = options.idle_power_w.find(w.out.channel_id); it != options.idle_power_w.end()) {
+      any_static = true;
+      unattributed_static += it->second * (ns_to_s(w.end_ns - w.begin_ns) - w.busy_s);
+    }
+  }
+  unattributed.energy_j = unattributed.self_energy_j;
+  unattributed.time_ns = std::max<TimeNs>(0, (result.window_end_ns - result.window_begin_ns) - max_busy_ns);
+  unattributed.self_time_ns = unattributed.time_ns;
+  if (any_static) unattributed.static_energy_j = unattributed_static;
+  root.children.push_back(std::move(unattributed));
+  if (any_static) root.static_energy_j = 0.0;
+  root.time_ns = result.window_end_ns - result.window_begin_ns;
+  root.calls = 1;
+  attribution::roll_up(root);
+  result.tree = std::move(root);
+
+  for (ChannelWork& w : work) {
+    ChannelSummary summary;
+    summary.channel_id = w.out.channel_id;
+    summary.energy_j = w.out.measured_energy_j;
+    summary.duration_ns = w.end_ns - w.begin_ns;
+    summary.mean_power_w = summary.duration_ns > 0 ? summary.energy_j / ns_to_s(summary.duration_ns) : 0.0;
+    summary.peak_power_w = peak_power_w(w.curve, *w.series);
+    summary.provenance = w.series->channel().provenance;
+    if (auto it = options.idle_power_w.find(w.out.channel_id); it != options.idle_power_w.end()) {
+      summary.idle_power_w = it->second;
+      summary.net_energy_j = summary.energy_j - it->second * ns_to_s(summary.duration_ns);
+    }
+    result.channels.push_back(summary);
+    result.records.push_back(std::move(w.record));
+    result.per_channel.push_back(std::move(w.out));
+  }
+  return result;
+}
+
+Status attribute_profile(Profile& profile, const AttributionOptions& options) {
+  JP_TRY(AttributionResult result, attribute(profile.series, profile.timeline, options));
+  profile.tree = std::move(result.tree);
+  profile.attribution = std::move(result.records);
+  profile.channels = std::move(result.channels);
+  for (std::string& w : result.warnings) profile.warnings.push_back(std::move(w));
+  profile.meta.options["attribution.window_begin_ns"] = std::to_string(result.window_begin_ns);
+  profile.meta.options["attribution.window_end_ns"] = std::to_string(result.window_end_ns);
+  profile.meta.options["attribution.default_method"] = std::string(to_string(options.default_method));
+  return Status::Ok();
+}
+
+}  // namespace jouleprof

@@ -1,0 +1,60 @@
+// EnergyCurve: a channel's cumulative energy G(t) in joules as a continuous function of time,
+// built once from a Series under one reading rule, then evaluated at increasing times in O(1)
+// amortised (a forward cursor). Attribution reads every interval's energy as G(b) − G(a).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "jouleprof/clock.hpp"
+#include "jouleprof/series.hpp"
+
+namespace jouleprof::attribution {
+
+enum class CurveRule {
+  kInterpolate,  // counters: linear between updates; power: trapezoid between samples
+  kHold,         // the last power reading held until the next one (Smaragdine)
+};
+
+class EnergyCurve {
+ public:
+  // Counters: knots are the samples at which the counter changed (its value is exact there); the
+  // stretch before the first update is not covered, unless the counter already changed between
+  // the first two readings. Power: knots are all samples; intervals that
+  // lie inside a recorded gap carry no energy.
+  static EnergyCurve from_series(const Series& series, CurveRule rule);
+
+  bool empty() const { return knot_t_ns_.size() < 2; }
+  TimeNs begin_ns() const { return empty() ? 0 : knot_t_ns_.front(); }
+  TimeNs end_ns() const { return empty() ? 0 : knot_t_ns_.back(); }
+  const std::vector<TimeNs>& knots_ns() const { return knot_t_ns_; }
+  // Median spacing of the knots: the channel's effective update period.
+  TimeNs median_knot_spacing_ns() const;
+
+  // G(t), clamped to the coverage. Random access: O(log n).
+  double at(TimeNs t) const;
+
+  // Forward evaluation for increasing t (amortised O(1)).
+  class Cursor {
+   public:
+    explicit Cursor(const EnergyCurve& curve) : curve_(&curve) {}
+    double at(TimeNs t);
+
+   private:
+    const EnergyCurve* curve_;
+    std::size_t interval_ = 0;
+  };
+
+ private:
+  double eval_in(std::size_t interval, TimeNs t) const;
+
+  // Interval i = [knot_t_ns_[i], knot_t_ns_[i+1]]: G = g_j_[i] + slope_w_[i]·τ + ½·ramp_w_per_s_[i]·τ²
+  // with τ = t − knot_t_ns_[i] in seconds.
+  std::vector<TimeNs> knot_t_ns_;
+  std::vector<double> g_j_;
+  std::vector<double> slope_w_;
+  std::vector<double> ramp_w_per_s_;
+};
+
+}  // namespace jouleprof::attribution

@@ -1,0 +1,129 @@
+#include "attribution/nnls_regression.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace jouleprof::attribution {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Least squares on the columns in `passive` only (others fixed at 0).
+Eigen::VectorXd solve_on(const Eigen::MatrixXd& a, const Eigen::VectorXd& y,
+                         const std::vector<bool>& passive) {
+  std::vector<Eigen::Index> cols;
+  for (Eigen::Index j = 0; j < a.cols(); ++j) {
+    if (passive[static_cast<std::size_t>(j)]) cols.push_back(j);
+  }
+  Eigen::VectorXd full = Eigen::VectorXd::Zero(a.cols());
+  if (cols.empty()) return full;
+  Eigen::MatrixXd sub(a.rows(), static_cast<Eigen::Index>(cols.size()));
+  for (std::size_t k = 0; k < cols.size(); ++k) sub.col(static_cast<Eigen::Index>(k)) = a.col(cols[k]);
+  const Eigen::VectorXd s = sub.completeOrthogonalDecomposition().solve(y);
+  for (std::size_t k = 0; k < cols.size(); ++k) full(cols[k]) = s(static_cast<Eigen::Index>(k));
+  return full;
+}
+
+}  // namespace
+
+NnlsFit fit_nnls(const Eigen::MatrixXd& design, const Eigen::VectorXd& target) {
+  const Eigen::Index p = design.cols();
+  NnlsFit fit;
+  fit.coefficients = Eigen::VectorXd::Zero(p);
+  fit.standard_error = Eigen::VectorXd::Constant(p, kInf);
+  if (design.rows() == 0 || p == 0) return fit;
+
+  // Column scaling makes the tolerances and the condition number independent of units.
+  Eigen::VectorXd scale = design.colwise().norm().transpose();
+  std::vector<bool> usable(static_cast<std::size_t>(p));
+  for (Eigen::Index j = 0; j < p; ++j) {
+    usable[static_cast<std::size_t>(j)] = scale(j) > 0.0;
+    if (scale(j) <= 0.0) scale(j) = 1.0;
+  }
+  const Eigen::MatrixXd a = design * scale.cwiseInverse().asDiagonal();
+
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(a);
+  const Eigen::VectorXd& sigma = svd.singularValues();
+  const double sigma_max = sigma.size() > 0 ? sigma(0) : 0.0;
+  const double tol_rank = sigma_max * static_cast<double>(std::max(a.rows(), a.cols())) *
+                          std::numeric_limits<double>::epsilon();
+  for (Eigen::Index k = 0; k < sigma.size(); ++k) fit.rank += sigma(k) > tol_rank ? 1 : 0;
+  const double sigma_min = sigma.size() > 0 ? sigma(sigma.size() - 1) : 0.0;
+  fit.condition_number = sigma_min > 0.0 ? sigma_max / sigma_min : kInf;
+
+  // Lawson–Hanson active-set iterations.
+  const double tol = 1e-12 * std::max(1.0, target.norm());
+  std::vector<bool> passive(static_cast<std::size_t>(p), false);
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(p);
+  const int max_iterations = static_cast<int>(3 * p + 30);
+  for (fit.iterations = 0; fit.iterations < max_iterations; ++fit.iterations) {
+    const Eigen::VectorXd gradient = a.transpose() * (target - a * x);
+    Eigen::Index best = -1;
+    double best_value = tol;
+    for (Eigen::Index j = 0; j < p; ++j) {
+      const auto uj = static_cast<std::size_t>(j);
+      if (!passive[uj] && usable[uj] && gradient(j) > best_value) {
+        best = j;
+        best_value = gradient(j);
+      }
+    }
+    if (best < 0) break;
+    passive[static_cast<std::size_t>(best)] = true;
+    for (int inner = 0; inner < max_iterations; ++inner) {
+      const Eigen::VectorXd s = solve_on(a, target, passive);
+      bool feasible = true;
+      double alpha = 1.0;
+      for (Eigen::Index j = 0; j < p; ++j) {
+        if (passive[static_cast<std::size_t>(j)] && s(j) <= 0.0) {
+          feasible = false;
+          const double denom = x(j) - s(j);
+          if (denom > 0.0) alpha = std::min(alpha, x(j) / denom);
+        }
+      }
+      if (feasible) {
+        x = s;
+        break;
+      }
+      x += alpha * (s - x);
+      for (Eigen::Index j = 0; j < p; ++j) {
+        if (passive[static_cast<std::size_t>(j)] && x(j) <= 1e-15) {
+          passive[static_cast<std::size_t>(j)] = false;
+          x(j) = 0.0;
+        }
+      }
+    }
+  }
+
+  const Eigen::VectorXd residual = target - a * x;
+  const double rss = residual.squaredNorm();
+  fit.residual_rms = std::sqrt(rss / static_cast<double>(a.rows()));
+
+  // Standard errors on the passive (positive) columns: σ²·(A_Pᵀ A_P)⁻¹ through the SVD, so a
+  // near-singular passive design yields huge errors rather than a failed inverse.
+  std::vector<Eigen::Index> cols;
+  for (Eigen::Index j = 0; j < p; ++j) {
+    if (passive[static_cast<std::size_t>(j)]) cols.push_back(j);
+  }
+  const auto dof = static_cast<double>(a.rows()) - static_cast<double>(cols.size());
+  if (!cols.empty() && dof > 0.0) {
+    Eigen::MatrixXd sub(a.rows(), static_cast<Eigen::Index>(cols.size()));
+    for (std::size_t k = 0; k < cols.size(); ++k) sub.col(static_cast<Eigen::Index>(k)) = a.col(cols[k]);
+    Eigen::JacobiSVD<Eigen::MatrixXd> sub_svd(sub, Eigen::ComputeThinV);
+    const Eigen::VectorXd& sv = sub_svd.singularValues();
+    const double variance = rss / dof;
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      double var_k = 0.0;
+      for (Eigen::Index m = 0; m < sv.size(); ++m) {
+        const double v = sub_svd.matrixV()(static_cast<Eigen::Index>(k), m);
+        var_k += sv(m) > 0.0 ? v * v / (sv(m) * sv(m)) : kInf;
+      }
+      fit.standard_error(cols[k]) = std::sqrt(variance * var_k) / scale(cols[k]);
+    }
+  }
+  fit.coefficients = x.cwiseQuotient(scale);
+  return fit;
+}
+
+}  // namespace jouleprof::attribution

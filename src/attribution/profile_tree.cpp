@@ -1,0 +1,202 @@
+#include "attribution/profile_tree.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+#include <unordered_map>
+
+namespace jouleprof::attribution {
+
+namespace {
+
+struct FlatNode {
+  std::string name;
+  SpanCategory category = SpanCategory::kRegion;
+  Pass pass = Pass::kNone;
+  std::map<std::string, std::size_t, std::less<>> children;
+  double self_energy_j = 0.0;
+  double self_static_j = 0.0;
+  std::map<std::string, double> self_by_channel_j;
+  TimeNs time_ns = 0;
+  TimeNs self_time_ns = 0;
+  std::uint64_t calls = 0;
+};
+
+class FlatTree {
+ public:
+  explicit FlatTree(std::string root_name) {
+    FlatNode root;
+    root.name = std::move(root_name);
+    nodes_.push_back(std::move(root));
+  }
+
+  std::size_t child(std::size_t parent, std::string_view name, Pass pass) {
+    auto& kids = nodes_[parent].children;
+    if (auto it = kids.find(name); it != kids.end()) return it->second;
+    const std::size_t id = nodes_.size();
+    FlatNode node;
+    node.name = std::string(name);
+    node.pass = pass;
+    nodes_.push_back(std::move(node));
+    nodes_[parent].children.emplace(std::string(name), id);
+    return id;
+  }
+
+  FlatNode& operator[](std::size_t i) { return nodes_[i]; }
+
+  ProfileNode to_profile(std::size_t i, Provenance provenance) const {
+    const FlatNode& f = nodes_[i];
+    ProfileNode node;
+    node.name = f.name;
+    node.category = f.category;
+    node.pass = f.pass;
+    node.self_energy_j = f.self_energy_j;
+    node.energy_j = f.self_energy_j;
+    node.energy_by_channel_j = f.self_by_channel_j;
+    node.static_energy_j = f.self_static_j;
+    node.time_ns = f.time_ns;
+    node.self_time_ns = f.self_time_ns;
+    node.calls = f.calls;
+    node.provenance = provenance;
+    node.children.reserve(f.children.size());
+    for (const auto& [name, id] : f.children) node.children.push_back(to_profile(id, provenance));
+    return node;
+  }
+
+ private:
+  std::vector<FlatNode> nodes_;
+};
+
+std::string_view pass_node_name(Pass pass) {
+  switch (pass) {
+    case Pass::kForward: return "[forward]";
+    case Pass::kBackward: return "[backward]";
+    case Pass::kOptimizer: return "[optimizer]";
+    case Pass::kNone: break;
+  }
+  return "[none]";
+}
+
+}  // namespace
+
+void roll_up(ProfileNode& node) {
+  double energy = node.self_energy_j;
+  double static_j = node.static_energy_j.value_or(0.0);
+  TimeNs child_time = 0;
+  std::map<std::string, double> by_channel = node.energy_by_channel_j;
+  for (ProfileNode& c : node.children) {
+    roll_up(c);
+    energy += c.energy_j;
+    static_j += c.static_energy_j.value_or(0.0);
+    child_time += c.time_ns;
+    for (const auto& [id, e] : c.energy_by_channel_j) by_channel[id] += e;
+  }
+  node.energy_j = energy;
+  node.energy_by_channel_j = std::move(by_channel);
+  if (node.static_energy_j.has_value()) {
+    node.static_energy_j = static_j;
+    node.dynamic_energy_j = energy - static_j;
+  }
+  if (node.calls == 0 && node.time_ns == 0) node.time_ns = child_time;
+  std::stable_sort(node.children.begin(), node.children.end(),
+                   [](const ProfileNode& a, const ProfileNode& b) { return a.energy_j > b.energy_j; });
+}
+
+ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uint32_t>& spans,
+                            std::uint32_t root_span, const std::string& root_name) {
+  const Timeline& timeline = *inputs.timeline;
+  const std::vector<Span>& all = timeline.spans();
+  FlatTree tree(root_name);
+  const bool with_static =
+      std::any_of(inputs.channels.begin(), inputs.channels.end(),
+                  [](const ChannelFigures& c) { return c.top_level && c.idle_power_w.has_value(); });
+
+  // Node of each span, memoised; parents are resolved before children by recursion over the
+  // parent chain (chains are short: model → layer → op → kernel).
+  constexpr std::size_t kUnresolved = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> node_of(all.size(), kUnresolved);
+  std::vector<TimeNs> child_time_ns(all.size(), 0);
+  std::vector<std::uint32_t> chain;
+  std::unordered_map<std::uint64_t, std::size_t> node_cache;
+  const auto resolve = [&](std::uint32_t span) {
+    chain.clear();
+    for (std::uint32_t s = span; s != kNoIndex && node_of[s] == kUnresolved; s = all[s].parent) {
+      chain.push_back(s);
+      if (s == root_span) break;
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const std::uint32_t s = *it;
+      const Span& sp = all[s];
+      if (s == root_span) {
+        node_of[s] = 0;
+        continue;
+      }
+      std::size_t parent_node = 0;
+      Pass parent_pass = Pass::kNone;
+      if (sp.parent != kNoIndex && node_of[sp.parent] != kUnresolved) {
+        parent_node = node_of[sp.parent];
+        parent_pass = all[sp.parent].pass;
+      }
+      // Spans with the same parent node, name and passes land on the same node: look it up once.
+      const std::uint64_t key = (static_cast<std::uint64_t>(parent_node) << 36) |
+                                (static_cast<std::uint64_t>(parent_pass) << 34) |
+                                (static_cast<std::uint64_t>(sp.pass) << 32) | sp.name;
+      if (auto hit = node_cache.find(key); hit != node_cache.end()) {
+        node_of[s] = hit->second;
+        continue;
+      }
+      if (inputs.split_passes && sp.pass != Pass::kNone && sp.pass != parent_pass) {
+        parent_node = tree.child(parent_node, pass_node_name(sp.pass), sp.pass);
+      }
+      const std::string& name = timeline.name(sp.name);
+      std::size_t start = 0;
+      while (true) {
+        const std::size_t slash = name.find('/', start);
+        const std::string_view level =
+            std::string_view(name).substr(start, slash == std::string::npos ? std::string::npos
+                                                                             : slash - start);
+        if (!level.empty()) parent_node = tree.child(parent_node, level, sp.pass);
+        if (slash == std::string::npos) break;
+        start = slash + 1;
+      }
+      tree[parent_node].category = sp.category;
+      node_of[s] = parent_node;
+      node_cache.emplace(key, parent_node);
+    }
+  };
+
+  for (std::uint32_t s : spans) {
+    const Span& sp = all[s];
+    if (sp.parent != kNoIndex && sp.parent < all.size() && all[sp.parent].track == sp.track) {
+      child_time_ns[sp.parent] += sp.duration_ns();
+    }
+  }
+  for (std::uint32_t s : spans) {
+    resolve(s);
+    const Span& sp = all[s];
+    FlatNode& node = tree[node_of[s]];
+    node.calls += 1;
+    node.time_ns += sp.duration_ns();
+    node.self_time_ns += std::max<TimeNs>(0, sp.duration_ns() - child_time_ns[s]);
+    for (const ChannelFigures& c : inputs.channels) {
+      const double e = c.channel->span_energy_j[s];
+      if (e == 0.0) continue;
+      node.self_by_channel_j[c.channel->channel_id] += e;
+      if (!c.top_level) continue;
+      node.self_energy_j += e;
+      if (c.idle_power_w) node.self_static_j += *c.idle_power_w * c.channel->span_shared_time_s[s];
+    }
+  }
+  ProfileNode root = tree.to_profile(0, inputs.provenance);
+  if (!with_static) {
+    // No baseline: static/dynamic stay unset everywhere.
+    const auto clear = [](auto& self, ProfileNode& n) -> void {
+      n.static_energy_j.reset();
+      for (ProfileNode& c : n.children) self(self, c);
+    };
+    clear(clear, root);
+  }
+  return root;
+}
+
+}  // namespace jouleprof::attribution

@@ -1,0 +1,39 @@
+// Roll-up of per-span energies into the ProfileNode tree along span paths (parents, then
+// '/'-separated name levels), with a pass node inserted where a span's pass differs from its
+// parent's.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "jouleprof/attribution.hpp"
+#include "jouleprof/profile.hpp"
+#include "jouleprof/timeline.hpp"
+
+namespace jouleprof::attribution {
+
+struct ChannelFigures {
+  const ChannelAttribution* channel = nullptr;
+  bool top_level = true;              // adds into node energy_j
+  std::optional<double> idle_power_w; // enables static/dynamic for this channel
+};
+
+struct TreeInputs {
+  const Timeline* timeline = nullptr;
+  std::vector<ChannelFigures> channels;
+  bool split_passes = true;
+  Provenance provenance = Provenance::kInterpolated;
+};
+
+// Tree over `spans` (indices into the timeline). With root_span == kNoIndex the root is the run
+// and top-level spans hang under it; otherwise the root is that span and `spans` must be it and
+// its descendants. The root's name is `root_name`.
+ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uint32_t>& spans,
+                            std::uint32_t root_span, const std::string& root_name);
+
+// Inclusive figures (energy, static, time where a node has no spans of its own) from self figures,
+// children sorted by energy, largest first.
+void roll_up(ProfileNode& node);
+
+}  // namespace jouleprof::attribution

@@ -1,0 +1,119 @@
+#include "attribution/recording_inputs.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "jouleprof/samples_csv.hpp"
+
+namespace jouleprof::attribution {
+
+namespace {
+
+constexpr std::string_view kNvmlHeader = "t_ns,instant_mw,instant_nvml_ts_us,avg_mw,energy_mj";
+
+template <typename T>
+bool parse_number(std::string_view text, T& out) {
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+}  // namespace
+
+Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const std::string& device) {
+  std::ifstream in(path);
+  if (!in) return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open NVML poll log", path));
+  std::string line;
+  std::getline(in, line);
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line != kNvmlHeader) {
+    return invalid_input(path, "header", line, fmt::format("expected \"{}\"", kNvmlHeader));
+  }
+  const std::string energy_id = fmt::format("nvml:{}:energy", device);
+  std::vector<Series> out;
+  out.emplace_back(Channel{energy_id, "nvml", device, "gpu", ChannelKind::kEnergyCounter, Provenance::kImported,
+                           path + ": nvmlDeviceGetTotalEnergyConsumption (energy_mj)", "", 100 * kNsPerMs, 0});
+  out.emplace_back(Channel{fmt::format("nvml:{}:instant", device), "nvml", device, "gpu", ChannelKind::kPower,
+                           Provenance::kImported, path + ": NVML_FI_DEV_POWER_INSTANT (instant_mw)", energy_id,
+                           100 * kNsPerMs, 0});
+  out.emplace_back(Channel{fmt::format("nvml:{}:average", device), "nvml", device, "gpu", ChannelKind::kPower,
+                           Provenance::kImported, path + ": nvmlDeviceGetPowerUsage, 1 s average (avg_mw)", energy_id,
+                           100 * kNsPerMs, 0});
+  std::size_t line_no = 1;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    std::string_view rest(line);
+    std::string_view fields[5];
+    for (int f = 0; f < 5; ++f) {
+      const std::size_t comma = rest.find(',');
+      fields[f] = rest.substr(0, comma);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    TimeNs t = 0;
+    double instant_mw = 0, avg_mw = 0, energy_mj = 0;
+    const std::string where = fmt::format("line {}", line_no);
+    if (!parse_number(fields[0], t)) return invalid_input(path, where + " t_ns", std::string(fields[0]), "not an integer");
+    if (!parse_number(fields[1], instant_mw)) {
+      return invalid_input(path, where + " instant_mw", std::string(fields[1]), "not a number");
+    }
+    if (!parse_number(fields[3], avg_mw)) return invalid_input(path, where + " avg_mw", std::string(fields[3]), "not a number");
+    if (!parse_number(fields[4], energy_mj)) {
+      return invalid_input(path, where + " energy_mj", std::string(fields[4]), "not a number");
+    }
+    if (energy_mj >= 0.0) {
+      if (Status s = out[0].append(t, energy_mj / 1000.0); !s) return s.error().with_context(where);
+    }
+    if (Status s = out[1].append(t, instant_mw / 1000.0); !s) return s.error().with_context(where);
+    if (Status s = out[2].append(t, avg_mw / 1000.0); !s) return s.error().with_context(where);
+  }
+  for (Series& s : out) s.channel().measured_period_ns = s.measured_update_period_ns();
+  return out;
+}
+
+Result<std::vector<Series>> read_energy_samples(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open samples file", path));
+  std::string first;
+  std::getline(in, first);
+  if (!first.empty() && first.back() == '\r') first.pop_back();
+  if (first == kNvmlHeader) return read_nvml_poll_csv(path);
+  return read_samples_csv(path);
+}
+
+Result<RecordingMeta> read_recording_meta(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open recording metadata", path));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const nlohmann::json doc = nlohmann::json::parse(buffer.str(), nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return invalid_input(path, "(document)", "", "not a JSON object");
+  RecordingMeta meta;
+  if (doc.contains("anchor_realtime_ns") || doc.contains("anchor_monotonic_ns")) {
+    const auto& r = doc.value("anchor_realtime_ns", nlohmann::json());
+    const auto& m = doc.value("anchor_monotonic_ns", nlohmann::json());
+    if (!r.is_number_integer() || !m.is_number_integer()) {
+      return invalid_input(path, "anchor_realtime_ns/anchor_monotonic_ns", r.dump() + "/" + m.dump(),
+                           "both must be integers");
+    }
+    meta.anchor = ClockAnchor{m.get<TimeNs>(), r.get<TimeNs>()};
+  }
+  if (doc.contains("marks")) {
+    if (!doc["marks"].is_array()) return invalid_input(path, "marks", doc["marks"].dump(), "not an array");
+    std::size_t i = 0;
+    for (const auto& mark : doc["marks"]) {
+      if (!mark.is_array() || mark.size() != 2 || !mark[0].is_string() || !mark[1].is_number_integer()) {
+        return invalid_input(path, fmt::format("marks[{}]", i), mark.dump(), "expected [name, t_ns]");
+      }
+      meta.marks.emplace_back(mark[0].get<std::string>(), mark[1].get<TimeNs>());
+      ++i;
+    }
+  }
+  return meta;
+}
+
+}  // namespace jouleprof::attribution

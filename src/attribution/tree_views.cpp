@@ -1,0 +1,230 @@
+// Views over a profile tree: operation accounting, repetitions and run-to-run agreement.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "attribution/profile_tree.hpp"
+#include "jouleprof/attribution.hpp"
+#include "jouleprof/statistics.hpp"
+
+namespace jouleprof {
+
+namespace {
+
+void merge_into(ProfileNode& into, const ProfileNode& from) {
+  into.energy_j += from.energy_j;
+  into.self_energy_j += from.self_energy_j;
+  if (from.static_energy_j) into.static_energy_j = into.static_energy_j.value_or(0.0) + *from.static_energy_j;
+  if (from.dynamic_energy_j) into.dynamic_energy_j = into.dynamic_energy_j.value_or(0.0) + *from.dynamic_energy_j;
+  into.time_ns += from.time_ns;
+  into.self_time_ns += from.self_time_ns;
+  into.calls += from.calls;
+  for (const auto& [id, e] : from.energy_by_channel_j) into.energy_by_channel_j[id] += e;
+  for (const ProfileNode& c : from.children) {
+    ProfileNode* existing = into.child(c.name);
+    if (existing != nullptr) {
+      merge_into(*existing, c);
+    } else {
+      into.children.push_back(c);
+    }
+  }
+}
+
+ProfileNode collapse(const ProfileNode& node) {
+  ProfileNode out = node;
+  out.name = collapse_index_name(node.name);
+  out.children.clear();
+  for (const ProfileNode& c : node.children) {
+    ProfileNode collapsed = collapse(c);
+    if (ProfileNode* existing = out.child(collapsed.name)) {
+      merge_into(*existing, collapsed);
+    } else {
+      out.children.push_back(std::move(collapsed));
+    }
+  }
+  std::stable_sort(out.children.begin(), out.children.end(),
+                   [](const ProfileNode& a, const ProfileNode& b) { return a.energy_j > b.energy_j; });
+  return out;
+}
+
+void collect_paths(const ProfileNode& node, const std::string& path, std::map<std::string, double>& out) {
+  for (const ProfileNode& c : node.children) {
+    const std::string p = path + "/" + c.name;
+    out[p] += c.energy_j;
+    collect_paths(c, p, out);
+  }
+}
+
+void apply_stats(ProfileNode& node, const std::string& path,
+                 const std::map<std::string, std::vector<double>>& values) {
+  for (ProfileNode& c : node.children) {
+    const std::string p = path + "/" + c.name;
+    if (auto it = values.find(p); it != values.end()) c.energy_stats = summarize(it->second);
+    apply_stats(c, p, values);
+  }
+}
+
+void scale_tree(ProfileNode& node, double factor) {
+  node.energy_j *= factor;
+  node.self_energy_j *= factor;
+  if (node.static_energy_j) *node.static_energy_j *= factor;
+  if (node.dynamic_energy_j) *node.dynamic_energy_j *= factor;
+  node.time_ns = static_cast<TimeNs>(static_cast<double>(node.time_ns) * factor);
+  node.self_time_ns = static_cast<TimeNs>(static_cast<double>(node.self_time_ns) * factor);
+  node.calls = static_cast<std::uint64_t>(std::llround(static_cast<double>(node.calls) * factor));
+  for (auto& [id, e] : node.energy_by_channel_j) e *= factor;
+  for (ProfileNode& c : node.children) scale_tree(c, factor);
+}
+
+}  // namespace
+
+std::string collapse_index_name(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  std::size_t i = 0;
+  while (i < name.size()) {
+    const char c = name[i];
+    const bool after_separator = !out.empty() && (out.back() == '_' || out.back() == '.' ||
+                                                  out.back() == '-' || out.back() == '[');
+    if (after_separator && std::isdigit(static_cast<unsigned char>(c))) {
+      while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i]))) ++i;
+      out += '*';
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+ProfileNode collapse_indices(const ProfileNode& tree) { return collapse(tree); }
+
+std::vector<OperatorTotal> top_operators(const ProfileNode& tree, std::size_t n) {
+  std::map<std::string, OperatorTotal> totals;
+  const auto visit = [&](const auto& self, const ProfileNode& node) -> void {
+    for (const ProfileNode& c : node.children) {
+      if (!c.name.empty() && c.name.front() != '[' && c.self_energy_j != 0.0) {
+        OperatorTotal& t = totals[collapse_index_name(c.name)];
+        t.energy_j += c.self_energy_j;
+        t.time_ns += c.self_time_ns;
+        t.calls += c.calls;
+      }
+      self(self, c);
+    }
+  };
+  visit(visit, tree);
+  std::vector<OperatorTotal> out;
+  out.reserve(totals.size());
+  for (auto& [name, t] : totals) {
+    t.name = name;
+    out.push_back(t);
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const OperatorTotal& a, const OperatorTotal& b) { return a.energy_j > b.energy_j; });
+  if (out.size() > n) out.resize(n);
+  return out;
+}
+
+std::vector<ProfileNode> trees_per_repetition(const AttributionResult& result, const Timeline& timeline,
+                                              SpanCategory category) {
+  const std::vector<Span>& spans = timeline.spans();
+  constexpr std::uint32_t kNone = kNoIndex;
+  std::vector<std::uint32_t> repetition_of(spans.size(), kNone);
+  std::vector<std::uint32_t> roots;
+  for (std::uint32_t i = 0; i < spans.size(); ++i) {
+    if (spans[i].category == category) {
+      repetition_of[i] = static_cast<std::uint32_t>(roots.size());
+      roots.push_back(i);
+    }
+  }
+  // The repetition of every span: its nearest ancestor of `category` (memoised walk up).
+  std::vector<bool> resolved(spans.size(), false);
+  std::vector<std::uint32_t> chain;
+  for (std::uint32_t i = 0; i < spans.size(); ++i) {
+    chain.clear();
+    std::uint32_t s = i;
+    while (s != kNoIndex && !resolved[s] && spans[s].category != category) {
+      chain.push_back(s);
+      s = spans[s].parent;
+    }
+    const std::uint32_t rep = s == kNoIndex ? kNone : repetition_of[s];
+    for (std::uint32_t c : chain) {
+      repetition_of[c] = rep;
+      resolved[c] = true;
+    }
+    if (s != kNoIndex) resolved[s] = true;
+  }
+  std::vector<std::vector<std::uint32_t>> members(roots.size());
+  for (std::uint32_t i = 0; i < spans.size(); ++i) {
+    if (repetition_of[i] != kNone) members[repetition_of[i]].push_back(i);
+  }
+  attribution::TreeInputs inputs;
+  inputs.timeline = &timeline;
+  for (const ChannelAttribution& c : result.per_channel) {
+    attribution::ChannelFigures f;
+    f.channel = &c;
+    inputs.channels.push_back(f);
+  }
+  std::vector<ProfileNode> trees;
+  trees.reserve(roots.size());
+  for (std::size_t r = 0; r < roots.size(); ++r) {
+    ProfileNode tree = attribution::build_span_tree(inputs, members[r], roots[r],
+                                                    collapse_index_name(timeline.name(spans[roots[r]].name)));
+    attribution::roll_up(tree);
+    trees.push_back(std::move(tree));
+  }
+  return trees;
+}
+
+ProfileNode combine_repetitions(const std::vector<ProfileNode>& repetitions) {
+  if (repetitions.empty()) return ProfileNode{};
+  ProfileNode mean = repetitions.front();
+  mean.children.clear();
+  mean.energy_j = mean.self_energy_j = 0.0;
+  mean.time_ns = mean.self_time_ns = 0;
+  mean.calls = 0;
+  mean.static_energy_j.reset();
+  mean.dynamic_energy_j.reset();
+  mean.energy_by_channel_j.clear();
+  std::map<std::string, std::vector<double>> values;
+  std::vector<double> root_values;
+  for (const ProfileNode& r : repetitions) {
+    merge_into(mean, r);
+    root_values.push_back(r.energy_j);
+  }
+  for (std::size_t k = 0; k < repetitions.size(); ++k) {
+    std::map<std::string, double> paths;
+    collect_paths(repetitions[k], "", paths);
+    for (const auto& [p, e] : paths) {
+      auto& v = values[p];
+      v.resize(k, 0.0);  // absent from earlier repetitions: 0 J there
+      v.push_back(e);
+    }
+  }
+  for (auto& [p, v] : values) v.resize(repetitions.size(), 0.0);
+  const double n = static_cast<double>(repetitions.size());
+  scale_tree(mean, 1.0 / n);
+  mean.energy_stats = summarize(root_values);
+  apply_stats(mean, "", values);
+  return mean;
+}
+
+std::optional<double> run_agreement(const ProfileNode& a, const ProfileNode& b) {
+  std::map<std::string, double> pa;
+  std::map<std::string, double> pb;
+  collect_paths(a, "", pa);
+  collect_paths(b, "", pb);
+  for (const auto& [p, e] : pa) pb.emplace(p, 0.0);
+  for (const auto& [p, e] : pb) pa.emplace(p, 0.0);
+  std::vector<double> xa;
+  std::vector<double> xb;
+  for (const auto& [p, e] : pa) {
+    xa.push_back(e);
+    xb.push_back(pb[p]);
+  }
+  return pearson_r(xa, xb);
+}
+
+}  // namespace jouleprof

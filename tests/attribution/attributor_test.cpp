@@ -1,0 +1,177 @@
+#include <gtest/gtest.h>
+
+#include "jouleprof/attribution.hpp"
+
+namespace jouleprof {
+namespace {
+
+Series counter(const std::string& id, const std::string& device, TimeNs period_ns, TimeNs end_ns,
+               double power_w, std::string parent = "") {
+  Series s(Channel{id, "test", device, "package", ChannelKind::kEnergyCounter, Provenance::kMeasured, "",
+                   std::move(parent), period_ns, 0});
+  for (TimeNs t = 0; t <= end_ns; t += period_ns) EXPECT_TRUE(s.append(t, power_w * ns_to_s(t)).ok());
+  return s;
+}
+
+// Two spans on one track, a gap between them, and a third overlapping one on another track.
+Timeline two_tracks() {
+  Timeline tl;
+  const auto a = tl.add_track(Track{TrackKind::kCpuThread, "t1", "cpu0"});
+  const auto b = tl.add_track(Track{TrackKind::kCpuThread, "t2", "cpu0"});
+  tl.add_span(Span{10 * kNsPerMs, 30 * kNsPerMs, a, tl.intern("work/alpha")});
+  tl.add_span(Span{50 * kNsPerMs, 70 * kNsPerMs, a, tl.intern("work/beta")});
+  tl.add_span(Span{20 * kNsPerMs, 30 * kNsPerMs, b, tl.intern("gamma")});
+  return tl;
+}
+
+TEST(Attributor, InterpolateSplitsEquallyAndTreeSumsToMeasured) {
+  std::vector<Series> series;
+  series.push_back(counter("rapl:pkg", "cpu0", kNsPerMs, 100 * kNsPerMs, 50.0));
+  AttributionOptions options;
+  options.window_begin_ns = 0;
+  options.window_end_ns = 100 * kNsPerMs;
+  auto r = attribute(series, two_tracks(), options);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_EQ(r->records[0].method, "interpolate");
+  EXPECT_NE(r->records[0].reason.find("fine counter"), std::string::npos);
+  // alpha: 10 ms alone (0.5 J) + 10 ms shared with gamma (0.25 J).
+  const ProfileNode* work = r->tree.child("work");
+  ASSERT_NE(work, nullptr);
+  EXPECT_NEAR(work->child("alpha")->energy_j, 0.75, 1e-9);
+  EXPECT_NEAR(work->child("beta")->energy_j, 1.0, 1e-9);
+  EXPECT_NEAR(r->tree.child("gamma")->energy_j, 0.25, 1e-9);
+  EXPECT_NEAR(work->energy_j, 1.75, 1e-9);
+  EXPECT_NEAR(r->tree.child(std::string(kUnattributedNode))->energy_j, 5.0 - 2.0, 1e-9);
+  EXPECT_NEAR(r->tree.energy_j, 5.0, 1e-9);
+}
+
+TEST(Attributor, ActivityWeightsShareConcurrentIntervals) {
+  std::vector<Series> series;
+  series.push_back(counter("rapl:pkg", "cpu0", kNsPerMs, 100 * kNsPerMs, 50.0));
+  AttributionOptions options;
+  options.activity_weight_by_track["t2"] = 3.0;
+  auto r = attribute(series, two_tracks(), options);
+  ASSERT_TRUE(r.ok());
+  // The shared 10 ms (0.5 J) goes 1:3 to alpha and gamma.
+  EXPECT_NEAR(r->tree.child("gamma")->energy_j, 0.375, 1e-9);
+  EXPECT_NEAR(r->tree.child("work")->child("alpha")->energy_j, 0.5 + 0.125, 1e-9);
+}
+
+TEST(Attributor, NestedChannelsAreNeverAddedToTotals) {
+  std::vector<Series> series;
+  series.push_back(counter("rapl:pkg", "cpu0", kNsPerMs, 100 * kNsPerMs, 50.0));
+  series.push_back(counter("rapl:core", "cpu0", kNsPerMs, 100 * kNsPerMs, 30.0, "rapl:pkg"));
+  AttributionOptions options;
+  options.window_begin_ns = 0;
+  options.window_end_ns = 100 * kNsPerMs;
+  auto r = attribute(series, two_tracks(), options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_NEAR(r->tree.energy_j, 5.0, 1e-9);
+  EXPECT_NEAR(r->tree.energy_by_channel_j.at("rapl:core"), 3.0, 1e-9);
+  EXPECT_NEAR(r->tree.child("gamma")->energy_by_channel_j.at("rapl:core"), 0.15, 1e-9);
+}
+
+TEST(Attributor, ChildrenCarveTheirTimeOutOfTheParent) {
+  Timeline tl;
+  const auto t = tl.add_track(Track{TrackKind::kCpuThread, "t", "cpu0"});
+  const auto parent = tl.add_span(Span{0, 40 * kNsPerMs, t, tl.intern("step")});
+  tl.add_span(Span{10 * kNsPerMs, 20 * kNsPerMs, t, tl.intern("op"), parent, kNoIndex,
+                   SpanCategory::kOp, Pass::kForward});
+  std::vector<Series> series;
+  series.push_back(counter("c", "cpu0", kNsPerMs, 40 * kNsPerMs, 100.0));
+  AttributionOptions options;
+  options.idle_power_w["c"] = 40.0;
+  auto r = attribute(series, tl, options);
+  ASSERT_TRUE(r.ok());
+  const ProfileNode* step = r->tree.child("step");
+  ASSERT_NE(step, nullptr);
+  EXPECT_NEAR(step->energy_j, 4.0, 1e-9);
+  EXPECT_NEAR(step->self_energy_j, 3.0, 1e-9);
+  EXPECT_EQ(step->self_time_ns, 30 * kNsPerMs);
+  const ProfileNode* fwd = step->child("[forward]");
+  ASSERT_NE(fwd, nullptr);
+  const ProfileNode* op = fwd->child("op");
+  ASSERT_NE(op, nullptr);
+  EXPECT_NEAR(op->energy_j, 1.0, 1e-9);
+  ASSERT_TRUE(op->static_energy_j.has_value());
+  EXPECT_NEAR(*op->static_energy_j, 0.4, 1e-9);
+  EXPECT_NEAR(*op->dynamic_energy_j, 0.6, 1e-9);
+  EXPECT_NEAR(op->mean_power_w(), 100.0, 1e-6);
+}
+
+TEST(Attributor, HoldUsesThePreviousReadingOnHalfOpenIntervals) {
+  // Power 10 W for 10 ms, then 30 W: a counter updated every 10 ms.
+  Series s(Channel{"c", "test", "cpu0", "package", ChannelKind::kEnergyCounter, Provenance::kMeasured, "", "", 0, 0});
+  ASSERT_TRUE(s.append(0, 0.0).ok());
+  ASSERT_TRUE(s.append(10 * kNsPerMs, 0.1).ok());
+  ASSERT_TRUE(s.append(20 * kNsPerMs, 0.4).ok());
+  ASSERT_TRUE(s.append(30 * kNsPerMs, 0.7).ok());
+  Timeline tl;
+  const auto t = tl.add_track(Track{TrackKind::kCpuThread, "t", "cpu0"});
+  tl.add_span(Span{10 * kNsPerMs, 20 * kNsPerMs, t, tl.intern("op")});
+  tl.add_span(Span{20 * kNsPerMs, 30 * kNsPerMs, t, tl.intern("next")});
+  std::vector<Series> series;
+  series.push_back(std::move(s));
+  AttributionOptions options;
+  options.default_method = AttributionMethod::kHold;
+  auto r = attribute(series, tl, options);
+  ASSERT_TRUE(r.ok());
+  // Held: [10,20) sees the 10 W read at 10 ms; [20,30) the 30 W read at 20 ms. An op ending at
+  // 20 ms gets nothing of the following interval (the published off-by-one).
+  EXPECT_NEAR(r->tree.child("op")->energy_j, 0.1, 1e-9);
+  EXPECT_NEAR(r->tree.child("next")->energy_j, 0.3, 1e-9);
+  options.default_method = AttributionMethod::kInterpolate;
+  auto i = attribute(series, tl, options);
+  ASSERT_TRUE(i.ok());
+  EXPECT_NEAR(i->tree.child("op")->energy_j, 0.3, 1e-9);
+}
+
+TEST(Attributor, CoarseCounterWithoutCalibrationTriesRegressAndSaysWhy) {
+  Timeline tl;
+  const auto t = tl.add_track(Track{TrackKind::kGpuStream, "s", "gpu0"});
+  for (int i = 0; i < 200; ++i) {
+    tl.add_span(Span{i * kNsPerMs, i * kNsPerMs + 500'000, t, tl.intern(i % 2 ? "a" : "b")});
+  }
+  std::vector<Series> series;
+  series.push_back(counter("nvml", "gpu0", 100 * kNsPerMs, 300 * kNsPerMs, 300.0));
+  auto r = attribute(series, tl, AttributionOptions{});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->records[0].method, "interpolate");
+  EXPECT_NE(r->records[0].reason.find("regress declined"), std::string::npos) << r->records[0].reason;
+  EXPECT_NEAR(r->tree.energy_j, r->per_channel[0].measured_energy_j, 1e-9);
+}
+
+TEST(Attributor, RejectsInputsWithoutEnergy) {
+  std::vector<Series> series;
+  series.push_back(Series(Channel{"temp", "t", "cpu0", "", ChannelKind::kTemperature, Provenance::kMeasured, "", "", 0, 0}));
+  auto r = attribute(series, two_tracks(), AttributionOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("energy"), std::string::npos);
+  AttributionOptions bad;
+  bad.activity_weight_by_track["t1"] = -1.0;
+  std::vector<Series> ok;
+  ok.push_back(counter("c", "cpu0", kNsPerMs, 100 * kNsPerMs, 1.0));
+  EXPECT_FALSE(attribute(ok, two_tracks(), bad).ok());
+  AttributionOptions calibrated;
+  calibrated.default_method = AttributionMethod::kCalibrated;
+  auto c = attribute(ok, two_tracks(), calibrated);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message().find("calibration"), std::string::npos);
+}
+
+TEST(Attributor, WritesIntoAProfile) {
+  Profile p;
+  p.series.push_back(counter("rapl:pkg", "cpu0", kNsPerMs, 100 * kNsPerMs, 50.0));
+  p.timeline = two_tracks();
+  ASSERT_TRUE(attribute_profile(p, AttributionOptions{}).ok());
+  ASSERT_TRUE(p.tree.has_value());
+  ASSERT_EQ(p.attribution.size(), 1u);
+  ASSERT_EQ(p.channels.size(), 1u);
+  EXPECT_NEAR(p.channels[0].mean_power_w, 50.0, 1e-6);
+  const Result<Profile> back = profile_from_json_string(profile_to_json_string(p), "mem");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_NEAR(back->tree->energy_j, p.tree->energy_j, 1e-9);
+}
+
+}  // namespace
+}  // namespace jouleprof

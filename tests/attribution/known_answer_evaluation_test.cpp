@@ -1,0 +1,96 @@
+// The known-answer targets of docs/attribution.md, on the seeded simulator (the same cases that
+// eval/attribution prints).
+#include <gtest/gtest.h>
+
+#include "attribution/known_answer_evaluation.hpp"
+
+namespace jouleprof::attribution {
+namespace {
+
+constexpr std::uint64_t kSeed = 1;
+
+struct Fixture {
+  SimulatedWorkload workload;
+  Calibration calibration;
+};
+
+const Fixture& fixture(WorkloadShape shape) {
+  static const auto make = [](WorkloadShape s) {
+    SimulatorOptions o;
+    o.seed = kSeed;
+    o.shape = s;
+    Fixture f{simulate_workload(o), {}};
+    f.calibration = perturbed_calibration(f.workload, 0.05, kSeed + 7);
+    return f;
+  };
+  static const Fixture steady = make(WorkloadShape::kSteadyStep);
+  static const Fixture changing = make(WorkloadShape::kChangingMix);
+  return shape == WorkloadShape::kSteadyStep ? steady : changing;
+}
+
+EvaluationOutcome run(WorkloadShape shape, SimulatedCounter counter, AttributionMethod method) {
+  const Fixture& f = fixture(shape);
+  const Series series = simulate_counter(f.workload, counter, kSeed + 11);
+  return evaluate_method(f.workload, series, method, f.calibration);
+}
+
+TEST(KnownAnswer, SimulatorIsSeededAndShaped) {
+  const Fixture& f = fixture(WorkloadShape::kSteadyStep);
+  EXPECT_EQ(f.workload.classes.size(), 50u);
+  SimulatorOptions o;
+  o.seed = kSeed;
+  o.run_ns = 2 * kNsPerS;
+  const SimulatedWorkload a = simulate_workload(o);
+  const SimulatedWorkload b = simulate_workload(o);
+  ASSERT_EQ(a.timeline.spans().size(), b.timeline.spans().size());
+  EXPECT_EQ(a.true_span_energy_j, b.true_span_energy_j);
+  // Steps of a BERT-like length (METHODS.md §1: 58.6 ms on an H200).
+  const Span& step = a.timeline.spans().front();
+  EXPECT_GT(step.duration_ns(), 40 * kNsPerMs);
+  EXPECT_LT(step.duration_ns(), 80 * kNsPerMs);
+}
+
+TEST(KnownAnswer, RegressDeclaresTheSteadyStepUnidentifiable) {
+  const EvaluationOutcome o = run(WorkloadShape::kSteadyStep, SimulatedCounter::kNvml100ms, AttributionMethod::kRegress);
+  EXPECT_TRUE(o.declined) << o.note;
+  EXPECT_GE(o.windows, 300u);
+}
+
+TEST(KnownAnswer, CalibratedStaysWithinTenPercentOnTheSteadyStep) {
+  const EvaluationOutcome o =
+      run(WorkloadShape::kSteadyStep, SimulatedCounter::kNvml100ms, AttributionMethod::kCalibrated);
+  EXPECT_LE(o.median_class_error, 0.10);
+  EXPECT_LE(o.p90_class_error, 0.10);
+}
+
+TEST(KnownAnswer, RegressIdentifiesClassesOnFineWindowsOfAChangingMix) {
+  const EvaluationOutcome o = run(WorkloadShape::kChangingMix, SimulatedCounter::kRapl1ms, AttributionMethod::kRegress);
+  EXPECT_FALSE(o.declined) << o.note;
+  EXPECT_LE(o.median_class_error, 0.02);
+}
+
+TEST(KnownAnswer, InterpolateBeatsTheBaselinesOnTheFineCounter) {
+  for (WorkloadShape shape : {WorkloadShape::kSteadyStep, WorkloadShape::kChangingMix}) {
+    const auto interp = run(shape, SimulatedCounter::kRapl1ms, AttributionMethod::kInterpolate);
+    const auto hold = run(shape, SimulatedCounter::kRapl1ms, AttributionMethod::kHold);
+    const auto split = run(shape, SimulatedCounter::kRapl1ms, AttributionMethod::kTimeSplit);
+    EXPECT_LT(interp.median_class_error, hold.median_class_error);
+    EXPECT_LT(interp.median_class_error, split.median_class_error);
+  }
+}
+
+TEST(KnownAnswer, TreeAlwaysSumsToTheMeasuredTotal) {
+  for (WorkloadShape shape : {WorkloadShape::kSteadyStep, WorkloadShape::kChangingMix}) {
+    for (SimulatedCounter c :
+         {SimulatedCounter::kRapl1ms, SimulatedCounter::kNvml100ms, SimulatedCounter::kAveragedPower1s}) {
+      for (AttributionMethod m : {AttributionMethod::kInterpolate, AttributionMethod::kHold,
+                                  AttributionMethod::kCalibrated, AttributionMethod::kTimeSplit}) {
+        const EvaluationOutcome o = run(shape, c, m);
+        EXPECT_LE(o.tree_vs_measured, 0.005) << to_string(shape) << " " << to_string(c) << " " << to_string(m);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace jouleprof::attribution

@@ -1,0 +1,56 @@
+#include <gtest/gtest.h>
+
+#include "attribution/recording_inputs.hpp"
+#include "test_support.hpp"
+
+namespace jouleprof::attribution {
+namespace {
+
+TEST(RecordingInputs, ReadsAnNvmlPollLog) {
+  testing::TempDir dir;
+  const auto path = dir.write("nvml.csv",
+                              "t_ns,instant_mw,instant_nvml_ts_us,avg_mw,energy_mj\n"
+                              "1000,568089,1,353181,4596384\n"
+                              "2000,568089,2,353181,-1\n"
+                              "3000,600000,3,360000,4596484\n");
+  auto s = read_energy_samples(path.string());
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  ASSERT_EQ(s->size(), 3u);
+  const Series& energy = (*s)[0];
+  EXPECT_EQ(energy.channel().id, "nvml:gpu0:energy");
+  EXPECT_EQ(energy.channel().device, "gpu0");
+  ASSERT_EQ(energy.size(), 2u);  // the -1 row did not read the counter
+  EXPECT_NEAR(energy[1].value - energy[0].value, 0.1, 1e-9);
+  EXPECT_EQ((*s)[1].channel().kind, ChannelKind::kPower);
+  EXPECT_EQ((*s)[1].channel().parent_id, "nvml:gpu0:energy");
+  EXPECT_DOUBLE_EQ((*s)[1][2].value, 600.0);
+}
+
+TEST(RecordingInputs, NamesLineAndFieldOfBadRows) {
+  testing::TempDir dir;
+  const auto path = dir.write("nvml.csv", "t_ns,instant_mw,instant_nvml_ts_us,avg_mw,energy_mj\n1000,x,1,2,3\n");
+  auto s = read_nvml_poll_csv(path.string());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message().find("line 2 instant_mw"), std::string::npos) << s.error().message();
+  const auto other = dir.write("other.csv", "a,b\n");
+  EXPECT_FALSE(read_nvml_poll_csv(other.string()).ok());
+}
+
+TEST(RecordingInputs, ReadsRecordingMetadata) {
+  testing::TempDir dir;
+  const auto path = dir.write("meta.json", R"({"anchor_realtime_ns": 1795989745657005618,
+    "anchor_monotonic_ns": 32296949292, "marks": [["train_begin", 53124521220], ["train_end", 68200986698]]})");
+  auto m = read_recording_meta(path.string());
+  ASSERT_TRUE(m.ok()) << m.error().message();
+  ASSERT_TRUE(m->anchor.has_value());
+  EXPECT_EQ(m->anchor->monotonic_ns, 32296949292);
+  ASSERT_EQ(m->marks.size(), 2u);
+  EXPECT_EQ(m->marks[1].first, "train_end");
+  const auto bad = dir.write("bad.json", R"({"marks": [["x"]]})");
+  auto b = read_recording_meta(bad.string());
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message().find("marks[0]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace jouleprof::attribution

@@ -1,0 +1,39 @@
+#include <gtest/gtest.h>
+
+#include "report/text_tree.hpp"
+
+namespace jouleprof::report {
+namespace {
+
+ProfileNode node(const std::string& name, double e, TimeNs t) {
+  ProfileNode n;
+  n.name = name;
+  n.energy_j = e;
+  n.time_ns = t;
+  n.calls = 1;
+  return n;
+}
+
+TEST(TextTree, PrintsSharesPowerAndDepth) {
+  ProfileNode root = node("run", 10.0, kNsPerS);
+  root.children = {node("small", 1.0, kNsPerS / 2), node("big", 9.0, kNsPerS / 2)};
+  root.children[1].children = {node("leaf", 9.0, kNsPerS / 2)};
+  const std::string all = format_profile_tree(root);
+  EXPECT_NE(all.find("├─ big"), std::string::npos) << all;
+  EXPECT_NE(all.find("│  └─ leaf"), std::string::npos) << all;
+  EXPECT_NE(all.find("90.0%"), std::string::npos);
+  EXPECT_NE(all.find("18.0"), std::string::npos);  // 9 J over 0.5 s
+  EXPECT_LT(all.find("big"), all.find("small"));   // largest first
+  const std::string shallow = format_profile_tree(root, TextTreeOptions{1, 0.0});
+  EXPECT_EQ(shallow.find("leaf"), std::string::npos);
+  const std::string top = format_profile_tree(root, TextTreeOptions{-1, 0.0, 1});
+  EXPECT_NE(top.find("(1 more)"), std::string::npos) << top;
+}
+
+TEST(TextTree, AlignsTableColumns) {
+  const std::string t = format_text_table({"a", "b"}, {{"x", "1"}, {"long name", "22"}});
+  EXPECT_EQ(t, "a           b\nx           1\nlong name  22\n");
+}
+
+}  // namespace
+}  // namespace jouleprof::report
