@@ -104,6 +104,9 @@ jp_status jp_recorder_write_spans(const char* path);
 #define JP_API
 #endif
 
+/* The version of the loaded libjouleprof.so ("0.1.0"); a static string. */
+JP_API const char* jp_version(void);
+
 /* ---- Clock and external spans -------------------------------------------------------------- */
 
 /* Now on jouleprof's one clock: CLOCK_MONOTONIC nanoseconds. Thread-safe. */
@@ -176,6 +179,9 @@ JP_API jp_status jp_monitor_stop(jp_monitor* monitor, const char* profile_path,
  *   "window"        string  "run" (default: the profile's run window, so that the tree sums to
  *                           the measured total) or "timeline" (the spans' extent)
  *   "split_passes"  bool    insert [forward]/[backward]/[optimizer] nodes (default true)
+ *   "trace_offset_ns" int   monotonic_ns = trace time (ns) + this, for traces whose clock is
+ *                           not known (PyTorch's legacy profiler counts from its own start);
+ *                           default: the importer's clock mapping (docs/timeline.md)
  * Thread-safe (no shared state); the files are the caller's. */
 JP_API jp_status jp_attribute(const char* profile_path_in, const char* trace_path,
                               const char* output_profile_path, const char* options_json);

@@ -12,13 +12,14 @@ docs/python.md describes the package; the C API it wraps is include/jouleprof/jo
 from ._native import JouleprofError
 from .monitor import Monitor, Totals, attribute_torch_trace
 from .regions import epoch_end, mark, now_ns, recording, region
-from .torch_modules import module_scopes
+from .torch_modules import clock_sync, module_scopes
 
 __all__ = [
     "JouleprofError",
     "Monitor",
     "Totals",
     "attribute_torch_trace",
+    "clock_sync",
     "epoch_end",
     "mark",
     "module_scopes",

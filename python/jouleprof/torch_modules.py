@@ -10,9 +10,27 @@ without with_stack (torch's with_modules covers TorchScript models only).
 
 Scope names are the root module's class name and, below it, each submodule's dotted path
 ("encoder", "encoder.0"). torch is imported only when this is used.
+
+Clock: PyTorch's legacy profiler (builds without Kineto, e.g. Debian's torch 1.13) writes times in
+µs since its own start, with no absolute clock. clock_sync() (called by module_scopes on entry)
+leaves a zero-length scope named "jouleprof::clock_sync <ns>" whose name holds jouleprof's
+monotonic time taken just before it begins; attribute_torch_trace() maps the trace with it.
 """
 
 import contextlib
+
+from . import regions
+
+CLOCK_SYNC_PREFIX = "jouleprof::clock_sync "
+
+
+def clock_sync():
+    """Leaves a clock reference in the running PyTorch profiler's trace (see the module doc)."""
+    import torch  # noqa: PLC0415
+
+    t_ns = regions.now_ns()
+    with torch.profiler.record_function(f"{CLOCK_SYNC_PREFIX}{t_ns}"):
+        pass
 
 
 @contextlib.contextmanager
@@ -34,6 +52,7 @@ def module_scopes(model, root_name=None):
         open_scopes.pop().__exit__(None, None, None)
 
     handles = []
+    clock_sync()
     try:
         for path, module in model.named_modules():
             name = path if path else root_name

@@ -1,6 +1,7 @@
 // The attribution section of the C API: a profile's samples attributed to its own spans or to an
 // imported trace, written as a new profile.
 #include <exception>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -19,13 +20,22 @@ namespace capi = jouleprof::capi;
 jouleprof::Status attribute_files(const char* profile_path_in, const char* trace_path,
                                   const char* output_profile_path, const char* options_json) {
   JP_TRY(const nlohmann::json options,
-         capi::parse_options_json(options_json, "jp_attribute", {"method", "idle_power_w", "window", "split_passes"}));
+         capi::parse_options_json(options_json, "jp_attribute",
+                                  {"method", "idle_power_w", "window", "split_passes", "trace_offset_ns"}));
   JP_TRY(capi::ProfileAttributionOptions attribution, capi::profile_attribution_options(options));
+  std::optional<jouleprof::TimeNs> trace_offset_ns;
+  if (const auto it = options.find("trace_offset_ns"); it != options.end()) {
+    if (!it->is_number_integer()) {
+      return jouleprof::invalid_input("jp_attribute", "trace_offset_ns", it->dump(), "must be an integer (ns)");
+    }
+    trace_offset_ns = it->get<jouleprof::TimeNs>();
+  }
   JP_TRY(jouleprof::Profile profile, jouleprof::read_profile_json(profile_path_in));
   if (trace_path != nullptr) {
     jouleprof::TraceImportOptions import_options;
     // The trace was recorded on the profile's host: map its realtime clock with the run's anchor.
     if (profile.meta.anchor.monotonic_ns != 0) import_options.anchor = profile.meta.anchor;
+    import_options.offset_ns = trace_offset_ns;  // overrides the clock mapping when given
     JP_TRY(jouleprof::TraceImport imported, jouleprof::import_trace(trace_path, import_options));
     profile.timeline = std::move(imported.timeline);
     profile.meta.options["attribution.trace"] = trace_path;

@@ -15,7 +15,8 @@ struct ProfileAttributionOptions {
   bool run_window = true;  // false: the timeline's extent
 };
 
-// Reads "method", "idle_power_w", "window" and "split_passes" (see jp_attribute in jouleprof.h).
+// Reads "method", "idle_power_w", "window" and "split_passes" (see jp_attribute in jouleprof.h);
+// other keys are left to the caller.
 Result<ProfileAttributionOptions> profile_attribution_options(const nlohmann::json& options);
 
 // Attributes profile.series over profile.timeline, records the options used in the profile.
