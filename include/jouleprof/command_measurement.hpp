@@ -28,19 +28,20 @@ namespace jouleprof {
 
 struct CommandMeasurementOptions {
   std::vector<std::string> argv;
-  TimeNs idle_ns = 0;                    // idle baseline before the command; 0 = none
-  TimeNs tick_ns = 250 * kNsPerMs;       // how often on_tick is called
+  TimeNs idle_ns = 0;               // idle baseline before the command; 0 = none
+  TimeNs tick_ns = 250 * kNsPerMs;  // how often on_tick is called
   std::function<void(const LiveStatus&)> on_tick;
 };
 
 struct CommandMeasurement {
   Profile profile;
-  int exit_code = 0;                // the command's exit code, or 128 + signal
-  std::optional<ChildExit> child;   // absent when the run stopped before the command started
+  int exit_code = 0;               // the command's exit code, or 128 + signal
+  std::optional<ChildExit> child;  // absent when the run stopped before the command started
 };
 
 // Errors only when the command cannot be started (its name and the reason); the measurement up
 // to that point is discarded in that case.
-Result<CommandMeasurement> measure_command(Monitor& monitor, const CommandMeasurementOptions& options);
+Result<CommandMeasurement> measure_command(Monitor& monitor,
+                                           const CommandMeasurementOptions& options);
 
 }  // namespace jouleprof

@@ -69,7 +69,8 @@ class Recorder {
 
   // Off the hot path: a span with explicit times on a named track (GPU kernels measured with
   // device events, spans imported from another process). Accepted whether or not recording is on;
-  // start() discards earlier ones.
+  // start() discards earlier ones. Parents come from containment on each track; an end before
+  // the begin is taken as the begin (a zero-length span).
   void add_external_span(TrackKind kind, std::string_view track_name, std::string_view device,
                          NameId name, TimeNs begin_ns, TimeNs end_ns, SpanCategory category,
                          Pass pass = Pass::kNone);

@@ -1,8 +1,9 @@
 // samples.csv: every reading of a run in a plain text file that any tool can read.
 //
 //   # jouleprof samples 1
-//   # channel rapl:package-0 source=rapl-powercap device=cpu0 domain=package kind=energy_j provenance=measured parent= nominal_period_ns=1000000 measured_period_ns=1000212 detail=powercap%20energy_uj
-//   # gap rapl:package-0 begin_ns=… end_ns=… reason=permission%20denied
+//   # channel rapl:package-0 source=rapl-powercap device=cpu0 domain=package kind=energy_j
+//   provenance=measured parent= nominal_period_ns=1000000 measured_period_ns=1000212
+//   detail=powercap%20energy_uj # gap rapl:package-0 begin_ns=… end_ns=… reason=permission%20denied
 //   t_ns,channel,kind,value
 //   1234567890,rapl:package-0,energy_j,12.5
 //

@@ -14,12 +14,12 @@ namespace jouleprof {
 
 struct SurveyedSource {
   std::string name;
-  TimeNs default_period_ns = 0;  // how often a run polls it
-  TimeNs survey_period_ns = 0;   // how often the survey polled it: the finest period it can see
+  TimeNs default_period_ns = 0;   // how often a run polls it
+  TimeNs survey_period_ns = 0;    // how often the survey polled it: the finest period it can see
   std::vector<Channel> channels;  // measured_period_ns filled in (0: fewer than two updates seen)
-  std::vector<std::size_t> samples;  // readings taken per channel
-  std::vector<double> last_values;   // last reading per channel (channel units)
-  std::vector<std::string> warnings; // failed reads during the survey
+  std::vector<std::size_t> samples;   // readings taken per channel
+  std::vector<double> last_values;    // last reading per channel (channel units)
+  std::vector<std::string> warnings;  // failed reads during the survey
 };
 
 struct SensorSurvey {

@@ -32,8 +32,8 @@ enum class SourceClass : std::uint8_t {
 };
 
 struct SourceEntry {
-  std::string_view name;         // what --source takes, e.g. "rapl-powercap"
-  std::string_view group;        // backends reading the same counters; "" = none
+  std::string_view name;   // what --source takes, e.g. "rapl-powercap"
+  std::string_view group;  // backends reading the same counters; "" = none
   SourceClass source_class = SourceClass::kMeasured;
   std::string_view description;  // one line for --help and `jouleprof sensors`
   std::unique_ptr<Source> (*make)(const SourceOptions& options) = nullptr;

@@ -43,8 +43,8 @@ ChannelSummary summarize_channel(const Series& series, TimeNs begin_ns, TimeNs e
   summary.mean_power_w = summary.energy_j / ns_to_s(summary.duration_ns);
   if (channel.kind == ChannelKind::kEnergyCounter) {
     const TimeNs window = std::max(peak_window_ns, 2 * channel.measured_period_ns);
-    summary.peak_power_w = summary.duration_ns > window ? counter_peak_w(series, a, b, window)
-                                                        : summary.mean_power_w;
+    summary.peak_power_w =
+        summary.duration_ns > window ? counter_peak_w(series, a, b, window) : summary.mean_power_w;
   } else {
     summary.peak_power_w = power_peak_w(series, a, b);
   }
@@ -54,7 +54,8 @@ ChannelSummary summarize_channel(const Series& series, TimeNs begin_ns, TimeNs e
     const TimeNs ib = std::min(idle->end_ns, series.end_ns());
     if (ib > ia) {
       summary.idle_power_w = series.energy_between_j(ia, ib) / ns_to_s(ib - ia);
-      summary.net_energy_j = summary.energy_j - *summary.idle_power_w * ns_to_s(summary.duration_ns);
+      summary.net_energy_j =
+          summary.energy_j - *summary.idle_power_w * ns_to_s(summary.duration_ns);
     }
   }
   return summary;

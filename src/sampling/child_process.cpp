@@ -1,6 +1,7 @@
 #include "jouleprof/child_process.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,8 +9,6 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 namespace jouleprof {
 namespace {
@@ -94,8 +93,7 @@ Result<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv) {
   return ChildProcess(pid);
 }
 
-ChildProcess::ChildProcess(ChildProcess&& other) noexcept
-    : pid_(other.pid_), exit_(other.exit_) {
+ChildProcess::ChildProcess(ChildProcess&& other) noexcept : pid_(other.pid_), exit_(other.exit_) {
   other.pid_ = -1;
 }
 

@@ -1,9 +1,8 @@
 #include "jouleprof/command_measurement.hpp"
 
+#include <fmt/format.h>
 #include <string.h>
 #include <time.h>
-
-#include <fmt/format.h>
 
 namespace jouleprof {
 namespace {
@@ -18,7 +17,8 @@ void sleep_ns(TimeNs ns) {
 
 }  // namespace
 
-Result<CommandMeasurement> measure_command(Monitor& monitor, const CommandMeasurementOptions& options) {
+Result<CommandMeasurement> measure_command(Monitor& monitor,
+                                           const CommandMeasurementOptions& options) {
   if (options.argv.empty()) return invalid_input("command line", "command", "", "no command given");
   SignalForwarder forwarder;
   JP_RETURN_IF_ERROR(monitor.start());
@@ -36,7 +36,8 @@ Result<CommandMeasurement> measure_command(Monitor& monitor, const CommandMeasur
     const TimeNs idle_end = idle_begin + options.idle_ns;
     monitor.set_run_begin(idle_begin);  // the status line counts the baseline too
     while (forwarder.received() == 0 && monotonic_now_ns() < idle_end) {
-      sleep_ns(std::min<TimeNs>(options.tick_ns, std::max<TimeNs>(0, idle_end - monotonic_now_ns())));
+      sleep_ns(
+          std::min<TimeNs>(options.tick_ns, std::max<TimeNs>(0, idle_end - monotonic_now_ns())));
       tick();
     }
     monitor.set_idle_window(idle_begin, std::min(idle_end, monotonic_now_ns()));

@@ -1,18 +1,39 @@
 #include "jouleprof/monitor.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
+#include <optional>
 
 #include "sampling/sampler.hpp"
 
 namespace jouleprof {
 namespace {
 
+// How many missed nominal updates make a still counter suspicious.
+constexpr TimeNs kFrozenCounterUpdates = 10;
+
 std::string host_name() {
   char name[256] = {};
   if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
   return name;
+}
+
+// A counter that never changed although it should have updated many times over the run: common
+// in virtual machines that expose RAPL but do not count. Its 0 J is reported, and flagged.
+std::optional<std::string> frozen_counter_warning(const Series& s) {
+  const Channel& c = s.channel();
+  if (c.kind != ChannelKind::kEnergyCounter || s.size() < 2) return std::nullopt;
+  const TimeNs span = s.end_ns() - s.begin_ns();
+  const TimeNs expected_update = c.nominal_period_ns > 0 ? c.nominal_period_ns : kNsPerS;
+  if (span < kFrozenCounterUpdates * expected_update || !s.update_indices().empty())
+    return std::nullopt;
+  return fmt::format(
+      "{} did not change in {} readings over {:.2f} s although it should update every {:.3g} ms: "
+      "it "
+      "may not count on this machine (virtual machines often expose counters that stay put), so "
+      "its energy reads 0 J; `jouleprof sensors` shows which sources count",
+      c.id, s.size(), ns_to_s(span), ns_to_s(expected_update) * 1e3);
 }
 
 }  // namespace
@@ -27,7 +48,8 @@ Result<std::unique_ptr<Monitor>> Monitor::open(const MonitorOptions& options) {
     }
     return Error(ErrorCode::kUnavailable,
                  fmt::format("no energy source is available{} (try --simulate WATTS for a "
-                             "simulated one, or --tdp W for the CPU estimate)", why));
+                             "simulated one, or --tdp W for the CPU estimate)",
+                             why));
   }
   return std::unique_ptr<Monitor>(new Monitor(options, std::move(discovery)));
 }
@@ -44,8 +66,9 @@ Monitor::Monitor(MonitorOptions options, SourceDiscovery discovery)
       unavailable_(std::move(discovery.unavailable)),
       notes_(std::move(discovery.notes)) {
   for (const auto& source : discovery.available) source_names_.emplace_back(source->name());
-  sampler_ = std::make_unique<Sampler>(std::move(discovery.available),
-                                       SamplerOptions{options_.interval_ns, options_.memory_limit_bytes});
+  sampler_ =
+      std::make_unique<Sampler>(std::move(discovery.available),
+                                SamplerOptions{options_.interval_ns, options_.memory_limit_bytes});
 }
 
 Monitor::~Monitor() = default;
@@ -128,6 +151,10 @@ Profile Monitor::stop() {
   profile.warnings = notes_;
   profile.warnings.insert(profile.warnings.end(), sampler_->warnings().begin(),
                           sampler_->warnings().end());
+  for (const Series& s : profile.series) {
+    if (const std::optional<std::string> w = frozen_counter_warning(s))
+      profile.warnings.push_back(*w);
+  }
   return profile;
 }
 

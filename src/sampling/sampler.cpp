@@ -1,13 +1,12 @@
 #include "sampling/sampler.hpp"
 
+#include <fmt/format.h>
 #include <signal.h>
 #include <time.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace jouleprof {
 namespace {
@@ -165,6 +164,7 @@ void Sampler::run() {
   for (std::size_t c = 0; c < series_.size(); ++c) {
     ChannelState& state = states_[c];
     if (state.in_gap) {
+      std::lock_guard lock(mutex_);  // recent() may read the gaps until the thread ends
       series_[c].add_gap({state.gap_begin_ns, end, state.gap_reason});
       state.in_gap = false;
     }
@@ -224,6 +224,7 @@ void Sampler::record(ChannelState& state, Series& series, const Reading& reading
   }
   const bool after_gap = state.in_gap;
   if (state.in_gap) {
+    std::lock_guard lock(mutex_);  // recent() reads gaps concurrently
     series.add_gap({state.gap_begin_ns, t_ns, state.gap_reason});
     state.in_gap = false;
   }

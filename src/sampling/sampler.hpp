@@ -115,7 +115,7 @@ class Sampler {
   std::vector<std::unique_ptr<Source>> sources_;
   SamplerOptions options_;
   std::vector<TimeNs> periods_ns_;
-  std::vector<std::vector<Reading>> buffers_;       // one per source, reused every poll
+  std::vector<std::vector<Reading>> buffers_;          // one per source, reused every poll
   std::vector<std::vector<std::size_t>> channels_of_;  // source -> indices into series_
   std::vector<Series> series_;
   std::vector<ChannelState> states_;

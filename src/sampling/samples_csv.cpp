@@ -1,12 +1,12 @@
 #include "jouleprof/samples_csv.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
-
-#include <fmt/format.h>
 
 namespace jouleprof {
 namespace {
@@ -47,7 +47,8 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   std::size_t begin = 0;
   while (true) {
     const std::size_t end = s.find(sep, begin);
-    parts.push_back(s.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin));
+    parts.push_back(
+        s.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin));
     if (end == std::string_view::npos) return parts;
     begin = end + 1;
   }
@@ -56,7 +57,8 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 // Reading errors carry "file:line" as their location.
 class LineReader {
  public:
-  LineReader(const std::string& origin, std::size_t line) : where_(fmt::format("{}:{}", origin, line)) {}
+  LineReader(const std::string& origin, std::size_t line)
+      : where_(fmt::format("{}:{}", origin, line)) {}
 
   Result<TimeNs> integer(std::string_view field, std::string_view text) const {
     TimeNs v = 0;
@@ -69,7 +71,8 @@ class LineReader {
   Result<double> number(std::string_view field, std::string_view text) const {
     double v = 0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v)) {
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() ||
+        !std::isfinite(v)) {
       return invalid_input(where_, field, text, "not a finite number");
     }
     return v;
@@ -108,7 +111,8 @@ Status parse_channel_line(const LineReader& at, std::string_view rest, Table& ta
   if (table.index.count(c.id) > 0) return at.error("channel", c.id, "declared twice");
   for (std::size_t i = 1; i < words.size(); ++i) {
     const std::size_t eq = words[i].find('=');
-    if (eq == std::string_view::npos) return at.error("channel attribute", words[i], "expected key=value");
+    if (eq == std::string_view::npos)
+      return at.error("channel attribute", words[i], "expected key=value");
     const std::string_view key = words[i].substr(0, eq);
     const std::string value = decode(words[i].substr(eq + 1));
     if (key == "source") {
@@ -144,11 +148,13 @@ Status parse_gap_line(const LineReader& at, std::string_view rest, Table& table)
   const std::vector<std::string_view> words = split(rest, ' ');
   const std::string id = decode(words[0]);
   const auto it = table.index.find(id);
-  if (it == table.index.end()) return at.error("gap channel", id, "not declared by a '# channel' line");
+  if (it == table.index.end())
+    return at.error("gap channel", id, "not declared by a '# channel' line");
   Gap gap;
   for (std::size_t i = 1; i < words.size(); ++i) {
     const std::size_t eq = words[i].find('=');
-    if (eq == std::string_view::npos) return at.error("gap attribute", words[i], "expected key=value");
+    if (eq == std::string_view::npos)
+      return at.error("gap attribute", words[i], "expected key=value");
     const std::string_view key = words[i].substr(0, eq);
     const std::string_view value = words[i].substr(eq + 1);
     if (key == "begin_ns") {
@@ -159,7 +165,8 @@ Status parse_gap_line(const LineReader& at, std::string_view rest, Table& table)
       gap.reason = decode(value);
     }
   }
-  if (gap.end_ns < gap.begin_ns) return at.error("end_ns", std::to_string(gap.end_ns), "before begin_ns");
+  if (gap.end_ns < gap.begin_ns)
+    return at.error("end_ns", std::to_string(gap.end_ns), "before begin_ns");
   table.series[it->second].add_gap(std::move(gap));
   return Status::Ok();
 }
@@ -231,19 +238,23 @@ Result<std::vector<Series>> parse_samples_csv(std::string_view text, const std::
     }
     JP_TRY(const TimeNs t_ns, at.integer("t_ns", fields[0]));
     const auto kind = channel_kind_from_string(fields[2]);
-    if (!kind) return at.error("kind", fields[2], "unknown kind (energy_j, power_w, temperature_c, utilisation)");
+    if (!kind)
+      return at.error("kind", fields[2],
+                      "unknown kind (energy_j, power_w, temperature_c, utilisation)");
     JP_TRY(const double value, at.number("value", fields[3]));
     const std::string id = decode(fields[1]);
     if (id.empty()) return at.error("channel", fields[1], "empty channel id");
     Series& series = table.get(id, *kind);
     if (series.channel().kind != *kind) {
-      return at.error("kind", fields[2], fmt::format("channel {} was declared as {}", id,
-                                                     to_string(series.channel().kind)));
+      return at.error(
+          "kind", fields[2],
+          fmt::format("channel {} was declared as {}", id, to_string(series.channel().kind)));
     }
     const Status appended = series.append(t_ns, value);
     if (!appended) return at.error("t_ns", fields[0], appended.error().message());
   }
-  if (!header_seen) return invalid_input(origin, "header", "", fmt::format("no '{}' line", kHeader));
+  if (!header_seen)
+    return invalid_input(origin, "header", "", fmt::format("no '{}' line", kHeader));
   return std::move(table.series);
 }
 

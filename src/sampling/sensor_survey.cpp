@@ -24,14 +24,17 @@ Result<SensorSurvey> survey_sensors(const SourceOptions& options, TimeNs duratio
     SurveyedSource s;
     s.name = std::string(source->name());
     s.default_period_ns = source->default_period_ns();
-    s.survey_period_ns = std::max(kFinestSurveyPeriodNs, s.default_period_ns / kSurveyPollsPerPeriod);
+    s.survey_period_ns =
+        std::max(kFinestSurveyPeriodNs, s.default_period_ns / kSurveyPollsPerPeriod);
     std::vector<std::unique_ptr<Source>> one;
     one.push_back(std::move(source));
-    samplers.push_back(std::make_unique<Sampler>(std::move(one), SamplerOptions{s.survey_period_ns}));
+    samplers.push_back(
+        std::make_unique<Sampler>(std::move(one), SamplerOptions{s.survey_period_ns}));
     survey.available.push_back(std::move(s));
   }
   for (auto& sampler : samplers) sampler->start();
-  const timespec pause{static_cast<time_t>(duration_ns / kNsPerS), static_cast<long>(duration_ns % kNsPerS)};
+  const timespec pause{static_cast<time_t>(duration_ns / kNsPerS),
+                       static_cast<long>(duration_ns % kNsPerS)};
   nanosleep(&pause, nullptr);
   for (std::size_t i = 0; i < samplers.size(); ++i) {
     samplers[i]->stop();

@@ -4,6 +4,7 @@
 // plus the utilisation it was computed from, and every channel says it is estimated and how.
 #include "sources/cpu_estimate.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <array>
@@ -11,8 +12,6 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "jouleprof/source.hpp"
 #include "sources/backends.hpp"
@@ -86,8 +85,10 @@ class CpuEstimateSource final : public Source {
     last_update_ns_ = monotonic_now_ns();
     poll_period_ns_ = poll_period_ns;
     const std::string detail = fmt::format(
-        "estimated: P = P_idle + (TDP - P_idle) x utilisation; TDP {:.4g} W ({}); P_idle = {} x TDP = "
-        "{:.4g} W; utilisation = busy / (busy + idle) ticks of all {} CPUs in {} (busy = user + nice + "
+        "estimated: P = P_idle + (TDP - P_idle) x utilisation; TDP {:.4g} W ({}); P_idle = {} x "
+        "TDP = "
+        "{:.4g} W; utilisation = busy / (busy + idle) ticks of all {} CPUs in {} (busy = user + "
+        "nice + "
         "system + irq + softirq, idle = idle + iowait, steal left out)",
         tdp_w, tdp_origin, idle_fraction, idle_w_, first.cpus, stat_path_);
     const long ticks_per_s = sysconf(_SC_CLK_TCK);
@@ -118,7 +119,8 @@ class CpuEstimateSource final : public Source {
   void read(std::span<Reading> out) override {
     const TimeNs now = monotonic_now_ns();
     Result<std::string> text = read_text(stat_path_);
-    Result<CpuTimes> times = text ? parse_proc_stat(*text, stat_path_) : Result<CpuTimes>(text.error());
+    Result<CpuTimes> times =
+        text ? parse_proc_stat(*text, stat_path_) : Result<CpuTimes>(text.error());
     if (!times) {
       error_ = times.error().message();
       for (Reading& r : out) r = Reading{now, 0.0, false};
@@ -176,8 +178,8 @@ Result<CpuTimes> parse_proc_stat(std::string_view text, std::string_view path) {
     std::string token;
     while (n < v.size() && fields >> token) {
       if (token.find_first_not_of("0123456789") != std::string::npos) {
-        return invalid_input(fmt::format("{}:{}", path, line_no), fmt::format("cpu field {}", n + 1),
-                             token, "not a tick count");
+        return invalid_input(fmt::format("{}:{}", path, line_no),
+                             fmt::format("cpu field {}", n + 1), token, "not a tick count");
       }
       v[n++] = std::stoull(token);
     }
@@ -214,7 +216,8 @@ std::unique_ptr<Source> make_cpu_estimate_source(const SourceOptions& options) {
   const std::string stat_path = root + (root.back() == '/' ? "" : "/") + "proc/stat";
   const std::string cpuinfo_path = root + (root.back() == '/' ? "" : "/") + "proc/cpuinfo";
   const auto unavailable = [&](const Error& e, std::string fix) {
-    return std::make_unique<CpuEstimateSource>(stat_path, Availability{false, e.message(), std::move(fix)});
+    return std::make_unique<CpuEstimateSource>(stat_path,
+                                               Availability{false, e.message(), std::move(fix)});
   };
 
   Result<std::string> text = read_text(stat_path);
@@ -223,8 +226,10 @@ std::unique_ptr<Source> make_cpu_estimate_source(const SourceOptions& options) {
   if (!times) return unavailable(times.error(), "the estimate needs Linux's /proc/stat");
 
   const auto& settings = options.settings;
-  Result<double> idle_fraction = setting_number(settings, "estimate.idle_fraction", kDefaultIdleFraction, 0.0, 1.0);
-  Result<double> per_cpu = setting_number(settings, "estimate.tdp_per_cpu_w", kDefaultTdpPerCpuW, 0.1, 1e4);
+  Result<double> idle_fraction =
+      setting_number(settings, "estimate.idle_fraction", kDefaultIdleFraction, 0.0, 1.0);
+  Result<double> per_cpu =
+      setting_number(settings, "estimate.tdp_per_cpu_w", kDefaultTdpPerCpuW, 0.1, 1e4);
   Result<double> poll_ms = setting_number(settings, "estimate.poll_period_ms",
                                           ns_to_s(kDefaultPollPeriodNs) * 1e3, 1.0, 1e6);
   for (const Result<double>* r : {&idle_fraction, &per_cpu, &poll_ms}) {

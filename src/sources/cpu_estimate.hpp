@@ -12,10 +12,10 @@ namespace jouleprof {
 
 // The aggregate `cpu` line of /proc/stat, in clock ticks.
 struct CpuTimes {
-  std::uint64_t busy = 0;  // user + nice + system + irq + softirq (guest time is inside user/nice)
-  std::uint64_t idle = 0;  // idle + iowait
-  std::uint64_t steal = 0; // taken by the hypervisor: neither ours nor idle, left out of the model
-  int cpus = 0;            // number of cpuN lines
+  std::uint64_t busy = 0;   // user + nice + system + irq + softirq (guest time is inside user/nice)
+  std::uint64_t idle = 0;   // idle + iowait
+  std::uint64_t steal = 0;  // taken by the hypervisor: neither ours nor idle, left out of the model
+  int cpus = 0;             // number of cpuN lines
 };
 
 Result<CpuTimes> parse_proc_stat(std::string_view text, std::string_view path);

@@ -1,7 +1,7 @@
 // The table of backends and the rules that pick a run's sources (see jouleprof/sources.hpp).
 #include <algorithm>
 #include <array>
-#include <set>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -58,17 +58,16 @@ void add_source(SourceDiscovery& found, const SourceEntry& entry, std::unique_pt
 
 SourceDiscovery discover_default(const SourceOptions& options) {
   SourceDiscovery found;
-  std::set<std::string_view> groups_taken;
+  std::map<std::string_view, std::string_view> groups_taken;  // group -> backend used
   for (const SourceEntry& entry : kRegistry) {
     if (entry.source_class != SourceClass::kMeasured) continue;
     if (!entry.group.empty() && groups_taken.count(entry.group) > 0) {
-      found.notes.push_back(fmt::format(
-          "{} not used: another {} backend already reads these counters (select it with --source)",
-          entry.name, entry.group));
+      found.notes.push_back(fmt::format("{} not tried: {} already reads the {} counters",
+                                        entry.name, groups_taken.at(entry.group), entry.group));
       continue;
     }
     std::unique_ptr<Source> source = entry.make(options);
-    if (source->availability().available && !entry.group.empty()) groups_taken.insert(entry.group);
+    if (source->availability().available && !entry.group.empty()) groups_taken.emplace(entry.group, entry.name);
     add_source(found, entry, std::move(source));
   }
   if (!found.available.empty()) return found;

@@ -1,9 +1,9 @@
 #include "sources/setting_values.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace jouleprof {
 

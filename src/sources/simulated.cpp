@@ -10,12 +10,12 @@
 // same counter, so energy and power channels agree.
 #include "sources/simulated.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numbers>
-
-#include <fmt/format.h>
 
 #include "jouleprof/source.hpp"
 #include "sources/backends.hpp"
@@ -56,13 +56,18 @@ double standard_normal(std::uint64_t seed, std::uint64_t k) {
 class SimulatedSource final : public Source {
  public:
   SimulatedSource(SimulationSettings settings, Availability availability)
-      : settings_(std::move(settings)), availability_(std::move(availability)), counter_(settings_) {
+      : settings_(std::move(settings)),
+        availability_(std::move(availability)),
+        counter_(settings_) {
     if (!availability_.available) return;
     origin_ns_ = monotonic_now_ns();
+    // The origin makes the ground truth recomputable from the profile alone.
     const std::string detail = fmt::format(
-        "simulated: profile '{}' W, counter update {} ms, noise {} W (seed {}), wrap {}",
-        settings_.profile_text, ns_to_s(settings_.update_period_ns) * 1e3, settings_.noise_w,
-        settings_.seed, settings_.wrap_j > 0 ? fmt::format("{} J", settings_.wrap_j) : "none");
+        "simulated: profile '{}' W from origin_ns={}, counter update {} ms, noise {} W (seed {}), "
+        "wrap {}",
+        settings_.profile_text, origin_ns_, ns_to_s(settings_.update_period_ns) * 1e3,
+        settings_.noise_w, settings_.seed,
+        settings_.wrap_j > 0 ? fmt::format("{} J", settings_.wrap_j) : "none");
     Channel base;
     base.source = "simulated";
     base.device = settings_.device;
@@ -228,9 +233,10 @@ double PowerProfile::cycle_energy_until_j(double t_s) const {
   for (const Segment& seg : segments_) {
     const double in_segment = std::min(t_s, seg.duration_s);
     if (in_segment <= 0.0) break;
-    const double end_power = std::isinf(seg.duration_s)
-                                 ? seg.start_w
-                                 : seg.start_w + (seg.end_w - seg.start_w) * (in_segment / seg.duration_s);
+    const double end_power =
+        std::isinf(seg.duration_s)
+            ? seg.start_w
+            : seg.start_w + (seg.end_w - seg.start_w) * (in_segment / seg.duration_s);
     energy += 0.5 * (seg.start_w + end_power) * in_segment;
     t_s -= in_segment;
   }
@@ -262,7 +268,8 @@ Result<SimulationSettings> parse_simulation_settings(const SettingsMap& settings
   }
   bool repeat = false;
   if (const std::string* r = get("simulate.repeat")) {
-    if (*r != "0" && *r != "1") return invalid_input("settings", "simulate.repeat", *r, "must be 0 or 1");
+    if (*r != "0" && *r != "1")
+      return invalid_input("settings", "simulate.repeat", *r, "must be 0 or 1");
     repeat = *r == "1";
   }
   if (watts != nullptr) {
@@ -278,14 +285,18 @@ Result<SimulationSettings> parse_simulation_settings(const SettingsMap& settings
   }
   if (repeat) s.profile_text += " (repeating)";
   JP_TRY(s.noise_w, setting_number(settings, "simulate.noise_w", 0.0, 0.0, kMaxWatts));
-  JP_TRY(const double seed, setting_number(settings, "simulate.seed", 1.0, 0.0, 9007199254740992.0));
+  JP_TRY(const double seed,
+         setting_number(settings, "simulate.seed", 1.0, 0.0, 9007199254740992.0));
   s.seed = static_cast<std::uint64_t>(seed);
-  JP_TRY(const double update_ms, setting_number(settings, "simulate.update_period_ms", 1.0, 0.001, 1e6));
+  JP_TRY(const double update_ms,
+         setting_number(settings, "simulate.update_period_ms", 1.0, 0.001, 1e6));
   s.update_period_ns = s_to_ns(update_ms * 1e-3);
-  JP_TRY(const double window_ms, setting_number(settings, "simulate.average_window_ms", 0.0, 0.0, 1e6));
+  JP_TRY(const double window_ms,
+         setting_number(settings, "simulate.average_window_ms", 0.0, 0.0, 1e6));
   s.average_window_ns = s_to_ns(window_ms * 1e-3);
   JP_TRY(s.wrap_j, setting_number(settings, "simulate.wrap_j", 0.0, 0.0, 1e12));
-  JP_TRY(const double poll_ms, setting_number(settings, "simulate.poll_period_ms", 10.0, 0.01, 1e6));
+  JP_TRY(const double poll_ms,
+         setting_number(settings, "simulate.poll_period_ms", 10.0, 0.01, 1e6));
   s.poll_period_ns = s_to_ns(poll_ms * 1e-3);
   if (const std::string* c = get("simulate.channels")) {
     if (*c == "energy") {
@@ -295,7 +306,8 @@ Result<SimulationSettings> parse_simulation_settings(const SettingsMap& settings
     } else if (*c == "energy,power") {
       s.channels = SimulatedChannels::kEnergyAndPower;
     } else {
-      return invalid_input("settings", "simulate.channels", *c, "must be energy, power or energy,power");
+      return invalid_input("settings", "simulate.channels", *c,
+                           "must be energy, power or energy,power");
     }
   }
   if (const std::string* d = get("simulate.device")) s.device = *d;

@@ -35,7 +35,7 @@ class PowerProfile {
   const std::vector<Segment>& segments() const { return segments_; }
 
  private:
-  double energy_until_j(double t_s) const;  // integral over [0, t_s]
+  double energy_until_j(double t_s) const;        // integral over [0, t_s]
   double cycle_energy_until_j(double t_s) const;  // within one pass, t_s <= cycle length
 
   std::vector<Segment> segments_;
@@ -50,14 +50,14 @@ enum class SimulatedChannels : std::uint8_t { kEnergy, kPower, kEnergyAndPower }
 struct SimulationSettings {
   PowerProfile profile = PowerProfile::constant(0.0);
   std::string profile_text;
-  double noise_w = 0.0;            // simulate.noise_w: Gaussian s.d. added per counter update
-  std::uint64_t seed = 1;          // simulate.seed
+  double noise_w = 0.0;                // simulate.noise_w: Gaussian s.d. added per counter update
+  std::uint64_t seed = 1;              // simulate.seed
   TimeNs update_period_ns = kNsPerMs;  // simulate.update_period_ms: the counter's update period
-  TimeNs average_window_ns = 0;    // simulate.average_window_ms: power channel averaging window
-  double wrap_j = 0.0;             // simulate.wrap_j: counter range before it wraps; 0 = never
+  TimeNs average_window_ns = 0;        // simulate.average_window_ms: power channel averaging window
+  double wrap_j = 0.0;                 // simulate.wrap_j: counter range before it wraps; 0 = never
   SimulatedChannels channels = SimulatedChannels::kEnergy;  // simulate.channels
   TimeNs poll_period_ns = 10 * kNsPerMs;  // simulate.poll_period_ms: default sampler period
-  std::string device = "cpu0";     // simulate.device
+  std::string device = "cpu0";            // simulate.device
 };
 
 // The simulated hardware without a clock: updates are applied by index (update k covers
@@ -92,6 +92,7 @@ class SimulatedCounter {
 };
 
 // Reads the `simulate.*` keys of settings; errors name the key and value.
-Result<SimulationSettings> parse_simulation_settings(const std::map<std::string, std::string>& settings);
+Result<SimulationSettings> parse_simulation_settings(
+    const std::map<std::string, std::string>& settings);
 
 }  // namespace jouleprof

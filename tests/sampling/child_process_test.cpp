@@ -1,8 +1,7 @@
 #include "jouleprof/child_process.hpp"
 
-#include <signal.h>
-
 #include <gtest/gtest.h>
+#include <signal.h>
 
 namespace jouleprof {
 namespace {

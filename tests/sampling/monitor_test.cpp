@@ -1,14 +1,19 @@
 #include "jouleprof/monitor.hpp"
 
-#include <thread>
-
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <thread>
 
 #include "sources/simulated.hpp"
 #include "test_support.hpp"
 
 namespace jouleprof {
 namespace {
+
+// A fake root hides sysfs and /proc, but NVML is found through the dynamic loader: point it at
+// a library that does not exist so a GPU on the test machine cannot join the default set.
+void hide_real_nvml() { setenv("JOULEPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1); }
 
 void sleep_until(TimeNs t_ns) {
   while (monotonic_now_ns() < t_ns) std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -22,12 +27,14 @@ MonitorOptions simulated(std::map<std::string, std::string> settings) {
 }
 
 TEST(Monitor, NoAvailableSourceIsAnErrorThatSaysWhy) {
+  hide_real_nvml();
   ::jouleprof::testing::TempDir empty_root;
   MonitorOptions options;
   options.sources.sysfs_root = empty_root.path().string();
   Result<std::unique_ptr<Monitor>> monitor = Monitor::open(options);
   ASSERT_FALSE(monitor.ok());
-  EXPECT_NE(monitor.error().message().find("cpu-estimate"), std::string::npos) << monitor.error().message();
+  EXPECT_NE(monitor.error().message().find("cpu-estimate"), std::string::npos)
+      << monitor.error().message();
   EXPECT_NE(monitor.error().message().find("--simulate"), std::string::npos);
 }
 
@@ -35,7 +42,8 @@ TEST(Monitor, NoAvailableSourceIsAnErrorThatSaysWhy) {
 // gives the net figure; the profile carries the sampler's own cost.
 TEST(Monitor, GrossAndNetEnergyOnASimulatedStep) {
   const TimeNs opened = monotonic_now_ns();
-  Result<std::unique_ptr<Monitor>> opened_monitor = Monitor::open(simulated({{"simulate.profile", "10:0.3;110"}}));
+  Result<std::unique_ptr<Monitor>> opened_monitor =
+      Monitor::open(simulated({{"simulate.profile", "10:0.3;110"}}));
   ASSERT_TRUE(opened_monitor.ok()) << opened_monitor.error().message();
   Monitor& monitor = **opened_monitor;
   ASSERT_TRUE(monitor.start().ok());
@@ -73,6 +81,24 @@ TEST(Monitor, StopTwiceGivesAnEmptySecondProfile) {
   EXPECT_FALSE((*monitor)->start().ok());
   EXPECT_EQ((*monitor)->stop().series.size(), 1U);
   EXPECT_TRUE((*monitor)->stop().series.empty());
+}
+
+// A counter that should update every millisecond but stays put over the run gets a warning.
+TEST(Monitor, FrozenCounterIsFlagged) {
+  Result<std::unique_ptr<Monitor>> monitor = Monitor::open(simulated({{"simulate.watts", "0"}}));
+  ASSERT_TRUE(monitor.ok());
+  ASSERT_TRUE((*monitor)->start().ok());
+  sleep_until(monotonic_now_ns() + 50 * kNsPerMs);
+  const Profile frozen = (*monitor)->stop();
+  ASSERT_FALSE(frozen.warnings.empty());
+  EXPECT_NE(frozen.warnings.back().find("simulated:package did not change"), std::string::npos)
+      << frozen.warnings.back();
+
+  Result<std::unique_ptr<Monitor>> live = Monitor::open(simulated({{"simulate.watts", "3"}}));
+  ASSERT_TRUE(live.ok());
+  ASSERT_TRUE((*live)->start().ok());
+  sleep_until(monotonic_now_ns() + 50 * kNsPerMs);
+  EXPECT_TRUE((*live)->stop().warnings.empty());
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 #include "sampling/sampler.hpp"
 
-#include <thread>
-
 #include <gtest/gtest.h>
+
+#include <thread>
 
 #include "sampling/scripted_source.hpp"
 
@@ -13,8 +13,8 @@ using ::jouleprof::testing::ScriptedSource;
 
 // Runs the sampler until the source has been read at least `reads` times.
 std::vector<Series> sample(std::unique_ptr<ScriptedSource> owned, std::size_t reads,
-                           SamplerOptions options = {}, std::vector<std::string>* warnings = nullptr,
-                           Sampler** keep = nullptr) {
+                           SamplerOptions options = {},
+                           std::vector<std::string>* warnings = nullptr, Sampler** keep = nullptr) {
   ScriptedSource* source = owned.get();
   std::vector<std::unique_ptr<Source>> sources;
   sources.push_back(std::move(owned));
@@ -32,7 +32,8 @@ TEST(Sampler, RecordsEveryReadingInTimeOrderAndMeasuresTheUpdatePeriod) {
   // The value changes every third read; reads are 1 ms apart on the source's clock.
   std::vector<std::optional<double>> script;
   for (int k = 0; k < 30; ++k) script.emplace_back(static_cast<double>(k / 3));
-  auto series = sample(std::make_unique<ScriptedSource>(ChannelKind::kEnergyCounter, script, kNsPerMs), 30);
+  auto series =
+      sample(std::make_unique<ScriptedSource>(ChannelKind::kEnergyCounter, script, kNsPerMs), 30);
   ASSERT_EQ(series.size(), 1U);
   const Series& s = series[0];
   ASSERT_GE(s.size(), 30U);
@@ -45,7 +46,8 @@ TEST(Sampler, RecordsEveryReadingInTimeOrderAndMeasuresTheUpdatePeriod) {
 TEST(Sampler, FailedReadsBecomeOneGapAndOneWarning) {
   std::vector<std::optional<double>> script = {0.0, 1.0, std::nullopt, std::nullopt, 4.0, 5.0};
   std::vector<std::string> warnings;
-  auto series = sample(std::make_unique<ScriptedSource>(ChannelKind::kPower, script, kNsPerMs), 6, {}, &warnings);
+  auto series = sample(std::make_unique<ScriptedSource>(ChannelKind::kPower, script, kNsPerMs), 6,
+                       {}, &warnings);
   const Series& s = series[0];
   ASSERT_GE(s.size(), 4U);
   EXPECT_EQ(s[1].value, 1.0);
@@ -56,14 +58,17 @@ TEST(Sampler, FailedReadsBecomeOneGapAndOneWarning) {
   EXPECT_EQ(s.gaps()[0].reason, "scripted failure");
   ASSERT_EQ(warnings.size(), 1U);
   EXPECT_NE(warnings[0].find("scripted:0: scripted failure"), std::string::npos) << warnings[0];
-  // Power inside the gap counts for nothing: 1 ms at 0.5 W mean, then 1 ms at 4.5 W, then 5 W after.
+  // Power inside the gap counts for nothing: 1 ms at 0.5 W mean, then 1 ms at 4.5 W, then 5 W
+  // after.
   EXPECT_NEAR(s.energy_between_j(s[0].t_ns, s[3].t_ns), (0.5 + 4.5) * 1e-3, 1e-12);
 }
 
 TEST(Sampler, CounterGoingBackwardsIsAGapNotANegativeEnergy) {
   std::vector<std::optional<double>> script = {10.0, 11.0, 5.0, 6.0, 7.0};
   std::vector<std::string> warnings;
-  auto series = sample(std::make_unique<ScriptedSource>(ChannelKind::kEnergyCounter, script, kNsPerMs), 5, {}, &warnings);
+  auto series =
+      sample(std::make_unique<ScriptedSource>(ChannelKind::kEnergyCounter, script, kNsPerMs), 5, {},
+             &warnings);
   const Series& s = series[0];
   ASSERT_GE(s.size(), 5U);
   const std::vector<double> stored = {10.0, 11.0, 11.0, 12.0, 13.0};
@@ -83,8 +88,9 @@ TEST(Sampler, MemoryLimitStopsStoringAndSaysSo) {
   Sampler* sampler = nullptr;
   SamplerOptions options;
   options.memory_limit_bytes = 10 * sizeof(Sample);
-  auto series = sample(std::make_unique<ScriptedSource>(ChannelKind::kEnergyCounter, script, kNsPerMs), 20,
-                       options, &warnings, &sampler);
+  auto series =
+      sample(std::make_unique<ScriptedSource>(ChannelKind::kEnergyCounter, script, kNsPerMs), 20,
+             options, &warnings, &sampler);
   std::unique_ptr<Sampler> owned(sampler);
   EXPECT_TRUE(owned->memory_limit_reached());
   EXPECT_EQ(series[0].size(), 10U);
@@ -97,14 +103,14 @@ TEST(Sampler, MemoryLimitStopsStoringAndSaysSo) {
 
 TEST(Sampler, PeriodsComeFromSourcesUnlessOverriddenAndStopIsIdempotent) {
   std::vector<std::unique_ptr<Source>> sources;
-  sources.push_back(std::make_unique<ScriptedSource>(ChannelKind::kPower, std::vector<std::optional<double>>{1.0},
-                                                     kNsPerMs, 7 * kNsPerMs));
+  sources.push_back(std::make_unique<ScriptedSource>(
+      ChannelKind::kPower, std::vector<std::optional<double>>{1.0}, kNsPerMs, 7 * kNsPerMs));
   Sampler by_source(std::move(sources), {});
   EXPECT_EQ(by_source.period_ns(0), 7 * kNsPerMs);
 
   std::vector<std::unique_ptr<Source>> more;
-  more.push_back(std::make_unique<ScriptedSource>(ChannelKind::kPower, std::vector<std::optional<double>>{1.0},
-                                                  kNsPerMs, 7 * kNsPerMs));
+  more.push_back(std::make_unique<ScriptedSource>(
+      ChannelKind::kPower, std::vector<std::optional<double>>{1.0}, kNsPerMs, 7 * kNsPerMs));
   Sampler overridden(std::move(more), SamplerOptions{2 * kNsPerMs});
   EXPECT_EQ(overridden.period_ns(0), 2 * kNsPerMs);
   overridden.start();
@@ -132,7 +138,8 @@ TEST(Sampler, LiveTotalsAreReadableWhileSampling) {
   }
   sampler.stop();
   const std::vector<LiveChannel> live = sampler.live();
-  EXPECT_DOUBLE_EQ(live[0].energy_j, 0.5 * static_cast<double>(sampler.take_series()[0].size() - 1));
+  EXPECT_DOUBLE_EQ(live[0].energy_j,
+                   0.5 * static_cast<double>(sampler.take_series()[0].size() - 1));
   EXPECT_GT(sampler.stats().thread_cpu_ns, 0);
 }
 

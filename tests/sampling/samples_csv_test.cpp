@@ -41,7 +41,9 @@ TEST(SamplesCsv, RoundTripIsExact) {
   const std::vector<Series> written = example();
   ASSERT_TRUE(write_samples_csv(written, path).ok());
   const std::string text = ::jouleprof::testing::read_file(path);
-  EXPECT_NE(text.find("t_ns,channel,kind,value\n100,rapl:package-0,energy_j,0.1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("t_ns,channel,kind,value\n100,rapl:package-0,energy_j,0.1\n"),
+            std::string::npos)
+      << text;
 
   Result<std::vector<Series>> read = read_samples_csv(path);
   ASSERT_TRUE(read.ok()) << read.error().message();
@@ -71,7 +73,8 @@ TEST(SamplesCsv, RoundTripIsExact) {
 }
 
 TEST(SamplesCsv, UndeclaredChannelsAreImported) {
-  Result<std::vector<Series>> read = parse_samples_csv("t_ns,channel,kind,value\n1,meter,power_w,5\n2,meter,power_w,6\n", "m.csv");
+  Result<std::vector<Series>> read =
+      parse_samples_csv("t_ns,channel,kind,value\n1,meter,power_w,5\n2,meter,power_w,6\n", "m.csv");
   ASSERT_TRUE(read.ok()) << read.error().message();
   ASSERT_EQ(read->size(), 1U);
   EXPECT_EQ((*read)[0].channel().provenance, Provenance::kImported);
@@ -91,10 +94,12 @@ TEST(SamplesCsv, ErrorsNameFileLineFieldAndValue) {
       {"t_ns,channel,kind,value\nx,a,energy_j,1\n", "bad.csv:2: field 't_ns' has value 'x'"},
       {"t_ns,channel,kind,value\n1,a,joules,1\n", "bad.csv:2: field 'kind' has value 'joules'"},
       {"t_ns,channel,kind,value\n1,a,energy_j\n", "bad.csv:2: field 'line'"},
-      {"t_ns,channel,kind,value\n5,a,energy_j,1\n4,a,energy_j,2\n", "bad.csv:3: field 't_ns' has value '4'"},
+      {"t_ns,channel,kind,value\n5,a,energy_j,1\n4,a,energy_j,2\n",
+       "bad.csv:3: field 't_ns' has value '4'"},
       {"t_ns,channel,kind,value\n1,a,energy_j,1\n2,a,power_w,2\n", "bad.csv:3: field 'kind'"},
       {"t_ns,channel,kind,value\n1,a,energy_j,nan\n", "bad.csv:2: field 'value' has value 'nan'"},
-      {"# channel a kind=volts\nt_ns,channel,kind,value\n", "bad.csv:1: field 'kind' has value 'volts'"},
+      {"# channel a kind=volts\nt_ns,channel,kind,value\n",
+       "bad.csv:1: field 'kind' has value 'volts'"},
       {"# gap b begin_ns=1 end_ns=2\n", "bad.csv:1: field 'gap channel' has value 'b'"},
       {"", "bad.csv: field 'header'"},
   };

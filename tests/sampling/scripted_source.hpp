@@ -34,7 +34,8 @@ class ScriptedSource final : public Source {
     const std::size_t k = reads_.load();
     const std::optional<double>& v = script_[std::min(k, script_.size() - 1)];
     failed_ = !v.has_value();
-    out[0] = Reading{origin_ns_ + static_cast<TimeNs>(k) * step_ns_, v.value_or(0.0), v.has_value()};
+    out[0] =
+        Reading{origin_ns_ + static_cast<TimeNs>(k) * step_ns_, v.value_or(0.0), v.has_value()};
     reads_.store(k + 1);
   }
 

@@ -38,7 +38,8 @@ TEST(ProcStat, ParsesAggregateLineAndCountsCpus) {
 TEST(ProcStat, GarbageNamesFileLineAndField) {
   Result<CpuTimes> t = parse_proc_stat("intr 1\ncpu  10 -2 3 100\n", "/fake/proc/stat");
   ASSERT_FALSE(t.ok());
-  EXPECT_NE(t.error().message().find("/fake/proc/stat:2"), std::string::npos) << t.error().message();
+  EXPECT_NE(t.error().message().find("/fake/proc/stat:2"), std::string::npos)
+      << t.error().message();
   EXPECT_NE(t.error().message().find("-2"), std::string::npos);
   EXPECT_FALSE(parse_proc_stat("cpu0 1 2 3 4\n", "s").ok());
   EXPECT_FALSE(parse_proc_stat("cpu  1 2\n", "s").ok());
@@ -62,7 +63,8 @@ TEST(CpuEstimate, IntegratesTheModelOverProcStatDeltas) {
   ASSERT_EQ(source->channels().size(), 2U);
   for (const Channel& c : source->channels()) {
     EXPECT_EQ(c.provenance, Provenance::kEstimated);
-    EXPECT_NE(c.provenance_detail.find("TDP 100 W (given with --tdp)"), std::string::npos) << c.provenance_detail;
+    EXPECT_NE(c.provenance_detail.find("TDP 100 W (given with --tdp)"), std::string::npos)
+        << c.provenance_detail;
   }
 
   std::vector<Reading> r(2);
@@ -87,7 +89,8 @@ TEST(CpuEstimate, IntegratesTheModelOverProcStatDeltas) {
 TEST(CpuEstimate, TdpFromTableOrPerCpuFallbackIsStated) {
   FakeRoot known;
   auto from_table = make_cpu_estimate_source(known.options);
-  EXPECT_NE(from_table->channels()[0].provenance_detail.find("TDP 150 W (table entry"), std::string::npos);
+  EXPECT_NE(from_table->channels()[0].provenance_detail.find("TDP 150 W (table entry"),
+            std::string::npos);
 
   FakeRoot unknown("Intel(R) Xeon(R) Processor");
   unknown.options.settings["estimate.tdp_per_cpu_w"] = "10";
@@ -108,7 +111,8 @@ TEST(CpuEstimate, UnreadableOrGarbageProcStatIsUnavailableWithReason) {
   empty.write("proc/stat", "cpu  a b c d\n");
   auto garbage = make_cpu_estimate_source(options);
   EXPECT_FALSE(garbage->availability().available);
-  EXPECT_NE(garbage->availability().reason.find("'a'"), std::string::npos) << garbage->availability().reason;
+  EXPECT_NE(garbage->availability().reason.find("'a'"), std::string::npos)
+      << garbage->availability().reason;
 
   FakeRoot root;
   root.options.settings["estimate.tdp_w"] = "-3";

@@ -1,10 +1,16 @@
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "jouleprof/sources.hpp"
 #include "test_support.hpp"
 
 namespace jouleprof {
 namespace {
+
+// A fake root hides sysfs and /proc, but NVML is found through the dynamic loader: point it at
+// a library that does not exist so a GPU on the test machine cannot join the default set.
+void hide_real_nvml() { setenv("JOULEPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1); }
 
 using ::jouleprof::testing::TempDir;
 
@@ -58,6 +64,7 @@ TEST(Registry, SelectionTakesEachNameOnce) {
 }
 
 TEST(Registry, DefaultFallsBackToTheEstimateWhenNothingIsMeasured) {
+  hide_real_nvml();
   // An empty fake root: no powercap, no hwmon, no GPU library; only /proc/stat for the estimate.
   TempDir root;
   root.write("proc/stat", "cpu  100 0 50 800 10 0 0 0 0 0\ncpu0 100 0 50 800 10 0 0 0 0 0\n");
@@ -73,6 +80,7 @@ TEST(Registry, DefaultFallsBackToTheEstimateWhenNothingIsMeasured) {
 }
 
 TEST(Registry, DefaultWithoutProcStatLeavesNothingAvailableAndSaysWhy) {
+  hide_real_nvml();
   TempDir root;
   SourceOptions options;
   options.sysfs_root = root.path().string();

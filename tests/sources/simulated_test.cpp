@@ -1,8 +1,8 @@
 #include "sources/simulated.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "sources/backends.hpp"
 
@@ -45,31 +45,39 @@ TEST(PowerProfile, BadTextNamesSegmentAndValue) {
   for (const char* text : {"", "20:1;;30", "abc", "20:-1", "10->20", "10;20:1", "-5"}) {
     Result<PowerProfile> p = PowerProfile::parse(text, false);
     ASSERT_FALSE(p.ok()) << text;
-    EXPECT_NE(p.error().message().find("simulate.profile"), std::string::npos) << p.error().message();
+    EXPECT_NE(p.error().message().find("simulate.profile"), std::string::npos)
+        << p.error().message();
   }
   EXPECT_FALSE(PowerProfile::parse("10:1;20", true).ok());  // an open segment cannot repeat
 }
 
 TEST(SimulationSettings, KeysAreParsedAndCheckedWithNames) {
-  Result<SimulationSettings> s = parse_simulation_settings(
-      {{"simulate.profile", "5:1;15"}, {"simulate.noise_w", "2"}, {"simulate.seed", "7"},
-       {"simulate.update_period_ms", "100"}, {"simulate.average_window_ms", "1000"},
-       {"simulate.wrap_j", "500"}, {"simulate.channels", "energy,power"}});
+  Result<SimulationSettings> s = parse_simulation_settings({{"simulate.profile", "5:1;15"},
+                                                            {"simulate.noise_w", "2"},
+                                                            {"simulate.seed", "7"},
+                                                            {"simulate.update_period_ms", "100"},
+                                                            {"simulate.average_window_ms", "1000"},
+                                                            {"simulate.wrap_j", "500"},
+                                                            {"simulate.channels", "energy,power"}});
   ASSERT_TRUE(s.ok()) << s.error().message();
   EXPECT_EQ(s->update_period_ns, 100 * kNsPerMs);
   EXPECT_EQ(s->average_window_ns, kNsPerS);
   EXPECT_EQ(s->seed, 7U);
   EXPECT_EQ(s->channels, SimulatedChannels::kEnergyAndPower);
 
-  Result<SimulationSettings> bad = parse_simulation_settings({{"simulate.watts", "5"}, {"simulate.noise_w", "x"}});
+  Result<SimulationSettings> bad =
+      parse_simulation_settings({{"simulate.watts", "5"}, {"simulate.noise_w", "x"}});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message().find("simulate.noise_w"), std::string::npos);
-  EXPECT_FALSE(parse_simulation_settings({{"simulate.watts", "5"}, {"simulate.profile", "5"}}).ok());
-  EXPECT_FALSE(parse_simulation_settings({{"simulate.watts", "5"}, {"simulate.channels", "both"}}).ok());
+  EXPECT_FALSE(
+      parse_simulation_settings({{"simulate.watts", "5"}, {"simulate.profile", "5"}}).ok());
+  EXPECT_FALSE(
+      parse_simulation_settings({{"simulate.watts", "5"}, {"simulate.channels", "both"}}).ok());
 }
 
 TEST(SimulatedSource, AlwaysLabelledSimulatedAndNested) {
-  auto source = make_simulated_source(simulate({{"simulate.watts", "50"}, {"simulate.channels", "energy,power"}}));
+  auto source = make_simulated_source(
+      simulate({{"simulate.watts", "50"}, {"simulate.channels", "energy,power"}}));
   ASSERT_TRUE(source->availability().available);
   ASSERT_EQ(source->channels().size(), 2U);
   for (const Channel& c : source->channels()) {
@@ -104,7 +112,8 @@ SimulationSettings settings_of(std::map<std::string, std::string> keys) {
 }
 
 TEST(SimulatedCounter, UpdatesCarryTheProfileIntegral) {
-  const SimulationSettings s = settings_of({{"simulate.profile", "10:1;0->40:1"}, {"simulate.update_period_ms", "100"}});
+  const SimulationSettings s =
+      settings_of({{"simulate.profile", "10:1;0->40:1"}, {"simulate.update_period_ms", "100"}});
   SimulatedCounter counter(s);
   counter.advance_to(10);
   EXPECT_NEAR(counter.read_unwrapped_j(), 10.0, 1e-9);
@@ -114,8 +123,10 @@ TEST(SimulatedCounter, UpdatesCarryTheProfileIntegral) {
 }
 
 TEST(SimulatedCounter, NoiseIsSeededAndUnbiased) {
-  const SimulationSettings a = settings_of({{"simulate.watts", "20"}, {"simulate.noise_w", "5"}, {"simulate.seed", "3"}});
-  const SimulationSettings b = settings_of({{"simulate.watts", "20"}, {"simulate.noise_w", "5"}, {"simulate.seed", "4"}});
+  const SimulationSettings a =
+      settings_of({{"simulate.watts", "20"}, {"simulate.noise_w", "5"}, {"simulate.seed", "3"}});
+  const SimulationSettings b =
+      settings_of({{"simulate.watts", "20"}, {"simulate.noise_w", "5"}, {"simulate.seed", "4"}});
   SimulatedCounter first(a);
   SimulatedCounter again(a);
   SimulatedCounter other(b);
@@ -128,8 +139,8 @@ TEST(SimulatedCounter, NoiseIsSeededAndUnbiased) {
 }
 
 TEST(SimulatedCounter, WrapIsUndoneWhenReadOftenAndLosesWrapsWhenNot) {
-  const SimulationSettings s = settings_of({{"simulate.watts", "10"}, {"simulate.wrap_j", "1"},
-                                            {"simulate.update_period_ms", "10"}});
+  const SimulationSettings s = settings_of(
+      {{"simulate.watts", "10"}, {"simulate.wrap_j", "1"}, {"simulate.update_period_ms", "10"}});
   SimulatedCounter often(s);
   for (std::uint64_t k = 1; k <= 500; ++k) {  // 0.1 J per update, read every update
     often.advance_to(k);
@@ -144,7 +155,8 @@ TEST(SimulatedCounter, WrapIsUndoneWhenReadOftenAndLosesWrapsWhenNot) {
 }
 
 TEST(SimulatedCounter, PowerAveragesOverTheWindow) {
-  const SimulationSettings s = settings_of({{"simulate.profile", "0:1;100"}, {"simulate.update_period_ms", "100"},
+  const SimulationSettings s = settings_of({{"simulate.profile", "0:1;100"},
+                                            {"simulate.update_period_ms", "100"},
                                             {"simulate.average_window_ms", "1000"}});
   SimulatedCounter counter(s);
   counter.advance_to(10);

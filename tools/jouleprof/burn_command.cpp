@@ -1,11 +1,11 @@
 // `jouleprof burn`: a small, honest CPU workload for demos and tests — N threads doing dependent
 // floating-point multiply-adds for S seconds, reporting how much work they did.
+#include <fmt/format.h>
+
 #include <atomic>
 #include <iostream>
 #include <thread>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "command.hpp"
 #include "jouleprof/clock.hpp"
@@ -44,7 +44,8 @@ CommandRunner add_burn_command(CLI::App& parent) {
   auto seconds = std::make_shared<double>(3.0);
   auto threads = std::make_shared<unsigned>(std::max(1U, std::thread::hardware_concurrency()));
   app->add_option("--seconds", *seconds, "How long to run")->check(CLI::Range(0.0, 86400.0));
-  app->add_option("--threads", *threads, "How many threads (default: one per CPU)")->check(CLI::Range(1U, 1024U));
+  app->add_option("--threads", *threads, "How many threads (default: one per CPU)")
+      ->check(CLI::Range(1U, 1024U));
   return [seconds, threads] {
     const TimeNs begin = monotonic_now_ns();
     const TimeNs deadline = begin + s_to_ns(*seconds);
@@ -56,8 +57,8 @@ CommandRunner add_burn_command(CLI::App& parent) {
     for (std::thread& w : workers) w.join();
     const double elapsed_s = ns_to_s(monotonic_now_ns() - begin);
     const double gflop = static_cast<double>(total.load()) * kFlopsPerIteration * 1e-9;
-    std::cout << fmt::format("burn: {} threads, {:.2f} s, {:.1f} GFLOP ({:.2f} GFLOP/s)\n", *threads,
-                             elapsed_s, gflop, elapsed_s > 0 ? gflop / elapsed_s : 0.0);
+    std::cout << fmt::format("burn: {} threads, {:.2f} s, {:.1f} GFLOP ({:.2f} GFLOP/s)\n",
+                             *threads, elapsed_s, gflop, elapsed_s > 0 ? gflop / elapsed_s : 0.0);
     return kExitOk;
   };
 }

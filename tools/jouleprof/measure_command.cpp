@@ -1,5 +1,7 @@
 // jouleprof measure: gated fine-grained measurement (FECoM). This file holds the command line
 // only; the protocol lives in src/protocol/.
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -7,7 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "jouleprof/child_process.hpp"
 #include "jouleprof/fecom_records.hpp"
+#include "jouleprof/gated_measurement.hpp"
+#include "jouleprof/monitor.hpp"
+#include "source_flags.hpp"
 
 namespace jouleprof::cli {
 namespace {
@@ -15,6 +21,14 @@ namespace {
 struct MeasureArgs {
   std::string fecom_records;
   std::string format = "table";
+  std::string output;
+  SourceFlags sources;
+  GatedOptions gated;
+  double interval_ms = 500;
+  double check_period_s = 20;
+  double gate_timeout_s = 120;
+  double tail_wait_s = 30;
+  std::vector<std::string> command;
 };
 
 nlohmann::json stats_json(const RepetitionStats& s) {
@@ -82,6 +96,114 @@ int run_fecom_records(const MeasureArgs& args) {
   return kExitOk;
 }
 
+// One call of the measured command: it must succeed, or the measurement stops.
+MeasuredCall command_call(const std::vector<std::string>& argv) {
+  return [argv]() -> Status {
+    JP_TRY(ChildProcess child, ChildProcess::spawn(argv));
+    JP_TRY(const ChildExit exit, child.wait());
+    if (exit.exited && exit.code == 0) return Status::Ok();
+    return Error(ErrorCode::kInterrupted, fmt::format("'{}' {}", argv.front(), exit.describe()));
+  };
+}
+
+std::string stats_text(const RepetitionStats& s) {
+  if (s.n == 0) return "-";
+  return fmt::format("{:.4f} ± {:.4f} [{:.4f}, {:.4f}]", s.mean, s.stdev, s.ci95_low, s.ci95_high);
+}
+
+void print_gated_table(const GatedResult& r, const std::vector<std::string>& command) {
+  std::string text;
+  for (const std::string& a : command) text += (text.empty() ? "" : " ") + a;
+  std::cout << fmt::format("jouleprof measure: {}\n", text);
+  std::cout << fmt::format("{} repetitions; each window at least {:.3f} s ({} updates of the slowest "
+                           "counter, {:.1f} ms); one call takes {:.3f} s\n",
+                           r.repetitions.size(), ns_to_s(r.min_window_ns),
+                           r.update_period_ns > 0 ? r.min_window_ns / r.update_period_ns : 0,
+                           ns_to_s(r.update_period_ns) * 1e3, ns_to_s(r.single_call_ns));
+  for (std::size_t i = 0; i < r.repetitions.size(); ++i) {
+    const GatedRepetition& rep = r.repetitions[i];
+    std::cout << fmt::format("  #{}: gate passed after {:.1f} s ({} checks), {} calls in {:.3f} s\n",
+                             i + 1, ns_to_s(rep.gate.waited_ns), rep.gate.checks, rep.calls,
+                             ns_to_s(rep.window_ns));
+  }
+  std::cout << "per call, mean ± stdev [95 % CI] over repetitions:\n";
+  for (const GatedChannelSummary& c : r.summary) {
+    const ChannelCall& first = r.repetitions.front().channels[&c - r.summary.data()];
+    std::cout << fmt::format("  {} ({}, {})\n", c.channel_id, to_string(first.provenance),
+                             first.provenance_detail);
+    std::cout << fmt::format("    total     {} J\n", stats_text(c.total_j));
+    std::cout << fmt::format("    net       {} J  (baseline {:.3f} W)\n", stats_text(c.net_j),
+                             first.baseline_power_w);
+    std::cout << fmt::format("    tail      {} J\n", stats_text(c.tail_j));
+    std::cout << fmt::format("    net+tail  {} J\n", stats_text(c.net_plus_tail_j));
+  }
+  if (r.incomplete) std::cout << "INCOMPLETE: " << r.missing << '\n';
+  for (const std::string& w : r.warnings) std::cout << "warning: " << w << '\n';
+}
+
+nlohmann::json gated_json(const GatedResult& r) {
+  nlohmann::json reps = nlohmann::json::array();
+  for (const GatedRepetition& rep : r.repetitions) {
+    nlohmann::json gate_channels = nlohmann::json::array();
+    for (const ChannelGate& g : rep.gate.channels) {
+      gate_channels.push_back({{"channel", g.channel_id}, {g.temperature ? "temperature_c" : "cv", g.value},
+                               {"threshold", g.threshold}, {"ok", g.ok}});
+    }
+    nlohmann::json channels = nlohmann::json::array();
+    for (const ChannelCall& c : rep.channels) {
+      channels.push_back({{"channel", c.channel_id}, {"provenance", to_string(c.provenance)},
+                          {"provenance_detail", c.provenance_detail}, {"total_j", c.total_j},
+                          {"baseline_power_w", c.baseline_power_w}, {"net_j", c.net_j},
+                          {"tail_j", c.tail_j}, {"net_plus_tail_j", c.net_plus_tail_j},
+                          {"tail_duration_ns", c.tail_duration_ns}, {"mean_power_w", c.mean_power_w},
+                          {"median_power_w", c.median_power_w}, {"stdev_power_w", c.stdev_power_w}});
+    }
+    reps.push_back({{"gate", {{"passed", rep.gate.passed}, {"waited_ns", rep.gate.waited_ns},
+                              {"checks", rep.gate.checks}, {"channels", gate_channels}}},
+                    {"calls", rep.calls}, {"window_ns", rep.window_ns}, {"per_call", channels}});
+  }
+  nlohmann::json summary = nlohmann::json::array();
+  for (const GatedChannelSummary& c : r.summary) {
+    summary.push_back({{"channel", c.channel_id}, {"total_j", stats_json(c.total_j)},
+                       {"net_j", stats_json(c.net_j)}, {"tail_j", stats_json(c.tail_j)},
+                       {"net_plus_tail_j", stats_json(c.net_plus_tail_j)}});
+  }
+  return {{"repetitions", reps}, {"summary", summary}, {"update_period_ns", r.update_period_ns},
+          {"min_window_ns", r.min_window_ns}, {"single_call_ns", r.single_call_ns},
+          {"incomplete", r.incomplete}, {"missing", r.missing}, {"warnings", r.warnings}};
+}
+
+int run_gated_command(MeasureArgs& args) {
+  const Result<SourceOptions> sources = args.sources.to_options();
+  if (!sources) return report_error(sources.error());
+  MonitorOptions monitor_options;
+  monitor_options.sources = *sources;
+  const Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
+  if (!monitor) return report_error(monitor.error());
+  GatedOptions& o = args.gated;
+  o.interval_ns = static_cast<TimeNs>(args.interval_ms * 1e6);
+  o.check_period_ns = s_to_ns(args.check_period_s);
+  o.gate_timeout_ns = s_to_ns(args.gate_timeout_s);
+  o.tail_wait_ns = s_to_ns(args.tail_wait_s);
+  Result<GatedResult> result = measure_gated(**monitor, command_call(args.command), o);
+  if (!result) return report_error(result.error());
+  GatedResult r = std::move(result).value();
+  r.profile.meta.command = args.command;
+  if (!args.output.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(args.output, ec);
+    const std::string profile_path = (std::filesystem::path(args.output) / "profile.json").string();
+    if (const Status st = write_profile_json(r.profile, profile_path); !st) return report_error(st.error());
+    std::ofstream(std::filesystem::path(args.output) / "measure.json") << gated_json(r).dump(2) << '\n';
+  }
+  if (args.format == "json") {
+    std::cout << gated_json(r).dump(2) << '\n';
+  } else {
+    print_gated_table(r, args.command);
+  }
+  return r.incomplete ? kExitError : kExitOk;
+}
+
 }  // namespace
 
 CommandRunner add_measure_command(CLI::App& parent) {
@@ -94,8 +216,34 @@ CommandRunner add_measure_command(CLI::App& parent) {
                   "experiment-<k>.json) and print per-API mean ± stdev")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--format", args->format, "Output format")->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("--output", args->output, "Directory for profile.json and measure.json");
+  GatedOptions& g = args->gated;
+  cmd->add_option("--repeat", g.repetitions, "Repetitions (each gated again)")->capture_default_str();
+  cmd->add_option("--warmup", g.warmup_runs, "Warm-up runs before the first gate")->capture_default_str();
+  cmd->add_option("--interval", args->interval_ms, "Analysis interval of the gate and the tail, ms")
+      ->capture_default_str();
+  cmd->add_option("--last-n", g.last_n, "Intervals the stability gate looks at")->capture_default_str();
+  cmd->add_option("--cpu-max-cv", g.cpu_max_cv, "CV threshold for CPU channels")->capture_default_str();
+  cmd->add_option("--dram-max-cv", g.dram_max_cv, "CV threshold for DRAM channels")->capture_default_str();
+  cmd->add_option("--gpu-max-cv", g.gpu_max_cv, "CV threshold for GPU channels")->capture_default_str();
+  cmd->add_option("--tolerance", g.tolerance, "Relative loosening of every CV threshold")
+      ->capture_default_str();
+  cmd->add_option("--cpu-max-temp", g.cpu_max_temperature_c, "CPU temperature cap, °C")->capture_default_str();
+  cmd->add_option("--gpu-max-temp", g.gpu_max_temperature_c, "GPU temperature cap, °C")->capture_default_str();
+  cmd->add_option("--check-period", args->check_period_s, "Seconds between gate checks")->capture_default_str();
+  cmd->add_option("--gate-timeout", args->gate_timeout_s, "Give up on the gate after this many seconds")
+      ->capture_default_str();
+  cmd->add_option("--tail-wait", args->tail_wait_s, "Seconds to watch for tail energy after the call")
+      ->capture_default_str();
+  cmd->add_option("--tail-window", g.tail_moving_average, "Forward moving-average window of the tail rule, "
+                  "in intervals")->capture_default_str();
+  cmd->add_option("--min-updates", g.min_counter_updates, "Repeat the call until its window spans this "
+                  "many counter updates")->capture_default_str();
+  args->sources.add_to(*cmd);
+  cmd->add_option("command", args->command, "The command to measure (after --)");
   return [args, cmd] {
     if (!args->fecom_records.empty()) return run_fecom_records(*args);
+    if (!args->command.empty()) return run_gated_command(*args);
     std::cerr << cmd->help();
     return kExitUsage;
   };

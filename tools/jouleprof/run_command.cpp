@@ -1,12 +1,11 @@
 // `jouleprof run -- CMD ARGS…`: measure the energy of a command.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
-
-#include <fmt/format.h>
 
 #include "command.hpp"
 #include "jouleprof/command_measurement.hpp"
@@ -42,11 +41,14 @@ Result<fs::path> output_directory(const std::string& requested) {
     char stamp[32];
     std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &utc);
     dir = fs::path("jouleprof-runs") / stamp;
-    for (int n = 2; fs::exists(dir); ++n) dir = fs::path("jouleprof-runs") / fmt::format("{}-{}", stamp, n);
+    for (int n = 2; fs::exists(dir); ++n)
+      dir = fs::path("jouleprof-runs") / fmt::format("{}-{}", stamp, n);
   }
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) return Error(ErrorCode::kIo, fmt::format("{}: cannot create the output directory: {}", dir.string(), ec.message()));
+  if (ec)
+    return Error(ErrorCode::kIo, fmt::format("{}: cannot create the output directory: {}",
+                                             dir.string(), ec.message()));
   return dir;
 }
 
@@ -60,16 +62,19 @@ void print_table(const CommandMeasurement& m, const fs::path& dir, std::optional
   for (const std::string& a : p.meta.command) command += (command.empty() ? "" : " ") + a;
   std::cout << fmt::format("\njouleprof run: {} — {} after {:.3f} s{}\n", command,
                            m.child ? m.child->describe() : "not started",
-                           ns_to_s(p.meta.end_ns - p.meta.begin_ns), p.meta.partial ? " (partial)" : "");
+                           ns_to_s(p.meta.end_ns - p.meta.begin_ns),
+                           p.meta.partial ? " (partial)" : "");
   std::cout << fmt::format("{:<28} {:<10} {:>11} {:>11} {:>9} {:>9} {:>9} {:>9}\n", "channel",
-                           "provenance", "energy J", "net J", "idle W", "time s", "mean W", "peak W");
+                           "provenance", "energy J", "net J", "idle W", "time s", "mean W",
+                           "peak W");
   for (const ChannelSummary& c : p.channels) {
     const Series* s = p.find_series(c.channel_id);
     const bool nested = s != nullptr && !s->channel().is_top_level();
     std::cout << fmt::format("{:<28} {:<10} {:>11.3f} {:>11} {:>9} {:>9.3f} {:>9.2f} {:>9.2f}\n",
-                             (nested ? "  " : "") + c.channel_id, to_string(c.provenance), c.energy_j,
-                             optional_number(c.net_energy_j), optional_number(c.idle_power_w, "{:.2f}"),
-                             ns_to_s(c.duration_ns), c.mean_power_w, c.peak_power_w);
+                             (nested ? "  " : "") + c.channel_id, to_string(c.provenance),
+                             c.energy_j, optional_number(c.net_energy_j),
+                             optional_number(c.idle_power_w, "{:.2f}"), ns_to_s(c.duration_ns),
+                             c.mean_power_w, c.peak_power_w);
   }
   const double total_j = p.total_energy_j();
   std::cout << fmt::format("total (top-level channels): {:.3f} J\n", total_j);
@@ -78,7 +83,8 @@ void print_table(const CommandMeasurement& m, const fs::path& dir, std::optional
   } else {
     std::cout << "CO2e: give --grid-intensity G_PER_KWH (or JOULEPROF_GRID_INTENSITY) to see it\n";
   }
-  std::cout << fmt::format("written: {}  {}\n", (dir / "profile.json").string(), (dir / "samples.csv").string());
+  std::cout << fmt::format("written: {}  {}\n", (dir / "profile.json").string(),
+                           (dir / "samples.csv").string());
 }
 
 // Elapsed time, power over the last tick, energy so far: one line, rewritten in place.
@@ -88,8 +94,8 @@ class StatusLine {
     const double dt = ns_to_s(s.elapsed_ns - last_.elapsed_ns);
     const double watts = dt > 0 ? (s.energy_j - last_.energy_j) / dt : 0.0;
     last_ = s;
-    std::cerr << fmt::format("\r\033[K[jouleprof] {:7.1f} s  {:8.2f} W  {:10.2f} J", ns_to_s(s.elapsed_ns),
-                             watts, s.energy_j)
+    std::cerr << fmt::format("\r\033[K[jouleprof] {:7.1f} s  {:8.2f} W  {:10.2f} J",
+                             ns_to_s(s.elapsed_ns), watts, s.energy_j)
               << std::flush;
     shown_ = true;
   }
@@ -112,7 +118,8 @@ int run(const RunFlags& flags) {
       char* end = nullptr;
       const double v = std::strtod(env, &end);
       if (end == env || *end != '\0' || v < 0) {
-        return report_error(invalid_input("JOULEPROF_GRID_INTENSITY", "g/kWh", env, "not a non-negative number"));
+        return report_error(
+            invalid_input("JOULEPROF_GRID_INTENSITY", "g/kWh", env, "not a non-negative number"));
       }
       grid = v;
     }
@@ -122,7 +129,6 @@ int run(const RunFlags& flags) {
   if (flags.interval_ms) monitor_options.interval_ns = s_to_ns(*flags.interval_ms * 1e-3);
   Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
   if (!monitor) return report_error(monitor.error());
-  for (const std::string& note : (*monitor)->notes()) std::cerr << "jouleprof: note: " << note << '\n';
 
   std::optional<StatusLine> status;
   if (isatty(STDERR_FILENO) != 0) status.emplace();
@@ -163,9 +169,11 @@ int run(const RunFlags& flags) {
   Profile& profile = m.profile;
   profile.meta.grid_intensity_g_per_kwh = grid;
   profile.meta.options["run.idle_s"] = fmt::format("{}", flags.idle_s);
-  if (flags.interval_ms) profile.meta.options["run.interval_ms"] = fmt::format("{}", *flags.interval_ms);
+  if (flags.interval_ms)
+    profile.meta.options["run.interval_ms"] = fmt::format("{}", *flags.interval_ms);
   if (!flags.sources.sources.empty()) profile.meta.options["run.source"] = flags.sources.sources;
-  if (flags.sources.sysfs_root != "/") profile.meta.options["run.sysfs_root"] = flags.sources.sysfs_root;
+  if (flags.sources.sysfs_root != "/")
+    profile.meta.options["run.sysfs_root"] = flags.sources.sysfs_root;
   for (const auto& [key, value] : sources.settings) profile.meta.options["setting." + key] = value;
   if (capture) {
     if (const Status attached = nvtx::attach_child_spans(profile, *capture); !attached) {
@@ -193,7 +201,8 @@ int run(const RunFlags& flags) {
     }
   }
   for (const std::string& w : profile.warnings) std::cerr << "jouleprof: warning: " << w << '\n';
-  if (m.child && !m.child->exited) std::cerr << "jouleprof: the command was " << m.child->describe() << '\n';
+  if (m.child && !m.child->exited)
+    std::cerr << "jouleprof: the command was " << m.child->describe() << '\n';
   return m.exit_code;
 }
 
@@ -201,9 +210,10 @@ int run(const RunFlags& flags) {
 
 CommandRunner add_run_command(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
-      "run", "Run a command and measure its energy: per channel gross and net energy, duration, "
-             "mean and peak power, CO2e. Exits with the command's exit code (128+N if killed by "
-             "signal N).");
+      "run",
+      "Run a command and measure its energy: per channel gross and net energy, duration, "
+      "mean and peak power, CO2e. Exits with the command's exit code (128+N if killed by "
+      "signal N).");
   auto flags = std::make_shared<RunFlags>();
   flags->sources.add_to(*app);
   app->add_option("--interval", flags->interval_ms,
@@ -211,13 +221,16 @@ CommandRunner add_run_command(CLI::App& parent) {
                   "hwmon and batteries 100)")
       ->type_name("MS")
       ->check(CLI::Range(0.01, 60000.0));
-  app->add_option("--idle", flags->idle_s, "Measure an idle baseline for SECONDS before the command")
+  app->add_option("--idle", flags->idle_s,
+                  "Measure an idle baseline for SECONDS before the command")
       ->type_name("SECONDS")
       ->check(CLI::Range(0.0, 3600.0));
-  app->add_option("--output", flags->output,
-                  "Directory for profile.json and samples.csv (default: ./jouleprof-runs/<UTC time>)")
+  app->add_option(
+         "--output", flags->output,
+         "Directory for profile.json and samples.csv (default: ./jouleprof-runs/<UTC time>)")
       ->type_name("DIR");
-  app->add_option("--format", flags->format, "What to print on stdout: a table, or the profile JSON")
+  app->add_option("--format", flags->format,
+                  "What to print on stdout: a table, or the profile JSON")
       ->check(CLI::IsMember({"table", "json"}));
   app->add_option("--grid-intensity", flags->grid_g_per_kwh,
                   "Grid carbon intensity in g CO2e per kWh (default: $JOULEPROF_GRID_INTENSITY)")

@@ -1,7 +1,7 @@
 // `jouleprof sensors`: every energy source found, its channels, and why the others are missing.
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
@@ -13,10 +13,14 @@ namespace {
 
 std::string_view unit_of(ChannelKind kind) {
   switch (kind) {
-    case ChannelKind::kEnergyCounter: return "J (cumulative)";
-    case ChannelKind::kPower: return "W";
-    case ChannelKind::kTemperature: return "degC";
-    case ChannelKind::kUtilisation: return "fraction";
+    case ChannelKind::kEnergyCounter:
+      return "J (cumulative)";
+    case ChannelKind::kPower:
+      return "W";
+    case ChannelKind::kTemperature:
+      return "degC";
+    case ChannelKind::kUtilisation:
+      return "fraction";
   }
   return "?";
 }
@@ -54,7 +58,8 @@ nlohmann::json to_json(const SensorSurvey& survey) {
   }
   nlohmann::json unavailable = nlohmann::json::array();
   for (const UnavailableSource& u : survey.unavailable) {
-    unavailable.push_back({{"name", u.name}, {"reason", u.availability.reason}, {"fix", u.availability.fix}});
+    unavailable.push_back(
+        {{"name", u.name}, {"reason", u.availability.reason}, {"fix", u.availability.fix}});
   }
   return {{"survey_duration_ns", survey.duration_ns},
           {"sources", sources},
@@ -98,8 +103,9 @@ void print_table(const SensorSurvey& survey) {
 
 CommandRunner add_sensors_command(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
-      "sensors", "List the energy sources found, their channels, units, provenance, nesting and "
-                 "measured update periods; say why the others are unavailable");
+      "sensors",
+      "List the energy sources found, their channels, units, provenance, nesting and "
+      "measured update periods; say why the others are unavailable");
   struct Flags {
     SourceFlags sources;
     bool json = false;

@@ -1,8 +1,8 @@
 #include "source_flags.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "jouleprof/sources.hpp"
 
@@ -42,7 +42,8 @@ Result<SourceOptions> SourceFlags::to_options() const {
   }
   if (simulate_w) {
     options.settings["simulate.watts"] = fmt::format("{}", *simulate_w);
-    if (std::find(options.selected.begin(), options.selected.end(), "simulated") == options.selected.end()) {
+    if (std::find(options.selected.begin(), options.selected.end(), "simulated") ==
+        options.selected.end()) {
       options.selected.emplace_back("simulated");
     }
   }

@@ -2,11 +2,10 @@
 // --tdp and --set KEY=VALUE, turned into SourceOptions.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "jouleprof/result.hpp"
 #include "jouleprof/source.hpp"

@@ -1,0 +1,105 @@
+// Monsoon-style power-meter CSV: `Time(ms),Main(mA),Main Voltage(V),` (a trailing comma on
+// every line). Power = current × voltage.
+#include <fmt/format.h>
+
+#include "sources/trace_import.hpp"
+#include "sources/trace_text.hpp"
+
+namespace jouleprof {
+namespace {
+
+// Above this, a "ms" time column holds epoch microseconds (see trace_import.hpp).
+constexpr double kEpochMicrosecondsAbove = 1e14;
+constexpr double kMilliampVoltToWatt = 1e-3;
+
+}  // namespace
+
+Result<ImportedTrace> read_meter_csv(const std::string& path, const TraceImportOptions& options) {
+  JP_TRY(std::string content, trace_text::read_all(path));
+  const std::vector<trace_text::Line> lines = trace_text::split_lines(content);
+  std::size_t last_content = 0;
+  for (const trace_text::Line& line : lines) {
+    if (!trace_text::trim(line.text).empty()) last_content = line.number;
+  }
+  if (lines.empty() || !trace_text::trim(lines[0].text).starts_with("Time")) {
+    return invalid_input(path + ":1", "header", lines.empty() ? "" : lines[0].text.substr(0, 60),
+                         "expected 'Time(ms),Main(mA),Main Voltage(V)'");
+  }
+  const auto header = trace_text::split_fields(lines[0].text, ',');
+  if (header.size() < 3 || header[1].find("mA") == std::string_view::npos ||
+      header[2].find("(V)") == std::string_view::npos) {
+    return invalid_input(path + ":1", "header", lines[0].text.substr(0, 60),
+                         "expected current in mA (column 2) and voltage in V (column 3)");
+  }
+
+  ImportedTrace trace;
+  trace.path = path;
+  trace.format = "meter-csv";
+  std::vector<trace_text::RawSample> raw;
+  std::optional<bool> microseconds;
+  for (const trace_text::Line& line : lines) {
+    if (line.number == 1 || trace_text::trim(line.text).empty()) continue;
+    const auto fields = trace_text::split_fields(line.text, ',');
+    const bool may_be_truncated = line.number == last_content;
+    std::optional<double> time, current_ma, voltage_v;
+    std::string_view bad_field;
+    std::string_view bad_value;
+    if (fields.size() < 3) {
+      bad_field = "fields";
+    } else if (!(time = trace_text::parse_number(fields[0]))) {
+      bad_field = "Time";
+      bad_value = fields[0];
+    } else if (!(current_ma = trace_text::parse_number(fields[1]))) {
+      bad_field = "Main(mA)";
+      bad_value = fields[1];
+    } else if (!(voltage_v = trace_text::parse_number(fields[2]))) {
+      bad_field = "Main Voltage(V)";
+      bad_value = fields[2];
+    }
+    if (!bad_field.empty()) {
+      const std::string value = bad_field == "fields" ? std::to_string(fields.size()) : std::string(bad_value);
+      if (may_be_truncated) {
+        trace.warnings.push_back(fmt::format("{}: last line dropped as truncated ({} '{}')",
+                                             trace_text::where(path, line.number), bad_field, value));
+        continue;
+      }
+      return invalid_input(trace_text::where(path, line.number), bad_field, value,
+                           bad_field == "fields" ? "expected Time, current and voltage"
+                                                 : "not a number");
+    }
+    if (!microseconds) microseconds = *time > kEpochMicrosecondsAbove;
+    // Integral stamps are converted exactly: 1.7e15 µs in ns is beyond a double's 53 bits.
+    TimeNs t_ns = 0;
+    if (const auto whole = trace_text::parse_integer(fields[0])) {
+      t_ns = *whole * (*microseconds ? kNsPerUs : kNsPerMs);
+    } else {
+      t_ns = static_cast<TimeNs>(*time * (*microseconds ? 1e3 : 1e6));
+    }
+    raw.push_back(trace_text::RawSample{t_ns, *current_ma * *voltage_v * kMilliampVoltToWatt,
+                                        line.number});
+  }
+  if (raw.empty()) return invalid_input(path, "content", "", "no meter samples");
+  trace.offset_ns = trace_text::resolve_offset(options, raw.front().t_ns);
+  for (auto& s : raw) s.t_ns += trace.offset_ns;
+
+  Channel channel;
+  channel.id = "meter:main";
+  channel.source = "meter-csv";
+  channel.device = "meter main channel";
+  channel.domain = "system";
+  channel.kind = ChannelKind::kPower;
+  channel.provenance = Provenance::kImported;
+  trace_text::SeriesRules rules;
+  JP_TRY(Series series, trace_text::build_series(channel, raw, path, options.gap_factor, options.min_gap_ns, rules));
+  const std::string extra = fmt::format(
+      "power = Main(mA) x Main Voltage(V) / 1000; Time column read as {}",
+      microseconds.value_or(false) ? "epoch microseconds (values > 1e14, despite the 'ms' label)"
+                                   : "milliseconds");
+  series.channel().provenance_detail = fmt::format(
+      "meter CSV {}: {}", path, trace_text::describe_rules(options, trace.offset_ns, rules, extra));
+  if (rules.gaps > 0) trace.warnings.push_back(fmt::format("{}: {} gaps", path, rules.gaps));
+  trace.series.push_back(std::move(series));
+  return trace;
+}
+
+}  // namespace jouleprof

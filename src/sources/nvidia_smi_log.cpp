@@ -1,0 +1,218 @@
+// nvidia-smi CSV logs: `--query-gpu=timestamp,power.draw,… --format=csv[,noheader][,nounits]`.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "sources/trace_import.hpp"
+#include "sources/trace_text.hpp"
+
+namespace jouleprof {
+namespace {
+
+using trace_text::Line;
+using trace_text::RawSample;
+
+// Canonical --query-gpu names; the seaa2023 scripts wrote their own header names.
+std::string canonical_column(std::string_view header) {
+  std::string name(trace_text::trim(header.substr(0, header.find(" ["))));
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static const std::map<std::string, std::string, std::less<>> kAliases = {
+      {"gpu_name", "name"},           {"gpu_usage", "utilization.gpu"},
+      {"gpu_power_draw", "power.draw"}, {"gpu_temperature", "temperature.gpu"},
+      {"gpu_memory_used", "memory.used"}, {"gpu_index", "index"}};
+  if (auto it = kAliases.find(name); it != kAliases.end()) return it->second;
+  return name;
+}
+
+struct Column {
+  std::string_view query;   // canonical name
+  std::string_view unit;    // suffix stripped when present
+  ChannelKind kind;
+  double scale;             // to channel units (percent -> fraction)
+  std::string_view suffix;  // channel id suffix
+};
+constexpr std::array kImported = {
+    Column{"power.draw", "W", ChannelKind::kPower, 1.0, "power"},
+    Column{"utilization.gpu", "%", ChannelKind::kUtilisation, 0.01, "utilisation"},
+    Column{"temperature.gpu", "C", ChannelKind::kTemperature, 1.0, "temperature"},
+};
+
+struct GpuSamples {
+  std::string name;
+  std::array<std::vector<RawSample>, kImported.size()> samples;
+};
+
+}  // namespace
+
+Result<ImportedTrace> read_nvidia_smi_log(const std::string& path,
+                                          const TraceImportOptions& options) {
+  JP_TRY(std::string content, trace_text::read_all(path));
+  const std::vector<Line> lines = trace_text::split_lines(content);
+
+  std::size_t last_content = 0;  // the last non-blank line is the one a killed logger cuts
+  for (const Line& line : lines) {
+    if (!trace_text::trim(line.text).empty()) last_content = line.number;
+  }
+  if (last_content == 0) return invalid_input(path, "content", "", "the file is empty");
+
+  std::vector<std::string> columns;
+  std::size_t first_data = 0;
+  std::string header_rule;
+  for (const Line& line : lines) {
+    if (trace_text::trim(line.text).empty()) continue;
+    const auto fields = trace_text::split_fields(line.text, ',');
+    if (canonical_column(fields[0]) == "timestamp") {
+      for (std::string_view f : fields) columns.push_back(canonical_column(f));
+      first_data = line.number + 1;
+      header_rule = fmt::format("header on line {}", line.number);
+    } else {
+      columns = options.noheader_columns;
+      first_data = line.number;
+      header_rule = fmt::format("no header: columns {}", fmt::join(columns, ","));
+    }
+    break;
+  }
+  const auto column_of = [&](std::string_view name) -> std::optional<std::size_t> {
+    const auto it = std::find(columns.begin(), columns.end(), name);
+    if (it == columns.end()) return std::nullopt;
+    return static_cast<std::size_t>(it - columns.begin());
+  };
+  const auto timestamp_col = column_of("timestamp");
+  const auto power_col = column_of("power.draw");
+  if (!timestamp_col || !power_col) {
+    return invalid_input(path, "columns", fmt::format("{}", fmt::join(columns, ",")),
+                         "an nvidia-smi log needs the timestamp and power.draw columns");
+  }
+  const auto index_col = column_of("index");
+  const auto name_col = column_of("name");
+
+  ImportedTrace trace;
+  trace.path = path;
+  trace.format = "nvidia-smi";
+  std::map<std::string, GpuSamples> gpus;
+  std::size_t unavailable = 0;
+  std::array<std::size_t, kImported.size()> unit_suffixes{};  // values that carried a suffix
+  std::size_t repeated_headers = 0;
+
+  for (const Line& line : lines) {
+    if (line.number < first_data || trace_text::trim(line.text).empty()) continue;
+    const bool may_be_truncated = line.number == last_content;
+    const auto fields = trace_text::split_fields(line.text, ',');
+    const auto reject = [&](std::string_view field, std::string_view value,
+                            std::string_view problem) -> std::optional<Error> {
+      if (may_be_truncated) {
+        trace.warnings.push_back(fmt::format("{}: last line dropped as truncated ({} '{}': {})",
+                                             trace_text::where(path, line.number), field, value,
+                                             problem));
+        return std::nullopt;
+      }
+      return invalid_input(trace_text::where(path, line.number), field, value, problem);
+    };
+    if (canonical_column(fields[0]) == "timestamp") {
+      ++repeated_headers;
+      continue;
+    }
+    if (fields.size() != columns.size()) {
+      if (auto e = reject("fields", std::to_string(fields.size()),
+                          fmt::format("expected {} fields", columns.size()))) {
+        return *e;
+      }
+      continue;
+    }
+    const auto t = parse_wall_clock_ns(fields[*timestamp_col], options.utc_offset_s);
+    if (!t) {
+      if (auto e = reject("timestamp", fields[*timestamp_col],
+                          "not a YYYY/MM/DD hh:mm:ss.fff time")) {
+        return *e;
+      }
+      continue;
+    }
+    // Parse every imported field first so that a truncated line contributes nothing.
+    std::array<std::optional<double>, kImported.size()> values;
+    bool complete = true;
+    for (std::size_t c = 0; c < kImported.size() && complete; ++c) {
+      const auto col = column_of(kImported[c].query);
+      if (!col) continue;
+      const std::string_view field = fields[*col];
+      if (trace_text::is_unavailable_marker(field)) {
+        ++unavailable;
+        continue;
+      }
+      const auto value = trace_text::parse_number_with_unit(field, kImported[c].unit);
+      if (!value) {
+        if (auto e = reject(kImported[c].query, field,
+                            fmt::format("not a number (unit '{}' allowed)", kImported[c].unit))) {
+          return *e;
+        }
+        complete = false;
+        continue;
+      }
+      if (!field.empty() && !std::isdigit(static_cast<unsigned char>(field.back()))) ++unit_suffixes[c];
+      values[c] = *value * kImported[c].scale;
+    }
+    if (!complete) continue;
+    const std::string gpu = index_col ? std::string(fields[*index_col]) : "0";
+    GpuSamples& samples = gpus[gpu];
+    if (name_col && samples.name.empty()) samples.name = std::string(fields[*name_col]);
+    for (std::size_t c = 0; c < kImported.size(); ++c) {
+      if (values[c]) samples.samples[c].push_back(RawSample{*t, *values[c], line.number});
+    }
+  }
+  if (unavailable > 0) {
+    trace.warnings.push_back(fmt::format("{}: {} values marked unavailable ([N/A]…) left out",
+                                         path, unavailable));
+  }
+  if (gpus.empty() || std::all_of(gpus.begin(), gpus.end(),
+                                  [](const auto& g) { return g.second.samples[0].empty(); })) {
+    return invalid_input(path, "power.draw", "", "no power samples in the log");
+  }
+
+  TimeNs first_ns = std::numeric_limits<TimeNs>::max();
+  for (const auto& [gpu, samples] : gpus) {
+    for (const auto& column : samples.samples) {
+      if (!column.empty()) first_ns = std::min(first_ns, column.front().t_ns);
+    }
+  }
+  trace.offset_ns = trace_text::resolve_offset(options, first_ns);
+
+  for (auto& [gpu, samples] : gpus) {
+    for (std::size_t c = 0; c < kImported.size(); ++c) {
+      std::vector<RawSample>& raw = samples.samples[c];
+      if (raw.empty()) continue;
+      for (RawSample& s : raw) s.t_ns += trace.offset_ns;
+      Channel channel;
+      channel.id = fmt::format("nvidia-smi:gpu{}:{}", gpu, kImported[c].suffix);
+      channel.source = "nvidia-smi-log";
+      channel.device = samples.name.empty() ? fmt::format("gpu{}", gpu)
+                                            : fmt::format("gpu{} {}", gpu, samples.name);
+      channel.domain = "gpu";
+      channel.kind = kImported[c].kind;
+      channel.provenance = Provenance::kImported;
+      trace_text::SeriesRules rules;
+      const std::string extra = fmt::format(
+          "{} column '{}'{}{}", header_rule, kImported[c].query,
+          unit_suffixes[c] > 0 ? fmt::format(", unit suffix '{}' stripped", kImported[c].unit) : "",
+          trace.warnings.empty() ? "" : fmt::format(", {} warnings", trace.warnings.size()));
+      JP_TRY(Series series, trace_text::build_series(channel, raw, path, options.gap_factor, options.min_gap_ns, rules));
+      series.channel().provenance_detail = fmt::format(
+          "nvidia-smi log {}: {}", path, trace_text::describe_rules(options, trace.offset_ns, rules, extra));
+      series.channel().measured_period_ns = series.measured_update_period_ns();
+      if (rules.gaps > 0 && c == 0) {
+        trace.warnings.push_back(fmt::format("{}: {} gaps in the power samples", path, rules.gaps));
+      }
+      trace.series.push_back(std::move(series));
+    }
+  }
+  if (repeated_headers > 0) {
+    trace.warnings.push_back(fmt::format("{}: {} repeated header lines skipped", path, repeated_headers));
+  }
+  return trace;
+}
+
+}  // namespace jouleprof

@@ -1,0 +1,140 @@
+#include "sources/trace_text.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace jouleprof::trace_text {
+
+Result<std::string> read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open the file", path));
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) return Error(ErrorCode::kIo, fmt::format("{}: read failed", path));
+  return content.str();
+}
+
+std::vector<Line> split_lines(std::string_view content) {
+  std::vector<Line> lines;
+  std::size_t start = 0;
+  std::size_t number = 1;
+  while (start < content.size()) {
+    const std::size_t end = content.find('\n', start);
+    const bool terminated = end != std::string_view::npos;
+    std::string_view text = content.substr(start, terminated ? end - start : std::string_view::npos);
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    lines.push_back(Line{number++, text, terminated});
+    if (!terminated) break;
+    start = end + 1;
+  }
+  return lines;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> split_fields(std::string_view line, char separator) {
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = line.find(separator, start);
+    fields.push_back(trim(line.substr(start, end == std::string_view::npos ? end : end - start)));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return fields;
+}
+
+std::optional<double> parse_number(std::string_view field) {
+  field = trim(field);
+  if (!field.empty() && field.front() == '+') field.remove_prefix(1);
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (ec != std::errc() || ptr != field.data() + field.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<std::int64_t> parse_integer(std::string_view field) {
+  field = trim(field);
+  std::int64_t value = 0;
+  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (ec != std::errc() || ptr != field.data() + field.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<double> parse_number_with_unit(std::string_view field, std::string_view unit) {
+  field = trim(field);
+  if (!unit.empty() && field.size() >= unit.size() &&
+      field.substr(field.size() - unit.size()) == unit) {
+    field.remove_suffix(unit.size());
+  }
+  return parse_number(field);
+}
+
+bool is_unavailable_marker(std::string_view field) {
+  field = trim(field);
+  return field.size() >= 2 && field.front() == '[' && field.back() == ']';
+}
+
+std::string where(const std::string& path, std::size_t line) {
+  return fmt::format("{}:{}", path, line);
+}
+
+Result<Series> build_series(Channel channel, const std::vector<RawSample>& samples,
+                            const std::string& path, double gap_factor, TimeNs min_gap_ns,
+                            SeriesRules& rules) {
+  std::vector<RawSample> merged;
+  merged.reserve(samples.size());
+  std::size_t run_length = 1;
+  for (const RawSample& s : samples) {
+    if (!merged.empty() && s.t_ns < merged.back().t_ns) {
+      return invalid_input(where(path, s.line), "timestamp", std::to_string(s.t_ns),
+                           fmt::format("earlier than the sample on line {}", merged.back().line));
+    }
+    if (!merged.empty() && s.t_ns == merged.back().t_ns) {
+      // Running mean of the samples that share this stamp.
+      ++run_length;
+      merged.back().value += (s.value - merged.back().value) / static_cast<double>(run_length);
+      ++rules.duplicates_merged;
+      continue;
+    }
+    run_length = 1;
+    merged.push_back(s);
+  }
+
+  Series series(std::move(channel));
+  for (const RawSample& s : merged) {
+    if (Status st = series.append(s.t_ns, s.value); !st) {
+      return st.error().with_context(where(path, s.line));
+    }
+  }
+  if (merged.size() >= 3 && gap_factor > 0.0) {
+    std::vector<TimeNs> intervals;
+    for (std::size_t i = 1; i < merged.size(); ++i) intervals.push_back(merged[i].t_ns - merged[i - 1].t_ns);
+    std::vector<TimeNs> sorted = intervals;
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2),
+                     sorted.end());
+    const double limit_ns = std::max(gap_factor * static_cast<double>(sorted[sorted.size() / 2]),
+                                    static_cast<double>(min_gap_ns));
+    for (std::size_t i = 0; i < intervals.size(); ++i) {
+      if (static_cast<double>(intervals[i]) > limit_ns) {
+        series.add_gap(Gap{merged[i].t_ns, merged[i + 1].t_ns,
+                           fmt::format("no samples between lines {} and {} of {} ({:.3f} s)",
+                                       merged[i].line, merged[i + 1].line, path,
+                                       ns_to_s(intervals[i]))});
+        ++rules.gaps;
+      }
+    }
+  }
+  return series;
+}
+
+}  // namespace jouleprof::trace_text

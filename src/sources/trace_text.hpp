@@ -1,0 +1,77 @@
+// Line-level helpers shared by the trace readers: numbered lines that know whether they were
+// terminated (a missing final newline is how a truncated log shows), CSV splitting with trimming,
+// numbers with unit suffixes, and the gap/duplicate rules applied to every imported series.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jouleprof/result.hpp"
+#include "jouleprof/series.hpp"
+
+namespace jouleprof::trace_text {
+
+struct Line {
+  std::size_t number = 0;  // 1-based
+  std::string_view text;   // without the line break (and a trailing '\r')
+  bool terminated = true;  // false only for a final line without '\n'
+};
+
+// Reads the whole file; the error names the path.
+Result<std::string> read_all(const std::string& path);
+std::vector<Line> split_lines(std::string_view content);
+
+std::string_view trim(std::string_view s);
+// Splits on `separator` and trims each field.
+std::vector<std::string_view> split_fields(std::string_view line, char separator);
+
+// "119.17 W" -> 119.17 when the suffix is one of `units` (or absent); nullopt otherwise.
+std::optional<double> parse_number(std::string_view field);
+std::optional<std::int64_t> parse_integer(std::string_view field);
+std::optional<double> parse_number_with_unit(std::string_view field, std::string_view unit);
+
+// nvidia-smi's markers for an unreadable value: [N/A], [Not Supported], [Unknown Error], …
+bool is_unavailable_marker(std::string_view field);
+
+// "file:line" for messages.
+std::string where(const std::string& path, std::size_t line);
+
+// One sample as read from a file, before it becomes part of a Series.
+struct RawSample {
+  TimeNs t_ns = 0;
+  double value = 0.0;
+  std::size_t line = 0;
+};
+
+// Builds a Series from samples in file order: equal consecutive stamps are merged into their
+// mean (counted in `rules`), a stamp earlier than its predecessor is an error naming the file
+// and line, and intervals longer than both gap_factor × the median interval and min_gap_ns
+// become Gaps.
+struct SeriesRules {
+  std::size_t duplicates_merged = 0;
+  std::size_t gaps = 0;
+};
+Result<Series> build_series(Channel channel, const std::vector<RawSample>& samples,
+                            const std::string& path, double gap_factor, TimeNs min_gap_ns,
+                            SeriesRules& rules);
+
+}  // namespace jouleprof::trace_text
+
+namespace jouleprof {
+struct TraceImportOptions;
+}
+
+namespace jouleprof::trace_text {
+
+// The offset from the trace clock to the monotonic axis (see TraceImportOptions).
+TimeNs resolve_offset(const TraceImportOptions& options, TimeNs first_trace_ns);
+
+// "offset_ns=…, utc_offset_s=…" plus the rules that changed data, for provenance details.
+std::string describe_rules(const TraceImportOptions& options, TimeNs offset_ns,
+                           const SeriesRules& rules, std::string_view extra);
+
+}  // namespace jouleprof::trace_text

@@ -1,0 +1,181 @@
+// profile_workload: the Monitor samples the sources while the observer records the steps; the
+// attributor then charges the measured energy to the recorded ops and layers.
+#include <algorithm>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "jouleprof/recorder.hpp"
+#include "jouleprof/torch_profile.hpp"
+
+namespace jouleprof::torch_adapter {
+namespace {
+
+void add_block_energy(const ProfileNode& node, bool parent_is_layer, LayerBlockShares& shares) {
+  if (parent_is_layer) {
+    if (node.name == "attention") shares.attention += node.energy_j;
+    if (node.name == "intermediate") shares.intermediate += node.energy_j;
+    if (node.name == "output") shares.output += node.energy_j;
+  }
+  const bool is_layer = node.name.rfind("layer_", 0) == 0;
+  if (is_layer) shares.layer_energy_j += node.energy_j;
+  for (const ProfileNode& child : node.children) add_block_energy(child, is_layer, shares);
+}
+
+void add_operators(const ProfileNode& node, std::map<std::string, OperatorTotal>& totals) {
+  if (node.category == SpanCategory::kOp) {
+    OperatorTotal& t = totals[node.name];
+    t.name = node.name;
+    t.energy_j += node.self_energy_j;
+    t.time_ns += node.self_time_ns;
+    t.calls += node.calls;
+  }
+  for (const ProfileNode& child : node.children) add_operators(child, totals);
+}
+
+// The CPU estimate measures the whole CPU (channel device "cpu") while the recorder's thread
+// tracks name their package ("cpu0"). When no channel matches a CPU thread track's device and the
+// channels name exactly one CPU device, the thread tracks consume that one: a copy of the
+// timeline with those tracks' device changed (names, spans and attributes keep their indices).
+std::optional<Timeline> retarget_cpu_tracks(const Timeline& timeline, const std::vector<Series>& series,
+                                            std::string& note) {
+  std::set<std::string> cpu_devices, all_devices;
+  for (const Series& s : series) {
+    all_devices.insert(s.channel().device);
+    if (s.channel().device.rfind("cpu", 0) == 0) cpu_devices.insert(s.channel().device);
+  }
+  if (cpu_devices.size() != 1) return std::nullopt;
+  const std::string& device = *cpu_devices.begin();
+  bool changed = false;
+  for (const Track& t : timeline.tracks()) {
+    if (t.kind == TrackKind::kCpuThread && !all_devices.count(t.device)) changed = true;
+  }
+  if (!changed) return std::nullopt;
+  Timeline copy;
+  for (const std::string& name : timeline.names()) copy.intern(name);
+  for (Track t : timeline.tracks()) {
+    if (t.kind == TrackKind::kCpuThread && !all_devices.count(t.device)) {
+      note = "CPU thread tracks (device " + t.device + ") consume the CPU-wide channels of device " + device;
+      t.device = device;
+    }
+    copy.add_track(std::move(t));
+  }
+  for (const Attributes& a : timeline.attributes()) copy.add_attributes(a);
+  for (const Span& span : timeline.spans()) copy.add_span(span);
+  for (const Mark& m : timeline.marks()) copy.add_mark(m);
+  return copy;
+}
+
+}  // namespace
+
+std::vector<OperatorTotal> top_operators(const ProfileNode& tree, std::size_t count) {
+  std::map<std::string, OperatorTotal> totals;
+  add_operators(tree, totals);
+  std::vector<OperatorTotal> ops;
+  for (auto& [name, total] : totals) ops.push_back(std::move(total));
+  std::stable_sort(ops.begin(), ops.end(),
+                   [](const OperatorTotal& a, const OperatorTotal& b) { return a.energy_j > b.energy_j; });
+  if (ops.size() > count) ops.resize(count);
+  return ops;
+}
+
+bool channel_on_device(const std::string& channel_device, const std::string& workload_device) {
+  return channel_device.rfind(workload_device == "cuda" ? "gpu" : "cpu", 0) == 0;
+}
+
+LayerBlockShares transformer_block_shares(const ProfileNode& tree) {
+  LayerBlockShares shares;
+  add_block_energy(tree, false, shares);
+  if (shares.layer_energy_j > 0.0) {
+    shares.attention /= shares.layer_energy_j;
+    shares.intermediate /= shares.layer_energy_j;
+    shares.output /= shares.layer_energy_j;
+  }
+  return shares;
+}
+
+Result<TorchProfile> profile_workload(Workload& workload, const TorchProfileOptions& options) {
+  if (options.steps < 1) return invalid_input("command line", "--steps", std::to_string(options.steps), "must be at least 1");
+  if (options.warmup < 0) return invalid_input("command line", "--warmup", std::to_string(options.warmup), "must not be negative");
+  JP_TRY(auto monitor, Monitor::open(options.monitor));
+  JP_RETURN_IF_ERROR(monitor->start());
+  if (options.idle_ns > 0) {
+    const TimeNs idle_begin = monotonic_now_ns();
+    std::this_thread::sleep_for(std::chrono::nanoseconds(options.idle_ns));
+    monitor->set_idle_window(idle_begin, monotonic_now_ns());
+  }
+  for (int i = 0; i < options.warmup; ++i) workload.step();
+
+  ObserverOptions observer_options;
+  observer_options.record_shapes = options.record_shapes;
+  // On a GPU, ops are also timed on the device so that GPU energy goes to when kernels ran.
+  observer_options.device_timing = workload.device() == "cuda" && device_timing_available();
+  Observer observer(observer_options);
+  observer.clear_captured();
+  Recorder::global().start();
+  if (Status started = observer.start(); !started.ok()) {
+    Recorder::global().stop();
+    monitor->stop();
+    return started.error();
+  }
+  const TimeNs begin_ns = monotonic_now_ns();
+  monitor->set_run_begin(begin_ns);
+  for (int i = 0; i < options.steps; ++i) {
+    workload.step();
+    observer.flush_device_spans();  // bounds the pending CUDA events to one step's
+  }
+  const TimeNs end_ns = monotonic_now_ns();
+  observer.stop();
+  Recorder::global().stop();
+
+  TorchProfile result;
+  result.profile = monitor->stop();
+  result.profile.timeline = Recorder::global().collect();
+  if (const std::uint64_t dropped = Recorder::global().dropped(); dropped > 0) {
+    result.profile.warnings.push_back(std::to_string(dropped) + " span records dropped: the recorder's buffers were full");
+  }
+  std::string note;
+  if (auto retargeted = retarget_cpu_tracks(result.profile.timeline, result.profile.series, note)) {
+    result.profile.timeline = std::move(*retargeted);
+    result.profile.meta.options["torch.track_devices"] = note;
+  }
+  result.captured = observer.captured_ops();
+  if (workload.device() == "cuda" && !observer_options.device_timing) {
+    result.profile.warnings.push_back(
+        "GPU ops were not timed on the device (this libtorch build has no CUDA event support): GPU energy "
+        "follows CPU launch times");
+  }
+  result.samples = workload.samples_per_step() * options.steps;
+  result.step_time_ns = (end_ns - begin_ns) / options.steps;
+  Profile& profile = result.profile;
+  profile.meta.kind = "profile";
+  profile.meta.command = {workload.description()};
+  profile.meta.options["torch.steps"] = std::to_string(options.steps);
+  profile.meta.options["torch.warmup"] = std::to_string(options.warmup);
+  profile.meta.options["torch.samples_per_step"] = std::to_string(workload.samples_per_step());
+  profile.meta.options["torch.parameters"] = std::to_string(workload.parameter_count());
+
+  AttributionOptions attribution = options.attribution;
+  bool any_measured = false;
+  if (options.calibration) {
+    for (const Series& series : profile.series) {
+      if (channel_on_device(series.channel().device, workload.device())) {
+        attribution.calibration_by_channel[series.channel().id] = *options.calibration;
+      }
+    }
+    profile.meta.options["torch.calibration"] = options.calibration->origin;
+  }
+  for (const ChannelSummary& c : profile.channels) {
+    if (c.idle_power_w && !attribution.idle_power_w.count(c.channel_id)) {
+      attribution.idle_power_w[c.channel_id] = *c.idle_power_w;
+    }
+    if (c.provenance == Provenance::kMeasured) any_measured = true;
+  }
+  result.estimated = !any_measured;
+  attribution.window_begin_ns = begin_ns;
+  attribution.window_end_ns = end_ns;
+  JP_RETURN_IF_ERROR(attribute_profile(profile, attribution));
+  return result;
+}
+
+}  // namespace jouleprof::torch_adapter

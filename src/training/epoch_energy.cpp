@@ -1,0 +1,120 @@
+#include "training/epoch_energy.hpp"
+
+#include <numeric>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "sources/trace_text.hpp"
+
+namespace jouleprof {
+
+double EpochEnergies::total_j() const {
+  return std::accumulate(energy_j.begin(), energy_j.end(), 0.0);
+}
+
+Result<EpochEnergies> epoch_energies(const std::vector<const Series*>& series, const EpochLog& log,
+                                     IntegrationRule rule) {
+  if (log.size() == 0) return invalid_input("epoch log", "epochs", "0", "no epochs to measure");
+  EpochEnergies out;
+  out.energy_j.assign(log.size(), 0.0);
+  for (std::size_t e = 0; e < log.size(); ++e) out.duration_s.push_back(log.epoch_duration_s(e));
+  for (const Series* s : series) {
+    if (s == nullptr || !s->channel().carries_energy()) {
+      return invalid_input("epoch energies", "series", s ? s->channel().id : "null",
+                           "not an energy counter or a power series");
+    }
+    if (s->empty()) {
+      return invalid_input("epoch energies", "series", s->channel().id, "has no samples");
+    }
+    out.channels.push_back(fmt::format("{} ({}: {})", s->channel().id,
+                                       to_string(s->channel().provenance),
+                                       s->channel().provenance_detail));
+    std::size_t uncovered = 0;
+    for (std::size_t e = 0; e < log.size(); ++e) {
+      const TimeNs a = log.epoch_begin_ns(e);
+      const TimeNs b = log.end_ns[e];
+      if (a < s->begin_ns() || b > s->end_ns()) ++uncovered;
+      out.energy_j[e] += s->energy_between_j(a, b, rule);
+    }
+    if (uncovered > 0) {
+      out.warnings.push_back(fmt::format(
+          "{}: {} of {} epochs lie partly outside the series (it covers {:.1f} s, starting {:+.1f} s "
+          "from the start of epoch 0): their energy counts only the covered part",
+          s->channel().id, uncovered, log.size(), ns_to_s(s->end_ns() - s->begin_ns()),
+          ns_to_s(s->begin_ns() - log.begin_ns)));
+    }
+    if (!s->gaps().empty()) {
+      out.warnings.push_back(fmt::format("{}: {} gaps in the series are not integrated",
+                                         s->channel().id, s->gaps().size()));
+    }
+  }
+  return out;
+}
+
+Result<Series> read_ram_power_log(const std::string& path, const TraceImportOptions& options,
+                                  double watts_per_gb) {
+  JP_TRY(std::string content, trace_text::read_all(path));
+  const auto lines = trace_text::split_lines(content);
+  std::size_t last_content = 0;
+  for (const auto& line : lines) {
+    if (!trace_text::trim(line.text).empty()) last_content = line.number;
+  }
+  std::optional<std::size_t> time_col, memory_col;
+  std::vector<trace_text::RawSample> raw;
+  std::vector<std::string> warnings;
+  for (const auto& line : lines) {
+    if (trace_text::trim(line.text).empty()) continue;
+    const auto fields = trace_text::split_fields(line.text, ',');
+    if (!time_col) {
+      for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (fields[i] == "timestamp") time_col = i;
+        if (fields[i].starts_with("memory usage (MB)")) memory_col = i;
+      }
+      if (!time_col || !memory_col) {
+        return invalid_input(trace_text::where(path, line.number), "header", line.text,
+                             "expected 'timestamp' and 'memory usage (MB)' columns");
+      }
+      continue;
+    }
+    const std::string where = trace_text::where(path, line.number);
+    const bool last = line.number == last_content;
+    const auto t = fields.size() > *time_col
+                       ? parse_wall_clock_ns(fields[*time_col], options.utc_offset_s)
+                       : std::nullopt;
+    const auto mb = fields.size() > *memory_col ? trace_text::parse_number(fields[*memory_col])
+                                                : std::nullopt;
+    if (!t || !mb || *mb < 0.0) {
+      if (last) {
+        warnings.push_back(fmt::format("{}: last line dropped as truncated", where));
+        continue;
+      }
+      return invalid_input(where, !t ? "timestamp" : "memory usage (MB)",
+                           fields.size() > (!t ? *time_col : *memory_col)
+                               ? fields[!t ? *time_col : *memory_col]
+                               : "",
+                           "not a valid value");
+    }
+    raw.push_back(trace_text::RawSample{*t, *mb / 1024.0 * watts_per_gb, line.number});
+  }
+  if (raw.empty()) return invalid_input(path, "rows", "", "no memory samples");
+  const TimeNs offset = trace_text::resolve_offset(options, raw.front().t_ns);
+  for (auto& s : raw) s.t_ns += offset;
+  Channel channel;
+  channel.id = "ram:modelled-power";
+  channel.source = "process-usage-log";
+  channel.device = "ram";
+  channel.domain = "dram";
+  channel.kind = ChannelKind::kPower;
+  channel.provenance = Provenance::kEstimated;
+  trace_text::SeriesRules rules;
+  JP_TRY(Series series, trace_text::build_series(channel, raw, path, options.gap_factor,
+                                                 options.min_gap_ns, rules));
+  series.channel().provenance_detail = fmt::format(
+      "RAM power = {} W/GB x resident memory (memory usage (MB) / 1024) from {}: {}{}", watts_per_gb,
+      path, trace_text::describe_rules(options, offset, rules, ""),
+      warnings.empty() ? "" : fmt::format("; {}", fmt::join(warnings, "; ")));
+  return series;
+}
+
+}  // namespace jouleprof

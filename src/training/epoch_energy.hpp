@@ -1,0 +1,38 @@
+// Per-epoch energy of a training run from any energy series (counter: interpolated; power: the
+// trapezoid rule), and the RAM power model of del Rey et al.: 0.375 W per GB of resident memory.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "jouleprof/result.hpp"
+#include "jouleprof/series.hpp"
+#include "sources/trace_import.hpp"
+#include "training/epoch_log.hpp"
+
+namespace jouleprof {
+
+// RAM power per GB of resident memory used by del Rey et al. (METHODS.md §5).
+inline constexpr double kRamWattsPerGb = 0.375;
+
+struct EpochEnergies {
+  std::vector<double> energy_j;    // one per epoch, all series summed
+  std::vector<double> duration_s;  // one per epoch
+  std::vector<std::string> channels;  // the series that were summed, with their provenance
+  std::vector<std::string> warnings;  // e.g. epochs that fall (partly) outside a series
+
+  double total_j() const;
+};
+
+// Sums each series' energy over each epoch. Series must carry energy (counter or power); an
+// epoch not covered by a series is a warning, never silently zero.
+Result<EpochEnergies> epoch_energies(const std::vector<const Series*>& series, const EpochLog& log,
+                                     IntegrationRule rule = IntegrationRule::kTrapezoid);
+
+// Process-usage log `timestamp,cpu usage (%),memory usage (MB),temperature (Celsius)` (seaa2023
+// cpu-mem-usage-*.csv) turned into modelled RAM power: watts_per_gb × memory GB (1 GB = 1024
+// MB). The series is labelled estimated with the model in its detail.
+Result<Series> read_ram_power_log(const std::string& path, const TraceImportOptions& options,
+                                  double watts_per_gb = kRamWattsPerGb);
+
+}  // namespace jouleprof

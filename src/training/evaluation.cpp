@@ -1,0 +1,199 @@
+#include "training/evaluation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "sources/trace_import.hpp"
+#include "sources/trace_text.hpp"
+#include "training/baselines.hpp"
+#include "training/epoch_energy.hpp"
+#include "training/epoch_log.hpp"
+#include "training/pre.hpp"
+
+namespace jouleprof {
+
+const MethodScore* EvaluationReport::find(std::string_view method) const {
+  for (const MethodScore& s : scores) {
+    if (s.method == method) return &s;
+  }
+  return nullptr;
+}
+
+namespace {
+
+MethodScore score(std::string method, std::string scope, const std::vector<double>& predicted_j,
+                  const std::vector<double>& measured_j) {
+  MethodScore s{std::move(method), std::move(scope), measured_j.size(), 0.0, 0.0};
+  double ape = 0.0, se = 0.0;
+  for (std::size_t i = 0; i < measured_j.size(); ++i) {
+    ape += std::abs(predicted_j[i] - measured_j[i]) / measured_j[i];
+    se += (predicted_j[i] - measured_j[i]) * (predicted_j[i] - measured_j[i]) * 1e-12;
+  }
+  const double n = static_cast<double>(std::max<std::size_t>(measured_j.size(), 1));
+  s.mape_percent = 100.0 * ape / n;
+  s.rmse_mj = std::sqrt(se / n);
+  return s;
+}
+
+}  // namespace
+
+Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOptions& options,
+                                       const GpuSpecTable& specs) {
+  JP_TRY(PreTable table, read_pre_runs_csv(runs_csv, specs));
+  // The trace paths: runs.csv's gpu_trace column, relative to its folder.
+  JP_TRY(std::string content, trace_text::read_all(runs_csv));
+  const auto lines = trace_text::split_lines(content);
+  const auto header = trace_text::split_fields(lines.at(0).text, ',');
+  const auto trace_col = std::find(header.begin(), header.end(), "gpu_trace");
+  if (trace_col == header.end()) {
+    return invalid_input(runs_csv + ":1", "header", "gpu_trace", "column missing");
+  }
+  const auto trace_index = static_cast<std::size_t>(trace_col - header.begin());
+  const std::filesystem::path folder = std::filesystem::path(runs_csv).parent_path();
+
+  std::vector<double> measured, step, step_online, step_power, first_epoch, ml_co2, green, flops_tdp, flops;
+  std::size_t fallbacks = 0;
+  std::size_t run_index = 0;
+  for (const auto& line : lines) {
+    if (line.number == 1 || trace_text::trim(line.text).empty()) continue;
+    const PreRun& run = table.runs.at(run_index++);
+    const auto fields = trace_text::split_fields(line.text, ',');
+    const std::string trace_path = (folder / std::string(fields.at(trace_index))).string();
+    JP_TRY(ImportedTrace trace, read_nvidia_smi_log(trace_path, TraceImportOptions{}));
+    const Series* power = trace.find(ChannelKind::kPower);
+    const TimeNs begin = power->begin_ns();
+    JP_TRY(EpochLog epochs, equal_split_epochs(begin, begin + s_to_ns(run.duration_s), run.epochs));
+    JP_TRY(EpochEnergies energies, epoch_energies({power}, epochs));
+    JP_TRY(StepProjection projection, step_project(energies.energy_j, run.epochs, options));
+    JP_TRY(StepProjection by_power, step_power_project(energies.energy_j, energies.duration_s,
+                                                       run.epochs, run.duration_s, options));
+    StepOptions online = options;
+    online.online_stability = true;
+    JP_TRY(StepProjection by_detector, step_project(energies.energy_j, run.epochs, online));
+    step_online.push_back(by_detector.total_j);
+    if (projection.fallback) ++fallbacks;
+    double utilisation = 0.0;
+    if (const Series* util = trace.find(ChannelKind::kUtilisation)) {
+      std::size_t n = 0;
+      for (std::size_t i = util->lower_bound(begin); i < util->size() && (*util)[i].t_ns <= epochs.end_ns.back(); ++i, ++n) {
+        utilisation += (*util)[i].value;
+      }
+      utilisation /= static_cast<double>(std::max<std::size_t>(n, 1));
+    }
+    JP_TRY(GpuSpec spec, specs.find(run.gpu_name));
+    measured.push_back(run.energy_j);
+    step.push_back(projection.total_j);
+    step_power.push_back(by_power.total_j);
+    first_epoch.push_back(first_epoch_energy_j(energies.energy_j[0], run.epochs));
+    ml_co2.push_back(ml_co2_energy_j(spec.tdp_w, run.duration_s));
+    green.push_back(green_algorithms_energy_j(spec.tdp_w, utilisation, 0.0, run.duration_s));
+    const double f = training_flops(run.features.gflops_per_sample, run.features.training_size, run.epochs);
+    flops_tdp.push_back(flops_linear_energy_j(f, joules_per_flop_at_tdp(spec.tdp_w, spec.fp32_tflops)));
+    flops.push_back(f);
+  }
+  // FLOPs-linear with J/FLOP fitted through the origin on every other run (leave-one-out).
+  std::vector<double> flops_fit;
+  for (std::size_t i = 0; i < flops.size(); ++i) {
+    double fe = 0.0, ff = 0.0;
+    for (std::size_t j = 0; j < flops.size(); ++j) {
+      if (j == i) continue;
+      fe += flops[j] * measured[j];
+      ff += flops[j] * flops[j];
+    }
+    flops_fit.push_back(flops[i] * fe / ff);
+  }
+  EvaluationReport report;
+  const std::string scope = "all runs with traces";
+  report.scores.push_back(score(fmt::format("STEP (s={}, w={})", options.stable_epoch, options.window), scope, step, measured));
+  report.scores.push_back(score(fmt::format("STEP online stability (CV <= {:.2f})", options.stability_cv),
+                                scope, step_online, measured));
+  report.scores.push_back(score("STEP power variant", scope, step_power, measured));
+  report.scores.push_back(score("first epoch E0 x N", scope, first_epoch, measured));
+  report.scores.push_back(score("ML CO2 (TDP x T)", scope, ml_co2, measured));
+  report.scores.push_back(score("Green Algorithms (GPU part)", scope, green, measured));
+  report.scores.push_back(score("FLOPs-linear (TDP / peak FLOP/s)", scope, flops_tdp, measured));
+  report.scores.push_back(score("FLOPs-linear (J/FLOP fitted, leave-one-out)", scope, flops_fit, measured));
+  report.notes.push_back(fmt::format(
+      "{} runs: no per-epoch timestamps were published, so each run's training time (first "
+      "nvidia-smi sample + 'training_duration_h') is split into equal epochs",
+      measured.size()));
+  report.notes.push_back("measured = runs.csv energy_MJ (GPU only); every method is GPU-only "
+                         "(Green Algorithms without its RAM term)");
+  if (fallbacks > 0) report.notes.push_back(fmt::format("{} runs used a STEP fallback", fallbacks));
+  return report;
+}
+
+Result<EvaluationReport> evaluate_pre(const std::string& runs_csv, double test_fraction,
+                                      std::uint32_t seed, const RandomSearchOptions& search,
+                                      const GpuSpecTable& specs) {
+  if (!(test_fraction > 0.0 && test_fraction < 1.0)) {
+    return invalid_input("PRE evaluation", "test fraction", fmt::format("{}", test_fraction),
+                         "must be between 0 and 1");
+  }
+  JP_TRY(PreTable table, read_pre_runs_csv(runs_csv, specs));
+  std::vector<std::size_t> order(table.runs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937 rng(seed);
+  std::shuffle(order.begin(), order.end(), rng);
+  const auto test_count = static_cast<std::size_t>(std::round(test_fraction * static_cast<double>(order.size())));
+  std::vector<PreRun> train, test;
+  for (std::size_t p = 0; p < order.size(); ++p) {
+    (p < test_count ? test : train).push_back(table.runs[order[p]]);
+  }
+  EvaluationReport report;
+  const std::string scope = fmt::format("{:.0f} % test split", 100.0 * test_fraction);
+  std::vector<double> measured;
+  for (const PreRun& r : test) measured.push_back(r.energy_j);
+  for (PreTarget target : {PreTarget::kAveragePower, PreTarget::kEpochEnergy}) {
+    PreOptions options;
+    options.target = target;
+    options.search = search;
+    JP_TRY(PreModel model, train_pre(train, options));
+    std::vector<double> krr, linear;
+    for (const PreRun& r : test) {
+      krr.push_back(pre_energy_j(model.predict_target(r.features), target, r.duration_s, r.epochs));
+      linear.push_back(pre_energy_j(model.predict_linear_target(r.features), target, r.duration_s, r.epochs));
+    }
+    const std::string what = target == PreTarget::kAveragePower ? "power x T" : "epoch energy x N";
+    report.scores.push_back(score(fmt::format("PRE KRR ({})", what), scope, krr, measured));
+    report.scores.push_back(score(fmt::format("linear ({})", what), scope, linear, measured));
+    report.notes.push_back(fmt::format("PRE {}: alpha = {:.3g}, gamma = {:.3g} (CV MAPE {:.2f} %)",
+                                       to_string(target), model.search.alpha, model.search.gamma,
+                                       model.search.cv_mape_percent));
+  }
+  std::vector<double> ml_co2, green;
+  for (const PreRun& r : test) {
+    ml_co2.push_back(ml_co2_energy_j(r.features.gpu_tdp_w, r.duration_s));
+    green.push_back(green_algorithms_energy_j(r.features.gpu_tdp_w, r.mean_gpu_utilisation.value_or(1.0),
+                                              0.0, r.duration_s));
+  }
+  report.scores.push_back(score("ML CO2 (TDP x T)", scope, ml_co2, measured));
+  report.scores.push_back(score("Green Algorithms (GPU part)", scope, green, measured));
+  report.notes.push_back(fmt::format(
+      "{} runs, seed {}: {} train, {} test; search {} iterations x {}-fold CV", table.runs.size(),
+      seed, train.size(), test.size(), search.iterations, search.folds));
+  report.notes.push_back("power x T uses each run's measured duration as the expected duration, "
+                         "epoch energy x N its trained epochs (what a user states before training)");
+  for (const std::string& note : table.notes) report.notes.push_back(note);
+  return report;
+}
+
+std::string format_report(const EvaluationReport& report) {
+  std::string out = fmt::format("| {:<44} | {:<20} | {:>4} | {:>8} | {:>9} |\n", "method", "scope",
+                                "runs", "MAPE %", "RMSE MJ");
+  out += fmt::format("|{:-<46}|{:-<22}|{:->6}|{:->10}|{:->11}|\n", "", "", "", "", "");
+  for (const MethodScore& s : report.scores) {
+    out += fmt::format("| {:<44} | {:<20} | {:>4} | {:>8.2f} | {:>9.4f} |\n", s.method, s.scope,
+                       s.runs, s.mape_percent, s.rmse_mj);
+  }
+  for (const std::string& note : report.notes) out += fmt::format("\n- {}", note);
+  out += "\n";
+  return out;
+}
+
+}  // namespace jouleprof

@@ -1,0 +1,67 @@
+// Regression for PRE: z-score scaling, kernel ridge regression with an RBF kernel
+// k(x, y) = exp(−γ‖x − y‖²), a linear least-squares baseline, and a seeded random search of
+// (α, γ) by k-fold cross-validation. Eigen stays inside kernel_ridge.cpp.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace jouleprof {
+
+using FeatureRow = std::vector<double>;
+
+// z = (x − mean) / stdev per feature; a constant feature gets stdev 1 (it carries no information
+// and must not divide by zero).
+struct FeatureScaler {
+  std::vector<double> mean;
+  std::vector<double> stdev;
+
+  static FeatureScaler fit(const std::vector<FeatureRow>& rows);
+  FeatureRow apply(const FeatureRow& row) const;
+};
+
+// Dual form: ŷ(x) = y_mean + Σ_i c_i k(x, x_i), with (K + αI) c = y − y_mean. Centring y keeps
+// predictions away from 0 for inputs far from the training points.
+struct KernelRidge {
+  double alpha = 1.0;
+  double gamma = 1.0;
+  double y_mean = 0.0;
+  std::vector<FeatureRow> x;  // scaled training inputs
+  std::vector<double> dual;
+
+  static KernelRidge fit(const std::vector<FeatureRow>& x_scaled, const std::vector<double>& y,
+                         double alpha, double gamma);
+  double predict(const FeatureRow& x_scaled) const;
+};
+
+// Least squares with an intercept on scaled features; a tiny ridge (1e-8) keeps constant
+// features from making the system singular.
+struct LinearModel {
+  double intercept = 0.0;
+  std::vector<double> weights;
+
+  static LinearModel fit(const std::vector<FeatureRow>& x_scaled, const std::vector<double>& y);
+  double predict(const FeatureRow& x_scaled) const;
+};
+
+struct RandomSearchOptions {
+  int iterations = 60;
+  int folds = 5;
+  std::uint32_t seed = 42;
+  double alpha_min = 1e-6, alpha_max = 1.0;   // log-uniform
+  double gamma_min = 1e-3, gamma_max = 10.0;  // log-uniform
+};
+
+struct RandomSearchResult {
+  double alpha = 0.0;
+  double gamma = 0.0;
+  double cv_mape_percent = 0.0;  // mean absolute percentage error over the held-out folds
+};
+
+// Scores each sampled (α, γ) by k-fold CV (the scaler refitted on each training fold) and
+// returns the best. Targets must be non-zero (the score is relative).
+RandomSearchResult random_search_cv(const std::vector<FeatureRow>& x_raw,
+                                    const std::vector<double>& y,
+                                    const RandomSearchOptions& options);
+
+}  // namespace jouleprof

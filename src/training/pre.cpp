@@ -1,0 +1,314 @@
+#include "training/pre.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "sources/trace_text.hpp"
+
+namespace jouleprof {
+
+std::string_view to_string(PreTarget target) {
+  return target == PreTarget::kAveragePower ? "power" : "epoch-energy";
+}
+
+std::optional<PreTarget> pre_target_from_string(std::string_view text) {
+  if (text == "power") return PreTarget::kAveragePower;
+  if (text == "epoch-energy") return PreTarget::kEpochEnergy;
+  return std::nullopt;
+}
+
+FeatureRow PreFeatures::as_row() const {
+  return {batch_size,   ram_gb,      training_size,  validation_size, gflops_per_sample,
+          input_height, input_width, gpu_cuda_cores, gpu_memory_gb,   gpu_tdp_w};
+}
+
+void PreFeatures::set_gpu(const GpuSpec& spec) {
+  gpu_cuda_cores = spec.cuda_cores;
+  gpu_memory_gb = spec.memory_gb;
+  gpu_tdp_w = spec.tdp_w;
+}
+
+namespace {
+
+// Accepted column names per quantity: run_summaries.csv's first, then short names.
+const std::map<std::string, std::vector<std::string>, std::less<>>& column_aliases() {
+  static const std::map<std::string, std::vector<std::string>, std::less<>> kAliases = {
+      {"batch_size", {"batch size", "batch_size"}},
+      {"ram_gb", {"ram_gb"}},
+      {"memory_mb", {"average memory used (MB)"}},
+      {"training_size", {"training size", "training_size"}},
+      {"validation_size", {"validation size", "validation_size"}},
+      {"gflops", {"GFLOPs", "gflops"}},
+      {"input_height", {"input_height"}},
+      {"input_width", {"input_width"}},
+      {"gpu", {"gpu model", "gpu_model", "gpu"}},
+      {"duration_h", {"training duration (h)", "training_duration_h"}},
+      {"duration_s", {"duration_s"}},
+      {"epochs", {"trained epochs", "trained_epochs", "epochs"}},
+      {"energy_mj", {"energy (MJ)", "energy_MJ"}},
+      {"energy_j", {"energy_j"}},
+      {"average_power_w", {"average power draw (W)", "average_power_w"}},
+      {"gpu_usage_percent", {"gpu usage (%)"}},
+      {"environment", {"training environment", "environment"}},
+      {"architecture", {"architecture"}},
+      {"run", {"run"}},
+  };
+  return kAliases;
+}
+
+}  // namespace
+
+Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& specs) {
+  JP_TRY(std::string content, trace_text::read_all(path));
+  const auto lines = trace_text::split_lines(content);
+  PreTable table;
+  std::map<std::string, std::size_t, std::less<>> column;
+  bool header = true;
+  for (const auto& line : lines) {
+    if (trace_text::trim(line.text).empty()) continue;
+    const auto fields = trace_text::split_fields(line.text, ',');
+    const std::string where = trace_text::where(path, line.number);
+    if (header) {
+      header = false;
+      for (const auto& [key, names] : column_aliases()) {
+        for (const std::string& name : names) {
+          const auto it = std::find(fields.begin(), fields.end(), name);
+          if (it != fields.end() && !column.count(key)) {
+            column[key] = static_cast<std::size_t>(it - fields.begin());
+          }
+        }
+      }
+      for (const char* required : {"batch_size", "training_size", "validation_size", "gflops", "gpu", "epochs"}) {
+        if (!column.count(required)) {
+          return invalid_input(where, "header", required,
+                               fmt::format("column missing (accepted names: {})",
+                                           fmt::join(column_aliases().at(required), ", ")));
+        }
+      }
+      if (!column.count("ram_gb") && !column.count("memory_mb")) {
+        table.notes.push_back("no RAM column (ram_gb or 'average memory used (MB)'): RAM GB = 0");
+      }
+      if (!column.count("duration_h") && !column.count("duration_s")) {
+        return invalid_input(where, "header", "duration_s", "column missing (or 'training duration (h)')");
+      }
+      if (!column.count("energy_mj") && !column.count("energy_j")) {
+        return invalid_input(where, "header", "energy_j", "column missing (or 'energy (MJ)')");
+      }
+      if (column.count("memory_mb") && !column.count("ram_gb")) {
+        table.notes.push_back("RAM GB feature = 'average memory used (MB)' / 1024 (in seaa2023 "
+                              "this column holds the GPU memory in use)");
+      }
+      if (!column.count("input_height")) {
+        table.notes.push_back(fmt::format(
+            "no input-size columns: input height and width set to {} for every run (a constant "
+            "feature carries no information)",
+            kDefaultInputSide));
+      }
+      continue;
+    }
+    const auto number = [&](std::string_view key) -> Result<double> {
+      const std::size_t col = column.at(std::string(key));
+      if (col >= fields.size()) {
+        return invalid_input(where, column_aliases().at(std::string(key))[0], "", "missing field");
+      }
+      const auto v = trace_text::parse_number(fields[col]);
+      if (!v || !std::isfinite(*v)) {
+        return invalid_input(where, column_aliases().at(std::string(key))[0], fields[col], "not a number");
+      }
+      return *v;
+    };
+    PreRun run;
+    JP_TRY(run.features.batch_size, number("batch_size"));
+    JP_TRY(run.features.training_size, number("training_size"));
+    JP_TRY(run.features.validation_size, number("validation_size"));
+    JP_TRY(run.features.gflops_per_sample, number("gflops"));
+    if (column.count("ram_gb")) {
+      JP_TRY(run.features.ram_gb, number("ram_gb"));
+    } else if (column.count("memory_mb")) {
+      JP_TRY(const double mb, number("memory_mb"));
+      run.features.ram_gb = mb / 1024.0;
+    }
+    if (column.count("input_height")) {
+      JP_TRY(run.features.input_height, number("input_height"));
+    }
+    if (column.count("input_width")) {
+      JP_TRY(run.features.input_width, number("input_width"));
+    }
+    const std::size_t gpu_col = column.at("gpu");
+    run.gpu_name = gpu_col < fields.size() ? std::string(fields[gpu_col]) : "";
+    auto spec = specs.find(run.gpu_name);
+    if (!spec) return spec.error().with_context(where);
+    run.features.set_gpu(*spec);
+    JP_TRY(const double epochs, number("epochs"));
+    if (epochs < 1 || epochs != std::floor(epochs)) {
+      return invalid_input(where, "epochs", fields[column.at("epochs")], "must be a whole number ≥ 1");
+    }
+    run.epochs = static_cast<int>(epochs);
+    if (column.count("duration_s")) {
+      JP_TRY(run.duration_s, number("duration_s"));
+    } else {
+      JP_TRY(const double hours, number("duration_h"));
+      run.duration_s = hours * 3600.0;
+    }
+    if (column.count("energy_j")) {
+      JP_TRY(run.energy_j, number("energy_j"));
+    } else {
+      JP_TRY(const double mj, number("energy_mj"));
+      run.energy_j = mj * 1e6;
+    }
+    if (!(run.duration_s > 0.0) || !(run.energy_j > 0.0)) {
+      return invalid_input(where, "duration/energy", fmt::format("{}/{}", run.duration_s, run.energy_j),
+                           "must both be positive");
+    }
+    if (column.count("average_power_w")) {
+      JP_TRY(run.average_power_w, number("average_power_w"));
+    } else {
+      run.average_power_w = run.energy_j / run.duration_s;
+    }
+    if (column.count("gpu_usage_percent")) {
+      JP_TRY(const double percent, number("gpu_usage_percent"));
+      run.mean_gpu_utilisation = percent / 100.0;
+    }
+    std::vector<std::string> label;
+    for (const char* key : {"environment", "architecture", "run"}) {
+      if (column.count(key) && column.at(key) < fields.size()) label.emplace_back(fields[column.at(key)]);
+    }
+    run.label = label.empty() ? where : fmt::format("{}", fmt::join(label, "/"));
+    table.runs.push_back(std::move(run));
+  }
+  if (table.runs.empty()) return invalid_input(path, "rows", "", "no runs in the table");
+  return table;
+}
+
+double pre_target_value(const PreRun& run, PreTarget target) {
+  return target == PreTarget::kAveragePower ? run.average_power_w
+                                            : run.energy_j / static_cast<double>(run.epochs);
+}
+
+double pre_energy_j(double target_value, PreTarget target, double duration_s, int epochs) {
+  return target == PreTarget::kAveragePower ? target_value * duration_s
+                                            : target_value * static_cast<double>(epochs);
+}
+
+double PreModel::predict_target(const PreFeatures& features) const {
+  return kernel_ridge.predict(scaler.apply(features.as_row()));
+}
+
+double PreModel::predict_linear_target(const PreFeatures& features) const {
+  return linear.predict(scaler.apply(features.as_row()));
+}
+
+Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& options) {
+  const std::size_t min_runs = static_cast<std::size_t>(std::max(2, options.search.folds));
+  if (runs.size() < min_runs) {
+    return invalid_input("PRE training", "runs", std::to_string(runs.size()),
+                         fmt::format("need at least {} runs for {}-fold cross-validation", min_runs,
+                                     options.search.folds));
+  }
+  std::vector<FeatureRow> x;
+  std::vector<double> y;
+  for (const PreRun& run : runs) {
+    x.push_back(run.features.as_row());
+    y.push_back(pre_target_value(run, options.target));
+  }
+  PreModel model;
+  model.target = options.target;
+  model.search_options = options.search;
+  model.search = random_search_cv(x, y, options.search);
+  model.scaler = FeatureScaler::fit(x);
+  std::vector<FeatureRow> scaled;
+  for (const FeatureRow& r : x) scaled.push_back(model.scaler.apply(r));
+  model.kernel_ridge = KernelRidge::fit(scaled, y, model.search.alpha, model.search.gamma);
+  model.linear = LinearModel::fit(scaled, y);
+  model.training_runs = runs.size();
+  return model;
+}
+
+Status save_pre_model(const PreModel& model, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error(ErrorCode::kIo, fmt::format("{}: cannot create the directory: {}", dir, ec.message()));
+  nlohmann::json j;
+  j["format"] = "jouleprof-pre-model";
+  j["version"] = 1;
+  j["target"] = std::string(to_string(model.target));
+  j["features"] = std::vector<std::string>(kPreFeatureNames.begin(), kPreFeatureNames.end());
+  j["scaler"] = {{"mean", model.scaler.mean}, {"stdev", model.scaler.stdev}};
+  j["kernel_ridge"] = {{"kernel", "rbf"},
+                       {"alpha", model.kernel_ridge.alpha},
+                       {"gamma", model.kernel_ridge.gamma},
+                       {"y_mean", model.kernel_ridge.y_mean},
+                       {"x_scaled", model.kernel_ridge.x},
+                       {"dual_coef", model.kernel_ridge.dual}};
+  j["linear_baseline"] = {{"intercept", model.linear.intercept}, {"weights", model.linear.weights}};
+  j["search"] = {{"iterations", model.search_options.iterations},
+                 {"folds", model.search_options.folds},
+                 {"seed", model.search_options.seed},
+                 {"alpha_range", {model.search_options.alpha_min, model.search_options.alpha_max}},
+                 {"gamma_range", {model.search_options.gamma_min, model.search_options.gamma_max}},
+                 {"cv_mape_percent", model.search.cv_mape_percent}};
+  j["training_runs"] = model.training_runs;
+  j["gpu_specs"] = model.gpu_specs_origin;
+  const std::string path = (std::filesystem::path(dir) / "pre_model.json").string();
+  std::ofstream out(path);
+  out << j.dump(1) << '\n';
+  if (!out) return Error(ErrorCode::kIo, fmt::format("{}: write failed", path));
+  return Status::Ok();
+}
+
+Result<PreModel> load_pre_model(const std::string& dir) {
+  const std::string path = (std::filesystem::path(dir) / "pre_model.json").string();
+  JP_TRY(std::string content, trace_text::read_all(path));
+  try {
+    const nlohmann::json j = nlohmann::json::parse(content);
+    if (j.value("format", "") != "jouleprof-pre-model" || j.value("version", 0) != 1) {
+      return invalid_input(path, "format", j.value("format", ""), "not a jouleprof PRE model (version 1)");
+    }
+    PreModel m;
+    const auto target = pre_target_from_string(j.at("target").get<std::string>());
+    if (!target) return invalid_input(path, "target", j.at("target").dump(), "expected power or epoch-energy");
+    m.target = *target;
+    if (j.at("features").get<std::vector<std::string>>() !=
+        std::vector<std::string>(kPreFeatureNames.begin(), kPreFeatureNames.end())) {
+      return invalid_input(path, "features", j.at("features").dump(), "feature list differs from this jouleprof");
+    }
+    m.scaler.mean = j.at("scaler").at("mean").get<std::vector<double>>();
+    m.scaler.stdev = j.at("scaler").at("stdev").get<std::vector<double>>();
+    const auto& krr = j.at("kernel_ridge");
+    m.kernel_ridge.alpha = krr.at("alpha").get<double>();
+    m.kernel_ridge.gamma = krr.at("gamma").get<double>();
+    m.kernel_ridge.y_mean = krr.at("y_mean").get<double>();
+    m.kernel_ridge.x = krr.at("x_scaled").get<std::vector<FeatureRow>>();
+    m.kernel_ridge.dual = krr.at("dual_coef").get<std::vector<double>>();
+    m.linear.intercept = j.at("linear_baseline").at("intercept").get<double>();
+    m.linear.weights = j.at("linear_baseline").at("weights").get<std::vector<double>>();
+    const auto& search = j.at("search");
+    m.search_options.iterations = search.at("iterations").get<int>();
+    m.search_options.folds = search.at("folds").get<int>();
+    m.search_options.seed = search.at("seed").get<std::uint32_t>();
+    m.search = RandomSearchResult{m.kernel_ridge.alpha, m.kernel_ridge.gamma,
+                                  search.at("cv_mape_percent").get<double>()};
+    m.training_runs = j.at("training_runs").get<std::size_t>();
+    m.gpu_specs_origin = j.value("gpu_specs", "");
+    const std::size_t d = kPreFeatureNames.size();
+    if (m.scaler.mean.size() != d || m.scaler.stdev.size() != d || m.linear.weights.size() != d ||
+        m.kernel_ridge.x.size() != m.kernel_ridge.dual.size()) {
+      return invalid_input(path, "kernel_ridge", "", "array sizes do not match the feature count");
+    }
+    for (const FeatureRow& r : m.kernel_ridge.x) {
+      if (r.size() != d) return invalid_input(path, "x_scaled", "", "row size differs from the feature count");
+    }
+    return m;
+  } catch (const nlohmann::json::exception& e) {
+    return invalid_input(path, "json", "", e.what());
+  }
+}
+
+}  // namespace jouleprof

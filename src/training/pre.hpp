@@ -1,0 +1,99 @@
+// PRE (Pre-training Regression-based Estimation, del Rey et al.): the energy of a training run
+// predicted before it starts, from the model, the data and the GPU. Kernel ridge regression with
+// an RBF kernel on z-scored features; the target is either the average GPU power (× the expected
+// duration) or the average epoch energy (× the epochs). The scaler is saved with the model.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jouleprof/result.hpp"
+#include "training/gpu_specs.hpp"
+#include "training/kernel_ridge.hpp"
+
+namespace jouleprof {
+
+enum class PreTarget { kAveragePower, kEpochEnergy };
+std::string_view to_string(PreTarget target);
+std::optional<PreTarget> pre_target_from_string(std::string_view text);
+
+// Used when a table has no input-size columns (seaa2023 does not publish them).
+inline constexpr double kDefaultInputSide = 224.0;
+
+// METHODS.md §5, in this order.
+inline constexpr std::array<std::string_view, 10> kPreFeatureNames = {
+    "batch_size",  "ram_gb",       "training_size",   "validation_size", "gflops_per_sample",
+    "input_height", "input_width", "gpu_cuda_cores",  "gpu_memory_gb",   "gpu_tdp_w"};
+
+struct PreFeatures {
+  double batch_size = 0.0;
+  double ram_gb = 0.0;
+  double training_size = 0.0;
+  double validation_size = 0.0;
+  double gflops_per_sample = 0.0;  // forward pass
+  double input_height = kDefaultInputSide;
+  double input_width = kDefaultInputSide;
+  double gpu_cuda_cores = 0.0;
+  double gpu_memory_gb = 0.0;
+  double gpu_tdp_w = 0.0;
+
+  FeatureRow as_row() const;
+  void set_gpu(const GpuSpec& spec);
+};
+
+// One finished run: its features and what it measured.
+struct PreRun {
+  std::string label;       // environment/architecture/run, for reports
+  std::string gpu_name;
+  PreFeatures features;
+  double duration_s = 0.0;
+  int epochs = 0;
+  double energy_j = 0.0;   // GPU energy
+  double average_power_w = 0.0;
+  std::optional<double> mean_gpu_utilisation;  // 0..1, when the table has it
+};
+
+struct PreTable {
+  std::vector<PreRun> runs;
+  std::vector<std::string> notes;  // which columns stood in for which feature
+};
+
+// Reads a runs table. Column names of seaa2023's run_summaries.csv are understood, and short
+// ones (batch_size, ram_gb, training_size, validation_size, gflops, input_height, input_width,
+// gpu, duration_s, epochs, energy_j, average_power_w). GPU features come from `specs`.
+Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& specs);
+
+double pre_target_value(const PreRun& run, PreTarget target);
+// Energy from a predicted target: power × duration, or epoch energy × epochs.
+double pre_energy_j(double target_value, PreTarget target, double duration_s, int epochs);
+
+struct PreOptions {
+  PreTarget target = PreTarget::kEpochEnergy;
+  RandomSearchOptions search;
+};
+
+struct PreModel {
+  PreTarget target = PreTarget::kEpochEnergy;
+  FeatureScaler scaler;
+  KernelRidge kernel_ridge;
+  LinearModel linear;  // baseline on the same features
+  RandomSearchResult search;
+  RandomSearchOptions search_options;
+  std::size_t training_runs = 0;
+  std::string gpu_specs_origin;
+
+  double predict_target(const PreFeatures& features) const;
+  double predict_linear_target(const PreFeatures& features) const;
+};
+
+Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& options);
+
+// DIR/pre_model.json: target, feature names, scaler, α, γ, training points, coefficients, the
+// linear baseline and the search settings.
+Status save_pre_model(const PreModel& model, const std::string& dir);
+Result<PreModel> load_pre_model(const std::string& dir);
+
+}  // namespace jouleprof

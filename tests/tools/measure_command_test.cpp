@@ -1,0 +1,70 @@
+// `jouleprof measure` end to end: a gated command on the simulated source, FECoM's records, and
+// the errors a user meets.
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include "jouleprof_runner.hpp"
+
+namespace jouleprof::testing {
+namespace {
+
+TEST(MeasureCommand, GatedCommandOnASimulatedSource) {
+  TempDir dir;
+  const Invocation inv = run_jouleprof(
+      {"measure", "--simulate", "40", "--repeat", "2", "--interval", "50", "--last-n", "5",
+       "--check-period", "0.3", "--tail-wait", "0.5", "--min-updates", "20", "--format", "json",
+       "--output", (dir.path() / "out").string(), "--", "sleep", "0.1"},
+      dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const auto result = nlohmann::json::parse(inv.out);
+  ASSERT_EQ(result["repetitions"].size(), 2u);
+  const auto& first = result["repetitions"][0];
+  EXPECT_TRUE(first["gate"]["passed"].get<bool>());
+  EXPECT_GE(first["calls"].get<int>(), 2) << "a 0.1 s call repeats until the window spans 20 updates";
+  const auto& channel = first["per_call"][0];
+  EXPECT_EQ(channel["provenance"], "simulated");
+  // A constant 40 W: each 0.1 s call draws 4 J in total and nothing above the baseline.
+  EXPECT_NEAR(channel["total_j"].get<double>(), 40.0 * 0.1, 0.4);
+  EXPECT_NEAR(channel["net_j"].get<double>(), 0.0, 0.2);
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "out" / "profile.json"));
+}
+
+TEST(MeasureCommand, GateTimeoutIsReportedAndKeepsNothingSilently) {
+  TempDir dir;
+  // Power alternating between 20 W and 80 W every 50 ms never passes a 3 % gate.
+  const Invocation inv = run_jouleprof(
+      {"measure", "--set", "simulate.profile=20:0.05;80:0.05", "--set", "simulate.repeat=1",
+       "--source", "simulated", "--interval", "50", "--last-n", "5", "--check-period", "0.2",
+       "--gate-timeout", "0.6", "--tail-wait", "0.1", "--", "true"},
+      dir);
+  EXPECT_EQ(inv.exit_code, 1) << inv.out << inv.err;
+  EXPECT_NE(inv.out.find("INCOMPLETE"), std::string::npos) << inv.out << inv.err;
+  EXPECT_NE(inv.out.find("unstable"), std::string::npos) << inv.out;
+}
+
+TEST(MeasureCommand, FecomRecordsTable) {
+  JP_REQUIRE_SHARED_DATA("fecom/method-level/keras/classification");
+  TempDir dir;
+  const Invocation inv = run_jouleprof(
+      {"measure", "--fecom-records",
+       (shared_data() / "fecom/method-level/keras/classification").string(), "--format", "json"},
+      dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const auto result = nlohmann::json::parse(inv.out);
+  EXPECT_EQ(result["experiments"], 10);
+  EXPECT_GT(result["calls"].size(), 3u);
+}
+
+TEST(MeasureCommand, BadInputIsOneLine) {
+  TempDir dir;
+  const Invocation missing = run_jouleprof({"measure", "--fecom-records", "/nonexistent"}, dir);
+  EXPECT_NE(missing.exit_code, 0);
+  const Invocation failing = run_jouleprof(
+      {"measure", "--simulate", "40", "--check-period", "0.1", "--", "false"}, dir);
+  EXPECT_EQ(failing.exit_code, 1);
+  EXPECT_NE(failing.err.find("exited with code 1"), std::string::npos) << failing.err;
+}
+
+}  // namespace
+}  // namespace jouleprof::testing

@@ -1,0 +1,69 @@
+// `jouleprof sensors` end to end, on a fake root and on the simulated source.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "tools/jouleprof_runner.hpp"
+
+namespace jouleprof {
+namespace {
+
+// A fake root hides sysfs and /proc, but NVML is found through the dynamic loader: point it at
+// a library that does not exist so a GPU on the test machine cannot join the default set.
+void hide_real_nvml() { setenv("JOULEPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1); }
+
+using ::jouleprof::testing::Invocation;
+using ::jouleprof::testing::run_jouleprof;
+using ::jouleprof::testing::TempDir;
+
+TEST(SensorsCommand, FakeRootWithOnlyProcStatShowsTheEstimate) {
+  hide_real_nvml();
+  TempDir root;
+  root.write("proc/stat", "cpu  100 0 50 800 10 0 0 0 0 0\ncpu0 100 0 50 800 10 0 0 0 0 0\n");
+  root.write("proc/cpuinfo", "model name\t: AMD EPYC 7763 64-Core Processor\n");
+  TempDir dir;
+  const Invocation inv = run_jouleprof(
+      {"sensors", "--json", "--duration", "0.2", "--sysfs-root", root.path().string()}, dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const nlohmann::json j = nlohmann::json::parse(inv.out);
+  ASSERT_EQ(j["sources"].size(), 1U);
+  EXPECT_EQ(j["sources"][0]["name"], "cpu-estimate");
+  const nlohmann::json& channel = j["sources"][0]["channels"][0];
+  EXPECT_EQ(channel["provenance"], "estimated");
+  EXPECT_EQ(channel["unit"], "J (cumulative)");
+  EXPECT_NE(channel["provenance_detail"].get<std::string>().find("TDP 280 W"), std::string::npos);
+  EXPECT_FALSE(j["notes"].empty());
+}
+
+TEST(SensorsCommand, SimulatedSourceWithNestingAndMeasuredPeriod) {
+  TempDir dir;
+  const Invocation inv =
+      run_jouleprof({"sensors", "--json", "--duration", "0.2", "--source", "simulated", "--set",
+                     "simulate.watts=5", "--set", "simulate.channels=energy,power"},
+                    dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const nlohmann::json j = nlohmann::json::parse(inv.out);
+  ASSERT_EQ(j["sources"].size(), 1U);
+  const nlohmann::json& channels = j["sources"][0]["channels"];
+  ASSERT_EQ(channels.size(), 2U);
+  EXPECT_EQ(channels[1]["parent_id"], channels[0]["id"]);
+  EXPECT_EQ(channels[0]["provenance"], "simulated");
+  EXPECT_GT(channels[0]["measured_period_ns"].get<long long>(), 0);
+  EXPECT_GT(channels[0]["samples"].get<long long>(), 2);
+}
+
+TEST(SensorsCommand, UnavailableSourcesComeWithReasonAndFix) {
+  hide_real_nvml();
+  TempDir empty_root;
+  TempDir dir;
+  const Invocation inv = run_jouleprof(
+      {"sensors", "--duration", "0.1", "--sysfs-root", empty_root.path().string()}, dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  EXPECT_NE(inv.out.find("Unavailable:"), std::string::npos) << inv.out;
+  EXPECT_NE(inv.out.find("cpu-estimate: "), std::string::npos);
+  EXPECT_NE(inv.out.find("fix: "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace jouleprof

@@ -1,0 +1,154 @@
+// jouleprof estimate train|predict: PRE, the pre-training energy regression (del Rey et al.).
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "training/pre.hpp"
+
+namespace jouleprof::cli {
+namespace {
+
+struct EstimateArgs {
+  std::string data, output, target = "epoch-energy", model, gpu, gpu_specs, format = "table";
+  RandomSearchOptions search;
+  PreFeatures features;
+  int epochs = 0;
+  double duration_s = 0.0;
+};
+
+Result<GpuSpecTable> load_specs(const std::string& overrides) {
+  GpuSpecTable specs = GpuSpecTable::built_in();
+  if (!overrides.empty()) JP_RETURN_IF_ERROR(specs.load_overrides(overrides));
+  return specs;
+}
+
+int run_train(const EstimateArgs& args) {
+  auto specs = load_specs(args.gpu_specs);
+  if (!specs) return report_error(specs.error());
+  auto table = read_pre_runs_csv(args.data, *specs);
+  if (!table) return report_error(table.error());
+  PreOptions options;
+  options.target = *pre_target_from_string(args.target);
+  options.search = args.search;
+  auto model = train_pre(table->runs, options);
+  if (!model) return report_error(model.error());
+  model->gpu_specs_origin = specs->origin();
+  if (Status st = save_pre_model(*model, args.output); !st) return report_error(st.error());
+  std::cout << fmt::format(
+      "PRE model ({} target) trained on {} runs from {}\n"
+      "kernel ridge, RBF kernel: alpha = {:.4g}, gamma = {:.4g} ({} random-search iterations, "
+      "{}-fold CV, seed {}: CV MAPE {:.2f} %)\nwritten to {}/pre_model.json\n",
+      to_string(model->target), model->training_runs, args.data, model->search.alpha,
+      model->search.gamma, args.search.iterations, args.search.folds, args.search.seed,
+      model->search.cv_mape_percent, args.output);
+  for (const std::string& note : table->notes) std::cout << "note: " << note << '\n';
+  return kExitOk;
+}
+
+int run_predict(EstimateArgs args, const CLI::App* cmd) {
+  auto specs = load_specs(args.gpu_specs);
+  if (!specs) return report_error(specs.error());
+  auto model = load_pre_model(args.model);
+  if (!model) return report_error(model.error());
+  auto gpu = specs->find(args.gpu);
+  if (!gpu) return report_error(gpu.error());
+  args.features.set_gpu(*gpu);
+  const double target = model->predict_target(args.features);
+  const double linear = model->predict_linear_target(args.features);
+  const bool power = model->target == PreTarget::kAveragePower;
+  std::optional<double> energy_j, linear_energy_j;
+  std::string energy_rule;
+  if (power && cmd->count("--duration") > 0) {
+    energy_j = pre_energy_j(target, model->target, args.duration_s, 0);
+    linear_energy_j = pre_energy_j(linear, model->target, args.duration_s, 0);
+    energy_rule = fmt::format("average power × {:.0f} s", args.duration_s);
+  } else if (!power && cmd->count("--epochs") > 0) {
+    energy_j = pre_energy_j(target, model->target, 0.0, args.epochs);
+    linear_energy_j = pre_energy_j(linear, model->target, 0.0, args.epochs);
+    energy_rule = fmt::format("epoch energy × {} epochs", args.epochs);
+  }
+  const std::string unit = power ? "W" : "J per epoch";
+  if (args.format == "json") {
+    nlohmann::json j = {{"provenance", "predicted"},
+                        {"model", args.model},
+                        {"target", std::string(to_string(model->target))},
+                        {"prediction", target},
+                        {"linear_baseline", linear},
+                        {"unit", unit},
+                        {"gpu", gpu->name}};
+    if (energy_j) {
+      j["energy_j"] = *energy_j;
+      j["linear_energy_j"] = *linear_energy_j;
+      j["energy_rule"] = energy_rule;
+    }
+    std::cout << j.dump(2) << '\n';
+    return kExitOk;
+  }
+  std::cout << fmt::format("PRE prediction (predicted, {} target, GPU {}: {:.0f} CUDA cores, "
+                           "{:.0f} GB, TDP {:.0f} W)\n  kernel ridge: {:.4g} {}\n  linear baseline: {:.4g} {}\n",
+                           to_string(model->target), gpu->name, gpu->cuda_cores, gpu->memory_gb,
+                           gpu->tdp_w, target, unit, linear, unit);
+  if (energy_j) {
+    std::cout << fmt::format("  energy: {:.4f} MJ ({}); linear baseline {:.4f} MJ\n", *energy_j * 1e-6,
+                             energy_rule, *linear_energy_j * 1e-6);
+  } else {
+    std::cout << fmt::format("  (pass {} for the energy)\n", power ? "--duration S" : "--epochs N");
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandRunner add_estimate_command(CLI::App& parent) {
+  auto args = std::make_shared<EstimateArgs>();
+  CLI::App* cmd = parent.add_subcommand(
+      "estimate", "Predict training energy before training with PRE (kernel ridge regression)");
+  cmd->require_subcommand(1);
+
+  CLI::App* train = cmd->add_subcommand("train", "Fit a PRE model on a table of finished runs");
+  train->add_option("--data", args->data,
+                    "Runs CSV (seaa2023 run_summaries.csv columns, or batch_size, ram_gb, "
+                    "training_size, validation_size, gflops, gpu, epochs, duration_s, energy_j)")
+      ->required()->check(CLI::ExistingFile);
+  train->add_option("--target", args->target,
+                    "power (average W, × duration) or epoch-energy (J, × epochs)")
+      ->default_val("epoch-energy")->check(CLI::IsMember({"power", "epoch-energy"}));
+  train->add_option("--output", args->output, "Directory for pre_model.json")->required();
+  train->add_option("--seed", args->search.seed, "Random-search seed")->default_val(42);
+  train->add_option("--iterations", args->search.iterations, "Random-search (alpha, gamma) draws")
+      ->default_val(60)->check(CLI::PositiveNumber);
+  train->add_option("--folds", args->search.folds, "Cross-validation folds")
+      ->default_val(5)->check(CLI::Range(2, 100));
+  train->add_option("--gpu-specs", args->gpu_specs,
+                    "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")
+      ->check(CLI::ExistingFile);
+
+  CLI::App* predict = cmd->add_subcommand("predict", "Predict a run's energy with a PRE model");
+  predict->add_option("--model", args->model, "Directory holding pre_model.json")->required();
+  predict->add_option("--batch", args->features.batch_size, "Batch size")->required();
+  predict->add_option("--gflops", args->features.gflops_per_sample, "Forward GFLOPs per sample")->required();
+  predict->add_option("--gpu", args->gpu, "GPU name, e.g. 'RTX 3090'")->required();
+  predict->add_option("--ram-gb", args->features.ram_gb, "Memory in use, GB (as in the training table)")->required();
+  predict->add_option("--train-size", args->features.training_size, "Training-set size (samples)")->required();
+  predict->add_option("--val-size", args->features.validation_size, "Validation-set size (samples)")->required();
+  predict->add_option("--input-height", args->features.input_height, "Input height")->default_val(kDefaultInputSide);
+  predict->add_option("--input-width", args->features.input_width, "Input width")->default_val(kDefaultInputSide);
+  predict->add_option("--epochs", args->epochs, "Epochs (energy for an epoch-energy model)")->check(CLI::PositiveNumber);
+  predict->add_option("--duration", args->duration_s, "Expected duration in seconds (energy for a power model)")
+      ->check(CLI::PositiveNumber);
+  predict->add_option("--gpu-specs", args->gpu_specs,
+                      "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")
+      ->check(CLI::ExistingFile);
+  predict->add_option("--format", args->format, "table or json")
+      ->default_val("table")->check(CLI::IsMember({"table", "json"}));
+
+  return [args, train, predict] {
+    if (train->parsed()) return run_train(*args);
+    if (predict->parsed()) return run_predict(*args, predict);
+    return kExitUsage;
+  };
+}
+
+}  // namespace jouleprof::cli

@@ -1,0 +1,159 @@
+// jouleprof profile --model NAME: runs a zoo model, prints the per-layer energy tree and the top
+// operators, writes the profile (and with --calibrate, the calibration it measured and used).
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "jouleprof/report.hpp"
+#include "jouleprof/sources.hpp"
+#include "jouleprof/torch_profile.hpp"
+#include "torch_options.hpp"
+
+namespace jouleprof::cli {
+namespace {
+
+namespace jt = torch_adapter;
+
+struct ProfileCommand {
+  TorchCommandOptions run;
+  std::string output = "jouleprof-profile";
+  std::string format = "table";
+  std::string calibration_file;
+  std::string method = "auto";
+  bool calibrate = false;
+  bool list_models = false;
+  std::size_t top = 10;
+};
+
+int list_models() {
+  for (const jt::ZooModel& m : jt::zoo_models()) std::cout << fmt::format("{:<16} {}\n", m.name, m.description);
+  return kExitOk;
+}
+
+// Measures each op class of the profiled step alone (calibrate) with the first source that has
+// channels for the device, and writes the calibration file.
+Result<jt::Calibration> measure_calibration(const std::vector<jt::CapturedOp>& ops, const ProfileCommand& c,
+                                            const std::string& path) {
+  JP_TRY(SourceOptions source_options, c.run.source_flags.to_options());
+  JP_TRY(SourceDiscovery found, discover_sources(source_options));
+  jt::CalibrationOptions options;
+  options.device = c.run.workload.device;
+  for (auto& source : found.available) {
+    auto calibration = jt::calibrate(ops, *source, options);
+    if (!calibration.ok()) continue;
+    calibration->model = c.run.workload.model;
+    JP_RETURN_IF_ERROR(jt::write_calibration_json(*calibration, path));
+    return calibration;
+  }
+  return Error(ErrorCode::kUnavailable, "calibration: no energy source with channels for " + c.run.workload.device);
+}
+
+int run_profile(ProfileCommand& c) {
+  if (c.list_models) return list_models();
+  if (Status s = resolve_mode(c.run); !s.ok()) return report_error(s.error());
+  if (c.format != "table" && c.format != "json") {
+    return report_error(invalid_input("command line", "--format", c.format, "must be table or json"));
+  }
+  const auto method = attribution_method_from_string(c.method);
+  if (!method) {
+    return report_error(invalid_input("command line", "--method", c.method,
+                                      "must be auto, interpolate, hold, regress, calibrated or time-split"));
+  }
+  auto workload = jt::make_workload(c.run.workload);
+  if (!workload.ok()) return report_error(workload.error());
+
+  jt::TorchProfileOptions options;
+  options.attribution.default_method = *method;
+  options.steps = c.run.steps;
+  options.warmup = c.run.warmup;
+  options.idle_ns = s_to_ns(c.run.idle_s);
+  options.record_shapes = c.calibrate;
+  auto sources = c.run.source_flags.to_options();
+  if (!sources.ok()) return report_error(sources.error());
+  options.monitor.sources = *sources;
+  if (!c.calibration_file.empty()) {
+    auto calibration = read_calibration_json(c.calibration_file);
+    if (!calibration.ok()) return report_error(calibration.error());
+    options.calibration = *calibration;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(c.output, ec);
+  if (ec) return report_error(Error(ErrorCode::kIo, c.output + ": cannot create: " + ec.message()));
+
+  auto profiled = jt::profile_workload(**workload, options);
+  if (!profiled.ok()) return report_error(profiled.error());
+  if (c.calibrate) {
+    // Measure the classes this step really ran, then attribute again with those weights.
+    const std::string path = (std::filesystem::path(c.output) / "calibration.json").string();
+    auto measured = measure_calibration(profiled->captured, c, path);
+    if (!measured.ok()) return report_error(measured.error());
+    auto calibration = read_calibration_json(path);
+    if (!calibration.ok()) return report_error(calibration.error());
+    options.calibration = *calibration;
+    options.record_shapes = false;
+    profiled = jt::profile_workload(**workload, options);
+    if (!profiled.ok()) return report_error(profiled.error());
+  }
+  const Profile& profile = profiled->profile;
+  const std::string profile_path = (std::filesystem::path(c.output) / "profile.json").string();
+  if (Status s = write_profile_json(profile, profile_path); !s.ok()) return report_error(s.error());
+
+  if (c.format == "json") {
+    std::cout << profile_to_json_string(profile, 2) << '\n';
+    return kExitOk;
+  }
+  if (profiled->estimated) {
+    std::cout << "CPU ESTIMATE: no readable energy counter here; every figure below is estimated from CPU "
+                 "utilisation (see the profile's channels), not measured.\n";
+  }
+  const double energy_j = profile.total_energy_j();
+  std::cout << fmt::format("{}: {} steps, {:.1f} ms/step, {:.3f} J total, {:.4f} J/sample\n",
+                           (*workload)->description(), c.run.steps, ns_to_s(profiled->step_time_ns) * 1e3,
+                           energy_j, profiled->samples > 0 ? energy_j / static_cast<double>(profiled->samples) : 0.0);
+  for (const AttributionRecord& r : profile.attribution) {
+    std::cout << fmt::format("  {}: {} ({})\n", r.channel_id, r.method, r.reason);
+  }
+  auto tree = render_report("text", profile);
+  if (!tree.ok()) return report_error(tree.error());
+  std::cout << *tree;
+  if (profile.tree) {
+    std::cout << fmt::format("\nTop operators (self energy, all layers and passes):\n{:<40} {:>10} {:>7} {:>10} {:>8}\n",
+                             "operator", "energy J", "share", "time ms", "calls");
+    for (const jt::OperatorTotal& op : jt::top_operators(*profile.tree, c.top)) {
+      std::cout << fmt::format("{:<40} {:>10.4f} {:>6.1f}% {:>10.2f} {:>8}\n", op.name, op.energy_j,
+                               energy_j > 0 ? 100.0 * op.energy_j / energy_j : 0.0, ns_to_s(op.time_ns) * 1e3,
+                               op.calls);
+    }
+  }
+  for (const std::string& w : profile.warnings) std::cout << "warning: " << w << '\n';
+  std::cout << "profile written to " << profile_path << '\n';
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandRunner add_profile_command(CLI::App& parent) {
+  auto c = std::make_shared<ProfileCommand>();
+  CLI::App* command = parent.add_subcommand(
+      "profile", "Run a built-in libtorch model and attribute its energy to layers and operators");
+  command->add_option("--model", c->run.workload.model, "Zoo model (--list-models)")->capture_default_str();
+  command->add_flag("--list-models", c->list_models, "List the zoo's models and exit");
+  command->add_option("--layers", c->run.workload.layers, "BERT/ALBERT layers, MLP depth (default: the preset's)");
+  command->add_option("--hidden", c->run.workload.hidden, "BERT/ALBERT hidden size, MLP/VGG classifier width");
+  command->add_option("--heads", c->run.workload.heads, "BERT/ALBERT attention heads (default: hidden / 64)");
+  add_torch_run_options(*command, c->run);
+  command->add_option("--output", c->output, "Directory for profile.json (and calibration.json)")->capture_default_str();
+  command->add_option("--format", c->format, "table (tree and top operators) or json (the profile)")->capture_default_str();
+  command->add_option("--top", c->top, "Operators listed")->capture_default_str();
+  command->add_flag("--calibrate", c->calibrate,
+                    "Replay each op class alone to measure its power, then attribute with those weights");
+  command->add_option("--calibration", c->calibration_file, "Attribute with the weights of this calibration file");
+  command->add_option("--method", c->method,
+                      "Attribution method for every channel: auto, interpolate, hold, regress, calibrated, time-split")
+      ->capture_default_str();
+  return [c] { return run_profile(*c); };
+}
+
+}  // namespace jouleprof::cli
