@@ -10,7 +10,8 @@
  *
  * No function throws or aborts on bad input; those that can fail return a jp_status and leave a
  * message for jp_last_error(). Enumerations have fixed values, the same as the C++ library's.
- * Sections: common (status and errors), recording.
+ * Sections: common (status and errors), recording, clock and external spans, monitor,
+ * attribution. docs/capi.md describes the library as a whole.
  */
 #ifndef JOULEPROF_JOULEPROF_H_
 #define JOULEPROF_JOULEPROF_H_
@@ -93,6 +94,97 @@ uint64_t jp_recorder_dropped(void); /* records lost to full per-thread buffers *
 /* Collects everything recorded so far (it is not returned again) and writes it to `path` as a
  * jouleprof span dump (docs/timeline.md). */
 jp_status jp_recorder_write_spans(const char* path);
+
+/* ---- Export macro ----------------------------------------------------------------------------
+ * libjouleprof.so is built with hidden visibility and a linker version script that exports only
+ * the jp_* symbols; JP_API marks the declarations below as part of that surface. */
+#if defined(__GNUC__)
+#define JP_API __attribute__((visibility("default")))
+#else
+#define JP_API
+#endif
+
+/* The version of the loaded libjouleprof.so ("0.1.0"); a static string. */
+JP_API const char* jp_version(void);
+
+/* ---- Clock and external spans -------------------------------------------------------------- */
+
+/* Now on jouleprof's one clock: CLOCK_MONOTONIC nanoseconds. Thread-safe. */
+JP_API int64_t jp_now_ns(void);
+
+/* Off the hot path (allocates, takes a lock): a span with explicit times on its own CPU track
+ * named `track` (e.g. "nvtx ranges"), consuming the channels of `device` ("cpu0" when NULL).
+ * For spans that begin on one thread and end on another. Parents come from containment on that
+ * track. Accepted whether or not recording is on; jp_recorder_start discards earlier ones.
+ * JP_ERR_INVALID_INPUT for a NULL track, JP_INVALID_NAME or end_ns < begin_ns. Thread-safe. */
+JP_API jp_status jp_add_span(const char* track, const char* device, jp_name_id name,
+                             int64_t begin_ns, int64_t end_ns, int category);
+
+/* ---- Monitor: measure energy around any piece of work --------------------------------------
+ *
+ *   jp_monitor* m = NULL;
+ *   if (jp_monitor_start("simulated", "{\"settings\": {\"simulate.watts\": 40}}", &m) != JP_OK)
+ *     fprintf(stderr, "%s\n", jp_last_error());
+ *   ... work, with jp_begin/jp_end regions ...
+ *   jp_totals totals;
+ *   jp_monitor_stop(m, "profile.json", &totals);   // m is released here, whatever the result
+ *
+ * `sources`: comma-separated source names as `jouleprof sensors` lists them, NULL or "" for the
+ * default set (every measured source found here, else the CPU estimate).
+ * `options_json`: NULL or a JSON object, every key optional:
+ *   "interval_ms"   number   poll period of every source (default: each source's own)
+ *   "sysfs_root"    string   prefix for /sys, /proc, /dev (tests use fake trees)
+ *   "settings"      object   backend settings, e.g. {"simulate.watts": 40, "simulate.seed": 3}
+ *                            (numbers are passed on as text; docs/sources.md lists the keys)
+ *   "record_spans"  bool     start the recorder with the monitor and put its spans into the
+ *                            profile (default true; it clears earlier records)
+ *   "attribute"     bool     attribute the samples to those spans when the monitor stops
+ *                            (default true; needs at least one span)
+ * Errors: JP_ERR_INVALID_INPUT (bad JSON, unknown key or source name), JP_ERR_UNAVAILABLE (no
+ * source available: the message says why each is not).
+ *
+ * Ownership: jp_monitor_start allocates the monitor; jp_monitor_stop stops it, writes the profile
+ * and releases it (also when it fails), so every started monitor is stopped exactly once.
+ * Thread safety: a monitor is used by one thread at a time; several monitors may run at once, but
+ * only one should record spans (the recorder is process-wide). */
+typedef struct jp_monitor jp_monitor;
+
+/* What one monitored run measured (top-level channels only, nested ones are never added). */
+typedef struct jp_totals {
+  double energy_j;      /* gross energy over the run window */
+  double duration_s;    /* run window */
+  double mean_power_w;  /* energy_j / duration_s */
+  uint64_t spans;       /* spans recorded into the profile */
+} jp_totals;
+
+JP_API jp_status jp_monitor_start(const char* sources, const char* options_json,
+                                  jp_monitor** out_monitor);
+
+/* Stops sampling (and the recorder when the monitor started it), builds the profile, attributes
+ * it when asked and writes it to `profile_path` (docs/schema.md; NULL: not written). `out_totals`
+ * may be NULL. An attribution that fails leaves a warning in the profile instead of failing the
+ * call (the measurement is kept). */
+JP_API jp_status jp_monitor_stop(jp_monitor* monitor, const char* profile_path,
+                                 jp_totals* out_totals);
+
+/* ---- Attribution: samples of a profile → energy per span ------------------------------------
+ *
+ * Reads the profile at `profile_path_in`, takes its timeline (or, when `trace_path` is not NULL,
+ * the timeline imported from that trace: PyTorch profiler / Kineto, TensorFlow, any Chrome trace,
+ * a jouleprof span dump; docs/timeline.md), attributes the profile's samples to it and writes the
+ * resulting profile (tree, per-channel records, warnings) to `output_profile_path`.
+ * `options_json`: NULL or a JSON object, every key optional:
+ *   "method"        string  auto | interpolate | hold | regress | calibrated | time-split
+ *   "idle_power_w"  object  measured baseline per channel id (static/dynamic split)
+ *   "window"        string  "run" (default: the profile's run window, so that the tree sums to
+ *                           the measured total) or "timeline" (the spans' extent)
+ *   "split_passes"  bool    insert [forward]/[backward]/[optimizer] nodes (default true)
+ *   "trace_offset_ns" int   monotonic_ns = trace time (ns) + this, for traces whose clock is
+ *                           not known (PyTorch's legacy profiler counts from its own start);
+ *                           default: the importer's clock mapping (docs/timeline.md)
+ * Thread-safe (no shared state); the files are the caller's. */
+JP_API jp_status jp_attribute(const char* profile_path_in, const char* trace_path,
+                              const char* output_profile_path, const char* options_json);
 
 #ifdef __cplusplus
 }

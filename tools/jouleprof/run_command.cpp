@@ -15,6 +15,7 @@
 #include "jouleprof/live_epochs.hpp"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/samples_csv.hpp"
+#include "nvtx/child_spans.hpp"
 #include "source_flags.hpp"
 
 namespace jouleprof::cli {
@@ -32,6 +33,8 @@ struct RunFlags {
   std::optional<int> epochs;
   std::string db;
   bool no_history = false;
+  bool spans = false;  // collect the command's spans (JOULEPROF_SPANS_FILE)
+  bool nvtx = false;   // … and its NVTX ranges (NVTX_INJECTION64_PATH)
   std::vector<std::string> command;
 };
 
@@ -176,7 +179,25 @@ int run(const RunFlags& flags) {
     }
     if (status) status->update(s);
   };
+  // Spans: the child inherits the variables that make it record and write its dump at exit.
+  std::optional<nvtx::ChildSpanCapture> capture;
+  if (flags.spans || flags.nvtx) {
+    std::string nvtx_library;
+    if (flags.nvtx) {
+      Result<std::string> found = nvtx::find_nvtx_library();
+      if (!found) return report_error(found.error());
+      nvtx_library = *found;
+    }
+    const fs::path spans_dir = fs::temp_directory_path() / fmt::format("jouleprof-spans-{}", getpid());
+    Result<nvtx::ChildSpanCapture> prepared = nvtx::prepare_child_span_capture(spans_dir.string(), nvtx_library);
+    if (!prepared) return report_error(prepared.error());
+    capture = std::move(*prepared);
+    for (const auto& [name, value] : capture->environment) setenv(name.c_str(), value.c_str(), 1);
+  }
   Result<CommandMeasurement> measured = measure_command(**monitor, options);
+  if (capture) {
+    for (const auto& [name, value] : capture->environment) unsetenv(name.c_str());
+  }
   if (!measured) {
     report_error(measured.error());
     // What a shell answers for a command it cannot start.
@@ -217,6 +238,14 @@ int run(const RunFlags& flags) {
   if (flags.sources.sysfs_root != "/")
     profile.meta.options["run.sysfs_root"] = flags.sources.sysfs_root;
   for (const auto& [key, value] : sources.settings) profile.meta.options["setting." + key] = value;
+  if (capture) {
+    if (const Status attached = nvtx::attach_child_spans(profile, *capture); !attached) {
+      profile.warnings.push_back("the command's spans could not be used: " + attached.error().message());
+    }
+    std::error_code ec;
+    if (fs::exists(capture->spans_path)) fs::copy_file(capture->spans_path, *dir / "spans.json", fs::copy_options::overwrite_existing, ec);
+    fs::remove_all(fs::path(capture->spans_path).parent_path(), ec);
+  }
 
   const Status json = write_profile_json(profile, (*dir / "profile.json").string());
   const Status csv = write_samples_csv(profile.series, (*dir / "samples.csv").string());
@@ -234,6 +263,12 @@ int run(const RunFlags& flags) {
     std::cout << profile_to_json_string(profile, 2) << '\n';
   } else {
     print_table(m, *dir, grid);
+    if (capture && profile.tree) {
+      std::cout << fmt::format("spans from the command: {}; energy by top-level span:\n", profile.timeline.spans().size());
+      for (const ProfileNode& node : profile.tree->children) {
+        std::cout << fmt::format("  {:<40} {:>11.3f} J\n", node.name, node.energy_j);
+      }
+    }
   }
   for (const std::string& w : profile.warnings) std::cerr << "jouleprof: warning: " << w << '\n';
   if (m.child && !m.child->exited)
@@ -281,6 +316,12 @@ CommandRunner add_run_command(CLI::App& parent) {
                   "Grid carbon intensity in g CO2e per kWh (default: $JOULEPROF_GRID_INTENSITY)")
       ->type_name("G_PER_KWH")
       ->check(CLI::NonNegativeNumber);
+  app->add_flag("--spans", flags->spans,
+                "Collect the spans the command records through libjouleprof (C/C++/Python API) and "
+                "attribute the energy to them (tree in profile.json, dump in spans.json)");
+  app->add_flag("--nvtx", flags->nvtx,
+                "Also capture the command's NVTX ranges (push/pop, start/end, marks) through "
+                "libjouleprof_nvtx.so as NVTX_INJECTION64_PATH; implies --spans (docs/nvtx.md)");
   app->add_option("command", flags->command, "The command to run, after --")->required();
   app->positionals_at_end();
   return [flags] { return run(*flags); };

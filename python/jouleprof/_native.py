@@ -1,0 +1,107 @@
+"""Loading libjouleprof.so and declaring the C API's prototypes (see include/jouleprof/jouleprof.h).
+
+The library is looked for, in order: the path in $JOULEPROF_LIBRARY; libjouleprof.so next to this
+package (an installed layout); build/lib/libjouleprof.so of the source tree this package sits in.
+"""
+
+import ctypes
+import os
+from pathlib import Path
+
+# Fixed values of jp_error (= jouleprof::ErrorCode).
+ERROR_NAMES = {
+    1: "invalid input",
+    2: "not found",
+    3: "permission denied",
+    4: "unavailable",
+    5: "i/o error",
+    6: "unsupported",
+    7: "internal error",
+    8: "interrupted",
+}
+
+# jp_category values.
+CATEGORIES = {
+    "region": 0, "model": 1, "layer": 2, "op": 3, "kernel": 4,
+    "step": 5, "epoch": 6, "call": 7, "memory": 8,
+}
+
+INVALID_NAME = 0xFFFFFFFF
+
+
+class JouleprofError(RuntimeError):
+    """A failed C API call: `code` is the jp_error value, the message says what and where."""
+
+    def __init__(self, code, message):
+        super().__init__(f"{message} ({ERROR_NAMES.get(code, 'error')} {code})")
+        self.code = code
+
+
+class Totals(ctypes.Structure):
+    """jp_totals: what one monitored run measured (top-level channels only)."""
+
+    _fields_ = [
+        ("energy_j", ctypes.c_double),
+        ("duration_s", ctypes.c_double),
+        ("mean_power_w", ctypes.c_double),
+        ("spans", ctypes.c_uint64),
+    ]
+
+    def __repr__(self):
+        return (f"Totals(energy_j={self.energy_j:.6g}, duration_s={self.duration_s:.6g}, "
+                f"mean_power_w={self.mean_power_w:.6g}, spans={self.spans})")
+
+
+def _candidates():
+    env = os.environ.get("JOULEPROF_LIBRARY")
+    if env:
+        yield Path(env)
+        return
+    here = Path(__file__).resolve().parent
+    yield here / "libjouleprof.so"
+    yield here.parent.parent / "build" / "lib" / "libjouleprof.so"
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        tried.append(str(path))
+        if path.is_file():
+            return ctypes.CDLL(str(path))
+    raise OSError("libjouleprof.so not found (tried: " + ", ".join(tried) +
+                  "); build the `jouleprof` target or set JOULEPROF_LIBRARY")
+
+
+lib = _load()
+
+_c_str = ctypes.c_char_p
+_status = ctypes.c_int
+
+
+def _declare(name, restype, *argtypes):
+    fn = getattr(lib, name)
+    fn.restype = restype
+    fn.argtypes = list(argtypes)
+
+
+_declare("jp_last_error", _c_str)
+_declare("jp_intern", ctypes.c_uint32, _c_str)
+_declare("jp_begin", None, ctypes.c_uint32, ctypes.c_int)
+_declare("jp_end", None)
+_declare("jp_mark", None, ctypes.c_uint32)
+_declare("jp_epoch_end", None)
+_declare("jp_recorder_enabled", ctypes.c_int)
+_declare("jp_now_ns", ctypes.c_int64)
+_declare("jp_monitor_start", _status, _c_str, _c_str, ctypes.POINTER(ctypes.c_void_p))
+_declare("jp_monitor_stop", _status, ctypes.c_void_p, _c_str, ctypes.POINTER(Totals))
+_declare("jp_attribute", _status, _c_str, _c_str, _c_str, _c_str)
+
+
+def encode(text):
+    return None if text is None else os.fsencode(text) if isinstance(text, os.PathLike) else str(text).encode()
+
+
+def check(status):
+    """Raises JouleprofError for a non-zero jp_status, with this thread's jp_last_error()."""
+    if status != 0:
+        raise JouleprofError(status, lib.jp_last_error().decode(errors="replace"))

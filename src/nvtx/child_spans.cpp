@@ -1,0 +1,74 @@
+#include "nvtx/child_spans.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "jouleprof/attribution.hpp"
+#include "jouleprof/recorder.hpp"
+#include "jouleprof/span_dump.hpp"
+
+namespace jouleprof::nvtx {
+
+namespace fs = std::filesystem;
+
+Result<std::string> find_nvtx_library() {
+  if (const char* env = std::getenv(kNvtxLibraryEnv); env != nullptr && *env != '\0') {
+    if (!fs::is_regular_file(env)) {
+      return Error(ErrorCode::kNotFound, fmt::format("{}={}: no such file", kNvtxLibraryEnv, env));
+    }
+    return fs::absolute(env).string();
+  }
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path beside = ec ? fs::path() : exe.parent_path().parent_path() / "lib" / "libjouleprof_nvtx.so";
+  if (!beside.empty() && fs::is_regular_file(beside)) return beside.string();
+  return Error(ErrorCode::kNotFound,
+               fmt::format("libjouleprof_nvtx.so not found at {}; build the jouleprof_nvtx target or set {}",
+                           beside.empty() ? std::string("../lib beside the executable") : beside.string(),
+                           kNvtxLibraryEnv));
+}
+
+Result<ChildSpanCapture> prepare_child_span_capture(const std::string& directory,
+                                                    const std::string& nvtx_library) {
+  std::error_code ec;
+  fs::create_directories(directory, ec);
+  if (ec) return Error(ErrorCode::kIo, fmt::format("{}: cannot create the directory: {}", directory, ec.message()));
+  ChildSpanCapture capture;
+  capture.spans_path = (fs::path(directory) / "spans.json").string();
+  fs::remove(capture.spans_path, ec);  // a stale dump must not pass for this run's
+  capture.environment.emplace_back(kSpansFileEnv, capture.spans_path);
+  if (!nvtx_library.empty()) capture.environment.emplace_back(kNvtxInjectionEnv, nvtx_library);
+  return capture;
+}
+
+Status attach_child_spans(Profile& profile, const ChildSpanCapture& capture) {
+  if (!fs::exists(capture.spans_path)) {
+    profile.warnings.push_back(fmt::format(
+        "no spans came back from the command ({} was not written: it never loaded libjouleprof, "
+        "or it did not exit normally)",
+        capture.spans_path));
+    return Status::Ok();
+  }
+  JP_TRY(SpanDump dump, read_span_dump(capture.spans_path));
+  profile.timeline = std::move(dump.timeline);
+  profile.meta.options["spans.file"] = capture.spans_path;
+  profile.meta.options["spans.pid"] = std::to_string(dump.pid);
+  if (dump.dropped > 0) {
+    profile.warnings.push_back(fmt::format("the command's recorder dropped {} records", dump.dropped));
+  }
+  if (profile.timeline.spans().empty()) {
+    profile.warnings.push_back("the command recorded no spans");
+    return Status::Ok();
+  }
+  AttributionOptions options;
+  if (profile.meta.end_ns > profile.meta.begin_ns) {
+    options.window_begin_ns = profile.meta.begin_ns;
+    options.window_end_ns = profile.meta.end_ns;
+  }
+  return attribute_profile(profile, options);
+}
+
+}  // namespace jouleprof::nvtx

@@ -1,0 +1,39 @@
+// Spans from a measured child process (`jouleprof run --spans/--nvtx`): the child is told through
+// its environment to record and to write its span dump at exit (JOULEPROF_SPANS_FILE, and
+// NVTX_INJECTION64_PATH for NVTX programs); afterwards the dump becomes the profile's timeline and
+// the run's samples are attributed to it.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "jouleprof/profile.hpp"
+#include "jouleprof/result.hpp"
+
+namespace jouleprof::nvtx {
+
+// The environment variable NVTX clients read to find their injection library.
+inline constexpr const char* kNvtxInjectionEnv = "NVTX_INJECTION64_PATH";
+// Overrides where `run --nvtx` finds libjouleprof_nvtx.so.
+inline constexpr const char* kNvtxLibraryEnv = "JOULEPROF_NVTX_LIBRARY";
+
+// libjouleprof_nvtx.so: $JOULEPROF_NVTX_LIBRARY, else ../lib/ beside the running executable
+// (the build tree's and an installation's layout). The error says how to fix it.
+Result<std::string> find_nvtx_library();
+
+struct ChildSpanCapture {
+  std::string spans_path;  // where the child writes its dump
+  std::vector<std::pair<std::string, std::string>> environment;  // what the child must inherit
+};
+
+// A capture writing into `directory` (created if missing); with `nvtx_library`, NVTX ranges too.
+Result<ChildSpanCapture> prepare_child_span_capture(const std::string& directory,
+                                                    const std::string& nvtx_library);
+
+// Reads the child's dump into profile.timeline and attributes the profile's samples to it over
+// the run window (so that the tree sums to the measured total). No dump (the child never loaded
+// libjouleprof) is a warning in the profile, not an error; an unreadable one is an error.
+Status attach_child_spans(Profile& profile, const ChildSpanCapture& capture);
+
+}  // namespace jouleprof::nvtx
