@@ -55,16 +55,6 @@ struct LayerBlockShares {
 };
 LayerBlockShares transformer_block_shares(const ProfileNode& tree);
 
-// Operation accounting: the tree's operator nodes totalled by name (self energy and time), the
-// most energy first.
-struct OperatorTotal {
-  std::string name;
-  double energy_j = 0.0;
-  TimeNs time_ns = 0;
-  std::uint64_t calls = 0;
-};
-std::vector<OperatorTotal> top_operators(const ProfileNode& tree, std::size_t count);
-
 // Whether a channel belongs to the workload's device: "cpu…" channels for cpu, "gpu…" for cuda.
 bool channel_on_device(const std::string& channel_device, const std::string& workload_device);
 

@@ -22,17 +22,6 @@ void add_block_energy(const ProfileNode& node, bool parent_is_layer, LayerBlockS
   for (const ProfileNode& child : node.children) add_block_energy(child, is_layer, shares);
 }
 
-void add_operators(const ProfileNode& node, std::map<std::string, OperatorTotal>& totals) {
-  if (node.category == SpanCategory::kOp) {
-    OperatorTotal& t = totals[node.name];
-    t.name = node.name;
-    t.energy_j += node.self_energy_j;
-    t.time_ns += node.self_time_ns;
-    t.calls += node.calls;
-  }
-  for (const ProfileNode& child : node.children) add_operators(child, totals);
-}
-
 // The CPU estimate measures the whole CPU (channel device "cpu") while the recorder's thread
 // tracks name their package ("cpu0"). When no channel matches a CPU thread track's device and the
 // channels name exactly one CPU device, the thread tracks consume that one: a copy of the
@@ -67,17 +56,6 @@ std::optional<Timeline> retarget_cpu_tracks(const Timeline& timeline, const std:
 }
 
 }  // namespace
-
-std::vector<OperatorTotal> top_operators(const ProfileNode& tree, std::size_t count) {
-  std::map<std::string, OperatorTotal> totals;
-  add_operators(tree, totals);
-  std::vector<OperatorTotal> ops;
-  for (auto& [name, total] : totals) ops.push_back(std::move(total));
-  std::stable_sort(ops.begin(), ops.end(),
-                   [](const OperatorTotal& a, const OperatorTotal& b) { return a.energy_j > b.energy_j; });
-  if (ops.size() > count) ops.resize(count);
-  return ops;
-}
 
 bool channel_on_device(const std::string& channel_device, const std::string& workload_device) {
   return channel_device.rfind(workload_device == "cuda" ? "gpu" : "cpu", 0) == 0;

@@ -6,7 +6,7 @@ namespace jouleprof::torch_adapter {
 namespace {
 
 TEST(OpCalls, EveryOpRunsAtASmallSize) {
-  for (const std::string& op : {"matmul", "conv2d", "linear", "layer_norm", "softmax", "embedding",
+  for (const char* op : {"matmul", "conv2d", "linear", "layer_norm", "softmax", "embedding",
                                 "sgd-step", "train-step:mlp"}) {
     const Result<OpCall> call = make_op_call(op, 8, "cpu", 1);
     ASSERT_TRUE(call) << op << ": " << call.error().message();

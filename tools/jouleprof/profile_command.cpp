@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "jouleprof/report.hpp"
 #include "jouleprof/sources.hpp"
+#include "jouleprof/attribution.hpp"
 #include "jouleprof/torch_profile.hpp"
 #include "torch_options.hpp"
 
@@ -121,7 +122,7 @@ int run_profile(ProfileCommand& c) {
   if (profile.tree) {
     std::cout << fmt::format("\nTop operators (self energy, all layers and passes):\n{:<40} {:>10} {:>7} {:>10} {:>8}\n",
                              "operator", "energy J", "share", "time ms", "calls");
-    for (const jt::OperatorTotal& op : jt::top_operators(*profile.tree, c.top)) {
+    for (const OperatorTotal& op : top_operators(*profile.tree, c.top)) {
       std::cout << fmt::format("{:<40} {:>10.4f} {:>6.1f}% {:>10.2f} {:>8}\n", op.name, op.energy_j,
                                energy_j > 0 ? 100.0 * op.energy_j / energy_j : 0.0, ns_to_s(op.time_ns) * 1e3,
                                op.calls);
