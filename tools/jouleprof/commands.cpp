@@ -30,29 +30,29 @@ CommandRunner add_sweep_command(CLI::App& parent);
 
 std::span<const CommandSpec> commands() {
   static constexpr std::array kCommands{
-      CommandSpec{"measure", add_measure_command},
-      CommandSpec{"version", add_version_command},
       CommandSpec{"sensors", add_sensors_command},
       CommandSpec{"run", add_run_command},
       CommandSpec{"burn", add_burn_command},
-      CommandSpec{"attribute", add_attribute_command},
-      CommandSpec{"train-predictor", add_train_predictor_command},
-      CommandSpec{"predict", add_predict_command},
-      CommandSpec{"score", add_score_command},
-      CommandSpec{"report", add_report_command},
-      CommandSpec{"history", add_history_command},
-      CommandSpec{"compare", add_compare_command},
-      CommandSpec{"serve", add_serve_command},
-      CommandSpec{"merge", add_merge_command},
-      CommandSpec{"project", add_project_command},
-      CommandSpec{"estimate", add_estimate_command},
-#ifdef JOULEPROF_TORCH_COMMANDS
-      CommandSpec{"calibrate", add_calibrate_command},
-#endif
+      CommandSpec{"measure", add_measure_command},
 #ifdef JOULEPROF_TORCH_PROFILE_COMMANDS
       CommandSpec{"profile", add_profile_command},
       CommandSpec{"sweep", add_sweep_command},
 #endif
+#ifdef JOULEPROF_TORCH_COMMANDS
+      CommandSpec{"calibrate", add_calibrate_command},
+#endif
+      CommandSpec{"attribute", add_attribute_command},
+      CommandSpec{"report", add_report_command},
+      CommandSpec{"history", add_history_command},
+      CommandSpec{"compare", add_compare_command},
+      CommandSpec{"merge", add_merge_command},
+      CommandSpec{"serve", add_serve_command},
+      CommandSpec{"project", add_project_command},
+      CommandSpec{"estimate", add_estimate_command},
+      CommandSpec{"train-predictor", add_train_predictor_command},
+      CommandSpec{"predict", add_predict_command},
+      CommandSpec{"score", add_score_command},
+      CommandSpec{"version", add_version_command},
   };
   return kCommands;
 }
