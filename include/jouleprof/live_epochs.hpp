@@ -27,6 +27,10 @@ class LiveEpochProjector {
   // Reads the epoch ends reported so far; for every new one, the epoch's energy (top-level energy
   // channels, from `run_begin_ns` or the previous end) and the updated projection.
   Result<std::vector<EpochUpdate>> poll(const Monitor& monitor, TimeNs run_begin_ns);
+  // The same from series the caller holds (after the monitor has stopped: the profile's).
+  Result<std::vector<EpochUpdate>> poll(const std::vector<Series>& series, TimeNs run_begin_ns);
+
+  const StepOptions& options() const { return options_; }
 
   const std::vector<double>& epoch_energies_j() const { return energies_j_; }
   const std::vector<TimeNs>& epoch_ends_ns() const { return ends_ns_; }

@@ -59,9 +59,9 @@ class Recorder {
   bool enabled() const;
 
   // Moves everything recorded so far (all threads) into a Timeline: one CPU-thread track per
-  // thread, parents from nesting. Spans still open are closed at the collect time (or at the stop
-  // time, or at the moment the thread's buffer filled up) and continue from there in the next
-  // collect.
+  // thread, parents from nesting. Spans still open are cut at the thread's last record read by
+  // this collect (or at the stop time, or where the thread's buffer filled up) and continue from
+  // there in the next collect, so that no child outlives its parent in either piece.
   Timeline collect();
 
   // Records dropped because a thread's buffer was full (reported, never silent).

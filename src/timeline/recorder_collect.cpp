@@ -1,5 +1,6 @@
 // Recorder::collect(): turns the threads' raw records into a Timeline, off the hot path.
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <string>
 #include <tuple>
@@ -80,9 +81,15 @@ void collect_thread(ThreadBuffer& buffer, CollectContext& ctx) {
     const std::lock_guard lock(buffer.attributes_mutex);
     pending = buffer.attributes;
   }
+  // While the thread keeps recording, the collect time is no clean cut: records stamped after it
+  // can be read now, and records stamped before it can still be on their way. Spans still open are
+  // cut at the last record read instead (or where the carried spans began): every child read now
+  // ends before it, and every record read next time, being later on this thread, comes after it.
+  TimeNs latest_ns = buffer.carried.empty() ? std::numeric_limits<TimeNs>::min() : buffer.carried_from_ns;
   for (std::uint32_t i = buffer.consumed; i < size && !overflowed; ++i) {
     const Record& r = buffer.records[i];
     const TimeNs at = ctx.to_ns(r.raw_time);
+    if (r.kind != RecordKind::kOverflow) latest_ns = std::max(latest_ns, at);
     switch (r.kind) {
       case RecordKind::kBegin:
         open_span(at, r.payload, r.category, r.pass);
@@ -111,6 +118,7 @@ void collect_thread(ThreadBuffer& buffer, CollectContext& ctx) {
         break;
     }
   }
+  if (!overflowed) close_ns = ctx.still_recording ? latest_ns : std::max(close_ns, latest_ns);
   for (const std::uint32_t span : open) {
     t.spans()[span].end_ns = std::max(close_ns, t.spans()[span].begin_ns);
   }

@@ -9,11 +9,14 @@ LiveEpochProjector::LiveEpochProjector(std::string epoch_file, int total_epochs,
 
 Result<std::vector<EpochUpdate>> LiveEpochProjector::poll(const Monitor& monitor,
                                                           TimeNs run_begin_ns) {
+  return poll(monitor.recent(ends_ns_.empty() ? run_begin_ns : ends_ns_.back()), run_begin_ns);
+}
+
+Result<std::vector<EpochUpdate>> LiveEpochProjector::poll(const std::vector<Series>& series,
+                                                          TimeNs run_begin_ns) {
   JP_TRY(const std::vector<TimeNs> ends, read_epoch_file(epoch_file_));
   std::vector<EpochUpdate> updates;
   if (ends.size() <= ends_ns_.size()) return updates;
-  const TimeNs first_begin = ends_ns_.empty() ? run_begin_ns : ends_ns_.back();
-  const std::vector<Series> series = monitor.recent(first_begin);
   for (std::size_t e = ends_ns_.size(); e < ends.size(); ++e) {
     const TimeNs begin = e == 0 ? run_begin_ns : ends[e - 1];
     double energy = 0.0;

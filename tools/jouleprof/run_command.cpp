@@ -39,7 +39,7 @@ struct RunFlags {
 };
 
 // The STEP projection as epochs end, on stderr (stdout stays the report).
-void print_epoch_update(const EpochUpdate& u, int total_epochs) {
+void print_epoch_update(const EpochUpdate& u, int total_epochs, const StepOptions& step) {
   const LiveProjection& p = u.projection;
   std::string line = fmt::format("[jouleprof] epoch {}/{}: {:.2f} J in {:.1f} s", u.epoch + 1,
                                  total_epochs, u.energy_j, ns_to_s(u.duration_ns));
@@ -48,7 +48,7 @@ void print_epoch_update(const EpochUpdate& u, int total_epochs) {
                         p.projection.total_j, p.projection.band_low_j, p.projection.band_high_j,
                         p.projection.stable_epoch, p.projection.window, p.remaining_j);
   } else {
-    line += fmt::format("; projection after epoch {}", p.projection.stable_epoch + p.projection.window);
+    line += fmt::format("; STEP projects once {} epochs are known", step.stable_epoch + step.window);
   }
   std::cerr << "\r\033[K" << line << '\n';
 }
@@ -174,7 +174,7 @@ int run(const RunFlags& flags) {
           epochs->poll(live_monitor, monotonic_now_ns() - s.elapsed_ns);
       if (!updates && epoch_errors.empty()) epoch_errors.push_back(updates.error().message());
       if (updates) {
-        for (const EpochUpdate& u : *updates) print_epoch_update(u, *flags.epochs);
+        for (const EpochUpdate& u : *updates) print_epoch_update(u, *flags.epochs, epochs->options());
       }
     }
     if (status) status->update(s);
@@ -213,9 +213,9 @@ int run(const RunFlags& flags) {
   apply_cluster_identity(detect_cluster_identity(), profile.meta);
   if (epochs) {
     // Epochs that ended after the last tick.
-    const Result<std::vector<EpochUpdate>> late = epochs->poll(live_monitor, profile.meta.begin_ns);
+    const Result<std::vector<EpochUpdate>> late = epochs->poll(profile.series, profile.meta.begin_ns);
     if (late) {
-      for (const EpochUpdate& u : *late) print_epoch_update(u, *flags.epochs);
+      for (const EpochUpdate& u : *late) print_epoch_update(u, *flags.epochs, epochs->options());
     }
     fs::remove(epoch_file);
     const std::vector<double>& energies = epochs->epoch_energies_j();
