@@ -548,6 +548,7 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
   tree_inputs.timeline = &timeline;
   tree_inputs.split_passes = options.split_passes;
   tree_inputs.provenance = Provenance::kInterpolated;
+  Provenance unattributed_provenance = Provenance::kMeasured;
   for (const ChannelWork& w : work) {
     ChannelFigures f;
     f.channel = &w.out;
@@ -555,8 +556,18 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
     if (auto it = options.idle_power_w.find(w.out.channel_id); it != options.idle_power_w.end()) {
       f.idle_power_w = it->second;
     }
-    if (f.top_level && provenance_of(w.out.method) == Provenance::kEstimated) {
-      tree_inputs.provenance = Provenance::kEstimated;
+    // A node's figure is as good as its source: energy split from an estimated or simulated
+    // channel stays labelled so, whatever the split method.
+    const Provenance source = w.series->channel().provenance;
+    if (f.top_level) {
+      if (source == Provenance::kEstimated || provenance_of(w.out.method) == Provenance::kEstimated) {
+        tree_inputs.provenance = Provenance::kEstimated;
+      } else if (source == Provenance::kSimulated && tree_inputs.provenance != Provenance::kEstimated) {
+        tree_inputs.provenance = Provenance::kSimulated;
+      }
+      if (source != Provenance::kMeasured && unattributed_provenance != Provenance::kEstimated) {
+        unattributed_provenance = source;
+      }
     }
     tree_inputs.channels.push_back(f);
   }
@@ -566,7 +577,7 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
 
   ProfileNode unattributed;
   unattributed.name = std::string(kUnattributedNode);
-  unattributed.provenance = Provenance::kMeasured;
+  unattributed.provenance = unattributed_provenance;
   bool any_static = false;
   double unattributed_static = 0.0;
   TimeNs max_busy_ns = 0;
