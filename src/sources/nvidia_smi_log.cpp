@@ -105,14 +105,9 @@ Result<ImportedTrace> read_nvidia_smi_log(const std::string& path,
     const bool may_be_truncated = line.number == last_content;
     const auto fields = trace_text::split_fields(line.text, ',');
     const auto reject = [&](std::string_view field, std::string_view value,
-                            std::string_view problem) -> std::optional<Error> {
-      if (may_be_truncated) {
-        trace.warnings.push_back(fmt::format("{}: last line dropped as truncated ({} '{}': {})",
-                                             trace_text::where(path, line.number), field, value,
-                                             problem));
-        return std::nullopt;
-      }
-      return invalid_input(trace_text::where(path, line.number), field, value, problem);
+                            std::string_view problem) {
+      return trace_text::reject_field(trace.warnings, path, line.number, may_be_truncated, field,
+                                      value, problem);
     };
     if (canonical_column(fields[0]) == "timestamp") {
       ++repeated_headers;

@@ -88,14 +88,9 @@ Result<ImportedTrace> read_perf_stat_log(const std::string& path, const TraceImp
     const auto fields = trace_text::split_fields(text, ';');
     const bool may_be_truncated = line.number == last_content;
     const auto reject = [&](std::string_view field, std::string_view value,
-                            std::string_view problem) -> std::optional<Error> {
-      if (may_be_truncated) {
-        trace.warnings.push_back(fmt::format("{}: last line dropped as truncated ({} '{}': {})",
-                                             trace_text::where(path, line.number), field, value,
-                                             problem));
-        return std::nullopt;
-      }
-      return invalid_input(trace_text::where(path, line.number), field, value, problem);
+                            std::string_view problem) {
+      return trace_text::reject_field(trace.warnings, path, line.number, may_be_truncated, field,
+                                      value, problem);
     };
     if (fields.size() < 4) {
       if (auto e = reject("fields", std::to_string(fields.size()), "expected at least 4 (-x ';')")) {

@@ -88,6 +88,17 @@ std::string where(const std::string& path, std::size_t line) {
   return fmt::format("{}:{}", path, line);
 }
 
+std::optional<Error> reject_field(std::vector<std::string>& warnings, const std::string& path,
+                                  std::size_t line, bool may_be_truncated, std::string_view field,
+                                  std::string_view value, std::string_view problem) {
+  if (may_be_truncated) {
+    warnings.push_back(fmt::format("{}: last line dropped as truncated ({} '{}': {})",
+                                   where(path, line), field, value, problem));
+    return std::nullopt;
+  }
+  return invalid_input(where(path, line), field, value, problem);
+}
+
 Result<Series> build_series(Channel channel, const std::vector<RawSample>& samples,
                             const std::string& path, double gap_factor, TimeNs min_gap_ns,
                             SeriesRules& rules) {

@@ -40,6 +40,13 @@ bool is_unavailable_marker(std::string_view field);
 // "file:line" for messages.
 std::string where(const std::string& path, std::size_t line);
 
+// A bad field on the last line of a log that may have been cut off mid-write is a truncation: the
+// line is dropped with a warning (nullopt). Anywhere else it is an error naming file:line, field
+// and value.
+std::optional<Error> reject_field(std::vector<std::string>& warnings, const std::string& path,
+                                  std::size_t line, bool may_be_truncated, std::string_view field,
+                                  std::string_view value, std::string_view problem);
+
 // One sample as read from a file, before it becomes part of a Series.
 struct RawSample {
   TimeNs t_ns = 0;
