@@ -2,8 +2,11 @@
 // transactions for every write, a busy timeout, and numbered migrations recorded in
 // `schema_migrations` (applied inside one transaction, so two processes opening a fresh
 // database at once cannot both apply them).
+#include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <thread>
 
 #include <fmt/format.h>
 #include <sqlite3.h>
@@ -192,11 +195,22 @@ Result<HistoryDb> HistoryDb::open(const std::string& path) {
   if (rc != SQLITE_OK) return db_error(raw, path, "cannot open the history database");
   sqlite3_busy_timeout(raw, kHistoryBusyTimeoutMs);
   {
-    Statement wal(raw, "PRAGMA journal_mode=WAL");
-    if (!wal.ok() || wal.step() != SQLITE_ROW) return db_error(raw, path, "switching to WAL");
-    if (wal.text(0) != "wal") {
+    // Several processes opening a fresh database at once: the switch to WAL can answer BUSY
+    // without consulting the busy handler, so it is retried here within the same timeout.
+    std::optional<Statement> wal;
+    int step = SQLITE_BUSY;
+    for (int waited_ms = 0; step == SQLITE_BUSY || step == SQLITE_LOCKED; waited_ms += 10) {
+      if (waited_ms > 0) {
+        if (waited_ms > kHistoryBusyTimeoutMs) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      wal.emplace(raw, "PRAGMA journal_mode=WAL");
+      step = wal->ok() ? wal->step() : SQLITE_ERROR;
+    }
+    if (!wal->ok() || step != SQLITE_ROW) return db_error(raw, path, "switching to WAL");
+    if (wal->text(0) != "wal") {
       return Error(ErrorCode::kUnsupported, path + ": the database cannot use WAL mode (journal mode '" +
-                                                wal.text(0) + "'); is it on a network file system?");
+                                                wal->text(0) + "'); is it on a network file system?");
     }
   }
   JP_RETURN_IF_ERROR(exec(raw, path, "PRAGMA foreign_keys=ON"));
