@@ -2,6 +2,7 @@
 // one core), the read latency of the sources it ships with, and the memory its samples take per
 // channel-hour. Figures quoted in docs/sources.md "## Sampler".
 #include <benchmark/benchmark.h>
+#include <time.h>
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,12 @@
 
 namespace jouleprof {
 namespace {
+
+TimeNs thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<TimeNs>(ts.tv_sec) * kNsPerS + ts.tv_nsec;
+}
 
 std::unique_ptr<Source> simulated(const char* channels) {
   SourceOptions options;
@@ -46,6 +53,32 @@ BENCHMARK(BM_SamplerOverheadAt1kHz)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+// The floor under any 1 kHz poller: a thread that only sleeps to absolute 1 ms deadlines and
+// wakes up, for 5 s. What the sampler costs above this is its own work; the floor itself is the
+// kernel's timer and scheduler (on virtual machines, timer exits inflate it several-fold).
+void BM_BareWakeUpsAt1kHz(benchmark::State& state) {
+  for (auto _ : state) {
+    std::uint64_t wakes = 0;
+    TimeNs cpu_ns = 0;
+    std::thread sleeper([&] {
+      const TimeNs cpu_begin = thread_cpu_ns();
+      const TimeNs begin = monotonic_now_ns();
+      for (TimeNs deadline = begin + kNsPerMs; deadline < begin + 5 * kNsPerS;
+           deadline += kNsPerMs) {
+        const timespec until{static_cast<time_t>(deadline / kNsPerS),
+                             static_cast<long>(deadline % kNsPerS)};
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nullptr);
+        ++wakes;
+      }
+      cpu_ns = thread_cpu_ns() - cpu_begin;
+    });
+    sleeper.join();
+    state.counters["cpu_us_per_wake"] = ns_to_s(cpu_ns) * 1e6 / static_cast<double>(wakes);
+    state.counters["cpu_percent_of_one_core"] = ns_to_s(cpu_ns) / 5.0 * 100.0;
+  }
+}
+BENCHMARK(BM_BareWakeUpsAt1kHz)->Iterations(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Memory of one channel-hour at 1 kHz as the sampler stores it (3.6 million samples).
 void BM_MemoryPerChannelHourAt1kHz(benchmark::State& state) {

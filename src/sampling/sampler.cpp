@@ -5,7 +5,6 @@
 #include <time.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 namespace jouleprof {
@@ -15,10 +14,6 @@ TimeNs thread_cpu_now_ns() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<TimeNs>(ts.tv_sec) * kNsPerS + ts.tv_nsec;
-}
-
-std::chrono::steady_clock::time_point to_steady(TimeNs t_ns) {
-  return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(t_ns));
 }
 
 }  // namespace
@@ -50,25 +45,26 @@ void Sampler::start() {
   if (thread_.joinable()) return;
   thread_ = std::thread([this] { run(); });
   std::unique_lock lock(mutex_);
-  wake_.wait(lock, [this] { return first_poll_done_; });
+  answered_.wait(lock, [this] { return first_poll_done_; });
 }
 
 void Sampler::stop() {
   if (!thread_.joinable()) return;
   {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(mutex_);  // a sync() caller checks the flag under it before waiting
     stop_requested_ = true;
   }
-  wake_.notify_all();
+  wake_.notify();
+  answered_.notify_all();
   thread_.join();
 }
 
 TimeNs Sampler::sync() {
   std::unique_lock lock(mutex_);
   if (!thread_.joinable() || stop_requested_) return 0;
-  const std::uint64_t generation = ++sync_requested_;
-  wake_.notify_all();
-  wake_.wait(lock, [&] { return sync_done_ >= generation || stop_requested_; });
+  const std::uint64_t generation = sync_requested_.fetch_add(1) + 1;
+  wake_.notify();
+  answered_.wait(lock, [&] { return sync_done_ >= generation || stop_requested_; });
   return sync_done_ >= generation ? sync_t_ns_ : 0;
 }
 
@@ -119,19 +115,16 @@ void Sampler::run() {
     std::lock_guard lock(mutex_);
     first_poll_done_ = true;
   }
-  wake_.notify_all();
+  answered_.notify_all();
 
   while (true) {
     const TimeNs next = sources_.empty() ? origin_ns_ + kFallbackPollPeriodNs
                                          : *std::min_element(due.begin(), due.end());
-    std::uint64_t sync_generation = 0;
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait_until(lock, to_steady(next),
-                       [this] { return stop_requested_ || sync_requested_ > sync_done_; });
-      if (stop_requested_) break;
-      if (sync_requested_ > sync_done_) sync_generation = sync_requested_;
-    }
+    const std::uint32_t seen = wake_.epoch();
+    if (!stop_requested_ && sync_requested_ == sync_served_) wake_.wait_until(seen, next);
+    if (stop_requested_) break;
+    const std::uint64_t requested = sync_requested_;
+    const std::uint64_t sync_generation = requested > sync_served_ ? requested : 0;
     const TimeNs now = monotonic_now_ns();
     for (std::size_t s = 0; s < sources_.size(); ++s) {
       if (now < due[s]) {
@@ -155,7 +148,8 @@ void Sampler::run() {
         sync_done_ = sync_generation;
         sync_t_ns_ = latest;
       }
-      wake_.notify_all();
+      sync_served_ = sync_generation;
+      answered_.notify_all();
     }
   }
 

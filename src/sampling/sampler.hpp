@@ -10,7 +10,8 @@
 // Threading: the series, the gaps and the warnings are written by the sampling thread only and
 // handed over after stop() joins it (the join is the synchronisation). live() and recent() are the
 // calls that read while sampling: the thread appends each sample under a mutex, and they copy
-// under the same mutex.
+// under the same mutex. Between polls the thread sleeps on a WakeSignal (one futex word, the
+// cheapest timed sleep Linux has), which stop() and sync() notify.
 //
 // What the sampler guarantees per channel: monotonic timestamps; a failed read opens a Gap (closed
 // at the next good read) and one warning; a cumulative counter that goes backwards is never
@@ -20,6 +21,7 @@
 // Memory is bounded by SamplerOptions::memory_limit_bytes over all series (16 B per sample).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <memory>
@@ -31,6 +33,7 @@
 #include "jouleprof/clock.hpp"
 #include "jouleprof/series.hpp"
 #include "jouleprof/source.hpp"
+#include "sampling/wake_signal.hpp"
 
 namespace jouleprof {
 
@@ -125,12 +128,15 @@ class Sampler {
   TimeNs origin_ns_ = 0;
   SamplerStats stats_;
 
-  mutable std::mutex mutex_;  // guards live_, the series' appends, the flags and sync counters
-  std::condition_variable wake_;
+  WakeSignal wake_;  // the sampling thread sleeps on it
+  std::atomic<bool> stop_requested_{false};
+  std::atomic<std::uint64_t> sync_requested_{0};  // generations of sync() requests
+  std::uint64_t sync_served_ = 0;                 // the sampling thread's own copy of sync_done_
+
+  mutable std::mutex mutex_;  // guards live_, the series' appends, first_poll_done_, sync_done_
+  std::condition_variable answered_;  // the sampling thread to start() and sync() callers
   std::vector<LiveChannel> live_;
-  bool stop_requested_ = false;
   bool first_poll_done_ = false;
-  std::uint64_t sync_requested_ = 0;  // generations of sync() requests
   std::uint64_t sync_done_ = 0;
   TimeNs sync_t_ns_ = 0;
   std::thread thread_;
