@@ -9,7 +9,10 @@
 // Default set: every *measured* backend that is available here. Backends that read the same
 // hardware counters through different interfaces (RAPL through powercap, perf and MSRs) form one
 // group, and only the first available member of a group is used, so that no counter is counted
-// twice. When no measured backend is available, the CPU estimate stands in (and says so). The
+// twice. A backend whose counters should move within milliseconds (RAPL) is probed first and
+// left out when they do not move (virtual machines expose RAPL without feeding it), with the
+// reason in `unavailable`; naming it with --source uses it regardless. When no measured backend
+// is available, the CPU estimate stands in (and says so). The
 // simulated backend is used only when asked for (`--source simulated`, `--simulate W`).
 #pragma once
 
@@ -19,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "jouleprof/clock.hpp"
 #include "jouleprof/result.hpp"
 #include "jouleprof/source.hpp"
 
@@ -37,6 +41,8 @@ struct SourceEntry {
   SourceClass source_class = SourceClass::kMeasured;
   std::string_view description;  // one line for --help and `jouleprof sensors`
   std::unique_ptr<Source> (*make)(const SourceOptions& options) = nullptr;
+  // > 0: the default set takes this backend only if its counters move within this window.
+  TimeNs liveness_probe_ns = 0;
 };
 
 // Every backend linked into this build, in order of preference within a group.

@@ -1,29 +1,33 @@
 // The table of backends and the rules that pick a run's sources (see jouleprof/sources.hpp).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <map>
 
-#include <fmt/format.h>
-
 #include "jouleprof/sources.hpp"
 #include "sources/backends.hpp"
+#include "sources/liveness_probe.hpp"
 
 namespace jouleprof {
 namespace {
 
 // Order within a group is the order of preference: the three RAPL paths read the same counters,
 // so the default set takes the first that works (powercap, then perf, then MSR).
+// RAPL counters update about every millisecond, so 50 ms without a change means nobody feeds them.
+constexpr TimeNs kRaplLivenessProbeNs = 50 * kNsPerMs;
+
 constexpr std::array kRegistry{
     SourceEntry{"rapl-powercap", "rapl", SourceClass::kMeasured,
                 "Intel/AMD RAPL energy counters through powercap sysfs (measured)",
-                make_rapl_powercap_source},
+                make_rapl_powercap_source, kRaplLivenessProbeNs},
     SourceEntry{"rapl-perf", "rapl", SourceClass::kMeasured,
                 "RAPL through perf_event_open and the power PMU, no root needed when "
                 "perf_event_paranoid allows (measured)",
-                make_rapl_perf_source},
+                make_rapl_perf_source, kRaplLivenessProbeNs},
     SourceEntry{"rapl-msr", "rapl", SourceClass::kMeasured,
                 "RAPL model-specific registers through /dev/cpu/N/msr, root only (measured)",
-                make_rapl_msr_source},
+                make_rapl_msr_source, kRaplLivenessProbeNs},
     SourceEntry{"nvml", "", SourceClass::kMeasured,
                 "NVIDIA GPUs through NVML: total-energy counter, power, temperature (measured)",
                 make_nvml_source},
@@ -67,7 +71,22 @@ SourceDiscovery discover_default(const SourceOptions& options) {
       continue;
     }
     std::unique_ptr<Source> source = entry.make(options);
-    if (source->availability().available && !entry.group.empty()) groups_taken.emplace(entry.group, entry.name);
+    if (source->availability().available && entry.liveness_probe_ns > 0) {
+      const Liveness liveness = probe_liveness(*source, entry.liveness_probe_ns);
+      if (!liveness.alive) {
+        // Not a group taken: another interface to the same counters may still be fed.
+        found.unavailable.push_back(
+            {std::string(entry.name),
+             {false, liveness.evidence,
+              fmt::format("virtual machines often expose RAPL without feeding it; pass "
+                          "--source {} to use it anyway",
+                          entry.name)}});
+        continue;
+      }
+    }
+    if (source->availability().available && !entry.group.empty()) {
+      groups_taken.emplace(entry.group, entry.name);
+    }
     add_source(found, entry, std::move(source));
   }
   if (!found.available.empty()) return found;

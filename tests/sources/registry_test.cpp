@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <string>
+#include <thread>
 
 #include "jouleprof/sources.hpp"
 #include "test_support.hpp"
@@ -77,6 +80,76 @@ TEST(Registry, DefaultFallsBackToTheEstimateWhenNothingIsMeasured) {
   EXPECT_FALSE(listed(found->unavailable, "simulated"));  // never part of the default set
   ASSERT_FALSE(found->notes.empty());
   EXPECT_NE(found->notes.back().find("estimate"), std::string::npos);
+}
+
+const UnavailableSource* find_unavailable(const std::vector<UnavailableSource>& list,
+                                          std::string_view name) {
+  for (const auto& u : list) {
+    if (u.name == name) return &u;
+  }
+  return nullptr;
+}
+
+// One powercap package zone and /proc/stat, so that the estimate can stand in.
+void write_powercap_root(const TempDir& root, const std::string& energy_uj) {
+  root.write("sys/class/powercap/intel-rapl:0/name", "package-0\n");
+  root.write("sys/class/powercap/intel-rapl:0/energy_uj", energy_uj + "\n");
+  root.write("sys/class/powercap/intel-rapl:0/max_energy_range_uj", "262143328850\n");
+  root.write("proc/stat", "cpu  100 0 50 800 10 0 0 0 0 0\ncpu0 100 0 50 800 10 0 0 0 0 0\n");
+}
+
+TEST(Registry, DefaultLeavesOutRaplCountersThatDoNotMove) {
+  hide_real_nvml();
+  TempDir root;
+  write_powercap_root(root, "123456789");  // a fake tree: the counter never changes
+  SourceOptions options;
+  options.sysfs_root = root.path().string();
+  Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_TRUE(found.ok());
+  ASSERT_EQ(found->available.size(), 1U);
+  EXPECT_EQ(found->available[0]->name(), "cpu-estimate");
+  const UnavailableSource* powercap = find_unavailable(found->unavailable, "rapl-powercap");
+  ASSERT_NE(powercap, nullptr);
+  EXPECT_NE(powercap->availability.reason.find("did not move in 50 ms"), std::string::npos)
+      << powercap->availability.reason;
+  EXPECT_NE(powercap->availability.reason.find("rapl:package-0 unchanged"), std::string::npos)
+      << powercap->availability.reason;
+  EXPECT_NE(powercap->availability.fix.find("--source rapl-powercap"), std::string::npos);
+}
+
+TEST(Registry, DefaultTakesRaplCountersThatMove) {
+  hide_real_nvml();
+  TempDir root;
+  write_powercap_root(root, "1000000");
+  std::atomic<bool> done{false};
+  // The kernel's RAPL driver advances the counter about every millisecond; so does this thread.
+  std::thread feeder([&] {
+    for (std::uint64_t uj = 1000000; !done; uj += 5000) {
+      root.write("sys/class/powercap/intel-rapl:0/energy_uj", std::to_string(uj) + "\n");
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+  SourceOptions options;
+  options.sysfs_root = root.path().string();
+  Result<SourceDiscovery> found = discover_sources(options);
+  done = true;
+  feeder.join();
+  ASSERT_TRUE(found.ok());
+  ASSERT_EQ(found->available.size(), 1U);
+  EXPECT_EQ(found->available[0]->name(), "rapl-powercap");
+}
+
+TEST(Registry, ANamedSourceIsNotProbed) {
+  hide_real_nvml();
+  TempDir root;
+  write_powercap_root(root, "123456789");
+  SourceOptions options;
+  options.sysfs_root = root.path().string();
+  options.selected = {"rapl-powercap"};
+  Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_TRUE(found.ok());
+  ASSERT_EQ(found->available.size(), 1U);
+  EXPECT_EQ(found->available[0]->name(), "rapl-powercap");
 }
 
 TEST(Registry, DefaultWithoutProcStatLeavesNothingAvailableAndSaysWhy) {
