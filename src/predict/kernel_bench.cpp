@@ -37,8 +37,8 @@ GatedOptions kernel_gated_defaults() {
   GatedOptions o;
   o.warmup_runs = 1;
   o.repetitions = 3;
-  o.interval_ns = 20 * kNsPerMs;
-  o.last_n = 10;
+  o.interval_ns = 100 * kNsPerMs;
+  o.last_n = 5;
   o.check_period_ns = 100 * kNsPerMs;
   o.gate_timeout_ns = 10 * kNsPerS;
   o.tail_wait_ns = 200 * kNsPerMs;

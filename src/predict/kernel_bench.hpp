@@ -26,8 +26,10 @@ std::string_view to_string(KernelEnergyFigure f);
 std::optional<KernelEnergyFigure> kernel_energy_figure_from_string(std::string_view s);
 
 // The gated protocol with settings for kernels of micro- to milliseconds, measured by the hundred:
-// 3 repetitions, 20 ms intervals, a gate over the last 10 of them checked every 100 ms and given up
-// after 10 s, 200 ms of tail watch, FECoM's CV thresholds. One kernel then takes about a second.
+// 3 repetitions, 100 ms intervals, a gate over the last 5 of them checked every 100 ms and given up
+// after 10 s, 200 ms of tail watch, FECoM's CV thresholds. One kernel then takes a few seconds.
+// Intervals much shorter than 100 ms make the gate fail on the counters' own granularity: a 1 ms
+// RAPL update is 5 % of a 20 ms interval, and the CPU estimate is polled every 100 ms.
 // FECoM's published defaults (GatedOptions{}) are one flag away (--fecom-defaults).
 GatedOptions kernel_gated_defaults();
 

@@ -148,6 +148,17 @@ KernelConfig draw(const KernelSpace& space, SeededDraws& draws) {
   return k;
 }
 
+// Convolutions and pools pad by (KS − 1)/2, so an input smaller than an even kernel would have
+// no output.
+bool has_output(const KernelConfig& k) {
+  return k.kernel_size <= k.hw + 2 * ((k.kernel_size - 1) / 2);
+}
+
+bool under_cap(const KernelSpace& space, const KernelConfig& k) {
+  const std::optional<double> flops = kernel_flops(k);
+  return space.max_mflops <= 0.0 || !flops || *flops / 1e6 <= space.max_mflops;
+}
+
 }  // namespace
 
 const std::vector<std::string>& benchable_kernel_types() {
@@ -236,12 +247,13 @@ Result<std::vector<KernelConfig>> sample_kernels(const KernelSpace& space, std::
     KernelConfig k;
     for (int attempt = 0;; ++attempt) {
       if (attempt == kMaxDrawsPerKernel) {
-        return invalid_input(space.type, "MAX_MFLOPS", fmt::format("{}", space.max_mflops),
-                             fmt::format("no configuration found below the cap in {} draws", attempt));
+        return invalid_input(space.type, "MAX_MFLOPS, HW, KERNEL_SIZE", fmt::format("{}", space.max_mflops),
+                             fmt::format("no configuration below the FLOPs cap and with a non-empty output "
+                                         "found in {} draws",
+                                         attempt));
       }
       k = draw(space, draws);
-      const std::optional<double> flops = kernel_flops(k);
-      if (space.max_mflops <= 0.0 || !flops || *flops / 1e6 <= space.max_mflops) break;
+      if (under_cap(space, k) && has_output(k)) break;
     }
     k.name = fmt::format("{}_{}_{}_{}_{}_{}_{}", space.type, i, k.hw, k.cin, k.cout, k.kernel_size, k.stride);
     kernels.push_back(std::move(k));

@@ -62,8 +62,9 @@ std::string kernel_spaces_json(const std::map<std::string, KernelSpace>& spaces)
 
 // `count` configurations drawn from the space with the given seed: the same space, count and
 // seed give the same kernels on every platform. Each is named
-// "<type>_<index>_<HW>_<CIN>_<COUT>_<KS>_<S>". Fails when no configuration of the space
-// satisfies max_mflops.
+// "<type>_<index>_<HW>_<CIN>_<COUT>_<KS>_<S>". Configurations above max_mflops, or whose kernel
+// is larger than its padded input (HW + 2·((KS−1)/2) < KS), are redrawn; fails when the space
+// has (almost) none other.
 Result<std::vector<KernelConfig>> sample_kernels(const KernelSpace& space, std::size_t count,
                                                  std::uint64_t seed);
 

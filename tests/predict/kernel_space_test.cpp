@@ -113,6 +113,18 @@ TEST(KernelSpace, BadFilesNameFileFieldAndValue) {
   expect_error(R"({"conv-bn-relu": {"HW": [7)", {"JSON"});
 }
 
+TEST(KernelSpace, KernelsLargerThanTheirPaddedInputAreRedrawn) {
+  KernelSpace space = default_kernel_spaces().at("maxpool");
+  space.hw = {1, 7};
+  space.kernel_sizes = {2, 3};
+  auto kernels = sample_kernels(space, 100, 2);
+  ASSERT_TRUE(kernels.ok());
+  for (const KernelConfig& k : *kernels) EXPECT_FALSE(k.hw == 1 && k.kernel_size == 2) << k.name;
+  space.hw = {1};
+  space.kernel_sizes = {2};
+  EXPECT_FALSE(sample_kernels(space, 1, 2).ok());
+}
+
 TEST(KernelSpace, ACapNothingFitsUnderIsAnError) {
   KernelSpace space = default_kernel_spaces().at("conv-bn-relu");
   space.hw = {224};
