@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 namespace jouleprof::predict {
 
-std::string_view to_string(FusionCriterion c) { return c == FusionCriterion::kLatency ? "latency" : "energy"; }
+std::string_view to_string(FusionCriterion c) {
+  return c == FusionCriterion::kLatency ? "latency" : "energy";
+}
 
 std::optional<FusionCriterion> fusion_criterion_from_string(std::string_view s) {
   if (s == "latency") return FusionCriterion::kLatency;
@@ -26,11 +27,12 @@ Result<std::pair<std::string, std::string>> rule_ops(const std::string& rule_nam
       split + 1 >= rule_name.size() || rule_name.find('_', split + 1) != std::string::npos) {
     return invalid_input("fusion rules", "rule", rule_name, "expected BF_<producer>_<consumer>");
   }
-  return std::pair{rule_name.substr(prefix.size(), split - prefix.size()), rule_name.substr(split + 1)};
+  return std::pair{rule_name.substr(prefix.size(), split - prefix.size()),
+                   rule_name.substr(split + 1)};
 }
 
-MeasuredRule judge_rule(std::string name, std::string block, KernelEnergy producer, KernelEnergy consumer,
-                        KernelEnergy fused, FusionCriterion criterion) {
+MeasuredRule judge_rule(std::string name, std::string block, KernelEnergy producer,
+                        KernelEnergy consumer, KernelEnergy fused, FusionCriterion criterion) {
   MeasuredRule r;
   r.name = std::move(name);
   r.block = std::move(block);
@@ -58,11 +60,15 @@ Status write_measured_rules(const std::vector<MeasuredRule>& rules, FusionCriter
   nlohmann::ordered_json doc = nlohmann::ordered_json::object();
   for (const MeasuredRule& r : rules) {
     if (!r.measured) {
-      doc[r.name] = {{"obey", r.obey}, {"measured", false}, {"kept_from", r.kept_from}, {"failure", r.failure}};
+      doc[r.name] = {{"obey", r.obey},
+                     {"measured", false},
+                     {"kept_from", r.kept_from},
+                     {"failure", r.failure}};
       continue;
     }
     auto three = [](double a, double b, double fused) {
-      return nlohmann::ordered_json{{"producer", a}, {"consumer", b}, {"fused", fused}, {"saving", a + b - fused}};
+      return nlohmann::ordered_json{
+          {"producer", a}, {"consumer", b}, {"fused", fused}, {"saving", a + b - fused}};
     };
     doc[r.name] = {
         {"obey", r.obey},
@@ -74,7 +80,8 @@ Status write_measured_rules(const std::vector<MeasuredRule>& rules, FusionCriter
         {"energy_figure", to_string(figure)},
         {"energy_provenance", r.fused.provenance},
         {"block", r.block},
-        {"repetitions", std::min({r.producer.repetitions, r.consumer.repetitions, r.fused.repetitions})}};
+        {"repetitions",
+         std::min({r.producer.repetitions, r.consumer.repetitions, r.fused.repetitions})}};
   }
   std::ofstream out(path);
   if (!out) return Error(ErrorCode::kIo, path.string() + ": cannot open for writing");

@@ -33,7 +33,7 @@ bool fusion_saves(double a, double b, double fused, double share = kFusionSaving
 Result<std::pair<std::string, std::string>> rule_ops(const std::string& rule_name);
 
 struct MeasuredRule {
-  std::string name;  // BF_<a>_<b>
+  std::string name;   // BF_<a>_<b>
   std::string block;  // what was run, e.g. "conv 3×3 64→64 on 1×64×28×28"
   KernelEnergy producer;
   KernelEnergy consumer;
@@ -51,8 +51,8 @@ struct MeasuredRule {
 MeasuredRule unmeasured_rule(std::string name, bool obey, std::string origin, std::string failure);
 
 // Applies the criterion to the three measurements.
-MeasuredRule judge_rule(std::string name, std::string block, KernelEnergy producer, KernelEnergy consumer,
-                        KernelEnergy fused, FusionCriterion criterion);
+MeasuredRule judge_rule(std::string name, std::string block, KernelEnergy producer,
+                        KernelEnergy consumer, KernelEnergy fused, FusionCriterion criterion);
 
 // {"BF_a_b": {"obey": …, "criterion": "latency", "obey_by_latency": …, "obey_by_energy": …,
 //   "latency_ms": {"producer", "consumer", "fused", "saving"}, "energy_mJ": {…},

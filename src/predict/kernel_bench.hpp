@@ -47,8 +47,8 @@ struct KernelEnergy {
   double call_stdev_ms = 0.0;
   std::size_t repetitions = 0;
   std::uint64_t calls_per_window = 0;  // of the first repetition
-  std::string provenance;              // "<provenance>:<source>[+<source>…]", as in the kernel CSV
-  std::vector<std::string> channels;   // the channels summed
+  std::string provenance;             // "<provenance>:<source>[+<source>…]", as in the kernel CSV
+  std::vector<std::string> channels;  // the channels summed
   bool incomplete = false;
   std::string missing;  // what the protocol could not measure, when incomplete
 };
@@ -58,7 +58,8 @@ struct KernelEnergy {
 Result<KernelEnergy> kernel_energy(const GatedResult& result, KernelEnergyFigure figure);
 
 // Opens a Monitor with options.monitor and measures the call.
-Result<KernelEnergy> measure_kernel_call(const MeasuredCall& call, const KernelBenchOptions& options);
+Result<KernelEnergy> measure_kernel_call(const MeasuredCall& call,
+                                         const KernelBenchOptions& options);
 
 // Builds the call that runs one kernel (the libtorch adapter's make_kernel_call, or a test double).
 using KernelCallFactory = std::function<Result<MeasuredCall>(const KernelConfig&)>;
@@ -73,9 +74,10 @@ struct KernelOutcome {
 // CLI writes the CSV row and prints progress there, so an interrupted run keeps what it measured).
 // A kernel that fails to build or measure, or whose energy is not positive (a net energy lost in
 // the baseline's noise), is reported as a failure and the others go on.
-void measure_kernels(const std::vector<KernelConfig>& kernels, const KernelCallFactory& make_call,
-                     const KernelBenchOptions& options,
-                     const std::function<void(std::size_t index, const KernelOutcome&)>& on_outcome);
+void measure_kernels(
+    const std::vector<KernelConfig>& kernels, const KernelCallFactory& make_call,
+    const KernelBenchOptions& options,
+    const std::function<void(std::size_t index, const KernelOutcome&)>& on_outcome);
 
 // The sample a measured kernel contributes to a kernel CSV.
 KernelSample kernel_sample(const KernelConfig& config, const KernelEnergy& energy);

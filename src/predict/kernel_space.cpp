@@ -1,10 +1,10 @@
 #include "predict/kernel_space.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace jouleprof::predict {
@@ -60,9 +60,11 @@ bool has_flops_cap(const std::string& type) {
   return set == FeatureSet::kConv || set == FeatureSet::kDwconv || set == FeatureSet::kFc;
 }
 
-Result<std::vector<int>> positive_list(const std::string& where, const std::string& field, const json& value) {
+Result<std::vector<int>> positive_list(const std::string& where, const std::string& field,
+                                       const json& value) {
   if (!value.is_array() || value.empty()) {
-    return invalid_input(where, field, value.dump(), "expected a non-empty list of positive integers");
+    return invalid_input(where, field, value.dump(),
+                         "expected a non-empty list of positive integers");
   }
   std::vector<int> out;
   for (const json& v : value) {
@@ -74,10 +76,12 @@ Result<std::vector<int>> positive_list(const std::string& where, const std::stri
   return out;
 }
 
-Result<ChannelRange> channel_range(const std::string& where, const std::string& field, const json& value) {
+Result<ChannelRange> channel_range(const std::string& where, const std::string& field,
+                                   const json& value) {
   auto bound = [&](const char* key) -> Result<int> {
     auto it = value.is_object() ? value.find(key) : value.end();
-    if (it == value.end()) return invalid_input(where, field, value.dump(), R"(expected {"min": N, "max": M})");
+    if (it == value.end())
+      return invalid_input(where, field, value.dump(), R"(expected {"min": N, "max": M})");
     if (!it->is_number_integer() || it->get<long long>() <= 0 || it->get<long long>() > 1'000'000) {
       return invalid_input(where, field + "." + key, it->dump(), "expected a positive integer");
     }
@@ -87,18 +91,22 @@ Result<ChannelRange> channel_range(const std::string& where, const std::string& 
   JP_TRY(int hi, bound("max"));
   if (hi < lo) return invalid_input(where, field, value.dump(), "max is below min");
   for (const auto& [key, unused] : value.items()) {
-    if (key != "min" && key != "max") return invalid_input(where, field + "." + key, "", "unknown key (min, max)");
+    if (key != "min" && key != "max")
+      return invalid_input(where, field + "." + key, "", "unknown key (min, max)");
   }
   return ChannelRange{lo, hi};
 }
 
-Status apply_overrides(const std::string& file, const std::string& type, const json& fields, KernelSpace& space) {
+Status apply_overrides(const std::string& file, const std::string& type, const json& fields,
+                       KernelSpace& space) {
   const std::string where = file + ": " + type;
-  if (!fields.is_object()) return invalid_input(where, "space", fields.dump(), "expected an object of fields");
+  if (!fields.is_object())
+    return invalid_input(where, "space", fields.dump(), "expected an object of fields");
   const KernelShapeFields has = shape_fields(type);
   for (const auto& [field, value] : fields.items()) {
     auto not_for_type = [&] {
-      return invalid_input(where, field, value.dump(), fmt::format("a {} kernel has no such field", type));
+      return invalid_input(where, field, value.dump(),
+                           fmt::format("a {} kernel has no such field", type));
     };
     if (field == "HW") {
       if (!has.hw) return not_for_type();
@@ -117,7 +125,8 @@ Status apply_overrides(const std::string& file, const std::string& type, const j
     } else if (field == "MAX_MFLOPS") {
       if (!has_flops_cap(type)) return not_for_type();
       if (!value.is_number() || value.get<double>() < 0.0) {
-        return invalid_input(where, field, value.dump(), "expected a non-negative number (0: no cap)");
+        return invalid_input(where, field, value.dump(),
+                             "expected a non-negative number (0: no cap)");
       }
       space.max_mflops = value.get<double>();
     } else {
@@ -163,18 +172,23 @@ bool under_cap(const KernelSpace& space, const KernelConfig& k) {
 
 const std::vector<std::string>& benchable_kernel_types() {
   static const std::vector<std::string> kTypes{
-      "conv-bn-relu", "dwconv-bn-relu", "fc", "maxpool", "avgpool", "bn", "relu", "bn-relu",
-      "add", "add-relu", "hswish", "se", "channelshuffle", "global-avgpool"};
+      "conv-bn-relu",   "dwconv-bn-relu", "fc",  "maxpool",  "avgpool", "bn",
+      "relu",           "bn-relu",        "add", "add-relu", "hswish",  "se",
+      "channelshuffle", "global-avgpool"};
   return kTypes;
 }
 
 KernelShapeFields shape_fields(const std::string& type) {
   switch (feature_set_of(type)) {
-    case FeatureSet::kConv: return {.hw = true, .cout = true, .kernel = true};
+    case FeatureSet::kConv:
+      return {.hw = true, .cout = true, .kernel = true};
     case FeatureSet::kDwconv:
-    case FeatureSet::kPool: return {.hw = true, .cout = false, .kernel = true};
-    case FeatureSet::kFc: return {.hw = false, .cout = true, .kernel = false};
-    default: return {.hw = true, .cout = false, .kernel = false};
+    case FeatureSet::kPool:
+      return {.hw = true, .cout = false, .kernel = true};
+    case FeatureSet::kFc:
+      return {.hw = false, .cout = true, .kernel = false};
+    default:
+      return {.hw = true, .cout = false, .kernel = false};
   }
 }
 
@@ -182,8 +196,10 @@ std::map<std::string, KernelSpace> default_kernel_spaces() {
   std::map<std::string, KernelSpace> spaces;
   // Channel ranges of kernels that keep their channels are stored in CIN; COUT is then unused.
   const ChannelRange unused{1, 1};
-  spaces["conv-bn-relu"] = space_of("conv-bn-relu", kConvHw, {3, 1024}, {8, 1024}, {1, 3, 5, 7}, {1, 2}, 500);
-  spaces["dwconv-bn-relu"] = space_of("dwconv-bn-relu", kConvHw, {8, 1024}, unused, {3, 5, 7}, {1, 2}, 100);
+  spaces["conv-bn-relu"] =
+      space_of("conv-bn-relu", kConvHw, {3, 1024}, {8, 1024}, {1, 3, 5, 7}, {1, 2}, 500);
+  spaces["dwconv-bn-relu"] =
+      space_of("dwconv-bn-relu", kConvHw, {8, 1024}, unused, {3, 5, 7}, {1, 2}, 100);
   spaces["fc"] = space_of("fc", {}, {16, 4096}, {10, 4096}, {}, {}, 100);
   for (const char* pool : {"maxpool", "avgpool"}) {
     spaces[pool] = space_of(pool, {7, 14, 28, 56, 112, 224}, {8, 512}, unused, {2, 3}, {1, 2}, 0);
@@ -204,7 +220,9 @@ Result<std::map<std::string, KernelSpace>> read_kernel_spaces(const std::filesys
   } catch (const json::parse_error& e) {
     return invalid_input(path.string(), "JSON", "", e.what());
   }
-  if (!doc.is_object()) return invalid_input(path.string(), "top level", doc.dump(), "expected an object of kernel types");
+  if (!doc.is_object())
+    return invalid_input(path.string(), "top level", doc.dump(),
+                         "expected an object of kernel types");
   auto spaces = default_kernel_spaces();
   for (const auto& [type, fields] : doc.items()) {
     auto space = spaces.find(type);
@@ -247,15 +265,17 @@ Result<std::vector<KernelConfig>> sample_kernels(const KernelSpace& space, std::
     KernelConfig k;
     for (int attempt = 0;; ++attempt) {
       if (attempt == kMaxDrawsPerKernel) {
-        return invalid_input(space.type, "MAX_MFLOPS, HW, KERNEL_SIZE", fmt::format("{}", space.max_mflops),
-                             fmt::format("no configuration below the FLOPs cap and with a non-empty output "
-                                         "found in {} draws",
-                                         attempt));
+        return invalid_input(
+            space.type, "MAX_MFLOPS, HW, KERNEL_SIZE", fmt::format("{}", space.max_mflops),
+            fmt::format("no configuration below the FLOPs cap and with a non-empty output "
+                        "found in {} draws",
+                        attempt));
       }
       k = draw(space, draws);
       if (under_cap(space, k) && has_output(k)) break;
     }
-    k.name = fmt::format("{}_{}_{}_{}_{}_{}_{}", space.type, i, k.hw, k.cin, k.cout, k.kernel_size, k.stride);
+    k.name = fmt::format("{}_{}_{}_{}_{}_{}_{}", space.type, i, k.hw, k.cin, k.cout, k.kernel_size,
+                         k.stride);
     kernels.push_back(std::move(k));
   }
   return kernels;

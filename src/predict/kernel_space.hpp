@@ -34,13 +34,13 @@ struct KernelShapeFields {
 };
 
 struct KernelSpace {
-  std::string type;                // a predictor type, e.g. "conv-bn-relu"
-  std::vector<int> hw;             // input height = width, drawn uniformly from the list
-  ChannelRange cin;                // drawn log-uniformly (small and large counts equally likely)
-  ChannelRange cout;               // only for conv-bn-relu and fc
-  std::vector<int> kernel_sizes;   // drawn uniformly; only for convs and pools
-  std::vector<int> strides;        // drawn uniformly; only for convs and pools
-  double max_mflops = 0.0;         // conv/dwconv/fc: redraw configurations above it; 0 = no cap
+  std::string type;               // a predictor type, e.g. "conv-bn-relu"
+  std::vector<int> hw;            // input height = width, drawn uniformly from the list
+  ChannelRange cin;               // drawn log-uniformly (small and large counts equally likely)
+  ChannelRange cout;              // only for conv-bn-relu and fc
+  std::vector<int> kernel_sizes;  // drawn uniformly; only for convs and pools
+  std::vector<int> strides;       // drawn uniformly; only for convs and pools
+  double max_mflops = 0.0;        // conv/dwconv/fc: redraw configurations above it; 0 = no cap
 };
 
 // The kernel types kernel-bench can build and measure, in a fixed order.

@@ -36,7 +36,8 @@ struct KernelCall {
 // Convolutions and pools pad by (KS−1)/2 ("same" for odd kernels), so the output is
 // ceil(HW/S) square for convolutions; se squeezes to max(C/4, 1) channels; channelshuffle uses
 // two groups. Fails for another type or a configuration libtorch rejects, naming the kernel.
-Result<KernelCall> make_kernel_call(const predict::KernelConfig& kernel, const KernelCallOptions& options);
+Result<KernelCall> make_kernel_call(const predict::KernelConfig& kernel,
+                                    const KernelCallOptions& options);
 
 // The block shape detect-rules measures each rule on: 1×C×HW×HW (1×C into fc), convolutions and
 // pools KS×KS with stride 1, so every op keeps the shape.
@@ -46,7 +47,8 @@ struct RuleBlockShape {
   int kernel_size = 3;
 };
 
-// The ops a fusion rule may name: conv, dwconv, bn, relu, hswish, fc, add, maxpool, avgpool, concat.
+// The ops a fusion rule may name: conv, dwconv, bn, relu, hswish, fc, add, maxpool, avgpool,
+// concat.
 const std::vector<std::string>& rule_block_ops();
 
 struct RuleCalls {

@@ -43,8 +43,8 @@ TEST(FusionRuleMeasurement, RuleNames) {
 
 TEST(FusionRuleMeasurement, JudgesByLatencyOrEnergy) {
   // Time says fuse (saving 1.5 > 1), energy says not (saving 0.1 ≤ 0.5).
-  MeasuredRule by_time = judge_rule("BF_conv_bn", "conv → bn", figures(10, 5), figures(2, 1), figures(10.5, 5.9),
-                                    FusionCriterion::kLatency);
+  MeasuredRule by_time = judge_rule("BF_conv_bn", "conv → bn", figures(10, 5), figures(2, 1),
+                                    figures(10.5, 5.9), FusionCriterion::kLatency);
   EXPECT_TRUE(by_time.obey_latency);
   EXPECT_FALSE(by_time.obey_energy);
   EXPECT_TRUE(by_time.obey);
@@ -56,14 +56,16 @@ TEST(FusionRuleMeasurement, JudgesByLatencyOrEnergy) {
 TEST(FusionRuleMeasurement, WrittenRulesReadBackByTheDetector) {
   TempDir dir;
   std::vector<MeasuredRule> rules{
-      judge_rule("BF_conv_bn", "conv → bn on 1×64×28×28", figures(10, 5), figures(2, 1), figures(10.5, 5.2),
-                 FusionCriterion::kLatency),
-      judge_rule("BF_conv_add", "conv → add on 1×64×28×28", figures(10, 5), figures(2, 1), figures(12, 6),
-                 FusionCriterion::kLatency),
+      judge_rule("BF_conv_bn", "conv → bn on 1×64×28×28", figures(10, 5), figures(2, 1),
+                 figures(10.5, 5.2), FusionCriterion::kLatency),
+      judge_rule("BF_conv_add", "conv → add on 1×64×28×28", figures(10, 5), figures(2, 1),
+                 figures(12, 6), FusionCriterion::kLatency),
       unmeasured_rule("BF_concat_conv", true, "default.json", "libtorch cannot build this block"),
   };
   const auto path = dir.path() / "rules.json";
-  ASSERT_TRUE(write_measured_rules(rules, FusionCriterion::kLatency, KernelEnergyFigure::kTotal, path).ok());
+  ASSERT_TRUE(
+      write_measured_rules(rules, FusionCriterion::kLatency, KernelEnergyFigure::kTotal, path)
+          .ok());
   auto read = FusionRules::from_file(path);
   ASSERT_TRUE(read.ok()) << read.error().message();
   EXPECT_EQ(read->rules().size(), 3u);
@@ -71,7 +73,8 @@ TEST(FusionRuleMeasurement, WrittenRulesReadBackByTheDetector) {
   EXPECT_FALSE(read->fusible("conv", "add"));
   EXPECT_TRUE(read->fusible("concat", "conv"));  // kept from the input, marked unmeasured
   const std::string text = jouleprof::testing::read_file(path);
-  EXPECT_NE(text.find("\"energy_provenance\": \"estimated:cpu-estimate\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"energy_provenance\": \"estimated:cpu-estimate\""), std::string::npos)
+      << text;
   EXPECT_NE(text.find("\"measured\": false"), std::string::npos) << text;
   EXPECT_NE(text.find("\"latency_ms\""), std::string::npos) << text;
 }

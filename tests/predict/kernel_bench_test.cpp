@@ -46,8 +46,9 @@ TEST(KernelBench, MeasuresEachKernelAndLabelsItsProvenance) {
   auto kernels = sample_kernels(space, 3, 5);
   ASSERT_TRUE(kernels.ok());
   std::vector<KernelOutcome> outcomes;
-  measure_kernels(*kernels, [](const KernelConfig& k) -> Result<MeasuredCall> { return spinning_call(k); },
-                  simulated_options(), [&](std::size_t, const KernelOutcome& o) { outcomes.push_back(o); });
+  measure_kernels(
+      *kernels, [](const KernelConfig& k) -> Result<MeasuredCall> { return spinning_call(k); },
+      simulated_options(), [&](std::size_t, const KernelOutcome& o) { outcomes.push_back(o); });
   ASSERT_EQ(outcomes.size(), 3u);
   for (const KernelOutcome& o : outcomes) {
     ASSERT_TRUE(o.energy) << o.failure;
@@ -88,8 +89,9 @@ TEST(KernelBench, NetEnergyOfAConstantMachineIsAboutZero) {
   auto kernels = sample_kernels(space, 1, 5);
   ASSERT_TRUE(kernels.ok());
   std::vector<KernelOutcome> outcomes;
-  measure_kernels(*kernels, [](const KernelConfig& k) -> Result<MeasuredCall> { return spinning_call(k); },
-                  options, [&](std::size_t, const KernelOutcome& o) { outcomes.push_back(o); });
+  measure_kernels(
+      *kernels, [](const KernelConfig& k) -> Result<MeasuredCall> { return spinning_call(k); },
+      options, [&](std::size_t, const KernelOutcome& o) { outcomes.push_back(o); });
   ASSERT_EQ(outcomes.size(), 1u);
   // 40 W before and during the call: nothing above the baseline but the counter's 1 ms steps.
   // The total would be 40 W × 1 ms = 40 mJ; a net at or below zero is reported, not written.

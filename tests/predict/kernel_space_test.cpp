@@ -12,7 +12,9 @@ namespace {
 
 using jouleprof::testing::TempDir;
 
-bool contains(const std::vector<int>& list, int v) { return std::find(list.begin(), list.end(), v) != list.end(); }
+bool contains(const std::vector<int>& list, int v) {
+  return std::find(list.begin(), list.end(), v) != list.end();
+}
 
 TEST(KernelSpace, SamplingIsSeededAndStaysInsideTheSpace) {
   const auto spaces = default_kernel_spaces();
@@ -67,7 +69,8 @@ TEST(KernelSpace, ChannelsCoverTheirRangeOnALogScale) {
 
 TEST(KernelSpace, OverridesFromAFileAndShowsThemBack) {
   TempDir dir;
-  auto path = dir.write("space.json", R"({"conv-bn-relu": {"HW": [7, 14], "CIN": {"min": 16, "max": 32},
+  auto path =
+      dir.write("space.json", R"({"conv-bn-relu": {"HW": [7, 14], "CIN": {"min": 16, "max": 32},
       "KERNEL_SIZE": [3], "STRIDES": [2], "MAX_MFLOPS": 0}})");
   auto spaces = read_kernel_spaces(path);
   ASSERT_TRUE(spaces.ok()) << spaces.error().message();
@@ -96,7 +99,8 @@ void expect_error(const std::string& content, const std::vector<std::string>& pa
   ASSERT_FALSE(spaces.ok()) << content;
   const std::string m = spaces.error().message();
   EXPECT_NE(m.find("bad-space.json"), std::string::npos) << m;
-  for (const std::string& p : parts) EXPECT_NE(m.find(p), std::string::npos) << "'" << p << "' not in: " << m;
+  for (const std::string& p : parts)
+    EXPECT_NE(m.find(p), std::string::npos) << "'" << p << "' not in: " << m;
 }
 
 TEST(KernelSpace, BadFilesNameFileFieldAndValue) {
@@ -105,7 +109,8 @@ TEST(KernelSpace, BadFilesNameFileFieldAndValue) {
   expect_error(R"({"conv-bn-relu": {"CIN": {"min": 64, "max": 8}}})", {"CIN", "max is below min"});
   expect_error(R"({"conv-bn-relu": {"CIN": {"min": 0, "max": 8}}})", {"CIN.min", "0"});
   expect_error(R"({"conv-bn-relu": {"CIN": [1, 8]}})", {"CIN", "[1,8]"});
-  expect_error(R"({"relu": {"KERNEL_SIZE": [3]}})", {"relu", "KERNEL_SIZE", "[3]", "no such field"});
+  expect_error(R"({"relu": {"KERNEL_SIZE": [3]}})",
+               {"relu", "KERNEL_SIZE", "[3]", "no such field"});
   expect_error(R"({"fc": {"HW": [7]}})", {"fc", "HW"});
   expect_error(R"({"conv-bn-relu": {"PADDING": 1}})", {"PADDING", "unknown field"});
   expect_error(R"({"transformer": {}})", {"kernel type", "transformer"});

@@ -1,9 +1,9 @@
 // `jouleprof kernel-bench` and `jouleprof detect-rules` end to end on the simulated source (a
 // constant 40 W: no hardware, and a gate that passes at once), with the gate shortened so that a
 // kernel takes a fraction of a second.
-#include <nlohmann/json.hpp>
-
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 #include "jouleprof_runner.hpp"
 #include "predict/fusion_rules.hpp"
@@ -12,9 +12,9 @@
 namespace jouleprof::testing {
 namespace {
 
-const std::vector<std::string> kFastSimulatedGate{"--simulate", "40",  "--repeat",       "2",    "--interval",
-                                                  "50",         "--last-n", "3",         "--check-period", "0.02",
-                                                  "--tail-wait", "0.02"};
+const std::vector<std::string> kFastSimulatedGate{"--simulate",     "40",   "--repeat",    "2",
+                                                  "--interval",     "50",   "--last-n",    "3",
+                                                  "--check-period", "0.02", "--tail-wait", "0.02"};
 
 std::vector<std::string> with_gate(std::vector<std::string> args) {
   args.insert(args.end(), kFastSimulatedGate.begin(), kFastSimulatedGate.end());
@@ -24,11 +24,14 @@ std::vector<std::string> with_gate(std::vector<std::string> args) {
 TEST(KernelBenchCommand, WritesACsvThatTrainPredictorReads) {
   TempDir dir;
   const std::string csv = (dir.path() / "kernels.csv").string();
-  const Invocation inv = run_jouleprof(
-      with_gate({"kernel-bench", "--kernel", "relu,fc", "--samples", "6", "--seed", "3", "--output", csv}), dir);
+  const Invocation inv =
+      run_jouleprof(with_gate({"kernel-bench", "--kernel", "relu,fc", "--samples", "6", "--seed",
+                               "3", "--output", csv}),
+                    dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.out << inv.err;
   EXPECT_NE(inv.out.find("[12/12]"), std::string::npos) << inv.out;
-  EXPECT_NE(inv.out.find("NOT MEASURED"), std::string::npos) << "a simulated source is not a measurement";
+  EXPECT_NE(inv.out.find("NOT MEASURED"), std::string::npos)
+      << "a simulated source is not a measurement";
   auto samples = predict::read_kernel_files(std::vector<std::filesystem::path>{csv});
   ASSERT_TRUE(samples.ok()) << samples.error().message();
   ASSERT_EQ(samples->size(), 12u);
@@ -40,7 +43,8 @@ TEST(KernelBenchCommand, WritesACsvThatTrainPredictorReads) {
   EXPECT_EQ((*samples)[6].config.op, "fc");
 #ifdef JOULEPROF_TEST_XGBOOST
   TempDir train_dir;
-  const Invocation train = run_jouleprof({"train-predictor", "--kernels", csv, "--format", "json"}, train_dir);
+  const Invocation train =
+      run_jouleprof({"train-predictor", "--kernels", csv, "--format", "json"}, train_dir);
   ASSERT_EQ(train.exit_code, 0) << train.err;
   const auto result = nlohmann::json::parse(train.out);
   EXPECT_EQ(result["kernel_types"].size(), 2u);
@@ -59,10 +63,10 @@ TEST(KernelBenchCommand, ShowSpacePrintsTheSpacesAsJson) {
 TEST(KernelBenchCommand, ABadSpaceFileNamesFileFieldAndValue) {
   TempDir dir;
   const auto space = dir.write("space.json", R"({"dwconv-bn-relu": {"STRIDES": [1, 0]}})");
-  const Invocation inv = run_jouleprof(
-      with_gate({"kernel-bench", "--kernel", "dwconv-bn-relu", "--space", space.string(), "--output",
-                 (dir.path() / "k.csv").string()}),
-      dir);
+  const Invocation inv =
+      run_jouleprof(with_gate({"kernel-bench", "--kernel", "dwconv-bn-relu", "--space",
+                               space.string(), "--output", (dir.path() / "k.csv").string()}),
+                    dir);
   EXPECT_EQ(inv.exit_code, 1);
   EXPECT_NE(inv.err.find("space.json"), std::string::npos) << inv.err;
   EXPECT_NE(inv.err.find("STRIDES"), std::string::npos) << inv.err;
@@ -80,10 +84,10 @@ TEST(KernelBenchCommand, AnUnknownKernelTypeIsAnError) {
 TEST(DetectRulesCommand, WritesRulesTheDetectorReads) {
   TempDir dir;
   const std::string out = (dir.path() / "rules.json").string();
-  const Invocation inv = run_jouleprof(
-      with_gate({"detect-rules", "--only", "BF_conv_bn,BF_relu_add", "--hw", "8", "--channels", "8",
-                 "--rules-out", out}),
-      dir);
+  const Invocation inv =
+      run_jouleprof(with_gate({"detect-rules", "--only", "BF_conv_bn,BF_relu_add", "--hw", "8",
+                               "--channels", "8", "--rules-out", out}),
+                    dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.out << inv.err;
   auto rules = predict::FusionRules::from_file(out);
   ASSERT_TRUE(rules.ok()) << rules.error().message();

@@ -14,10 +14,13 @@ using Shape = std::vector<std::int64_t>;
 
 // The output each kernel type must have, from its configuration alone.
 Shape expected_output(const KernelConfig& k) {
-  const auto out = [](int hw, int ks, int s) { return std::int64_t{(hw + 2 * ((ks - 1) / 2) - ks) / s + 1}; };
+  const auto out = [](int hw, int ks, int s) {
+    return std::int64_t{(hw + 2 * ((ks - 1) / 2) - ks) / s + 1};
+  };
   if (k.op == "fc") return {1, k.cout};
   if (k.op == "global-avgpool") return {1, k.cin, 1, 1};
-  if (k.op == "conv-bn-relu") return {1, k.cout, out(k.hw, k.kernel_size, k.stride), out(k.hw, k.kernel_size, k.stride)};
+  if (k.op == "conv-bn-relu")
+    return {1, k.cout, out(k.hw, k.kernel_size, k.stride), out(k.hw, k.kernel_size, k.stride)};
   if (k.op == "dwconv-bn-relu" || k.op == "maxpool" || k.op == "avgpool") {
     return {1, k.cin, out(k.hw, k.kernel_size, k.stride), out(k.hw, k.kernel_size, k.stride)};
   }
