@@ -49,7 +49,7 @@ Result<CsvTable> read_csv_table(const std::filesystem::path& path) {
   while (std::getline(in, line)) {
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
+    if (line.empty() || line.front() == '#') continue;
     if (table.header.empty()) {
       table.header = split_record(line);
       continue;

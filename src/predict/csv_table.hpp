@@ -1,6 +1,7 @@
 // A small reader for the comma-separated tables of the reference data: a header row naming the
 // columns, then one record per line. Fields are not quoted in these files; a quoted field is
-// read with its quotes removed (commas inside quotes are kept).
+// read with its quotes removed (commas inside quotes are kept). Lines starting with '#' are
+// comments (kernel-bench writes how it measured there).
 #pragma once
 
 #include <filesystem>

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "jouleprof/channel.hpp"
 #include "predict/csv_table.hpp"
 
 namespace jouleprof::predict {
@@ -147,6 +148,7 @@ Result<std::vector<KernelSample>> read_kernel_csv(const std::filesystem::path& p
   JP_TRY(std::size_t stride_col, table.require_column("STRIDES"));
   JP_TRY(std::size_t cin_col, table.require_column("CIN"));
   JP_TRY(std::size_t cout_col, table.require_column("COUT"));
+  const std::optional<std::size_t> provenance_col = table.column("energy_provenance");
   std::vector<KernelSample> samples;
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     const auto& row = table.rows[r];
@@ -170,6 +172,18 @@ Result<std::vector<KernelSample>> read_kernel_csv(const std::filesystem::path& p
     JP_TRY(s.config.stride, integer(stride_col));
     JP_TRY(s.config.cin, integer(cin_col));
     JP_TRY(s.config.cout, integer(cout_col));
+    if (feature_set_of(predictor_type(s.config.op)) == FeatureSet::kAdd) {
+      s.config.input_channels = {s.config.cin, s.config.cin};
+    }
+    if (provenance_col) {
+      s.provenance = row[*provenance_col];
+      const std::string kind = s.provenance.substr(0, s.provenance.find(':'));
+      if (!provenance_from_string(kind)) {
+        return invalid_input(where, "energy_provenance", s.provenance,
+                             "expected <provenance>:<source>, provenance one of measured, "
+                             "interpolated, estimated, simulated, predicted, imported");
+      }
+    }
     s.source = table.path;
     samples.push_back(std::move(s));
   }
@@ -195,7 +209,11 @@ Result<std::vector<KernelSample>> read_kernel_files(std::span<const std::filesys
       return invalid_input(key.first + "/" + key.second, "energy", "",
                            "the kernel has a config but no energy file entry (pass its energy file)");
     }
-    samples.push_back({std::move(config), energy->second.first, energy->second.second});
+    KernelSample sample;
+    sample.config = std::move(config);
+    sample.energy_mj = energy->second.first;
+    sample.source = energy->second.second;
+    samples.push_back(std::move(sample));
   }
   for (const auto& [key, energy] : json_kernels.energies) {
     if (!json_kernels.configs.contains(key)) {
@@ -206,12 +224,18 @@ Result<std::vector<KernelSample>> read_kernel_files(std::span<const std::filesys
   return samples;
 }
 
-std::string kernel_csv_header() { return "id,OP,energy_mJ,HW,KERNEL_SIZE,STRIDES,CIN,COUT"; }
+std::string sample_origin(const KernelSample& s) {
+  return s.provenance.empty() ? s.source : fmt::format("{} [{}]", s.source, s.provenance);
+}
+
+std::string kernel_csv_header() {
+  return "id,OP,energy_mJ,HW,KERNEL_SIZE,STRIDES,CIN,COUT,energy_provenance";
+}
 
 std::string kernel_csv_row(const KernelSample& s) {
   const KernelConfig& k = s.config;
-  return fmt::format("{},{},{},{},{},{},{},{}", k.name, k.op, s.energy_mj, k.hw, k.kernel_size,
-                     k.stride, k.cin, k.cout);
+  return fmt::format("{},{},{},{},{},{},{},{},{}", k.name, k.op, s.energy_mj, k.hw, k.kernel_size,
+                     k.stride, k.cin, k.cout, s.provenance);
 }
 
 }  // namespace jouleprof::predict

@@ -75,7 +75,7 @@ Result<TrainingResult> train_kernel_predictors(std::span<const KernelSample> sam
     data.features.push_back(std::move(features).value());
     data.energy_mj.push_back(s.energy_mj);
     if (auto flops = kernel_flops(s.config)) data.flops.push_back(*flops);
-    data.sources.insert(s.source);
+    data.sources.insert(sample_origin(s));
   }
   TrainingResult result;
   result.bundle.regressor = options.bundle_regressor;

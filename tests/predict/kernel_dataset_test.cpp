@@ -87,7 +87,44 @@ TEST(KernelDataset, ReadsTheCsvFormat) {
   EXPECT_EQ(s.config.kernel_size, 7);
   EXPECT_EQ(s.config.cout, 96);
   EXPECT_DOUBLE_EQ(s.energy_mj, 2905.5);
-  EXPECT_EQ(kernel_csv_row(s), "x.tflite,conv-bn-relu6,2905.5,224,7,2,3,96");
+  EXPECT_TRUE(s.provenance.empty());
+  EXPECT_EQ(kernel_csv_row(s), "x.tflite,conv-bn-relu6,2905.5,224,7,2,3,96,");
+}
+
+TEST(KernelDataset, CsvKeepsTheEnergyProvenanceAndSkipsComments) {
+  TempDir dir;
+  KernelSample written;
+  written.config.name = "add_0_7_16_16_1_1";
+  written.config.op = "add";
+  written.config.hw = 7;
+  written.config.cin = 16;
+  written.config.cout = 16;
+  written.config.kernel_size = 1;
+  written.config.stride = 1;
+  written.energy_mj = 0.125;
+  written.provenance = "estimated:cpu-estimate";
+  auto path = dir.write("k.csv", "# jouleprof kernel-bench: energy estimated by cpu-estimate\n" +
+                                     kernel_csv_header() + "\n" + kernel_csv_row(written) + "\n");
+  auto samples = read({path});
+  ASSERT_TRUE(samples.ok()) << samples.error().message();
+  ASSERT_EQ(samples->size(), 1u);
+  const KernelSample& s = samples->front();
+  EXPECT_EQ(s.provenance, "estimated:cpu-estimate");
+  EXPECT_EQ(s.config.name, written.config.name);
+  EXPECT_DOUBLE_EQ(s.energy_mj, 0.125);
+  EXPECT_EQ(s.config.input_channels, (std::vector<int>{16, 16}));  // add: CIN is both inputs
+  EXPECT_EQ(sample_origin(s), path.string() + " [estimated:cpu-estimate]");
+  EXPECT_TRUE(features_of(s.config).ok());
+}
+
+TEST(KernelDataset, CsvRejectsAnUnknownProvenance) {
+  TempDir dir;
+  auto samples = read({dir.write("k.csv", kernel_csv_header() + "\nx,relu,1,7,1,1,8,8,guessed:me\n")});
+  ASSERT_FALSE(samples.ok());
+  const std::string m = samples.error().message();
+  EXPECT_NE(m.find("k.csv: line 2"), std::string::npos) << m;
+  EXPECT_NE(m.find("energy_provenance"), std::string::npos) << m;
+  EXPECT_NE(m.find("guessed:me"), std::string::npos) << m;
 }
 
 TEST(KernelDataset, CsvBadEnergyNamesLineAndColumn) {

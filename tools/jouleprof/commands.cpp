@@ -22,6 +22,8 @@ CommandRunner add_project_command(CLI::App& parent);
 CommandRunner add_estimate_command(CLI::App& parent);
 #ifdef JOULEPROF_TORCH_COMMANDS
 CommandRunner add_calibrate_command(CLI::App& parent);
+CommandRunner add_kernel_bench_command(CLI::App& parent);
+CommandRunner add_detect_rules_command(CLI::App& parent);
 #endif
 #ifdef JOULEPROF_TORCH_PROFILE_COMMANDS
 CommandRunner add_profile_command(CLI::App& parent);
@@ -49,6 +51,10 @@ std::span<const CommandSpec> commands() {
       CommandSpec{"serve", add_serve_command},
       CommandSpec{"project", add_project_command},
       CommandSpec{"estimate", add_estimate_command},
+#ifdef JOULEPROF_TORCH_COMMANDS
+      CommandSpec{"kernel-bench", add_kernel_bench_command},
+      CommandSpec{"detect-rules", add_detect_rules_command},
+#endif
       CommandSpec{"train-predictor", add_train_predictor_command},
       CommandSpec{"predict", add_predict_command},
       CommandSpec{"score", add_score_command},

@@ -1,0 +1,139 @@
+#include "predict/kernel_bench.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "jouleprof/statistics.hpp"
+
+namespace jouleprof::predict {
+namespace {
+
+// The provenance a sum of channels carries is its least direct part's.
+int trust_rank(Provenance p) {
+  switch (p) {
+    case Provenance::kMeasured:
+      return 0;
+    case Provenance::kInterpolated:
+      return 1;
+    case Provenance::kImported:
+      return 2;
+    case Provenance::kPredicted:
+      return 3;
+    case Provenance::kSimulated:
+      return 4;
+    case Provenance::kEstimated:
+      return 5;
+  }
+  return 5;
+}
+
+}  // namespace
+
+std::string_view to_string(KernelEnergyFigure f) {
+  return f == KernelEnergyFigure::kTotal ? "total" : "net";
+}
+
+std::optional<KernelEnergyFigure> kernel_energy_figure_from_string(std::string_view s) {
+  if (s == "total") return KernelEnergyFigure::kTotal;
+  if (s == "net") return KernelEnergyFigure::kNet;
+  return std::nullopt;
+}
+
+GatedOptions kernel_gated_defaults() {
+  GatedOptions o;
+  o.warmup_runs = 1;
+  o.repetitions = 3;
+  o.interval_ns = 100 * kNsPerMs;
+  o.last_n = 5;
+  o.check_period_ns = 100 * kNsPerMs;
+  o.gate_timeout_ns = 10 * kNsPerS;
+  o.tail_wait_ns = 200 * kNsPerMs;
+  return o;
+}
+
+Result<KernelEnergy> kernel_energy(const GatedResult& result, KernelEnergyFigure figure) {
+  if (result.repetitions.empty()) {
+    return Error(
+        ErrorCode::kUnavailable,
+        "no repetition was measured" + (result.missing.empty() ? "" : ": " + result.missing));
+  }
+  KernelEnergy e;
+  std::vector<double> energy_mj(result.repetitions.size(), 0.0);
+  std::vector<double> call_ms;
+  std::optional<Provenance> provenance;
+  std::set<std::string> sources;
+  const std::vector<ChannelCall>& first = result.repetitions.front().channels;
+  for (std::size_t c = 0; c < first.size(); ++c) {
+    const Series* series = result.profile.find_series(first[c].channel_id);
+    if (series == nullptr || !series->channel().is_top_level() ||
+        !series->channel().carries_energy())
+      continue;
+    e.channels.push_back(first[c].channel_id);
+    sources.insert(series->channel().source);
+    if (!provenance || trust_rank(first[c].provenance) > trust_rank(*provenance))
+      provenance = first[c].provenance;
+    for (std::size_t r = 0; r < result.repetitions.size(); ++r) {
+      const ChannelCall& call = result.repetitions[r].channels.at(c);
+      energy_mj[r] += 1e3 * (figure == KernelEnergyFigure::kTotal ? call.total_j : call.net_j);
+    }
+  }
+  if (e.channels.empty())
+    return Error(ErrorCode::kUnavailable, "no top-level energy channel was measured");
+  for (const GatedRepetition& rep : result.repetitions) {
+    call_ms.push_back(rep.calls > 0 ? ns_to_s(rep.window_ns) * 1e3 / static_cast<double>(rep.calls)
+                                    : 0.0);
+  }
+  const RepetitionStats energy = summarize(energy_mj);
+  const RepetitionStats time = summarize(call_ms);
+  e.energy_mj = energy.mean;
+  e.energy_stdev_mj = energy.stdev;
+  e.call_ms = time.mean;
+  e.call_stdev_ms = time.stdev;
+  e.repetitions = result.repetitions.size();
+  e.calls_per_window = result.repetitions.front().calls;
+  e.provenance = fmt::format("{}:{}", to_string(*provenance), fmt::join(sources, "+"));
+  e.incomplete = result.incomplete;
+  e.missing = result.missing;
+  return e;
+}
+
+Result<KernelEnergy> measure_kernel_call(const MeasuredCall& call,
+                                         const KernelBenchOptions& options) {
+  JP_TRY(std::unique_ptr<Monitor> monitor, Monitor::open(options.monitor));
+  JP_TRY(GatedResult result, measure_gated(*monitor, call, options.gated));
+  return kernel_energy(result, options.figure);
+}
+
+void measure_kernels(const std::vector<KernelConfig>& kernels, const KernelCallFactory& make_call,
+                     const KernelBenchOptions& options,
+                     const std::function<void(std::size_t, const KernelOutcome&)>& on_outcome) {
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    KernelOutcome outcome;
+    outcome.config = kernels[i];
+    Result<MeasuredCall> call = make_call(kernels[i]);
+    if (!call) {
+      outcome.failure = "cannot build: " + call.error().message();
+    } else if (Result<KernelEnergy> energy = measure_kernel_call(*call, options); !energy) {
+      outcome.failure = energy.error().message();
+    } else if (!(energy->energy_mj > 0.0)) {
+      outcome.failure =
+          fmt::format("{} energy {:.6g} mJ per call is not positive (lost in the baseline's noise)",
+                      to_string(options.figure), energy->energy_mj);
+    } else {
+      outcome.energy = std::move(energy).value();
+    }
+    on_outcome(i, outcome);
+  }
+}
+
+KernelSample kernel_sample(const KernelConfig& config, const KernelEnergy& energy) {
+  KernelSample s;
+  s.config = config;
+  s.energy_mj = energy.energy_mj;
+  s.provenance = energy.provenance;
+  return s;
+}
+
+}  // namespace jouleprof::predict
