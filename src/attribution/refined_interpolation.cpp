@@ -175,13 +175,29 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
     return out;
   }
 
+  const auto separates = [&](const NnlsFit& fit) {
+    if (fit.rank < static_cast<int>(columns) || fit.condition_number > limits.max_condition) return false;
+    for (std::uint32_t c = 1; c < columns; ++c) {
+      if (identified(fit.coefficients(c), fit.standard_error(c), limits.max_relative_se)) return true;
+    }
+    return false;
+  };
+  // The fit with the bounds as read: when it separates no class, no shift is searched for (the
+  // search costs more than the rest of the refinement).
+  WindowPieces pieces = cut_into_windows(segments, edges, column_of);
+  NnlsFit fit = [&] {
+    const NormalEquations equations = normal_equations(pieces, window_energy_j, first_row, end_row, columns);
+    return fit_nnls_normal(equations.gram, equations.aty, equations.yty, equations.rows);
+  }();
+  const bool separates_as_read = separates(fit);
+
   // The counter's timestamps are read times: a poller sees each update some time after it
   // happened, so every interval bound is late by the read delay, and the energy of the ops at
   // each bound lands in the neighbouring interval. For ops as short as the delay that biases the
   // fit. The mean delay is estimated from the readings and spans alone: the shift of the inner
   // bounds (golden section over [0, period/10], or none) that leaves the smallest residual on the
   // first whole intervals. Each interval keeps its measured energy whatever the shift.
-  {
+  if (separates_as_read) {
     const std::size_t search_end = std::min(end_row, first_row + kDelaySearchWindows);
     const TimeNs search_until = edges[search_end];
     std::vector<Segment> early;
@@ -223,11 +239,12 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
     if (rss_at(best) < rss_at(0.0)) out.read_delay_ns = std::llround(best);
   }
 
-  const std::vector<TimeNs> shifted = moved_earlier(edges, out.read_delay_ns);
-  WindowPieces pieces = cut_into_windows(segments, shifted, column_of);
+  if (out.read_delay_ns > 0) {
+    pieces = cut_into_windows(segments, moved_earlier(edges, out.read_delay_ns), column_of);
+    const NormalEquations equations = normal_equations(pieces, window_energy_j, first_row, end_row, columns);
+    fit = fit_nnls_normal(equations.gram, equations.aty, equations.yty, equations.rows);
+  }
   out.busy_s = pieces.sweep.busy_s;
-  const NormalEquations equations = normal_equations(pieces, window_energy_j, first_row, end_row, columns);
-  const NnlsFit fit = fit_nnls_normal(equations.gram, equations.aty, equations.yty, equations.rows);
   out.condition_number = std::isfinite(fit.condition_number) ? fit.condition_number : 1e300;
   if (fit.rank < static_cast<int>(columns) || fit.condition_number > limits.max_condition) {
     out.why_not = fmt::format(
