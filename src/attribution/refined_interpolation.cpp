@@ -18,6 +18,10 @@ constexpr std::uint32_t kIdleColumn = 0;  // column 0: the interval's length (id
 // the steady step of the evaluation 4096 placed the delay at 4.7 µs instead of ~10 µs) and
 // narrows the range to 0.618^steps of itself (2 % of 100 µs for a 1 ms counter).
 constexpr std::size_t kDelaySearchWindows = 16384;
+// The fit's SVDs cost O(columns³): a timeline whose span names are not mapped to classes (every
+// step its own name) would spend minutes there, and per-name powers of thousands of names are not
+// identifiable from one counter anyway.
+constexpr std::uint32_t kMaxColumns = 512;
 constexpr int kDelaySearchSteps = 8;
 
 bool identified(double power_w, double standard_error_w, double max_relative_se) {
@@ -168,6 +172,11 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
   const std::size_t min_windows = limits.min_windows > 0 ? limits.min_windows : 3 * static_cast<std::size_t>(columns);
   if (out.classes == 0) {
     out.why_not = "no span with a class lies in the window";
+    return out;
+  }
+  if (columns > kMaxColumns) {
+    out.why_not = fmt::format("{} classes, more than the fit takes ({}): map span names to classes "
+                              "(AttributionOptions::class_of, --classes)", out.classes, kMaxColumns - 1);
     return out;
   }
   if (out.windows < min_windows) {
