@@ -30,7 +30,8 @@ namespace jouleprof {
 
 enum class AttributionMethod : std::uint8_t {
   kAuto = 0,         // choose per channel (see AttributionOptions::fine_counter_ratio)
-  kInterpolate = 1,  // linear interpolation of the cumulative counter, equal/weighted split
+  kInterpolate = 1,  // linear interpolation of the cumulative counter, equal/weighted split;
+                     // on counters refined below the update period by fitted class powers
   kHold = 2,         // Smaragdine: last power sample held over each elementary interval
   kRegress = 3,      // NNLS of counter-window energies on per-class busy time
   kCalibrated = 4,   // window energy split ∝ busy time × calibrated class power
@@ -89,6 +90,14 @@ struct AttributionOptions {
   // its consuming tracks (the time-weighted median self-segment duration: half the busy time
   // lies in longer segments); fine channels are interpolated.
   double fine_counter_ratio = 0.5;
+
+  // interpolate on an energy counter: each update interval keeps its measured energy but splits
+  // it by busy time × per-class power weights fitted on the counter's own update intervals (the
+  // regress model and limits below); classes the fit does not identify weigh the interval's mean
+  // power, as plain interpolation does. Intervals inside one span are unchanged, so with spans
+  // long against the update period the result tends to plain interpolation.
+  // false = plain interpolation.
+  bool refine_interpolation = true;
 
   // regress: a class is identified when its standard error is at most max_relative_se of its
   // fitted power and the column-scaled design's condition number is at most max_condition.

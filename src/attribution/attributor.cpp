@@ -12,6 +12,7 @@
 #include "attribution/interval_sweep.hpp"
 #include "attribution/nnls_regression.hpp"
 #include "attribution/profile_tree.hpp"
+#include "attribution/refined_interpolation.hpp"
 #include "jouleprof/attribution.hpp"
 
 namespace jouleprof {
@@ -100,6 +101,7 @@ struct ChannelWork {
   ChannelAttribution out;
   AttributionRecord record;
   double busy_s = 0.0;
+  bool refined = false;  // interpolation weighted by fitted class powers below the update period
 };
 
 void charge_segments(ChannelWork& w, const std::vector<double>& segment_energy_j,
@@ -118,6 +120,47 @@ void run_curve_method(ChannelWork& w, CurveRule rule) {
   const SweepResult sweep = attribution::sweep_segments(w.segments, &curve, {});
   charge_segments(w, sweep.energy_j, sweep.shared_time_s);
   w.busy_s = sweep.busy_s;
+}
+
+// Interpolate; on an energy counter refined below its update period (refined_interpolation.hpp).
+// Returns what the record's reason should add.
+std::string run_interpolate(ChannelWork& w, std::size_t class_count, const AttributionOptions& options) {
+  std::string why_plain;
+  if (!options.refine_interpolation) {
+    why_plain = "refinement switched off";
+  } else if (w.series->channel().kind != ChannelKind::kEnergyCounter) {
+    why_plain = "power readings carry no interval energies to keep";
+  } else {
+    attribution::RefinementLimits limits;
+    limits.max_relative_se = options.regress_max_relative_se;
+    limits.max_condition = options.regress_max_condition;
+    limits.min_windows = options.regress_min_windows;
+    attribution::Refinement r =
+        attribution::refine_interpolation(w.segments, w.curve, w.begin_ns, w.end_ns, class_count, limits);
+    auto& diag = w.record.diagnostics;
+    diag["refine_windows"] = static_cast<double>(r.windows);
+    diag["refine_classes"] = static_cast<double>(r.classes);
+    diag["refined_classes"] = static_cast<double>(r.refined_classes);
+    if (r.condition_number > 0.0) diag["refine_condition_number"] = r.condition_number;
+    if (r.applied) {
+      diag["refine_idle_power_w"] = r.idle_power_w;
+      diag["refine_read_delay_us"] = static_cast<double>(r.read_delay_ns) / 1e3;
+      charge_segments(w, r.segment_energy_j, r.segment_shared_s);
+      w.busy_s = r.busy_s;
+      w.refined = true;
+      const std::string idle = r.idle_refined ? fmt::format(", idle stretches by the fitted idle power {:.1f} W", r.idle_power_w)
+                                              : std::string(" and idle stretches");
+      return fmt::format(
+          "; refined below the update period: {} of {} classes weighed by the power fitted on {} update "
+          "intervals (bounds moved {:.1f} µs earlier: the read delay that fits best), the others{} by each "
+          "interval's mean power",
+          r.refined_classes, r.classes, r.windows, static_cast<double>(r.read_delay_ns) / 1e3, idle);
+    }
+    why_plain = r.why_not;
+  }
+  w.record.diagnostics["refined_classes"] = 0.0;
+  run_curve_method(w, CurveRule::kInterpolate);
+  return "; not refined below the update period (" + why_plain + ")";
 }
 
 void run_time_split(ChannelWork& w) {
@@ -486,7 +529,7 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
 
     switch (method) {
       case AttributionMethod::kInterpolate:
-        run_curve_method(w, CurveRule::kInterpolate);
+        reason += run_interpolate(w, classes.names.size(), options);
         break;
       case AttributionMethod::kHold:
         run_curve_method(w, CurveRule::kHold);
@@ -506,13 +549,13 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
         std::string why_not;
         if (!run_regress(w, classes, options, &why_not)) {
           w.out.class_power_w.clear();
-          run_curve_method(w, CurveRule::kInterpolate);
+          const std::string interpolation = run_interpolate(w, classes.names.size(), options);
           if (requested == AttributionMethod::kAuto) {
             method = AttributionMethod::kInterpolate;
-            reason += "; regress declined (" + why_not + "), so interpolated within counter windows";
+            reason += "; regress declined (" + why_not + "), so interpolated within counter windows" + interpolation;
           } else {
             w.record.notes.push_back("regress declined per-class figures (" + why_not +
-                                     "); the tree is interpolated within counter windows instead");
+                                     "); the tree is interpolated within counter windows instead" + interpolation);
           }
           w.out.method = AttributionMethod::kInterpolate;
         }
@@ -560,7 +603,7 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
     // channel stays labelled so, whatever the split method.
     const Provenance source = w.series->channel().provenance;
     if (f.top_level) {
-      if (source == Provenance::kEstimated || provenance_of(w.out.method) == Provenance::kEstimated) {
+      if (source == Provenance::kEstimated || provenance_of(w.out.method) == Provenance::kEstimated || w.refined) {
         tree_inputs.provenance = Provenance::kEstimated;
       } else if (source == Provenance::kSimulated && tree_inputs.provenance != Provenance::kEstimated) {
         tree_inputs.provenance = Provenance::kSimulated;

@@ -12,10 +12,29 @@ struct Boundary {
   std::uint32_t segment;
 };
 
+// Segments come in a few sorted runs (one per track when build_segments walked well-nested
+// tracks): merging the runs costs O(n log runs) against O(n log n) for a sort.
 void sort_boundaries(std::vector<Boundary>& boundaries) {
   const auto by_time = [](const Boundary& a, const Boundary& b) { return a.t_ns < b.t_ns; };
-  if (!std::is_sorted(boundaries.begin(), boundaries.end(), by_time)) {
+  std::vector<std::size_t> run_begin{0};
+  for (std::size_t i = 1; i < boundaries.size(); ++i) {
+    if (boundaries[i].t_ns < boundaries[i - 1].t_ns) run_begin.push_back(i);
+  }
+  constexpr std::size_t kMaxRunsToMerge = 64;
+  if (run_begin.size() > kMaxRunsToMerge) {
     std::sort(boundaries.begin(), boundaries.end(), by_time);
+    return;
+  }
+  run_begin.push_back(boundaries.size());
+  while (run_begin.size() > 2) {
+    std::vector<std::size_t> merged{0};
+    for (std::size_t r = 0; r + 2 < run_begin.size(); r += 2) {
+      const auto at = [&](std::size_t k) { return boundaries.begin() + static_cast<std::ptrdiff_t>(run_begin[k]); };
+      std::inplace_merge(at(r), at(r + 1), at(r + 2), by_time);
+      merged.push_back(run_begin[r + 2]);
+    }
+    if (run_begin.size() % 2 == 0) merged.push_back(run_begin.back());
+    run_begin = std::move(merged);
   }
 }
 
@@ -52,33 +71,68 @@ std::vector<Segment> build_segments(const Timeline& timeline, const SegmentInput
     }
   }
 
+  // Depth first from the roots of each track, children in time order: on a well-nested track the
+  // self segments are disjoint and come out sorted, so the sweep needs no sort (a sort of the
+  // boundaries cost most of the time on nested timelines). Overlapping siblings or children
+  // outside their parent still give the right segments, only unsorted (the sweep then sorts).
   std::vector<Segment> segments;
-  segments.reserve(spans.size());
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const Span& s = spans[i];
-    if (!consumes(s)) continue;
-    const TimeNs b = std::max(s.begin_ns, lo);
-    const TimeNs e = std::min(s.end_ns, hi);
-    if (e <= b) continue;
-    const std::uint32_t klass = inputs.class_of_name[s.name];
-    const double w = inputs.track_weight[s.track];
-    if (!any_children || child_begin[i] == child_begin[i + 1]) {
-      segments.push_back(Segment{b, e, i, klass, w});
-      continue;
-    }
+  segments.reserve(spans.size() + children.size());
+  const auto by_begin = [&](std::uint32_t x, std::uint32_t y) { return spans[x].begin_ns < spans[y].begin_ns; };
+  for (std::uint32_t i = 0; i < n && any_children; ++i) {
     auto first = children.begin() + child_begin[i];
     auto last = children.begin() + child_begin[i + 1];
-    std::sort(first, last, [&](std::uint32_t x, std::uint32_t y) {
-      return spans[x].begin_ns < spans[y].begin_ns;
-    });
-    TimeNs cursor = b;
-    for (auto it = first; it != last; ++it) {
-      const Span& c = spans[*it];
-      const TimeNs gap_end = std::min(c.begin_ns, e);
-      if (gap_end > cursor) segments.push_back(Segment{cursor, gap_end, i, klass, w});
-      cursor = std::max(cursor, c.end_ns);
+    if (!std::is_sorted(first, last, by_begin)) std::sort(first, last, by_begin);
+  }
+  std::vector<std::uint32_t> roots;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const Span& s = spans[i];
+    const bool child = s.parent != kNoIndex && s.parent < n && spans[s.parent].track == s.track;
+    if (consumes(s) && !child) roots.push_back(i);
+  }
+  const auto by_track_then_begin = [&](std::uint32_t x, std::uint32_t y) {
+    return spans[x].track != spans[y].track ? spans[x].track < spans[y].track : spans[x].begin_ns < spans[y].begin_ns;
+  };
+  if (!std::is_sorted(roots.begin(), roots.end(), by_track_then_begin)) {
+    std::stable_sort(roots.begin(), roots.end(), by_track_then_begin);
+  }
+
+  struct Frame {
+    std::uint32_t span;
+    std::uint32_t next_child;
+    TimeNs cursor;
+    TimeNs end;
+  };
+  std::vector<Frame> stack;
+  std::vector<bool> visited(n, false);
+  const auto open = [&](std::uint32_t i) {
+    visited[i] = true;
+    const Span& s = spans[i];
+    stack.push_back(Frame{i, child_begin[i], std::max(s.begin_ns, lo), std::min(s.end_ns, hi)});
+  };
+  const auto emit = [&](std::uint32_t i, TimeNs b, TimeNs e) {
+    const Span& s = spans[i];
+    segments.push_back(Segment{b, e, i, inputs.class_of_name[s.name], inputs.track_weight[s.track]});
+  };
+  const auto walk = [&](std::uint32_t root) {
+    open(root);
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (any_children && f.next_child < child_begin[f.span + 1]) {
+        const std::uint32_t c = children[f.next_child++];
+        const TimeNs gap_end = std::min(spans[c].begin_ns, f.end);
+        if (gap_end > f.cursor) emit(f.span, f.cursor, gap_end);
+        f.cursor = std::max(f.cursor, spans[c].end_ns);
+        if (!visited[c]) open(c);  // a parent cycle in a malformed timeline must not loop
+        continue;
+      }
+      if (f.end > f.cursor) emit(f.span, f.cursor, f.end);
+      stack.pop_back();
     }
-    if (e > cursor) segments.push_back(Segment{cursor, e, i, klass, w});
+  };
+  for (std::uint32_t r : roots) walk(r);
+  // Spans on a parent cycle have no root: each gets its own self segments all the same.
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (consumes(spans[i]) && !visited[i]) walk(i);
   }
   return segments;
 }
@@ -98,14 +152,32 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
     out.edge_idle_s.reserve(edges.size());
   }
 
-  std::vector<Boundary> begins(n);
-  std::vector<Boundary> ends(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    begins[i] = Boundary{segments[i].begin_ns, static_cast<std::uint32_t>(i)};
-    ends[i] = Boundary{segments[i].end_ns, static_cast<std::uint32_t>(i)};
+  // Segments already in time order (the usual case, see build_segments) are their own boundary
+  // lists; others are sorted through explicit boundary arrays.
+  bool begins_sorted = true;
+  bool ends_sorted = true;
+  for (std::size_t i = 1; i < n; ++i) {
+    begins_sorted = begins_sorted && segments[i].begin_ns >= segments[i - 1].begin_ns;
+    ends_sorted = ends_sorted && segments[i].end_ns >= segments[i - 1].end_ns;
   }
-  sort_boundaries(begins);
-  sort_boundaries(ends);
+  std::vector<Boundary> begins;
+  std::vector<Boundary> ends;
+  if (!begins_sorted) {
+    begins.resize(n);
+    for (std::size_t i = 0; i < n; ++i) begins[i] = Boundary{segments[i].begin_ns, static_cast<std::uint32_t>(i)};
+    sort_boundaries(begins);
+  }
+  if (!ends_sorted) {
+    ends.resize(n);
+    for (std::size_t i = 0; i < n; ++i) ends[i] = Boundary{segments[i].end_ns, static_cast<std::uint32_t>(i)};
+    sort_boundaries(ends);
+  }
+  const auto begin_at = [&](std::size_t k) {
+    return begins_sorted ? Boundary{segments[k].begin_ns, static_cast<std::uint32_t>(k)} : begins[k];
+  };
+  const auto end_at = [&](std::size_t k) {
+    return ends_sorted ? Boundary{segments[k].end_ns, static_cast<std::uint32_t>(k)} : ends[k];
+  };
 
   std::vector<double> begin_energy_prefix(curve != nullptr ? n : 0);
   constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
@@ -118,15 +190,15 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
   double busy = 0.0;
   double active_weight = 0.0;
   std::size_t active = 0;
-  TimeNs last_t = std::min({n > 0 ? begins[0].t_ns : kNever, edges.empty() ? kNever : edges[0]});
+  TimeNs last_t = std::min({n > 0 ? begin_at(0).t_ns : kNever, edges.empty() ? kNever : edges[0]});
   if (last_t == kNever) return out;
   static const EnergyCurve kNoCurve;
   EnergyCurve::Cursor cursor(curve != nullptr ? *curve : kNoCurve);
   double last_g = curve != nullptr ? cursor.at(last_t) : 0.0;
 
   while (ib < n || ie < n || iw < edges.size()) {
-    const TimeNs tb = ib < n ? begins[ib].t_ns : kNever;
-    const TimeNs te = ie < n ? ends[ie].t_ns : kNever;
+    const TimeNs tb = ib < n ? begin_at(ib).t_ns : kNever;
+    const TimeNs te = ie < n ? end_at(ie).t_ns : kNever;
     const TimeNs tw = iw < edges.size() ? edges[iw] : kNever;
     const TimeNs t = std::min({tb, te, tw});
     if (t > last_t) {
@@ -145,7 +217,7 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
     }
     // Half-open intervals: segments ending at t close before windows and new segments open.
     if (te == t) {
-      const std::uint32_t s = ends[ie++].segment;
+      const std::uint32_t s = end_at(ie++).segment;
       const double w = segments[s].weight;
       out.end_shared_s[s] = shared;
       out.shared_time_s[s] = w * (shared - out.begin_shared_s[s]);
@@ -164,7 +236,7 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
       ++iw;
       continue;
     }
-    const std::uint32_t s = begins[ib++].segment;
+    const std::uint32_t s = begin_at(ib++).segment;
     out.begin_shared_s[s] = shared;
     if (curve != nullptr) begin_energy_prefix[s] = energy;
     if (!edges.empty()) out.begin_window[s] = static_cast<std::uint32_t>(iw == 0 ? 0 : iw - 1);

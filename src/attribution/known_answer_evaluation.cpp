@@ -59,11 +59,14 @@ Series simulate_counter(const SimulatedWorkload& w, SimulatedCounter counter, st
 }
 
 EvaluationOutcome evaluate_method(const SimulatedWorkload& w, const Series& counter,
-                                  AttributionMethod method, const Calibration& calibration) {
+                                  AttributionMethod method, const Calibration& calibration,
+                                  bool refine_interpolation) {
   EvaluationOutcome out;
   out.method = method;
+  out.plain = !refine_interpolation;
   AttributionOptions options;
   options.default_method = method;
+  options.refine_interpolation = refine_interpolation;
   options.class_of = [](std::string_view name) {
     if (name.rfind("step_", 0) == 0) return std::string();  // a step's self time is idle gaps
     const std::size_t slash = name.rfind('/');
@@ -92,6 +95,10 @@ EvaluationOutcome evaluate_method(const SimulatedWorkload& w, const Series& coun
   if (auto it = rec.diagnostics.find("identified_classes"); it != rec.diagnostics.end()) {
     out.identified_classes = static_cast<std::size_t>(it->second);
   }
+  if (auto it = rec.diagnostics.find("refined_classes"); it != rec.diagnostics.end()) {
+    out.refined_classes = static_cast<std::size_t>(it->second);
+  }
+  if (auto it = rec.diagnostics.find("refine_read_delay_us"); it != rec.diagnostics.end()) out.read_delay_us = it->second;
   out.windows = counter.update_indices().size();
 
   std::vector<double> est(w.classes.size(), 0.0);
@@ -132,13 +139,16 @@ std::vector<EvaluationOutcome> run_evaluation_grid(std::uint64_t seed) {
     for (SimulatedCounter counter :
          {SimulatedCounter::kRapl1ms, SimulatedCounter::kNvml100ms, SimulatedCounter::kAveragedPower1s}) {
       const Series series = simulate_counter(w, counter, seed + 11);
-      for (AttributionMethod method :
-           {AttributionMethod::kInterpolate, AttributionMethod::kHold, AttributionMethod::kRegress,
-            AttributionMethod::kCalibrated, AttributionMethod::kTimeSplit}) {
-        EvaluationOutcome o = evaluate_method(w, series, method, calibration);
+      const auto add = [&](EvaluationOutcome o) {
         o.counter = counter;
         o.shape = shape;
         outcomes.push_back(std::move(o));
+      };
+      add(evaluate_method(w, series, AttributionMethod::kInterpolate, calibration, false));
+      for (AttributionMethod method :
+           {AttributionMethod::kInterpolate, AttributionMethod::kHold, AttributionMethod::kRegress,
+            AttributionMethod::kCalibrated, AttributionMethod::kTimeSplit}) {
+        add(evaluate_method(w, series, method, calibration));
       }
     }
   }
@@ -160,6 +170,8 @@ std::vector<DurationSweepRow> run_duration_sweep(std::uint64_t seed) {
     row.duration_scale = scale;
     row.outcome = evaluate_method(w, series, AttributionMethod::kInterpolate, calibration);
     row.outcome.counter = SimulatedCounter::kRapl1ms;
+    row.plain = evaluate_method(w, series, AttributionMethod::kInterpolate, calibration, false);
+    row.plain.counter = SimulatedCounter::kRapl1ms;
     AttributionOptions auto_options;
     const std::vector<const Series*> one{&series};
     if (auto r = attribute(one, w.timeline, auto_options)) {
@@ -172,12 +184,14 @@ std::vector<DurationSweepRow> run_duration_sweep(std::uint64_t seed) {
 }
 
 std::string format_duration_sweep(const std::vector<DurationSweepRow>& rows) {
-  std::string out = fmt::format("{:<16} {:>14} {:>8} {:>8}  {}\n", "op durations", "typical span", "median",
-                                "p90", "auto picks");
+  std::string out = fmt::format("{:<13} {:>13} {:>8} {:>8} {:>9}  {:>12} {:>8}  {}\n", "op durations", "typical span",
+                                "median", "p90", "refined", "plain median", "p90", "auto picks");
   for (const DurationSweepRow& r : rows) {
-    out += fmt::format("{:<16} {:>11.3f} ms {:>7.2f}% {:>7.2f}%  {}\n", fmt::format("x{:g}", r.duration_scale),
-                       r.typical_span_ms, 100.0 * r.outcome.median_class_error,
-                       100.0 * r.outcome.p90_class_error, r.auto_method);
+    out += fmt::format("{:<13} {:>10.3f} ms {:>7.2f}% {:>7.2f}% {:>9}  {:>11.2f}% {:>7.2f}%  {}\n",
+                       fmt::format("x{:g}", r.duration_scale), r.typical_span_ms,
+                       100.0 * r.outcome.median_class_error, 100.0 * r.outcome.p90_class_error,
+                       fmt::format("{}/{}", r.outcome.refined_classes, r.outcome.classes),
+                       100.0 * r.plain.median_class_error, 100.0 * r.plain.p90_class_error, r.auto_method);
   }
   return out;
 }
@@ -193,9 +207,14 @@ std::string format_evaluation_table(const std::vector<EvaluationOutcome>& outcom
         : o.method == AttributionMethod::kRegress
             ? fmt::format("cond {:.2g}, {}/{} classes identified", o.condition_number, o.identified_classes,
                           o.classes)
+        : o.method == AttributionMethod::kInterpolate && !o.plain
+            ? (o.refined_classes > 0 ? fmt::format("{}/{} classes refined below the update period, read delay {:.1f} us",
+                                                   o.refined_classes, o.classes, o.read_delay_us)
+                                     : "not refined")
             : std::string();
+    const std::string method = o.plain ? "plain interp" : std::string(to_string(o.method));
     out += fmt::format("{:<13} {:<19} {:<12} {:>7.2f}% {:>7.2f}% {:>9.4f}% {:>9.2f}% {:>8}  {}\n",
-                       to_string(o.shape), to_string(o.counter), to_string(o.method),
+                       to_string(o.shape), to_string(o.counter), method,
                        100.0 * o.median_class_error, 100.0 * o.p90_class_error, 100.0 * o.tree_vs_measured,
                        100.0 * o.spans_vs_truth, o.windows, note);
   }

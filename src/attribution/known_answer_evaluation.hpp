@@ -31,6 +31,9 @@ struct EvaluationOutcome {
   std::size_t windows = 0;          // counter windows in the run
   double condition_number = 0.0;    // regress only
   std::size_t identified_classes = 0;  // regress only
+  bool plain = false;                  // interpolate with refine_interpolation off
+  std::size_t refined_classes = 0;     // interpolate: classes weighed by fitted power
+  double read_delay_us = 0.0;          // interpolate: the counter's read delay as estimated
 };
 
 // Calibration weights for the simulated classes, each off by a uniform ±relative_error (seeded).
@@ -39,25 +42,28 @@ Calibration perturbed_calibration(const SimulatedWorkload& w, double relative_er
 Series simulate_counter(const SimulatedWorkload& w, SimulatedCounter counter, std::uint64_t seed);
 
 // Attributes `counter` over the workload with `method`; calibration is used by kCalibrated.
+// refine_interpolation = false gives plain interpolation (the reference for the refinement).
 EvaluationOutcome evaluate_method(const SimulatedWorkload& w, const Series& counter,
-                                  AttributionMethod method, const Calibration& calibration);
+                                  AttributionMethod method, const Calibration& calibration,
+                                  bool refine_interpolation = true);
 
 // Run length of the grid's workloads: 120 s gives ~1200 windows of the 100 ms counter (the
 // regression targets need ≥ 300; more windows shrink the standard errors as 1/√n).
 inline constexpr TimeNs kEvaluationRunNs = 120 * kNsPerS;
 inline constexpr TimeNs kDurationSweepRunNs = 20 * kNsPerS;
 
-// The whole grid: every method × counter × workload shape (seeded).
+// The whole grid: every method (and plain interpolation) × counter × workload shape (seeded).
 std::vector<EvaluationOutcome> run_evaluation_grid(std::uint64_t seed);
 
-// Interpolate on the 1 ms counter over the steady step with every op duration scaled ×1, ×4,
-// ×16, ×64: how per-class error depends on op length relative to the counter's update period,
-// beside the method auto picks for each.
+// Interpolate (refined, and plain) on the 1 ms counter over the steady step with every op duration
+// scaled ×1, ×4, ×16, ×64: how per-class error depends on op length relative to the counter's
+// update period, beside the method auto picks for each.
 struct DurationSweepRow {
   double duration_scale = 1.0;
   double typical_span_ms = 0.0;  // time-weighted median self-segment (auto's yardstick)
   std::string auto_method;
-  EvaluationOutcome outcome;
+  EvaluationOutcome outcome;  // interpolate as it runs by default (refined where the counter is coarse)
+  EvaluationOutcome plain;    // plain interpolation
 };
 std::vector<DurationSweepRow> run_duration_sweep(std::uint64_t seed);
 std::string format_duration_sweep(const std::vector<DurationSweepRow>& rows);

@@ -26,44 +26,18 @@ Eigen::VectorXd solve_on(const Eigen::MatrixXd& a, const Eigen::VectorXd& y,
   return full;
 }
 
-}  // namespace
-
-NnlsFit fit_nnls(const Eigen::MatrixXd& design, const Eigen::VectorXd& target) {
-  const Eigen::Index p = design.cols();
+// NNLS on the reduced problem ‖a·x − y‖² + extra_rss, for a design of `rows` rows whose columns
+// were divided by `scale`; `usable` marks the columns that are not entirely zero.
+NnlsFit fit_reduced(const Eigen::MatrixXd& a, const Eigen::VectorXd& y, double extra_rss,
+                    const Eigen::VectorXd& scale, const std::vector<bool>& usable, std::size_t rows) {
+  const Eigen::Index p = a.cols();
   NnlsFit fit;
   fit.coefficients = Eigen::VectorXd::Zero(p);
   fit.standard_error = Eigen::VectorXd::Constant(p, kInf);
-  if (design.rows() == 0 || p == 0) return fit;
-
-  // Column scaling makes the tolerances and the condition number independent of units.
-  Eigen::VectorXd scale = design.colwise().norm().transpose();
-  std::vector<bool> usable(static_cast<std::size_t>(p));
-  for (Eigen::Index j = 0; j < p; ++j) {
-    usable[static_cast<std::size_t>(j)] = scale(j) > 0.0;
-    if (scale(j) <= 0.0) scale(j) = 1.0;
-  }
-  const Eigen::MatrixXd scaled = design * scale.cwiseInverse().asDiagonal();
-
-  // With many more windows than unknowns, everything below runs on the QR-reduced problem:
-  // ‖A·x − y‖² = ‖R·x − Qᵀy‖² + (‖y‖² − ‖Qᵀy‖²), and A and R share their singular values.
-  Eigen::MatrixXd a;
-  Eigen::VectorXd y;
-  double extra_rss = 0.0;
-  if (scaled.rows() > p) {
-    Eigen::HouseholderQR<Eigen::MatrixXd> qr(scaled);
-    a = qr.matrixQR().topRows(p).triangularView<Eigen::Upper>();
-    const Eigen::VectorXd qty = qr.householderQ().transpose() * target;
-    y = qty.head(p);
-    extra_rss = std::max(0.0, target.squaredNorm() - y.squaredNorm());
-  } else {
-    a = scaled;
-    y = target;
-  }
-
   Eigen::JacobiSVD<Eigen::MatrixXd> svd(a);
   const Eigen::VectorXd& sigma = svd.singularValues();
   const double sigma_max = sigma.size() > 0 ? sigma(0) : 0.0;
-  const double tol_rank = sigma_max * static_cast<double>(std::max(design.rows(), design.cols())) *
+  const double tol_rank = sigma_max * static_cast<double>(std::max(static_cast<Eigen::Index>(rows), p)) *
                           std::numeric_limits<double>::epsilon();
   for (Eigen::Index k = 0; k < sigma.size(); ++k) fit.rank += sigma(k) > tol_rank ? 1 : 0;
   const double sigma_min = sigma.size() > 0 ? sigma(sigma.size() - 1) : 0.0;
@@ -113,7 +87,7 @@ NnlsFit fit_nnls(const Eigen::MatrixXd& design, const Eigen::VectorXd& target) {
   }
 
   const double rss = (y - a * x).squaredNorm() + extra_rss;
-  fit.residual_rms = std::sqrt(rss / static_cast<double>(design.rows()));
+  fit.residual_rms = std::sqrt(rss / static_cast<double>(rows));
 
   // Standard errors on the passive (positive) columns: σ²·(A_Pᵀ A_P)⁻¹ through the SVD, so a
   // near-singular passive design yields huge errors rather than a failed inverse.
@@ -121,7 +95,7 @@ NnlsFit fit_nnls(const Eigen::MatrixXd& design, const Eigen::VectorXd& target) {
   for (Eigen::Index j = 0; j < p; ++j) {
     if (passive[static_cast<std::size_t>(j)]) cols.push_back(j);
   }
-  const auto dof = static_cast<double>(design.rows()) - static_cast<double>(cols.size());
+  const auto dof = static_cast<double>(rows) - static_cast<double>(cols.size());
   if (!cols.empty() && dof > 0.0) {
     Eigen::MatrixXd sub(a.rows(), static_cast<Eigen::Index>(cols.size()));
     for (std::size_t k = 0; k < cols.size(); ++k) sub.col(static_cast<Eigen::Index>(k)) = a.col(cols[k]);
@@ -139,6 +113,73 @@ NnlsFit fit_nnls(const Eigen::MatrixXd& design, const Eigen::VectorXd& target) {
   }
   fit.coefficients = x.cwiseQuotient(scale);
   return fit;
+}
+
+}  // namespace
+
+NnlsFit fit_nnls(const Eigen::MatrixXd& design, const Eigen::VectorXd& target) {
+  const Eigen::Index p = design.cols();
+  NnlsFit fit;
+  fit.coefficients = Eigen::VectorXd::Zero(p);
+  fit.standard_error = Eigen::VectorXd::Constant(p, kInf);
+  if (design.rows() == 0 || p == 0) return fit;
+
+  // Column scaling makes the tolerances and the condition number independent of units.
+  Eigen::VectorXd scale = design.colwise().norm().transpose();
+  std::vector<bool> usable(static_cast<std::size_t>(p));
+  for (Eigen::Index j = 0; j < p; ++j) {
+    usable[static_cast<std::size_t>(j)] = scale(j) > 0.0;
+    if (scale(j) <= 0.0) scale(j) = 1.0;
+  }
+  const Eigen::MatrixXd scaled = design * scale.cwiseInverse().asDiagonal();
+
+  // With many more windows than unknowns, everything below runs on the QR-reduced problem:
+  // ‖A·x − y‖² = ‖R·x − Qᵀy‖² + (‖y‖² − ‖Qᵀy‖²), and A and R share their singular values.
+  Eigen::MatrixXd a;
+  Eigen::VectorXd y;
+  double extra_rss = 0.0;
+  if (scaled.rows() > p) {
+    Eigen::HouseholderQR<Eigen::MatrixXd> qr(scaled);
+    a = qr.matrixQR().topRows(p).triangularView<Eigen::Upper>();
+    const Eigen::VectorXd qty = qr.householderQ().transpose() * target;
+    y = qty.head(p);
+    extra_rss = std::max(0.0, target.squaredNorm() - y.squaredNorm());
+  } else {
+    a = scaled;
+    y = target;
+  }
+
+  return fit_reduced(a, y, extra_rss, scale, usable, static_cast<std::size_t>(design.rows()));
+}
+
+NnlsFit fit_nnls_normal(const Eigen::MatrixXd& gram, const Eigen::VectorXd& design_t_target,
+                        double target_squared, std::size_t rows) {
+  const Eigen::Index p = gram.cols();
+  NnlsFit fit;
+  fit.coefficients = Eigen::VectorXd::Zero(p);
+  fit.standard_error = Eigen::VectorXd::Constant(p, kInf);
+  if (rows == 0 || p == 0) return fit;
+  Eigen::VectorXd scale = gram.diagonal().cwiseMax(0.0).cwiseSqrt();
+  std::vector<bool> usable(static_cast<std::size_t>(p));
+  for (Eigen::Index j = 0; j < p; ++j) {
+    usable[static_cast<std::size_t>(j)] = scale(j) > 0.0;
+    if (scale(j) <= 0.0) scale(j) = 1.0;
+  }
+  const Eigen::VectorXd inverse_scale = scale.cwiseInverse();
+  const Eigen::MatrixXd scaled_gram = inverse_scale.asDiagonal() * gram * inverse_scale.asDiagonal();
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(scaled_gram);
+  const Eigen::VectorXd lambda = eigen.eigenvalues().cwiseMax(0.0);
+  const Eigen::VectorXd projected = eigen.eigenvectors().transpose() * design_t_target.cwiseProduct(inverse_scale);
+  // Directions whose eigenvalue is at rounding level carry no information about y (in exact
+  // arithmetic Aᵀy has no component there); dividing by them would only amplify rounding.
+  const double floor = lambda.maxCoeff() * static_cast<double>(p) * std::numeric_limits<double>::epsilon();
+  Eigen::VectorXd y = Eigen::VectorXd::Zero(p);
+  for (Eigen::Index k = 0; k < p; ++k) {
+    if (lambda(k) > floor) y(k) = projected(k) / std::sqrt(lambda(k));
+  }
+  const Eigen::MatrixXd a = lambda.cwiseSqrt().asDiagonal() * eigen.eigenvectors().transpose();
+  const double extra_rss = std::max(0.0, target_squared - y.squaredNorm());
+  return fit_reduced(a, y, extra_rss, scale, usable, rows);
 }
 
 }  // namespace jouleprof::attribution

@@ -16,7 +16,10 @@ struct FlatNode {
   std::map<std::string, std::size_t, std::less<>> children;
   double self_energy_j = 0.0;
   double self_static_j = 0.0;
-  std::map<std::string, double> self_by_channel_j;
+  // Per channel of TreeInputs::channels, summed as spans arrive without a lookup by channel id;
+  // `charged` marks the channels that gave energy (only those appear in the node's map).
+  std::vector<double> self_by_channel_j;
+  std::vector<bool> charged;
   TimeNs time_ns = 0;
   TimeNs self_time_ns = 0;
   std::uint64_t calls = 0;
@@ -24,9 +27,11 @@ struct FlatNode {
 
 class FlatTree {
  public:
-  explicit FlatTree(std::string root_name) {
+  FlatTree(std::string root_name, const std::vector<ChannelFigures>& channels) : channels_(&channels) {
     FlatNode root;
     root.name = std::move(root_name);
+    root.self_by_channel_j.assign(channels.size(), 0.0);
+    root.charged.assign(channels.size(), false);
     nodes_.push_back(std::move(root));
   }
 
@@ -37,6 +42,8 @@ class FlatTree {
     FlatNode node;
     node.name = std::string(name);
     node.pass = pass;
+    node.self_by_channel_j.assign(channels_->size(), 0.0);
+    node.charged.assign(channels_->size(), false);
     nodes_.push_back(std::move(node));
     nodes_[parent].children.emplace(std::string(name), id);
     return id;
@@ -52,7 +59,9 @@ class FlatTree {
     node.pass = f.pass;
     node.self_energy_j = f.self_energy_j;
     node.energy_j = f.self_energy_j;
-    node.energy_by_channel_j = f.self_by_channel_j;
+    for (std::size_t c = 0; c < f.charged.size(); ++c) {
+      if (f.charged[c]) node.energy_by_channel_j[(*channels_)[c].channel->channel_id] += f.self_by_channel_j[c];
+    }
     node.static_energy_j = f.self_static_j;
     node.time_ns = f.time_ns;
     node.self_time_ns = f.self_time_ns;
@@ -64,6 +73,7 @@ class FlatTree {
   }
 
  private:
+  const std::vector<ChannelFigures>* channels_;
   std::vector<FlatNode> nodes_;
 };
 
@@ -106,7 +116,7 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
                             std::uint32_t root_span, const std::string& root_name) {
   const Timeline& timeline = *inputs.timeline;
   const std::vector<Span>& all = timeline.spans();
-  FlatTree tree(root_name);
+  FlatTree tree(root_name, inputs.channels);
   const bool with_static =
       std::any_of(inputs.channels.begin(), inputs.channels.end(),
                   [](const ChannelFigures& c) { return c.top_level && c.idle_power_w.has_value(); });
@@ -178,10 +188,12 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
     node.calls += 1;
     node.time_ns += sp.duration_ns();
     node.self_time_ns += std::max<TimeNs>(0, sp.duration_ns() - child_time_ns[s]);
-    for (const ChannelFigures& c : inputs.channels) {
+    for (std::size_t k = 0; k < inputs.channels.size(); ++k) {
+      const ChannelFigures& c = inputs.channels[k];
       const double e = c.channel->span_energy_j[s];
       if (e == 0.0) continue;
-      node.self_by_channel_j[c.channel->channel_id] += e;
+      node.self_by_channel_j[k] += e;
+      node.charged[k] = true;
       if (!c.top_level) continue;
       node.self_energy_j += e;
       if (c.idle_power_w) node.self_static_j += *c.idle_power_w * c.channel->span_shared_time_s[s];

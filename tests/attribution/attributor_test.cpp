@@ -1,3 +1,5 @@
+#include <random>
+
 #include <gtest/gtest.h>
 
 #include "jouleprof/attribution.hpp"
@@ -43,6 +45,78 @@ TEST(Attributor, InterpolateSplitsEquallyAndTreeSumsToMeasured) {
   EXPECT_NEAR(work->energy_j, 1.75, 1e-9);
   EXPECT_NEAR(r->tree.child(std::string(kUnattributedNode))->energy_j, 5.0 - 2.0, 1e-9);
   EXPECT_NEAR(r->tree.energy_j, 5.0, 1e-9);
+}
+
+// Ops of 50–400 µs of two classes (500 W and 100 W, idle 50 W between them) under a counter that
+// updates every 1 ms: several ops share each update interval.
+struct ShortOps {
+  Timeline timeline;
+  Series counter{Channel{"rapl:pkg", "test", "cpu0", "package", ChannelKind::kEnergyCounter, Provenance::kMeasured,
+                         "", "", kNsPerMs, 0}};
+  double true_hot_j = 0.0;
+  double true_cool_j = 0.0;
+};
+
+ShortOps short_ops() {
+  ShortOps s;
+  const auto track = s.timeline.add_track(Track{TrackKind::kCpuThread, "t", "cpu0"});
+  const std::uint32_t hot = s.timeline.intern("hot");
+  const std::uint32_t cool = s.timeline.intern("cool");
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<TimeNs> duration(50'000, 400'000);
+  struct Piece {
+    TimeNs end_ns;
+    double power_w;
+  };
+  std::vector<Piece> power;  // piecewise-constant truth, consecutive from t = 0
+  TimeNs t = 0;
+  while (t < 2 * kNsPerS) {
+    const bool is_hot = rng() % 2 == 0;
+    const TimeNs d = duration(rng);
+    s.timeline.add_span(Span{t, t + d, track, is_hot ? hot : cool});
+    power.push_back(Piece{t + d, is_hot ? 500.0 : 100.0});
+    (is_hot ? s.true_hot_j : s.true_cool_j) += (is_hot ? 500.0 : 100.0) * ns_to_s(d);
+    t += d;
+    power.push_back(Piece{t + 20'000, 50.0});
+    t += 20'000;
+  }
+  double energy_j = 0.0;
+  TimeNs at = 0;
+  std::size_t k = 0;
+  for (TimeNs u = 0; u <= t; u += kNsPerMs) {
+    for (; k < power.size() && power[k].end_ns <= u; ++k) {
+      energy_j += power[k].power_w * ns_to_s(power[k].end_ns - at);
+      at = power[k].end_ns;
+    }
+    const double partial_j = k < power.size() ? power[k].power_w * ns_to_s(u - at) : 0.0;
+    EXPECT_TRUE(s.counter.append(u, energy_j + partial_j).ok());
+  }
+  return s;
+}
+
+TEST(Attributor, InterpolateRefinesOpsShorterThanTheUpdatePeriod) {
+  ShortOps ops = short_ops();
+  std::vector<Series> series;
+  series.push_back(std::move(ops.counter));
+  AttributionOptions options;
+  options.default_method = AttributionMethod::kInterpolate;
+  auto refined = attribute(series, ops.timeline, options);
+  ASSERT_TRUE(refined.ok()) << refined.error().message();
+  const AttributionRecord& rec = refined->records[0];
+  EXPECT_EQ(rec.diagnostics.at("refined_classes"), 2.0) << rec.reason;
+  EXPECT_NE(rec.reason.find("refined below the update period"), std::string::npos) << rec.reason;
+  EXPECT_NEAR(refined->tree.child("hot")->energy_j, ops.true_hot_j, 0.01 * ops.true_hot_j);
+  EXPECT_NEAR(refined->tree.child("cool")->energy_j, ops.true_cool_j, 0.01 * ops.true_cool_j);
+  EXPECT_NEAR(refined->tree.energy_j, refined->per_channel[0].measured_energy_j, 1e-9);
+  EXPECT_EQ(refined->tree.child("hot")->provenance, Provenance::kEstimated);
+
+  options.refine_interpolation = false;
+  auto plain = attribute(series, ops.timeline, options);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->records[0].diagnostics.at("refined_classes"), 0.0);
+  // Plain interpolation pulls the two classes towards the mean power of their intervals.
+  EXPECT_GT(std::abs(plain->tree.child("cool")->energy_j - ops.true_cool_j), 0.05 * ops.true_cool_j);
+  EXPECT_NEAR(plain->tree.energy_j, refined->tree.energy_j, 1e-9);
 }
 
 TEST(Attributor, ActivityWeightsShareConcurrentIntervals) {

@@ -145,7 +145,8 @@ CommandRunner add_attribute_command(CLI::App& parent) {
       ->required();
   cmd->add_option("--method", flags->method,
                   "auto (per channel: interpolate fine counters; calibrated or regress coarse ones), "
-                  "interpolate, hold, regress, calibrated or time-split")
+                  "interpolate (on counters refined below the update period by class powers fitted on "
+                  "its intervals), hold, regress, calibrated or time-split")
       ->capture_default_str();
   cmd->add_option("--calibration", flags->calibration,
                   "Calibration JSON: per-class power weights (docs/attribution.md)");
