@@ -45,7 +45,7 @@ void add_calibration_options(CLI::App& command, CalibrationFlags& f) {
   command.add_option("--check-period", f.check_period_s, "Seconds between gate checks (default 1; FECoM 20)");
   command.add_option("--gate-timeout", f.gate_timeout_s, "Give up a class's gate after this many seconds (default 15; FECoM 120)");
   command.add_option("--tail-wait", f.tail_wait_s, "Seconds of tail watched after each replay loop (default 1; FECoM 30)");
-  command.add_option("--min-updates", f.min_updates, "Loop each replay until its window spans this many counter updates (default 10)");
+  command.add_option("--min-updates", f.min_updates, "Loop each replay until its window spans this many counter updates (default 50; FECoM-style measure 10)");
   command.add_option("--cpu-max-temp", f.cpu_max_temp_c, "Gate: CPU temperature cap, °C (default FECoM's 55)");
   command.add_option("--gpu-max-temp", f.gpu_max_temp_c, "Gate: GPU temperature cap, °C (default FECoM's 40; data-centre GPUs idle above it)");
 }
