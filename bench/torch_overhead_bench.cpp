@@ -44,6 +44,7 @@ enum Mode { kPlain = 0, kJouleprof = 1, kTorchProfiler = 2 };
 struct StepTime {
   double wall_ms = -1.0;
   double cpu_ms = -1.0;
+  std::size_t spans = 0;  // recorded in the step (b)
 };
 
 double process_cpu_ms() {
@@ -68,10 +69,10 @@ StepTime observed_step(jt::Workload& w, Mode mode, jt::Observer& observer) {
     case kJouleprof: {
       jouleprof::Recorder::global().start();
       if (!observer.start().ok()) return {};
-      const StepTime ms = time_step(w);
+      StepTime ms = time_step(w);
       observer.stop();
       jouleprof::Recorder::global().stop();
-      benchmark::DoNotOptimize(jouleprof::Recorder::global().collect());
+      ms.spans = jouleprof::Recorder::global().collect().spans().size();
       return ms;
     }
     case kTorchProfiler: {
@@ -127,6 +128,7 @@ void observed_step_overhead(benchmark::State& state, jt::WorkloadOptions options
   std::array<std::vector<double>, 3> wall_ms, cpu_ms;
   Overheads wall, cpu;
   std::size_t round = 0;
+  std::size_t spans_per_step = 0;
   for (auto _ : state) {
     std::array<StepTime, 3> t{};
     for (std::size_t k = 0; k < 3; ++k) {
@@ -138,6 +140,7 @@ void observed_step_overhead(benchmark::State& state, jt::WorkloadOptions options
       }
     }
     ++round;
+    spans_per_step = t[kJouleprof].spans;
     for (std::size_t m = 0; m < 3; ++m) {
       wall_ms[m].push_back(t[m].wall_ms);
       cpu_ms[m].push_back(t[m].cpu_ms);
@@ -154,8 +157,72 @@ void observed_step_overhead(benchmark::State& state, jt::WorkloadOptions options
   state.counters["jouleprof_cpu_overhead_pct"] = jouleprof::summarize(cpu.jouleprof_pct).median;
   state.counters["torch_profiler_cpu_overhead_pct"] = jouleprof::summarize(cpu.torch_profiler_pct).median;
   state.SetLabel(w.description());
-  std::printf("%s, %zu rounds\n%s%s", w.description().c_str(), round, describe("wall", wall_ms, wall).c_str(),
-              describe("CPU ", cpu_ms, cpu).c_str());
+  state.counters["spans_per_step"] = static_cast<double>(spans_per_step);
+  std::printf("%s, %zu rounds, %zu spans recorded per step\n%s%s", w.description().c_str(), round, spans_per_step,
+              describe("wall", wall_ms, wall).c_str(), describe("CPU ", cpu_ms, cpu).c_str());
+}
+
+// The cost per observed op, without a model's noise: a loop of one-element additions (one aten
+// op, one RecordFunction each) timed plain, with jouleprof's observer and with libtorch's
+// profiler, interleaved per round. The extra nanoseconds per op, times the spans a step records,
+// give the step's overhead where a step's own run-to-run spread on a shared machine (±5 %) hides
+// an effect of a fraction of a percent.
+void per_op_cost(benchmark::State& state) {
+  constexpr int kCalls = 20000;
+  torch::NoGradGuard no_grad;
+  const torch::Tensor x = torch::ones({1});
+  const torch::Tensor y = torch::ones({1});
+  const auto loop_ns = [&] {
+    const double begin = process_cpu_ms();
+    for (int i = 0; i < kCalls; ++i) benchmark::DoNotOptimize(at::add(x, y));
+    return (process_cpu_ms() - begin) * 1e6 / kCalls;
+  };
+  jt::Observer observer;
+  const auto run = [&](Mode mode) {
+    switch (mode) {
+      case kPlain:
+        return loop_ns();
+      case kJouleprof: {
+        jouleprof::Recorder::global().start();
+        if (!observer.start().ok()) return -1.0;
+        const double ns = loop_ns();
+        observer.stop();
+        jouleprof::Recorder::global().stop();
+        benchmark::DoNotOptimize(jouleprof::Recorder::global().collect());
+        return ns;
+      }
+      case kTorchProfiler: {
+        profiler::enableProfilerLegacy(ProfilerConfig(ProfilerState::CPU));
+        const double ns = loop_ns();
+        benchmark::DoNotOptimize(profiler::disableProfilerLegacy());
+        return ns;
+      }
+    }
+    return -1.0;
+  };
+  for (Mode mode : {kPlain, kJouleprof, kTorchProfiler}) run(mode);  // warm-up
+  std::vector<double> plain, jouleprof_extra, torch_extra;
+  std::size_t round = 0;
+  for (auto _ : state) {
+    std::array<double, 3> ns{};
+    for (std::size_t k = 0; k < 3; ++k) {
+      const auto mode = static_cast<Mode>((round + k) % 3);
+      ns[mode] = run(mode);
+    }
+    ++round;
+    plain.push_back(ns[kPlain]);
+    jouleprof_extra.push_back(ns[kJouleprof] - ns[kPlain]);
+    torch_extra.push_back(ns[kTorchProfiler] - ns[kPlain]);
+  }
+  const auto b = jouleprof::summarize(jouleprof_extra);
+  const auto c = jouleprof::summarize(torch_extra);
+  state.counters["plain_ns_per_op"] = jouleprof::summarize(plain).median;
+  state.counters["jouleprof_extra_ns_per_op"] = b.median;
+  state.counters["torch_profiler_extra_ns_per_op"] = c.median;
+  std::printf("per op (aten::add on one element, CPU time, %zu rounds of %d calls): plain %.0f ns; extra with "
+              "(b) median %.0f ns [95 %% CI of the mean %.0f, %.0f]; with (c) median %.0f ns [%.0f, %.0f]\n",
+              round, kCalls, jouleprof::summarize(plain).median, b.median, b.ci95_low, b.ci95_high, c.median,
+              c.ci95_low, c.ci95_high);
 }
 
 jt::WorkloadOptions bert_mini() {
@@ -176,6 +243,7 @@ jt::WorkloadOptions resnet18() {
   return o;
 }
 
+BENCHMARK(per_op_cost)->Iterations(30)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(observed_step_overhead, bert_mini_train, bert_mini(), 3)
     ->UseManualTime()->Iterations(40)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(observed_step_overhead, resnet18_train, resnet18(), 3)
