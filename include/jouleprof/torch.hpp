@@ -24,6 +24,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,13 +33,11 @@
 #include <vector>
 
 #include "jouleprof/clock.hpp"
+#include "jouleprof/gated_measurement.hpp"
+#include "jouleprof/monitor.hpp"
 #include "jouleprof/recorder.hpp"
 #include "jouleprof/result.hpp"
 #include "jouleprof/timeline.hpp"
-
-namespace jouleprof {
-class Source;
-}
 
 namespace jouleprof::torch_adapter {
 
@@ -189,26 +189,52 @@ Result<std::unique_ptr<Workload>> make_workload(const WorkloadOptions& options);
 // ---------------------------------------------------------------------------------------------
 // Calibration: each captured operator class replayed alone, its power measured
 
+// Self time of the recorded operator spans (kOp; time in nested ops excluded): what the
+// calibration ranks classes by, and the share of the step's operator time it covers.
+struct OpTimes {
+  std::map<std::string, TimeNs> by_class;                                 // "aten::addmm"
+  std::map<std::pair<std::string, std::string>, TimeNs> by_signature;     // (class, "shapes")
+  TimeNs total_ns = 0;
+};
+OpTimes op_self_times(const Timeline& timeline);
+
+// The gate options the calibration uses unless told otherwise: FECoM's thresholds, with shorter
+// windows than FECoM's (0.1 s intervals, a 1 s gate window checked every second, a 1 s tail, 3
+// repetitions, the gate given up after 15 s), and replay windows of 50 counter updates (~2 %
+// resolution per repetition; measure's default of 10 resolves only ~10 %). A deliberate choice: a model has dozens of classes,
+// and FECoM's 20 s checks and 30 s tails would make a calibration of bert-mini take an hour.
+// GatedOptions{} is FECoM's published protocol.
+GatedOptions calibration_gate_defaults();
+
 struct CalibrationOptions {
-  // Each class is replayed in a loop until this much time has passed, so that the window spans
-  // many counter updates (a RAPL counter updates every ~1 ms, NVML's every ~100 ms).
-  TimeNs min_replay_ns = 300 * kNsPerMs;
-  // Idle baseline measured before the classes, with the machine left alone this long.
-  TimeNs idle_ns = 500 * kNsPerMs;
-  // How often the source is read during a loop (power channels are integrated over these reads).
-  TimeNs read_period_ns = 10 * kNsPerMs;
-  // At most this many classes are replayed, the most frequently called first.
+  GatedOptions gate = calibration_gate_defaults();
+  // Classes are taken in order of their self time in the profiled step, until max_classes are
+  // taken or they cover time_coverage of the step's operator time.
   std::size_t max_classes = 24;
+  double time_coverage = 1.0;
   std::string device = "cpu";  // which channels: those whose device starts with "cpu" or "gpu"
 };
 
+// The gate of one measured repetition: how long it waited for a stable machine.
+struct CalibrationGate {
+  double waited_s = 0.0;
+  std::uint32_t checks = 0;
+  double max_cv = 0.0;  // the highest interval-power CV of the device's channels when it passed
+};
+
 struct ClassCalibration {
-  std::string op_class;       // "aten::addmm"
-  double power_w = 0.0;       // mean power of the channel(s) during the replay loop
-  double dynamic_power_w = 0.0;  // power_w − idle power
-  double duration_s = 0.0;
-  std::uint64_t iterations = 0;
-  std::string signature;      // the argument shapes replayed
+  std::string op_class;        // "aten::addmm"
+  double power_w = 0.0;        // baseline + net power: the class's power while it runs
+  double baseline_w = 0.0;     // mean power of the windows the gates accepted
+  RepetitionStats net_power_w; // net energy per call ÷ time per call, over the repetitions
+  double tail_j_per_call = 0.0;
+  double call_s = 0.0;         // time per call (mean over the repetitions)
+  std::uint64_t calls_per_window = 0;  // of the first repetition
+  double self_time_share = 0.0;        // of the profiled step's operator time
+  std::string signature;       // the argument shapes replayed
+  std::vector<CalibrationGate> gates;  // one per measured repetition
+  std::string incomplete;      // repetitions missing and why (a gate that gave up, with its
+                               // wait and the unstable channel); empty when all were measured
 };
 
 struct Calibration {
@@ -216,19 +242,24 @@ struct Calibration {
   std::string device;                   // "cpu" / "cuda"
   std::vector<std::string> channel_ids; // channels whose energy was measured
   std::string provenance = "measured";  // of the channel(s): measured / estimated / simulated …
-  std::string method;                   // "plain timed loop with idle subtraction"
+  std::string method;                   // the protocol and its settings, in words
   std::string model;                    // the workload the classes were captured from
-  double idle_power_w = 0.0;
+  double idle_power_w = 0.0;            // mean baseline over every class's gates
+  double time_coverage = 0.0;           // share of the step's operator time the classes cover
   std::vector<ClassCalibration> classes;
   std::vector<std::string> skipped;     // "aten::foo: <why it was not replayed>"
 
   const ClassCalibration* find(std::string_view op_class) const;
 };
 
-// Replays the captured calls (one representative signature per class: the most frequent) alone
-// in a loop and measures `source`'s energy over each loop.
-Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, Source& source,
-                              const CalibrationOptions& options);
+// Opens a fresh monitor for one class's measurement (the gated protocol starts and stops it).
+using MonitorFactory = std::function<Result<std::unique_ptr<Monitor>>()>;
+
+// Replays each captured class alone — the signature with the most self time — through the gated
+// protocol (measure_gated), the classes with the most self time first. The channels are the
+// top-level energy channels of the workload's device from the first source that has any.
+Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes& times,
+                              const MonitorFactory& open_monitor, const CalibrationOptions& options);
 
 Status write_calibration_json(const Calibration& calibration, const std::string& path);
 Result<Calibration> read_calibration_json(const std::string& path);

@@ -14,6 +14,7 @@
 #include "attribution/profile_tree.hpp"
 #include "attribution/refined_interpolation.hpp"
 #include "jouleprof/attribution.hpp"
+#include "jouleprof/device_names.hpp"
 
 namespace jouleprof {
 
@@ -479,7 +480,7 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
     w.out.measured_energy_j = w.curve.at(w.end_ns) - w.curve.at(w.begin_ns);
 
     attribution::SegmentInputs inputs;
-    for (const Track& t : timeline.tracks()) inputs.track_consumes.push_back(t.device == ch.device);
+    for (const Track& t : timeline.tracks()) inputs.track_consumes.push_back(track_consumes_device(t.device, ch.device));
     inputs.track_weight = track_weight;
     inputs.class_of_name = classes.class_of_name;
     inputs.clip_begin_ns = w.begin_ns;

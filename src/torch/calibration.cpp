@@ -1,73 +1,24 @@
 // Calibration: each operator class of a profiled step replayed alone, with the argument shapes
-// the model really used, in a loop long enough to span many counter updates; its power is the
-// measured energy of the loop over its duration, less the idle power measured beforehand.
-//
-// This is the plain timed loop with idle subtraction. FECoM's gated protocol (stability gate,
-// baseline window, tail energy) will replace the loop once the protocol component exists.
+// the model really used, through FECoM's gated protocol (measure_gated: stability gate, idle
+// baseline from the window the gate accepted, the call looped until its window spans many counter
+// updates, tail, repetitions). A class's net power is its net energy per call over its time per
+// call; its power while it runs, the weight of the calibrated attribution, is baseline + net.
 #include <algorithm>
 #include <map>
-#include <thread>
+#include <optional>
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/record_function.h>
+#include <fmt/format.h>
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
-#include "jouleprof/source.hpp"
+#include "jouleprof/statistics.hpp"
 #include "jouleprof/torch.hpp"
 #include "torch/replay_args.hpp"
 
 namespace jouleprof::torch_adapter {
 namespace {
-
-// Reads the chosen channels of a source over one window and integrates their energy.
-class WindowMeter {
- public:
-  WindowMeter(Source& source, std::vector<std::size_t> channels)
-      : source_(source), channels_(std::move(channels)), scratch_(source.channels().size()) {}
-
-  void begin() {
-    samples_.clear();
-    read();
-  }
-  void read() {
-    source_.read(scratch_);
-    samples_.push_back(scratch_);
-  }
-
-  // Joules over the window (counters: last − first good reading; power: trapezoid), and the
-  // window's duration from the first to the last read.
-  std::pair<double, TimeNs> energy_and_duration() const {
-    double energy_j = 0.0;
-    TimeNs first_ns = 0;
-    TimeNs last_ns = 0;
-    for (std::size_t c : channels_) {
-      const Channel& channel = source_.channels()[c];
-      const Reading* previous = nullptr;
-      const Reading* first = nullptr;
-      for (const auto& sample : samples_) {
-        const Reading& r = sample[c];
-        if (!r.ok) continue;
-        if (!first) first = &r;
-        if (channel.kind == ChannelKind::kPower && previous) {
-          energy_j += 0.5 * (previous->value + r.value) * ns_to_s(r.t_ns - previous->t_ns);
-        }
-        previous = &r;
-      }
-      if (!first || !previous) continue;
-      if (channel.kind == ChannelKind::kEnergyCounter) energy_j += previous->value - first->value;
-      if (first_ns == 0 || first->t_ns < first_ns) first_ns = first->t_ns;
-      last_ns = std::max(last_ns, previous->t_ns);
-    }
-    return {energy_j, last_ns - first_ns};
-  }
-
- private:
-  Source& source_;
-  std::vector<std::size_t> channels_;
-  std::vector<Reading> scratch_;
-  std::vector<std::vector<Reading>> samples_;
-};
 
 c10::IValue make_tensor(const TensorSpec& spec) {
   if (!spec.defined) return c10::IValue(at::Tensor());
@@ -101,7 +52,82 @@ void synchronize_if_cuda(const std::string& device) {
   if (device == "cuda") torch::cuda::synchronize();
 }
 
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::string percent(double share) { return fmt::format("{:.1f} % of op time", 100.0 * share); }
+
+// The channels the calibration adds up: top-level energy channels of the device, all from the
+// first source that has any (two sources of one device measure the same energy twice).
+std::vector<Channel> device_channels(const std::vector<Channel>& all, const std::string& prefix) {
+  std::vector<Channel> chosen;
+  for (const Channel& c : all) {
+    if (!c.is_top_level() || !c.carries_energy() || c.device.rfind(prefix, 0) != 0) continue;
+    if (!chosen.empty() && chosen.front().source != c.source) continue;
+    chosen.push_back(c);
+  }
+  return chosen;
+}
+
+std::string describe_protocol(const GatedOptions& g) {
+  return fmt::format(
+      "gated protocol (FECoM): intervals of {} ms; gate: CV of the last {} intervals ≤ {} (CPU) / {} "
+      "(DRAM) / {} (GPU) × (1 + {}), checked every {:.3g} s, given up after {:.3g} s; the replay loops "
+      "until its window spans {} counter updates; tail watched {:.3g} s; {} repetitions per class; "
+      "net power = net energy per call ÷ time per call; power = baseline + net power",
+      g.interval_ns / kNsPerMs, g.last_n, g.cpu_max_cv, g.dram_max_cv, g.gpu_max_cv, g.tolerance,
+      ns_to_s(g.check_period_ns), ns_to_s(g.gate_timeout_ns), g.min_counter_updates,
+      ns_to_s(g.tail_wait_ns), g.repetitions);
+}
+
+// The class's figures from the gated result: per repetition, the chosen channels added up.
+std::optional<ClassCalibration> class_figures(const GatedResult& result, const std::vector<Channel>& channels) {
+  ClassCalibration c;
+  std::vector<double> net_power, power, baseline, tail, call_s;
+  for (const GatedRepetition& rep : result.repetitions) {
+    if (rep.calls == 0 || rep.window_ns <= 0) continue;
+    const double seconds_per_call = ns_to_s(rep.window_ns) / static_cast<double>(rep.calls);
+    double net_j = 0.0, total_j = 0.0, tail_j = 0.0, baseline_w = 0.0;
+    for (const ChannelCall& ch : rep.channels) {
+      const bool chosen = std::any_of(channels.begin(), channels.end(),
+                                      [&](const Channel& k) { return k.id == ch.channel_id; });
+      if (!chosen) continue;
+      net_j += ch.net_j;
+      total_j += ch.total_j;
+      tail_j += ch.tail_j;
+      baseline_w += ch.baseline_power_w;
+    }
+    net_power.push_back(net_j / seconds_per_call);
+    power.push_back(total_j / seconds_per_call);
+    baseline.push_back(baseline_w);
+    tail.push_back(tail_j);
+    call_s.push_back(seconds_per_call);
+  }
+  if (net_power.empty()) return std::nullopt;
+  c.net_power_w = summarize(net_power);
+  c.power_w = summarize(power).mean;
+  c.baseline_w = summarize(baseline).mean;
+  c.tail_j_per_call = summarize(tail).mean;
+  c.call_s = summarize(call_s).mean;
+  c.calls_per_window = result.repetitions.front().calls;
+  return c;
+}
+
 }  // namespace
+
+GatedOptions calibration_gate_defaults() {
+  GatedOptions g;
+  g.warmup_runs = 1;
+  g.repetitions = 3;
+  g.interval_ns = 100 * kNsPerMs;
+  g.last_n = 10;
+  g.check_period_ns = kNsPerS;
+  g.gate_timeout_ns = 15 * kNsPerS;
+  g.tail_wait_ns = kNsPerS;
+  // A window of K updates resolves its energy to about 1/K: 50 updates bound the quantisation
+  // error of one repetition to ~2 % (RAPL: 50 ms windows; the CPU estimate, NVML: 0.5–5 s).
+  g.min_counter_updates = 50;
+  return g;
+}
 
 const ClassCalibration* Calibration::find(std::string_view op_class) const {
   for (const auto& c : classes) {
@@ -110,19 +136,24 @@ const ClassCalibration* Calibration::find(std::string_view op_class) const {
   return nullptr;
 }
 
-Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, Source& source,
-                              const CalibrationOptions& options) {
+Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes& times,
+                              const MonitorFactory& open_monitor, const CalibrationOptions& options) {
+  if (!(options.time_coverage > 0.0 && options.time_coverage <= 1.0)) {
+    return invalid_input("calibration", "time coverage", std::to_string(options.time_coverage),
+                         "must be in (0, 1]");
+  }
   const std::string prefix = options.device == "cuda" ? "gpu" : "cpu";
-  std::vector<std::size_t> channels;
   Calibration calibration;
   calibration.device = options.device;
-  calibration.method = "plain timed loop with idle subtraction (each class replayed alone for at least " +
-                       std::to_string(options.min_replay_ns / kNsPerMs) + " ms; idle measured over " +
-                       std::to_string(options.idle_ns / kNsPerMs) + " ms)";
-  for (std::size_t i = 0; i < source.channels().size(); ++i) {
-    const Channel& c = source.channels()[i];
-    if (c.is_top_level() && c.carries_energy() && c.device.rfind(prefix, 0) == 0) {
-      channels.push_back(i);
+  calibration.method = describe_protocol(options.gate);
+  {
+    JP_TRY(auto probe, open_monitor());
+    const std::vector<Channel> channels = device_channels(probe->channels(), prefix);
+    if (channels.empty()) {
+      return Error(ErrorCode::kUnavailable,
+                   "calibration: no source has a top-level energy or power channel for " + prefix);
+    }
+    for (const Channel& c : channels) {
       calibration.channel_ids.push_back(c.id);
       const std::string provenance(to_string(c.provenance));
       if (calibration.channel_ids.size() == 1) {
@@ -132,98 +163,113 @@ Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, Source& source
       }
     }
   }
-  if (channels.empty()) {
-    return Error(ErrorCode::kUnavailable, "calibration: source " + std::string(source.name()) +
-                                              " has no top-level energy or power channel for " + prefix);
-  }
-  WindowMeter meter(source, channels);
+  const auto share_of = [&](TimeNs t) {
+    return times.total_ns > 0 ? static_cast<double>(t) / static_cast<double>(times.total_ns) : 0.0;
+  };
+  const auto class_time = [&](const std::string& name) {
+    const auto it = times.by_class.find(name);
+    return it == times.by_class.end() ? TimeNs{0} : it->second;
+  };
+  const auto signature_time = [&](const CapturedOp& op) {
+    const auto it = times.by_signature.find({op.op_name, op.signature});
+    return it == times.by_signature.end() ? TimeNs{0} : it->second;
+  };
 
-  // Idle baseline: the machine left alone, read at the same period as the replays.
-  synchronize_if_cuda(options.device);
-  meter.begin();
-  const TimeNs idle_begin = monotonic_now_ns();
-  while (monotonic_now_ns() - idle_begin < options.idle_ns) {
-    std::this_thread::sleep_for(std::chrono::nanoseconds(options.read_period_ns));
-    meter.read();
-  }
-  {
-    const auto [energy_j, duration_ns] = meter.energy_and_duration();
-    if (duration_ns <= 0) return Error(ErrorCode::kUnavailable, "calibration: the source gave no usable readings");
-    calibration.idle_power_w = energy_j / ns_to_s(duration_ns);
-  }
-
-  // One representative call per class: its most frequent replayable signature.
+  // One representative call per class: the replayable signature with the most self time.
   std::map<std::string, const CapturedOp*> representative;
-  std::map<std::string, std::uint64_t> class_calls;
   std::map<std::string, std::string> why_not;
   for (const CapturedOp& op : ops) {
-    class_calls[op.op_name] += op.calls;
     if (!op.args) {
       why_not.try_emplace(op.op_name, op.not_replayable_reason);
       continue;
     }
     auto& best = representative[op.op_name];
-    if (!best || op.calls > best->calls) best = &op;
+    if (!best || std::pair(signature_time(op), op.calls) > std::pair(signature_time(*best), best->calls)) best = &op;
   }
   for (const auto& [name, reason] : why_not) {
-    if (!representative.count(name)) calibration.skipped.push_back(name + ": " + reason);
+    if (!representative.count(name)) {
+      calibration.skipped.push_back(fmt::format("{} ({}): {}", name, percent(share_of(class_time(name))), reason));
+    }
   }
   std::vector<std::pair<std::string, const CapturedOp*>> order(representative.begin(), representative.end());
   std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
-    return class_calls[a.first] > class_calls[b.first];
+    return class_time(a.first) > class_time(b.first);
   });
 
+  std::vector<Channel> channels;
+  std::vector<double> baselines;
   torch::NoGradGuard no_grad;
   at::DisableRecordFunctionGuard not_observed;  // replays must not show up in a recording
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const auto& [name, op] = order[k];
-    if (k >= options.max_classes) {
-      calibration.skipped.push_back(name + ": beyond --max-classes " + std::to_string(options.max_classes));
+  for (const auto& [name, op] : order) {
+    const std::string share = percent(share_of(class_time(name)));
+    if (calibration.classes.size() >= options.max_classes) {
+      calibration.skipped.push_back(fmt::format("{} ({}): beyond the first {} classes", name, share, options.max_classes));
+      continue;
+    }
+    if (calibration.time_coverage >= options.time_coverage) {
+      calibration.skipped.push_back(fmt::format("{} ({}): the classes before it cover {:.1f} % of op time",
+                                                name, share, 100.0 * calibration.time_coverage));
       continue;
     }
     const auto handle = c10::Dispatcher::singleton().findSchema(op->args->op);
     if (!handle) {
-      calibration.skipped.push_back(name + ": overload \"" + op->overload + "\" not found in the dispatcher");
+      calibration.skipped.push_back(fmt::format("{} ({}): overload \"{}\" not found in the dispatcher", name,
+                                                share, op->overload));
       continue;
     }
+    std::vector<c10::IValue> prototype;
     try {
-      const std::vector<c10::IValue> prototype = make_stack(*op->args);
-      std::vector<c10::IValue> stack = prototype;
-      handle->callBoxed(stack);  // warm-up: allocations, kernel selection
-      synchronize_if_cuda(options.device);
-      meter.begin();
-      const TimeNs begin_ns = monotonic_now_ns();
-      TimeNs next_read_ns = begin_ns + options.read_period_ns;
-      std::uint64_t iterations = 0;
-      TimeNs now_ns = begin_ns;
-      while (now_ns - begin_ns < options.min_replay_ns) {
-        stack = prototype;
-        handle->callBoxed(stack);
-        ++iterations;
-        now_ns = monotonic_now_ns();
-        if (now_ns >= next_read_ns) {
-          synchronize_if_cuda(options.device);
-          meter.read();
-          next_read_ns = now_ns + options.read_period_ns;
-        }
-      }
-      synchronize_if_cuda(options.device);
-      meter.read();
-      const auto [energy_j, duration_ns] = meter.energy_and_duration();
-      ClassCalibration c;
-      c.op_class = name;
-      c.duration_s = ns_to_s(duration_ns);
-      c.iterations = iterations;
-      c.power_w = duration_ns > 0 ? energy_j / c.duration_s : 0.0;
-      c.dynamic_power_w = c.power_w - calibration.idle_power_w;
-      c.signature = op->signature;
-      calibration.classes.push_back(std::move(c));
+      prototype = make_stack(*op->args);
     } catch (const std::exception& e) {
-      std::string message = e.what();
-      message = message.substr(0, message.find('\n'));
-      calibration.skipped.push_back(name + ": replay failed: " + message);
+      calibration.skipped.push_back(fmt::format("{} ({}): arguments not rebuilt: {}", name, share, first_line(e.what())));
+      continue;
     }
+    const MeasuredCall replay = [&]() -> Status {
+      try {
+        std::vector<c10::IValue> stack = prototype;
+        handle->callBoxed(stack);
+        synchronize_if_cuda(options.device);
+      } catch (const std::exception& e) {
+        return Error(ErrorCode::kUnsupported, first_line(e.what()));
+      }
+      return Status::Ok();
+    };
+    JP_TRY(auto monitor, open_monitor());
+    if (channels.empty()) channels = device_channels(monitor->channels(), prefix);
+    const Result<GatedResult> measured = measure_gated(*monitor, replay, options.gate);
+    if (!measured.ok()) {
+      calibration.skipped.push_back(fmt::format("{} ({}): replay failed: {}", name, share, measured.error().message()));
+      continue;
+    }
+    std::optional<ClassCalibration> figures = class_figures(*measured, channels);
+    if (!figures) {
+      calibration.skipped.push_back(fmt::format("{} ({}): not measured: {}", name, share, measured->missing));
+      continue;
+    }
+    if (!(figures->power_w > 0.0)) {
+      calibration.skipped.push_back(fmt::format("{} ({}): measured power {:.3g} W is not positive", name, share,
+                                                figures->power_w));
+      continue;
+    }
+    ClassCalibration& c = *figures;
+    c.op_class = name;
+    c.signature = op->signature;
+    c.self_time_share = share_of(class_time(name));
+    for (const GatedRepetition& rep : measured->repetitions) {
+      CalibrationGate gate{ns_to_s(rep.gate.waited_ns), rep.gate.checks, 0.0};
+      for (const ChannelGate& g : rep.gate.channels) {
+        const bool chosen = std::any_of(channels.begin(), channels.end(),
+                                        [&](const Channel& k) { return k.id == g.channel_id; });
+        if (chosen && !g.temperature) gate.max_cv = std::max(gate.max_cv, g.value);
+      }
+      c.gates.push_back(gate);
+    }
+    if (measured->incomplete) c.incomplete = measured->missing;  // says how long the gate waited
+    baselines.push_back(c.baseline_w);
+    calibration.time_coverage += c.self_time_share;
+    calibration.classes.push_back(std::move(c));
   }
+  if (!baselines.empty()) calibration.idle_power_w = summarize(baselines).mean;
   return calibration;
 }
 

@@ -1,8 +1,9 @@
 // Calibration file <-> JSON: the "jouleprof-calibration" format, version 1, that the calibrated
 // attribution method reads (docs/attribution.md): top-level device, provenance and idle_w, and an
-// array of classes each with match (here: the operator class name) and power_w. The replay's own
-// figures (dynamic power, duration, iterations, the shapes replayed) ride along in each class;
-// readers that do not know them ignore them.
+// array of classes each with match (here: the operator class name) and power_w. The gated
+// measurement's own figures (baseline, net power over the repetitions, tail, time per call, the
+// gates' log, the shapes replayed) ride along in each class; readers that do not know them ignore
+// them.
 #include <fstream>
 #include <sstream>
 
@@ -38,14 +39,26 @@ T get_field(const json& j, const std::string& key, const std::string& where) {
 Status write_calibration_json(const Calibration& calibration, const std::string& path) {
   json classes = json::array();
   for (const ClassCalibration& c : calibration.classes) {
+    json gates = json::array();
+    for (const CalibrationGate& g : c.gates) {
+      gates.push_back(json{{"waited_s", g.waited_s}, {"checks", g.checks}, {"max_cv", g.max_cv}});
+    }
+    const RepetitionStats& net = c.net_power_w;
     classes.push_back(json{{"match", c.op_class},
                            {"power_w", c.power_w},
-                           {"provenance", calibration.provenance + ": replayed alone, " +
-                                              std::to_string(c.iterations) + " iterations"},
-                           {"dynamic_power_w", c.dynamic_power_w},
-                           {"duration_s", c.duration_s},
-                           {"iterations", c.iterations},
-                           {"signature", c.signature}});
+                           {"provenance", calibration.provenance + ": replayed alone through the gated protocol, " +
+                                              std::to_string(net.n) + " repetitions"},
+                           {"baseline_w", c.baseline_w},
+                           {"net_power_w", json{{"n", net.n}, {"mean", net.mean}, {"median", net.median},
+                                                {"stdev", net.stdev}, {"ci95_low", net.ci95_low},
+                                                {"ci95_high", net.ci95_high}}},
+                           {"tail_j_per_call", c.tail_j_per_call},
+                           {"call_s", c.call_s},
+                           {"calls_per_window", c.calls_per_window},
+                           {"self_time_share", c.self_time_share},
+                           {"signature", c.signature},
+                           {"gates", gates},
+                           {"incomplete", c.incomplete}});
   }
   const json document{{"format", kFormat},
                       {"version", calibration.version},
@@ -55,6 +68,7 @@ Status write_calibration_json(const Calibration& calibration, const std::string&
                       {"channels", calibration.channel_ids},
                       {"provenance", calibration.provenance},
                       {"idle_w", calibration.idle_power_w},
+                      {"time_coverage", calibration.time_coverage},
                       {"classes", classes},
                       {"skipped", calibration.skipped}};
   std::ofstream out(path);
@@ -90,6 +104,7 @@ Result<Calibration> read_calibration_json(const std::string& path) {
     c.channel_ids = get_field<std::vector<std::string>>(document, "channels", "");
     c.provenance = get_field<std::string>(document, "provenance", "");
     c.idle_power_w = get_field<double>(document, "idle_w", "");
+    c.time_coverage = get_field<double>(document, "time_coverage", "");
     c.skipped = get_field<std::vector<std::string>>(document, "skipped", "");
     const json& classes = document.at("classes");
     if (!classes.is_array()) return invalid_input(path, "classes", classes.dump(), "must be an array");
@@ -99,10 +114,29 @@ Result<Calibration> read_calibration_json(const std::string& path) {
       ClassCalibration k;
       k.op_class = get_field<std::string>(entry, "match", where);
       k.power_w = get_field<double>(entry, "power_w", where);
-      k.dynamic_power_w = get_field<double>(entry, "dynamic_power_w", where);
-      k.duration_s = get_field<double>(entry, "duration_s", where);
-      k.iterations = get_field<std::uint64_t>(entry, "iterations", where);
+      k.baseline_w = get_field<double>(entry, "baseline_w", where);
+      const json net = get_field<json>(entry, "net_power_w", where);
+      const std::string net_where = where + "net_power_w.";
+      k.net_power_w.n = get_field<std::uint32_t>(net, "n", net_where);
+      k.net_power_w.mean = get_field<double>(net, "mean", net_where);
+      k.net_power_w.median = get_field<double>(net, "median", net_where);
+      k.net_power_w.stdev = get_field<double>(net, "stdev", net_where);
+      k.net_power_w.ci95_low = get_field<double>(net, "ci95_low", net_where);
+      k.net_power_w.ci95_high = get_field<double>(net, "ci95_high", net_where);
+      k.tail_j_per_call = get_field<double>(entry, "tail_j_per_call", where);
+      k.call_s = get_field<double>(entry, "call_s", where);
+      k.calls_per_window = get_field<std::uint64_t>(entry, "calls_per_window", where);
+      k.self_time_share = get_field<double>(entry, "self_time_share", where);
       k.signature = get_field<std::string>(entry, "signature", where);
+      k.incomplete = get_field<std::string>(entry, "incomplete", where);
+      const json gates = get_field<json>(entry, "gates", where);
+      if (!gates.is_array()) return invalid_input(path, where + "gates", gates.dump(), "must be an array");
+      for (std::size_t g = 0; g < gates.size(); ++g) {
+        const std::string gate_where = where + "gates[" + std::to_string(g) + "].";
+        k.gates.push_back({get_field<double>(gates[g], "waited_s", gate_where),
+                           get_field<std::uint32_t>(gates[g], "checks", gate_where),
+                           get_field<double>(gates[g], "max_cv", gate_where)});
+      }
       if (k.power_w < 0.0) return invalid_input(path, where + "power_w", std::to_string(k.power_w), "is negative");
       c.classes.push_back(std::move(k));
     }

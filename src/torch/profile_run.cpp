@@ -1,8 +1,6 @@
 // profile_workload: the Monitor samples the sources while the observer records the steps; the
 // attributor then charges the measured energy to the recorded ops and layers.
 #include <algorithm>
-#include <map>
-#include <set>
 #include <thread>
 
 #include "jouleprof/recorder.hpp"
@@ -20,39 +18,6 @@ void add_block_energy(const ProfileNode& node, bool parent_is_layer, LayerBlockS
   const bool is_layer = node.name.rfind("layer_", 0) == 0;
   if (is_layer) shares.layer_energy_j += node.energy_j;
   for (const ProfileNode& child : node.children) add_block_energy(child, is_layer, shares);
-}
-
-// The CPU estimate measures the whole CPU (channel device "cpu") while the recorder's thread
-// tracks name their package ("cpu0"). When no channel matches a CPU thread track's device and the
-// channels name exactly one CPU device, the thread tracks consume that one: a copy of the
-// timeline with those tracks' device changed (names, spans and attributes keep their indices).
-std::optional<Timeline> retarget_cpu_tracks(const Timeline& timeline, const std::vector<Series>& series,
-                                            std::string& note) {
-  std::set<std::string> cpu_devices, all_devices;
-  for (const Series& s : series) {
-    all_devices.insert(s.channel().device);
-    if (s.channel().device.rfind("cpu", 0) == 0) cpu_devices.insert(s.channel().device);
-  }
-  if (cpu_devices.size() != 1) return std::nullopt;
-  const std::string& device = *cpu_devices.begin();
-  bool changed = false;
-  for (const Track& t : timeline.tracks()) {
-    if (t.kind == TrackKind::kCpuThread && !all_devices.count(t.device)) changed = true;
-  }
-  if (!changed) return std::nullopt;
-  Timeline copy;
-  for (const std::string& name : timeline.names()) copy.intern(name);
-  for (Track t : timeline.tracks()) {
-    if (t.kind == TrackKind::kCpuThread && !all_devices.count(t.device)) {
-      note = "CPU thread tracks (device " + t.device + ") consume the CPU-wide channels of device " + device;
-      t.device = device;
-    }
-    copy.add_track(std::move(t));
-  }
-  for (const Attributes& a : timeline.attributes()) copy.add_attributes(a);
-  for (const Span& span : timeline.spans()) copy.add_span(span);
-  for (const Mark& m : timeline.marks()) copy.add_mark(m);
-  return copy;
 }
 
 }  // namespace
@@ -111,11 +76,6 @@ Result<TorchProfile> profile_workload(Workload& workload, const TorchProfileOpti
   result.profile.timeline = Recorder::global().collect();
   if (const std::uint64_t dropped = Recorder::global().dropped(); dropped > 0) {
     result.profile.warnings.push_back(std::to_string(dropped) + " span records dropped: the recorder's buffers were full");
-  }
-  std::string note;
-  if (auto retargeted = retarget_cpu_tracks(result.profile.timeline, result.profile.series, note)) {
-    result.profile.timeline = std::move(*retargeted);
-    result.profile.meta.options["torch.track_devices"] = note;
   }
   result.captured = observer.captured_ops();
   if (workload.device() == "cuda" && !observer_options.device_timing) {

@@ -119,6 +119,21 @@ TEST(Attributor, InterpolateRefinesOpsShorterThanTheUpdatePeriod) {
   EXPECT_NEAR(plain->tree.energy_j, refined->tree.energy_j, 1e-9);
 }
 
+// The CPU estimate measures the whole CPU (device "cpu"); the recorder's thread tracks name the
+// package their thread ran on ("cpu0"). The tracks draw on the whole-CPU channel without renaming.
+TEST(Attributor, PackageTracksConsumeAWholeCpuChannel) {
+  std::vector<Series> series;
+  series.push_back(counter("cpu-estimate:package", "cpu", kNsPerMs, 100 * kNsPerMs, 50.0));
+  AttributionOptions options;
+  options.window_begin_ns = 0;
+  options.window_end_ns = 100 * kNsPerMs;
+  auto r = attribute(series, two_tracks(), options);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  ASSERT_NE(r->tree.child("work"), nullptr);
+  EXPECT_NEAR(r->tree.child("work")->energy_j, 1.75, 1e-9);
+  EXPECT_NEAR(r->tree.child("gamma")->energy_j, 0.25, 1e-9);
+}
+
 TEST(Attributor, ActivityWeightsShareConcurrentIntervals) {
   std::vector<Series> series;
   series.push_back(counter("rapl:pkg", "cpu0", kNsPerMs, 100 * kNsPerMs, 50.0));

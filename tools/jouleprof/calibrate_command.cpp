@@ -1,12 +1,13 @@
-// jouleprof calibrate --model NAME: records the op classes (with their shapes) of a few steps of a
-// zoo model, replays each class alone and writes the per-class power as a calibration file.
+// jouleprof calibrate --model NAME: records the op classes (with their shapes and self times) of a
+// few steps of a zoo model, replays each class alone through the gated protocol, the classes with
+// the most time first, and writes the per-class power as a calibration file.
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "command.hpp"
 #include "jouleprof/recorder.hpp"
-#include "jouleprof/sources.hpp"
+#include "jouleprof/monitor.hpp"
 #include "jouleprof/torch.hpp"
 #include "torch_options.hpp"
 
@@ -18,21 +19,21 @@ namespace jt = torch_adapter;
 struct CalibrateCommand {
   TorchCommandOptions run;
   std::string output = "calibration.json";
-  double min_replay_s = 0.3;
-  std::size_t max_classes = 24;
+  CalibrationFlags calibration;
 };
 
 int run_calibrate(CalibrateCommand& c) {
   if (Status s = resolve_mode(c.run); !s.ok()) return report_error(s.error());
+  auto options = calibration_options(c.calibration, c.run.workload.device);
+  if (!options.ok()) return report_error(options.error());
   auto workload = jt::make_workload(c.run.workload);
   if (!workload.ok()) return report_error(workload.error());
-
   auto source_options = c.run.source_flags.to_options();
   if (!source_options.ok()) return report_error(source_options.error());
-  auto found = discover_sources(*source_options);
-  if (!found.ok()) return report_error(found.error());
-  if (found->available.empty()) return report_error(Error(ErrorCode::kUnavailable, "no energy source is available"));
+  MonitorOptions monitor_options;
+  monitor_options.sources = *source_options;
 
+  const TimeNs began = monotonic_now_ns();
   for (int i = 0; i < c.run.warmup; ++i) (*workload)->step();
   jt::ObserverOptions observer_options;
   observer_options.record_shapes = true;
@@ -43,39 +44,16 @@ int run_calibrate(CalibrateCommand& c) {
   for (int i = 0; i < std::max(1, c.run.steps); ++i) (*workload)->step();
   observer.stop();
   Recorder::global().stop();
-  const auto ops = observer.captured_ops();
+  const jt::OpTimes times = jt::op_self_times(Recorder::global().collect());
 
-  jt::CalibrationOptions options;
-  options.device = c.run.workload.device;
-  options.min_replay_ns = s_to_ns(c.min_replay_s);
-  options.idle_ns = s_to_ns(c.run.idle_s);
-  options.max_classes = c.max_classes;
-  std::string why_not;
-  for (auto& source : found->available) {
-    auto calibration = jt::calibrate(ops, *source, options);
-    if (!calibration.ok()) {
-      why_not += "\n  " + calibration.error().message();
-      continue;
-    }
-    calibration->model = (*workload)->description();
-    if (calibration->provenance != "measured") {
-      std::cout << fmt::format("{} ({}): no measured counter; the powers below are {}.\n",
-                               calibration->provenance == "estimated" ? "CPU ESTIMATE" : "NOT MEASURED",
-                               source->name(), calibration->provenance);
-    }
-    std::cout << fmt::format("{} on {} ({}), idle {:.2f} W\n{:<36} {:>9} {:>9} {:>8} {:>9}  {}\n",
-                             calibration->method, source->name(), fmt::join(calibration->channel_ids, ", "),
-                             calibration->idle_power_w, "class", "power W", "dyn W", "time s", "iters", "shapes");
-    for (const jt::ClassCalibration& k : calibration->classes) {
-      std::cout << fmt::format("{:<36} {:>9.2f} {:>9.2f} {:>8.2f} {:>9}  {}\n", k.op_class, k.power_w,
-                               k.dynamic_power_w, k.duration_s, k.iterations, k.signature);
-    }
-    for (const std::string& s : calibration->skipped) std::cout << "skipped " << s << '\n';
-    if (Status s = jt::write_calibration_json(*calibration, c.output); !s.ok()) return report_error(s.error());
-    std::cout << "calibration written to " << c.output << '\n';
-    return kExitOk;
-  }
-  return report_error(Error(ErrorCode::kUnavailable, "no source could calibrate:" + why_not));
+  auto calibration = jt::calibrate(observer.captured_ops(), times,
+                                   [&] { return Monitor::open(monitor_options); }, *options);
+  if (!calibration.ok()) return report_error(calibration.error());
+  calibration->model = (*workload)->description();
+  if (Status s = jt::write_calibration_json(*calibration, c.output); !s.ok()) return report_error(s.error());
+  print_calibration(*calibration, c.output);
+  std::cout << fmt::format("calibration took {:.1f} s\n", ns_to_s(monotonic_now_ns() - began));
+  return kExitOk;
 }
 
 }  // namespace
@@ -84,16 +62,17 @@ CommandRunner add_calibrate_command(CLI::App& parent) {
   auto c = std::make_shared<CalibrateCommand>();
   c->run.steps = 1;
   c->run.warmup = 1;
-  c->run.idle_s = 0.5;
   CLI::App* command = parent.add_subcommand(
-      "calibrate", "Measure the power of each operator class of a zoo model, replayed alone");
+      "calibrate", "Measure the power of each operator class of a zoo model, replayed alone through the gated "
+                   "protocol");
   command->add_option("--model", c->run.workload.model, "Zoo model whose op classes are replayed")->capture_default_str();
   command->add_option("--layers", c->run.workload.layers, "BERT/ALBERT layers, MLP depth");
   command->add_option("--hidden", c->run.workload.hidden, "BERT/ALBERT hidden size, MLP/VGG classifier width");
   add_torch_run_options(*command, c->run);
+  // Each class's gate measures its own baseline: no idle period before the run.
+  command->remove_option(command->get_option("--idle"));
   command->add_option("--output", c->output, "Calibration file to write")->capture_default_str();
-  command->add_option("--min-replay", c->min_replay_s, "Seconds each class is replayed at least")->capture_default_str();
-  command->add_option("--max-classes", c->max_classes, "Classes replayed, most frequent first")->capture_default_str();
+  add_calibration_options(*command, c->calibration);
   return [c] { return run_calibrate(*c); };
 }
 

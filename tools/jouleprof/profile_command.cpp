@@ -7,7 +7,7 @@
 
 #include "command.hpp"
 #include "jouleprof/report.hpp"
-#include "jouleprof/sources.hpp"
+#include "jouleprof/monitor.hpp"
 #include "jouleprof/attribution.hpp"
 #include "jouleprof/torch_profile.hpp"
 #include "torch_options.hpp"
@@ -24,6 +24,7 @@ struct ProfileCommand {
   std::string calibration_file;
   std::string method = "auto";
   bool calibrate = false;
+  CalibrationFlags calibration;
   bool list_models = false;
   std::size_t top = 10;
 };
@@ -33,22 +34,20 @@ int list_models() {
   return kExitOk;
 }
 
-// Measures each op class of the profiled step alone (calibrate) with the first source that has
-// channels for the device, and writes the calibration file.
-Result<jt::Calibration> measure_calibration(const std::vector<jt::CapturedOp>& ops, const ProfileCommand& c,
+// Measures each op class of the profiled step alone (calibrate) through the gated protocol and
+// writes the calibration file.
+Result<jt::Calibration> measure_calibration(const jt::TorchProfile& profiled, const ProfileCommand& c,
                                             const std::string& path) {
+  JP_TRY(jt::CalibrationOptions options, calibration_options(c.calibration, c.run.workload.device));
   JP_TRY(SourceOptions source_options, c.run.source_flags.to_options());
-  JP_TRY(SourceDiscovery found, discover_sources(source_options));
-  jt::CalibrationOptions options;
-  options.device = c.run.workload.device;
-  for (auto& source : found.available) {
-    auto calibration = jt::calibrate(ops, *source, options);
-    if (!calibration.ok()) continue;
-    calibration->model = c.run.workload.model;
-    JP_RETURN_IF_ERROR(jt::write_calibration_json(*calibration, path));
-    return calibration;
-  }
-  return Error(ErrorCode::kUnavailable, "calibration: no energy source with channels for " + c.run.workload.device);
+  MonitorOptions monitor_options;
+  monitor_options.sources = source_options;
+  JP_TRY(jt::Calibration calibration,
+         jt::calibrate(profiled.captured, jt::op_self_times(profiled.profile.timeline),
+                       [&] { return Monitor::open(monitor_options); }, options));
+  calibration.model = c.run.workload.model;
+  JP_RETURN_IF_ERROR(jt::write_calibration_json(calibration, path));
+  return calibration;
 }
 
 int run_profile(ProfileCommand& c) {
@@ -88,8 +87,9 @@ int run_profile(ProfileCommand& c) {
   if (c.calibrate) {
     // Measure the classes this step really ran, then attribute again with those weights.
     const std::string path = (std::filesystem::path(c.output) / "calibration.json").string();
-    auto measured = measure_calibration(profiled->captured, c, path);
+    auto measured = measure_calibration(*profiled, c, path);
     if (!measured.ok()) return report_error(measured.error());
+    if (c.format != "json") print_calibration(*measured, path);
     auto calibration = read_calibration_json(path);
     if (!calibration.ok()) return report_error(calibration.error());
     options.calibration = *calibration;
@@ -150,6 +150,7 @@ CommandRunner add_profile_command(CLI::App& parent) {
   command->add_option("--top", c->top, "Operators listed")->capture_default_str();
   command->add_flag("--calibrate", c->calibrate,
                     "Replay each op class alone to measure its power, then attribute with those weights");
+  add_calibration_options(*command, c->calibration);
   command->add_option("--calibration", c->calibration_file, "Attribute with the weights of this calibration file");
   command->add_option("--method", c->method,
                       "Attribution method for every channel: auto, interpolate, hold, regress, calibrated, time-split")
