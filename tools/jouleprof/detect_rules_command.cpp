@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "number_checks.hpp"
 #include "gated_flags.hpp"
 #include "predict/fusion_rule_measurement.hpp"
 #include "predict/fusion_rules.hpp"
@@ -140,13 +141,13 @@ CommandRunner add_detect_rules_command(CLI::App& parent) {
       ->check(CLI::IsMember({"total", "net"}))
       ->capture_default_str();
   cmd->add_option("--hw", args->shape.hw, "Input height = width of the blocks")
-      ->check(CLI::PositiveNumber)
+      ->check(kPositiveNumber)
       ->capture_default_str();
   cmd->add_option("--channels", args->shape.channels, "Channels of the blocks")
-      ->check(CLI::PositiveNumber)
+      ->check(kPositiveNumber)
       ->capture_default_str();
   cmd->add_option("--kernel-size", args->shape.kernel_size, "Kernel size of convolutions and pools")
-      ->check(CLI::PositiveNumber)
+      ->check(kPositiveNumber)
       ->capture_default_str();
   cmd->add_option("--device", args->call.device, "Where the blocks run")
       ->check(CLI::IsMember({"cpu", "cuda"}))

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "number_checks.hpp"
 #include "training/pre.hpp"
 
 namespace jouleprof::cli {
@@ -118,7 +119,7 @@ CommandRunner add_estimate_command(CLI::App& parent) {
   train->add_option("--output", args->output, "Directory for pre_model.json")->required();
   train->add_option("--seed", args->search.seed, "Random-search seed")->default_val(42);
   train->add_option("--iterations", args->search.iterations, "Random-search (alpha, gamma) draws")
-      ->default_val(60)->check(CLI::PositiveNumber);
+      ->default_val(60)->check(kPositiveNumber);
   train->add_option("--folds", args->search.folds, "Cross-validation folds")
       ->default_val(5)->check(CLI::Range(2, 100));
   train->add_option("--gpu-specs", args->gpu_specs,
@@ -135,9 +136,9 @@ CommandRunner add_estimate_command(CLI::App& parent) {
   predict->add_option("--val-size", args->features.validation_size, "Validation-set size (samples)")->required();
   predict->add_option("--input-height", args->features.input_height, "Input height")->default_val(kDefaultInputSide);
   predict->add_option("--input-width", args->features.input_width, "Input width")->default_val(kDefaultInputSide);
-  predict->add_option("--epochs", args->epochs, "Epochs (energy for an epoch-energy model)")->check(CLI::PositiveNumber);
+  predict->add_option("--epochs", args->epochs, "Epochs (energy for an epoch-energy model)")->check(kPositiveNumber);
   predict->add_option("--duration", args->duration_s, "Expected duration in seconds (energy for a power model)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositiveNumber);
   predict->add_option("--gpu-specs", args->gpu_specs,
                       "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")
       ->check(CLI::ExistingFile);

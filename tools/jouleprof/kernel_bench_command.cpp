@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "number_checks.hpp"
 #include "gated_flags.hpp"
 #include "predict/kernel_bench.hpp"
 #include "predict/kernel_space.hpp"
@@ -170,7 +171,7 @@ CommandRunner add_kernel_bench_command(CLI::App& parent) {
       ->delimiter(',')
       ->type_name("TYPE[,TYPE...]");
   cmd->add_option("--samples", args->samples, "Kernels sampled per type")
-      ->check(CLI::PositiveNumber)
+      ->check(kPositiveNumber)
       ->capture_default_str();
   cmd->add_option("--seed", args->seed, "Seed of the sampling, the weights and the inputs")
       ->capture_default_str();

@@ -1,14 +1,16 @@
 // jouleprof measure: gated fine-grained measurement (FECoM). This file holds the command line
 // only; the protocol lives in src/protocol/.
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "command.hpp"
+#include "gated_flags.hpp"
 #include "jouleprof/child_process.hpp"
 #include "jouleprof/fecom_records.hpp"
 #include "jouleprof/gated_measurement.hpp"
@@ -30,11 +32,7 @@ struct MeasureArgs {
   std::string db;
   bool no_history = false;
   SourceFlags sources;
-  GatedOptions gated;
-  double interval_ms = 500;
-  double check_period_s = 20;
-  double gate_timeout_s = 120;
-  double tail_wait_s = 30;
+  std::unique_ptr<GatedFlags> gated;  // FECoM's published settings unless flags say otherwise
   std::vector<std::string> command;
   std::string op;
   std::vector<std::int64_t> sizes;
@@ -42,14 +40,15 @@ struct MeasureArgs {
 };
 
 nlohmann::json stats_json(const RepetitionStats& s) {
-  return {{"n", s.n}, {"mean", s.mean}, {"median", s.median}, {"stdev", s.stdev},
-          {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high}};
+  return {{"n", s.n},         {"mean", s.mean},         {"median", s.median},
+          {"stdev", s.stdev}, {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high}};
 }
 
 void print_fecom_table(const FecomAnalysis& a) {
-  std::cout << fmt::format("FECoM records: {} experiments, energy recomputed by jouleprof's rules "
-                           "(measured: perf RAPL for cpu/ram, nvidia-smi power for gpu)\n",
-                           a.experiments);
+  std::cout << fmt::format(
+      "FECoM records: {} experiments, energy recomputed by jouleprof's rules "
+      "(measured: perf RAPL for cpu/ram, nvidia-smi power for gpu)\n",
+      a.experiments);
   std::cout << "net = energy in the call's window − idle baseline (20 s before) × window; (n) = "
                "experiments with a window; < 1 sample = call shorter than one interval\n";
   std::cout << fmt::format("{:>3}  {:<48} {:>9}  {:>21} {:>21} {:>21}  {:>10}\n", "#", "api",
@@ -67,7 +66,8 @@ void print_fecom_table(const FecomAnalysis& a) {
       }
     }
     const FecomDeviceSummary& gpu = c.devices[static_cast<int>(FecomDevice::kGpu)];
-    std::cout << fmt::format("  {:>10}\n", gpu.tail_j.n ? fmt::format("{:.2f}", gpu.tail_j.mean) : "-");
+    std::cout << fmt::format("  {:>10}\n",
+                             gpu.tail_j.n ? fmt::format("{:.2f}", gpu.tail_j.mean) : "-");
   }
   for (const std::string& w : a.warnings) std::cout << "warning: " << w << '\n';
 }
@@ -125,16 +125,17 @@ void print_gated_table(const GatedResult& r, const std::vector<std::string>& com
   std::string text;
   for (const std::string& a : command) text += (text.empty() ? "" : " ") + a;
   std::cout << fmt::format("jouleprof measure: {}\n", text);
-  std::cout << fmt::format("{} repetitions; each window at least {:.3f} s ({} updates of the slowest "
-                           "counter, {:.1f} ms); one call takes {:.3f} s\n",
-                           r.repetitions.size(), ns_to_s(r.min_window_ns),
-                           r.update_period_ns > 0 ? r.min_window_ns / r.update_period_ns : 0,
-                           ns_to_s(r.update_period_ns) * 1e3, ns_to_s(r.single_call_ns));
+  std::cout << fmt::format(
+      "{} repetitions; each window at least {:.3f} s ({} updates of the slowest "
+      "counter, {:.1f} ms); one call takes {:.3f} s\n",
+      r.repetitions.size(), ns_to_s(r.min_window_ns),
+      r.update_period_ns > 0 ? r.min_window_ns / r.update_period_ns : 0,
+      ns_to_s(r.update_period_ns) * 1e3, ns_to_s(r.single_call_ns));
   for (std::size_t i = 0; i < r.repetitions.size(); ++i) {
     const GatedRepetition& rep = r.repetitions[i];
-    std::cout << fmt::format("  #{}: gate passed after {:.1f} s ({} checks), {} calls in {:.3f} s\n",
-                             i + 1, ns_to_s(rep.gate.waited_ns), rep.gate.checks, rep.calls,
-                             ns_to_s(rep.window_ns));
+    std::cout << fmt::format(
+        "  #{}: gate passed after {:.1f} s ({} checks), {} calls in {:.3f} s\n", i + 1,
+        ns_to_s(rep.gate.waited_ns), rep.gate.checks, rep.calls, ns_to_s(rep.window_ns));
   }
   std::cout << "per call, mean ± stdev [95 % CI] over repetitions:\n";
   for (const GatedChannelSummary& c : r.summary) {
@@ -156,31 +157,51 @@ nlohmann::json gated_json(const GatedResult& r) {
   for (const GatedRepetition& rep : r.repetitions) {
     nlohmann::json gate_channels = nlohmann::json::array();
     for (const ChannelGate& g : rep.gate.channels) {
-      gate_channels.push_back({{"channel", g.channel_id}, {g.temperature ? "temperature_c" : "cv", g.value},
-                               {"threshold", g.threshold}, {"ok", g.ok}});
+      gate_channels.push_back({{"channel", g.channel_id},
+                               {g.temperature ? "temperature_c" : "cv", g.value},
+                               {"threshold", g.threshold},
+                               {"ok", g.ok}});
     }
     nlohmann::json channels = nlohmann::json::array();
     for (const ChannelCall& c : rep.channels) {
-      channels.push_back({{"channel", c.channel_id}, {"provenance", to_string(c.provenance)},
-                          {"provenance_detail", c.provenance_detail}, {"total_j", c.total_j},
-                          {"baseline_power_w", c.baseline_power_w}, {"net_j", c.net_j},
-                          {"tail_j", c.tail_j}, {"net_plus_tail_j", c.net_plus_tail_j},
-                          {"tail_duration_ns", c.tail_duration_ns}, {"mean_power_w", c.mean_power_w},
-                          {"median_power_w", c.median_power_w}, {"stdev_power_w", c.stdev_power_w}});
+      channels.push_back({{"channel", c.channel_id},
+                          {"provenance", to_string(c.provenance)},
+                          {"provenance_detail", c.provenance_detail},
+                          {"total_j", c.total_j},
+                          {"baseline_power_w", c.baseline_power_w},
+                          {"net_j", c.net_j},
+                          {"tail_j", c.tail_j},
+                          {"net_plus_tail_j", c.net_plus_tail_j},
+                          {"tail_duration_ns", c.tail_duration_ns},
+                          {"mean_power_w", c.mean_power_w},
+                          {"median_power_w", c.median_power_w},
+                          {"stdev_power_w", c.stdev_power_w}});
     }
-    reps.push_back({{"gate", {{"passed", rep.gate.passed}, {"waited_ns", rep.gate.waited_ns},
-                              {"checks", rep.gate.checks}, {"channels", gate_channels}}},
-                    {"calls", rep.calls}, {"window_ns", rep.window_ns}, {"per_call", channels}});
+    reps.push_back({{"gate",
+                     {{"passed", rep.gate.passed},
+                      {"waited_ns", rep.gate.waited_ns},
+                      {"checks", rep.gate.checks},
+                      {"channels", gate_channels}}},
+                    {"calls", rep.calls},
+                    {"window_ns", rep.window_ns},
+                    {"per_call", channels}});
   }
   nlohmann::json summary = nlohmann::json::array();
   for (const GatedChannelSummary& c : r.summary) {
-    summary.push_back({{"channel", c.channel_id}, {"total_j", stats_json(c.total_j)},
-                       {"net_j", stats_json(c.net_j)}, {"tail_j", stats_json(c.tail_j)},
+    summary.push_back({{"channel", c.channel_id},
+                       {"total_j", stats_json(c.total_j)},
+                       {"net_j", stats_json(c.net_j)},
+                       {"tail_j", stats_json(c.tail_j)},
                        {"net_plus_tail_j", stats_json(c.net_plus_tail_j)}});
   }
-  return {{"repetitions", reps}, {"summary", summary}, {"update_period_ns", r.update_period_ns},
-          {"min_window_ns", r.min_window_ns}, {"single_call_ns", r.single_call_ns},
-          {"incomplete", r.incomplete}, {"missing", r.missing}, {"warnings", r.warnings}};
+  return {{"repetitions", reps},
+          {"summary", summary},
+          {"update_period_ns", r.update_period_ns},
+          {"min_window_ns", r.min_window_ns},
+          {"single_call_ns", r.single_call_ns},
+          {"incomplete", r.incomplete},
+          {"missing", r.missing},
+          {"warnings", r.warnings}};
 }
 
 int run_gated_command(MeasureArgs& args) {
@@ -190,11 +211,7 @@ int run_gated_command(MeasureArgs& args) {
   monitor_options.sources = *sources;
   const Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
   if (!monitor) return report_error(monitor.error());
-  GatedOptions& o = args.gated;
-  o.interval_ns = static_cast<TimeNs>(args.interval_ms * 1e6);
-  o.check_period_ns = s_to_ns(args.check_period_s);
-  o.gate_timeout_ns = s_to_ns(args.gate_timeout_s);
-  o.tail_wait_ns = s_to_ns(args.tail_wait_s);
+  const GatedOptions o = args.gated->options();
   Result<GatedResult> result = measure_gated(**monitor, command_call(args.command), o);
   if (!result) return report_error(result.error());
   GatedResult r = std::move(result).value();
@@ -203,8 +220,10 @@ int run_gated_command(MeasureArgs& args) {
     std::error_code ec;
     std::filesystem::create_directories(args.output, ec);
     const std::string profile_path = (std::filesystem::path(args.output) / "profile.json").string();
-    if (const Status st = write_profile_json(r.profile, profile_path); !st) return report_error(st.error());
-    std::ofstream(std::filesystem::path(args.output) / "measure.json") << gated_json(r).dump(2) << '\n';
+    if (const Status st = write_profile_json(r.profile, profile_path); !st)
+      return report_error(st.error());
+    std::ofstream(std::filesystem::path(args.output) / "measure.json")
+        << gated_json(r).dump(2) << '\n';
     if (!args.no_history) {
       const std::string db = args.db.empty() ? default_history_path() : args.db;
       if (const Result<std::int64_t> id = record_run(db, r.profile, profile_path); !id) {
@@ -229,11 +248,7 @@ int run_op_sizes(MeasureArgs& args) {
   if (!sources) return report_error(sources.error());
   MonitorOptions monitor_options;
   monitor_options.sources = *sources;
-  GatedOptions& o = args.gated;
-  o.interval_ns = static_cast<TimeNs>(args.interval_ms * 1e6);
-  o.check_period_ns = s_to_ns(args.check_period_s);
-  o.gate_timeout_ns = s_to_ns(args.gate_timeout_s);
-  o.tail_wait_ns = s_to_ns(args.tail_wait_s);
+  const GatedOptions o = args.gated->options();
 
   std::ofstream csv;
   if (!args.output.empty()) {
@@ -247,7 +262,8 @@ int run_op_sizes(MeasureArgs& args) {
                            "input elems", "call ms", "net J/call", "± stdev", "tail J", "channel");
   bool incomplete = false;
   for (const std::int64_t size : args.sizes) {
-    const Result<torch_adapter::OpCall> call = torch_adapter::make_op_call(args.op, size, args.device);
+    const Result<torch_adapter::OpCall> call =
+        torch_adapter::make_op_call(args.op, size, args.device);
     if (!call) return report_error(call.error());
     Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
     if (!monitor) return report_error(monitor.error());
@@ -269,9 +285,10 @@ int run_op_sizes(MeasureArgs& args) {
       const ChannelCall& first = r->repetitions.front().channels[c];
       const Series* series = r->profile.find_series(s.channel_id);
       if (series != nullptr && series->channel().is_top_level()) top_level_net += s.net_j.mean;
-      std::cout << fmt::format("{:<12} {:>8} {:>14.0f} {:>10.4f} {:>12.6f} {:>12.6f} {:>12.6f}  {} ({})\n",
-                               args.op, size, call->input_elements, call_s * 1e3, s.net_j.mean,
-                               s.net_j.stdev, s.tail_j.mean, s.channel_id, to_string(first.provenance));
+      std::cout << fmt::format(
+          "{:<12} {:>8} {:>14.0f} {:>10.4f} {:>12.6f} {:>12.6f} {:>12.6f}  {} ({})\n", args.op,
+          size, call->input_elements, call_s * 1e3, s.net_j.mean, s.net_j.stdev, s.tail_j.mean,
+          s.channel_id, to_string(first.provenance));
       if (csv) {
         csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", args.op, size,
                            call->input_elements, args.device, s.channel_id,
@@ -293,7 +310,8 @@ int run_op_sizes(MeasureArgs& args) {
   };
   std::cout << fmt::format("Pearson r of net energy (top-level channels) vs input size: {}\n",
                            r_text(pearson_r(input, energy)));
-  std::cout << fmt::format("Pearson r of net energy vs run time: {}\n", r_text(pearson_r(runtime, energy)));
+  std::cout << fmt::format("Pearson r of net energy vs run time: {}\n",
+                           r_text(pearson_r(runtime, energy)));
   return incomplete ? kExitError : kExitOk;
 }
 #endif
@@ -303,49 +321,34 @@ int run_op_sizes(MeasureArgs& args) {
 CommandRunner add_measure_command(CLI::App& parent) {
   auto args = std::make_shared<MeasureArgs>();
   CLI::App* cmd = parent.add_subcommand(
-      "measure", "Gated fine-grained energy measurement (FECoM): stability gate, idle baseline, "
-                 "net and tail energy, repetitions");
+      "measure",
+      "Gated fine-grained energy measurement (FECoM): stability gate, idle baseline, "
+      "net and tail energy, repetitions");
   cmd->add_option("--fecom-records", args->fecom_records,
                   "Re-analyse FECoM's published per-call records (a directory of "
                   "experiment-<k>.json) and print per-API mean ± stdev")
       ->check(CLI::ExistingDirectory);
-  cmd->add_option("--format", args->format, "Output format")->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("--format", args->format, "Output format")
+      ->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--output", args->output,
                   "With a command: directory for profile.json and measure.json (the run is then "
                   "also recorded in the history). With --op: the CSV file of results");
-  cmd->add_option("--db", args->db, "Run history database (default: $JOULEPROF_DB, else the user's "
+  cmd->add_option("--db", args->db,
+                  "Run history database (default: $JOULEPROF_DB, else the user's "
                   "data directory)");
   cmd->add_flag("--no-history", args->no_history, "Do not record the measurement in the history");
-  GatedOptions& g = args->gated;
-  cmd->add_option("--repeat", g.repetitions, "Repetitions (each gated again)")->capture_default_str();
-  cmd->add_option("--warmup", g.warmup_runs, "Warm-up runs before the first gate")->capture_default_str();
-  cmd->add_option("--interval", args->interval_ms, "Analysis interval of the gate and the tail, ms")
-      ->capture_default_str();
-  cmd->add_option("--last-n", g.last_n, "Intervals the stability gate looks at")->capture_default_str();
-  cmd->add_option("--cpu-max-cv", g.cpu_max_cv, "CV threshold for CPU channels")->capture_default_str();
-  cmd->add_option("--dram-max-cv", g.dram_max_cv, "CV threshold for DRAM channels")->capture_default_str();
-  cmd->add_option("--gpu-max-cv", g.gpu_max_cv, "CV threshold for GPU channels")->capture_default_str();
-  cmd->add_option("--tolerance", g.tolerance, "Relative loosening of every CV threshold")
-      ->capture_default_str();
-  cmd->add_option("--cpu-max-temp", g.cpu_max_temperature_c, "CPU temperature cap, °C")->capture_default_str();
-  cmd->add_option("--gpu-max-temp", g.gpu_max_temperature_c, "GPU temperature cap, °C")->capture_default_str();
-  cmd->add_option("--check-period", args->check_period_s, "Seconds between gate checks")->capture_default_str();
-  cmd->add_option("--gate-timeout", args->gate_timeout_s, "Give up on the gate after this many seconds")
-      ->capture_default_str();
-  cmd->add_option("--tail-wait", args->tail_wait_s, "Seconds to watch for tail energy after the call")
-      ->capture_default_str();
-  cmd->add_option("--tail-window", g.tail_moving_average, "Forward moving-average window of the tail rule, "
-                  "in intervals")->capture_default_str();
-  cmd->add_option("--min-updates", g.min_counter_updates, "Repeat the call until its window spans this "
-                  "many counter updates")->capture_default_str();
+  args->gated = std::make_unique<GatedFlags>(*cmd, GatedOptions{},
+                                             GatedFlagNames{"--interval", "--warmup", false});
   args->sources.add_to(*cmd);
 #ifdef JOULEPROF_TORCH_COMMANDS
   std::string ops;
-  for (const std::string& op : torch_adapter::measurable_ops()) ops += (ops.empty() ? "" : ", ") + op;
+  for (const std::string& op : torch_adapter::measurable_ops())
+    ops += (ops.empty() ? "" : ", ") + op;
   cmd->add_option("--op", args->op, "Measure a libtorch API call across input sizes: " + ops);
   cmd->add_option("--sizes", args->sizes, "Input sizes for --op (matrix side, channels, batch …)")
       ->delimiter(',');
-  cmd->add_option("--device", args->device, "Where --op runs")->check(CLI::IsMember({"cpu", "cuda"}));
+  cmd->add_option("--device", args->device, "Where --op runs")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
 #endif
   cmd->add_option("command", args->command, "The command to measure (after --)");
   return [args, cmd] {

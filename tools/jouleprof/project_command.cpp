@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "number_checks.hpp"
 #include "training/run_projection.hpp"
 
 namespace jouleprof::cli {
@@ -74,17 +75,17 @@ CommandRunner add_project_command(CLI::App& parent) {
   cmd->add_option("--trace-format", args->trace_format, "auto, nvidia-smi, perf-stat or meter-csv")
       ->check(CLI::IsMember({"auto", "nvidia-smi", "perf-stat", "meter-csv"}));
   cmd->add_option("--epochs", args->request.epochs, "Total number of epochs N of the run")
-      ->required()->check(CLI::PositiveNumber);
+      ->required()->check(kPositiveNumber);
   cmd->add_option("--duration", args->duration_s,
                   "Training duration in seconds from the trace's first sample (default: the "
-                  "whole trace)")->check(CLI::PositiveNumber);
+                  "whole trace)")->check(kPositiveNumber);
   cmd->add_option("--epochs-csv", args->epochs_csv,
                   "CSV 'epoch,end_s' of epoch end times (s after the first sample); default: an "
                   "equal split of the training time, stated in the output")->check(CLI::ExistingFile);
   cmd->add_option("--s", args->request.step.stable_epoch, "STEP stable epoch s")
-      ->default_val(10)->check(CLI::NonNegativeNumber);
+      ->default_val(10)->check(kNonNegativeNumber);
   cmd->add_option("--w", args->request.step.window, "STEP window w (epochs)")
-      ->default_val(5)->check(CLI::PositiveNumber);
+      ->default_val(5)->check(kPositiveNumber);
   cmd->add_flag("--online-stability", args->request.step.online_stability,
                 "Choose s as the first epoch whose window's coefficient of variation is at most "
                 "--stability-cv (instead of a fixed s)");

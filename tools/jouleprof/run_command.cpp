@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "number_checks.hpp"
 #include "jouleprof/cluster.hpp"
 #include "jouleprof/command_measurement.hpp"
 #include "jouleprof/epoch_file.hpp"
@@ -315,7 +316,7 @@ CommandRunner add_run_command(CLI::App& parent) {
   app->add_option("--grid-intensity", flags->grid_g_per_kwh,
                   "Grid carbon intensity in g CO2e per kWh (default: $JOULEPROF_GRID_INTENSITY)")
       ->type_name("G_PER_KWH")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegativeNumber);
   app->add_flag("--spans", flags->spans,
                 "Collect the spans the command records through libjouleprof (C/C++/Python API) and "
                 "attribute the energy to them (tree in profile.json, dump in spans.json)");

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "number_checks.hpp"
 #include "jouleprof/exporter.hpp"
 #include "source_flags.hpp"
 
@@ -36,9 +37,9 @@ CommandRunner add_serve_command(CLI::App& parent) {
       ->capture_default_str();
   cmd->add_option("--interval", o->interval_ms,
                   "Poll the sources every MS milliseconds (default: the fastest source's period, at least 10)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegativeNumber);
   cmd->add_option("--duration", o->duration_s, "Stop after SECONDS (default: run until SIGINT/SIGTERM)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegativeNumber);
   o->sources.add_to(*cmd);
   return [o] {
     auto options = o->sources.to_options();

@@ -1,4 +1,5 @@
 #include "source_flags.hpp"
+#include "number_checks.hpp"
 
 #include <fmt/format.h>
 
@@ -20,10 +21,10 @@ void SourceFlags::add_to(CLI::App& app) {
   app.add_option("--simulate", simulate_w,
                  "Add the simulated source with one constant-power package channel of WATTS")
       ->type_name("WATTS")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegativeNumber);
   app.add_option("--tdp", tdp_w, "CPU TDP in watts for the CPU estimate (else: model table)")
       ->type_name("W")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositiveNumber);
   app.add_option("--set", settings,
                  "Backend setting, repeatable, e.g. simulate.profile=20:1;80:2 (docs/sources.md)")
       ->type_name("KEY=VALUE");

@@ -2,10 +2,11 @@
 // model to build and how, and where energy comes from.
 #pragma once
 
+#include <CLI/CLI.hpp>
+#include <memory>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
+#include "gated_flags.hpp"
 #include "jouleprof/torch.hpp"
 #include "source_flags.hpp"
 
@@ -28,25 +29,15 @@ void add_torch_run_options(CLI::App& command, TorchCommandOptions& options);
 Status resolve_mode(TorchCommandOptions& options);
 
 // The calibration's options (calibrate, profile --calibrate): the classes taken and the gated
-// protocol's settings, with the calibration's short defaults or, with --fecom-gate, FECoM's.
+// protocol's settings, with the calibration's short defaults or, with --fecom-defaults, FECoM's.
 struct CalibrationFlags {
   std::size_t max_classes = 24;
   double coverage_pct = 100.0;
-  bool fecom_gate = false;
-  std::size_t repetitions = 0;  // 0: the defaults' (3; FECoM's 10)
-  double interval_ms = 0.0;     // 0 here and below: the defaults'
-  std::size_t last_n = 0;
-  double tolerance = 0.0;
-  double check_period_s = 0.0;
-  double gate_timeout_s = 0.0;
-  double tail_wait_s = 0.0;
-  std::size_t min_updates = 0;
-  double cpu_max_temp_c = 0.0;
-  double gpu_max_temp_c = 0.0;
+  std::unique_ptr<GatedFlags> gate;
 };
 
-// Adds --max-classes --coverage --fecom-gate --repeat --gate-interval --last-n --tolerance
-// --check-period --gate-timeout --tail-wait --min-updates --cpu-max-temp --gpu-max-temp.
+// Adds --max-classes --coverage and the gated protocol's flags (gated_flags.hpp), the gate's
+// interval as --gate-interval since --interval is the sampler's.
 void add_calibration_options(CLI::App& command, CalibrationFlags& flags);
 
 // The calibration options these flags ask for; an error names the flag and value.

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "number_checks.hpp"
 #include "predict/kernel_training.hpp"
 
 namespace jouleprof::cli {
@@ -97,9 +98,9 @@ CommandRunner add_train_predictor_command(CLI::App& parent) {
       ->check(CLI::IsMember({"raw", "log"}))
       ->capture_default_str();
   cmd->add_option("--trees", args->trees, "Trees in each random forest")
-      ->check(CLI::PositiveNumber)
+      ->check(kPositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--threads", args->threads, "XGBoost threads")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--threads", args->threads, "XGBoost threads")->check(kPositiveNumber)->capture_default_str();
   return [args] {
     TrainOptions options;
     options.train_fraction = args->split;
