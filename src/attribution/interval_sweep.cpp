@@ -141,11 +141,13 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
                            const std::vector<TimeNs>& edges) {
   const std::size_t n = segments.size();
   SweepResult out;
+  // Until a segment ends, its slots of shared_time_s and energy_j hold the prefixes S and R at
+  // its begin (fewer arrays of millions of entries: their page faults cost more than the sweep).
   out.shared_time_s.resize(n);
-  out.begin_shared_s.resize(n);
-  out.end_shared_s.resize(n);
   if (curve != nullptr) out.energy_j.resize(n);
   if (!edges.empty()) {
+    out.begin_shared_s.resize(n);
+    out.end_shared_s.resize(n);
     out.begin_window.resize(n);
     out.end_window.resize(n);
     out.edge_shared_s.reserve(edges.size());
@@ -179,7 +181,6 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
     return ends_sorted ? Boundary{segments[k].end_ns, static_cast<std::uint32_t>(k)} : ends[k];
   };
 
-  std::vector<double> begin_energy_prefix(curve != nullptr ? n : 0);
   constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
   std::size_t ib = 0;
   std::size_t ie = 0;
@@ -219,10 +220,12 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
     if (te == t) {
       const std::uint32_t s = end_at(ie++).segment;
       const double w = segments[s].weight;
-      out.end_shared_s[s] = shared;
-      out.shared_time_s[s] = w * (shared - out.begin_shared_s[s]);
-      if (curve != nullptr) out.energy_j[s] = w * (energy - begin_energy_prefix[s]);
-      if (!edges.empty()) out.end_window[s] = static_cast<std::uint32_t>(iw == 0 ? 0 : iw - 1);
+      out.shared_time_s[s] = w * (shared - out.shared_time_s[s]);
+      if (curve != nullptr) out.energy_j[s] = w * (energy - out.energy_j[s]);
+      if (!edges.empty()) {
+        out.end_shared_s[s] = shared;
+        out.end_window[s] = static_cast<std::uint32_t>(iw == 0 ? 0 : iw - 1);
+      }
       if (--active == 0) {
         active_weight = 0.0;  // no drift accumulates across idle stretches
       } else {
@@ -237,24 +240,17 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
       continue;
     }
     const std::uint32_t s = begin_at(ib++).segment;
-    out.begin_shared_s[s] = shared;
-    if (curve != nullptr) begin_energy_prefix[s] = energy;
-    if (!edges.empty()) out.begin_window[s] = static_cast<std::uint32_t>(iw == 0 ? 0 : iw - 1);
+    out.shared_time_s[s] = shared;
+    if (curve != nullptr) out.energy_j[s] = energy;
+    if (!edges.empty()) {
+      out.begin_shared_s[s] = shared;
+      out.begin_window[s] = static_cast<std::uint32_t>(iw == 0 ? 0 : iw - 1);
+    }
     active_weight += segments[s].weight;
     ++active;
   }
   out.busy_s = busy;
   return out;
-}
-
-double shared_time_in_window(const SweepResult& sweep, const Segment& segment, std::size_t index,
-                             std::uint32_t window) {
-  const std::uint32_t first = sweep.begin_window[index];
-  const std::uint32_t last = sweep.end_window[index];
-  if (window < first || window > last) return 0.0;
-  const double from = window == first ? sweep.begin_shared_s[index] : sweep.edge_shared_s[window];
-  const double to = window == last ? sweep.end_shared_s[index] : sweep.edge_shared_s[window + 1];
-  return segment.weight * (to - from);
 }
 
 }  // namespace jouleprof::attribution

@@ -41,8 +41,8 @@ std::vector<Segment> build_segments(const Timeline& timeline, const SegmentInput
 struct SweepResult {
   std::vector<double> energy_j;           // per segment (only when a curve was given)
   std::vector<double> shared_time_s;      // per segment: w·ΔS
-  std::vector<double> begin_shared_s;     // per segment: S at its begin
-  std::vector<double> end_shared_s;       // per segment: S at its end
+  std::vector<double> begin_shared_s;     // per segment: S at its begin (only with edges)
+  std::vector<double> end_shared_s;       // per segment: S at its end (only with edges)
   std::vector<std::uint32_t> begin_window;  // per segment: window (between edges) of its begin
   std::vector<std::uint32_t> end_window;    // per segment: window of its end
   std::vector<double> edge_shared_s;      // S at each window edge
@@ -51,12 +51,21 @@ struct SweepResult {
 };
 
 // `curve` may be null (no per-interval energy is needed); `edges` (sorted) are window edges at
-// which S and I are recorded, and the window of each segment end is noted.
+// which S and I are recorded, and the window of each segment end is noted. Segments are
+// non-empty (begin < end), as build_segments makes them.
 SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCurve* curve,
                            const std::vector<TimeNs>& edges);
 
 // A segment's shared time inside window j of the edges (its pieces, from the sweep's prefixes).
-double shared_time_in_window(const SweepResult& sweep, const Segment& segment, std::size_t index,
-                             std::uint32_t window);
+// Inline: the windowed methods call it once per piece, millions of times.
+inline double shared_time_in_window(const SweepResult& sweep, const Segment& segment, std::size_t index,
+                                    std::uint32_t window) {
+  const std::uint32_t first = sweep.begin_window[index];
+  const std::uint32_t last = sweep.end_window[index];
+  if (window < first || window > last) return 0.0;
+  const double from = window == first ? sweep.begin_shared_s[index] : sweep.edge_shared_s[window];
+  const double to = window == last ? sweep.end_shared_s[index] : sweep.edge_shared_s[window + 1];
+  return segment.weight * (to - from);
+}
 
 }  // namespace jouleprof::attribution
