@@ -390,8 +390,12 @@ double peak_power_w(const EnergyCurve& curve, const Series& series) {
   }
   double peak = 0.0;
   const std::vector<TimeNs>& k = curve.knots_ns();
+  EnergyCurve::Cursor cursor(curve);
+  double g = k.empty() ? 0.0 : cursor.at(k[0]);
   for (std::size_t i = 0; i + 1 < k.size(); ++i) {
-    peak = std::max(peak, (curve.at(k[i + 1]) - curve.at(k[i])) / ns_to_s(k[i + 1] - k[i]));
+    const double next = cursor.at(k[i + 1]);
+    peak = std::max(peak, (next - g) / ns_to_s(k[i + 1] - k[i]));
+    g = next;
   }
   return peak;
 }

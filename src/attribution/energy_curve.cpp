@@ -92,7 +92,11 @@ TimeNs EnergyCurve::median_knot_spacing_ns() const {
 
 double EnergyCurve::eval_in(std::size_t interval, TimeNs t) const {
   const double tau_s = ns_to_s(t - knot_t_ns_[interval]);
-  return g_j_[interval] + slope_w_[interval] * tau_s + 0.5 * ramp_w_per_s_[interval] * tau_s * tau_s;
+  const double linear_j = g_j_[interval] + slope_w_[interval] * tau_s;
+  // Counters and held power have no ramp: its zero term would change nothing, at two
+  // multiplications per call of the sweep.
+  const double ramp = ramp_w_per_s_[interval];
+  return ramp == 0.0 ? linear_j : linear_j + 0.5 * ramp * tau_s * tau_s;
 }
 
 double EnergyCurve::at(TimeNs t) const {

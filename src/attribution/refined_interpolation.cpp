@@ -56,6 +56,11 @@ void for_each_piece(const std::vector<Segment>& segments, const SweepResult& swe
   if (grouped) {
     for (std::size_t i = 0; i < segments.size(); ++i) {
       const std::uint32_t column = column_of(segments[i]);
+      if (sweep.begin_window[i] == sweep.end_window[i] && sweep.end_window[i] < windows) {
+        // One piece: the segment's shared time (the same difference of the same prefixes).
+        visit(sweep.begin_window[i], column, sweep.shared_time_s[i]);
+        continue;
+      }
       for (std::size_t j = sweep.begin_window[i]; j <= last_window(i); ++j) visit(j, column, shared_in(i, j));
     }
     return;
@@ -97,13 +102,10 @@ NormalEquations normal_equations(const std::vector<Segment>& segments, const Swe
   NormalEquations n;
   n.gram = Eigen::MatrixXd::Zero(columns, columns);
   n.aty = Eigen::VectorXd::Zero(columns);
-  // AᵀA is symmetric: each row adds to the upper triangle only (a pair of touched columns once),
-  // and the lower one is copied at the end.
-  double* g = n.gram.data();
-  const auto upper = [&](std::uint32_t a, std::uint32_t b) -> double& {
-    return a < b ? g[a + static_cast<std::size_t>(b) * columns] : g[b + static_cast<std::size_t>(a) * columns];
-  };
-  std::vector<double> busy(columns, 0.0);
+  // AᵀA is symmetric: each row adds busy·busy_b to column b of the upper triangle, for the
+  // touched columns b (a contiguous, vectorised update; untouched rows add +0, which changes no
+  // sum), with busy_0 holding the interval length; the lower triangle is copied at the end.
+  Eigen::VectorXd busy = Eigen::VectorXd::Zero(columns);
   std::vector<bool> is_touched(columns, false);
   std::vector<std::uint32_t> touched;
   std::size_t row = first_row;  // the next row to add
@@ -111,35 +113,36 @@ NormalEquations normal_equations(const std::vector<Segment>& segments, const Swe
     for (; row < std::min(j, end_row); ++row) {
       const double t = window_s[row];
       const double e = window_energy_j[row];
-      g[0] += t * t;
+      n.gram(0, 0) += t * t;
       n.aty(0) += t * e;
       n.yty += e * e;
-      for (std::size_t p = 0; p < touched.size(); ++p) {
-        const std::uint32_t a = touched[p];
-        const double ba = busy[a];
-        upper(kIdleColumn, a) += t * ba;
-        n.aty(a) += ba * e;
-        for (std::size_t q = p; q < touched.size(); ++q) upper(a, touched[q]) += ba * busy[touched[q]];
+      busy(kIdleColumn) = t;
+      for (std::uint32_t b : touched) {
+        n.gram.col(b).head(b + 1) += busy.head(b + 1) * busy(b);
+        n.aty(b) += busy(b) * e;
       }
-      for (std::uint32_t a : touched) {
-        busy[a] = 0.0;
-        is_touched[a] = false;
+      busy(kIdleColumn) = 0.0;
+      for (std::uint32_t b : touched) {
+        busy(b) = 0.0;
+        is_touched[b] = false;
       }
       touched.clear();
       ++n.rows;
     }
   };
   for_each_piece(segments, sweep, window_s.size(), column_of, [&](std::size_t j, std::uint32_t c, double shared_s) {
-    add_rows_before(j);
+    if (row < j && row < end_row) add_rows_before(j);  // a new interval: rarely, so the call stays out of line
     if (j < first_row || j >= end_row || c == kIdleColumn) return;
     if (!is_touched[c]) {
       is_touched[c] = true;
       touched.push_back(c);
     }
-    busy[c] += shared_s;
+    busy(c) += shared_s;
   });
   add_rows_before(end_row);
-  n.gram.triangularView<Eigen::StrictlyLower>() = n.gram.transpose();
+  for (Eigen::Index b = 1; b < n.gram.cols(); ++b) {
+    for (Eigen::Index a = 0; a < b; ++a) n.gram(b, a) = n.gram(a, b);
+  }
   return n;
 }
 
@@ -168,7 +171,8 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
   // (kNoClass) are idle time and keep column 0.
   std::vector<std::uint32_t> column_of_class(class_count, kIdleColumn);
   std::uint32_t columns = 1;
-  for (const Segment& s : segments) {
+  for (std::size_t i = 0; i < segments.size() && columns <= class_count; ++i) {  // stops once all are seen
+    const Segment& s = segments[i];
     if (s.klass != kNoClass && column_of_class[s.klass] == kIdleColumn) column_of_class[s.klass] = columns++;
   }
   out.classes = columns - 1;
