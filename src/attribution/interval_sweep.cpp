@@ -178,8 +178,6 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
   out.shared_time_s.resize(n);
   if (curve != nullptr) out.energy_j.resize(n);
   if (!edges.empty()) {
-    out.begin_shared_s.resize(n);
-    out.end_shared_s.resize(n);
     out.begin_window.resize(n);
     out.end_window.resize(n);
     out.edge_shared_s.reserve(edges.size());
@@ -204,6 +202,7 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
   const auto sweep_in_order = [&]() -> bool {
     out.edge_shared_s.clear();
     out.edge_idle_s.clear();
+    out.crossings.clear();
     constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
     std::size_t ib = 0;
     std::size_t ie = 0;
@@ -245,12 +244,14 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
       if (te == t) {
         const std::uint32_t s = end_at(ie++).segment;
         const double w = segments[s].weight;
+        if (!edges.empty()) {
+          out.end_window[s] = static_cast<std::uint32_t>(iw == 0 ? 0 : iw - 1);
+          if (out.end_window[s] != out.begin_window[s]) {
+            out.crossings.push_back(SweepResult::Crossing{s, out.shared_time_s[s], shared});
+          }
+        }
         out.shared_time_s[s] = w * (shared - out.shared_time_s[s]);
         if (curve != nullptr) out.energy_j[s] = w * (energy - out.energy_j[s]);
-        if (!edges.empty()) {
-          out.end_shared_s[s] = shared;
-          out.end_window[s] = static_cast<std::uint32_t>(iw == 0 ? 0 : iw - 1);
-        }
         if (--active == 0) {
           active_weight = 0.0;  // no drift accumulates across idle stretches
         } else {
@@ -267,10 +268,7 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
       const std::uint32_t s = begin_at(ib++).segment;
       out.shared_time_s[s] = shared;
       if (curve != nullptr) out.energy_j[s] = energy;
-      if (!edges.empty()) {
-        out.begin_shared_s[s] = shared;
-        out.begin_window[s] = static_cast<std::uint32_t>(iw == 0 ? 0 : iw - 1);
-      }
+      if (!edges.empty()) out.begin_window[s] = static_cast<std::uint32_t>(iw == 0 ? 0 : iw - 1);
       active_weight += segments[s].weight;
       ++active;
     }
@@ -293,6 +291,9 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
     sort_boundaries(ends);
   }
   sweep_in_order();
+  // Ends out of order leave the crossings out of segment order.
+  std::sort(out.crossings.begin(), out.crossings.end(),
+            [](const SweepResult::Crossing& x, const SweepResult::Crossing& y) { return x.segment < y.segment; });
   return out;
 }
 

@@ -56,11 +56,6 @@ void for_each_piece(const std::vector<Segment>& segments, const SweepResult& swe
   if (grouped) {
     for (std::size_t i = 0; i < segments.size(); ++i) {
       const std::uint32_t column = column_of(segments[i]);
-      if (sweep.begin_window[i] == sweep.end_window[i] && sweep.end_window[i] < windows) {
-        // One piece: the segment's shared time (the same difference of the same prefixes).
-        visit(sweep.begin_window[i], column, sweep.shared_time_s[i]);
-        continue;
-      }
       for (std::size_t j = sweep.begin_window[i]; j <= last_window(i); ++j) visit(j, column, shared_in(i, j));
     }
     return;
