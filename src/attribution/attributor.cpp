@@ -136,8 +136,12 @@ std::string run_interpolate(ChannelWork& w, std::size_t class_count, const Attri
     limits.max_relative_se = options.regress_max_relative_se;
     limits.max_condition = options.regress_max_condition;
     limits.min_windows = options.regress_min_windows;
+    // Swept once with the counter's updates as windows: the refinement fits on the windows and,
+    // when it declines, the sweep's energies are plain interpolation's.
+    const std::vector<TimeNs> edges = window_edges(w.curve, w.begin_ns, w.end_ns);
+    const SweepResult as_read = attribution::sweep_segments(w.segments, &w.curve, edges);
     attribution::Refinement r =
-        attribution::refine_interpolation(w.segments, w.curve, w.begin_ns, w.end_ns, class_count, limits);
+        attribution::refine_interpolation(w.segments, w.curve, edges, as_read, class_count, limits);
     auto& diag = w.record.diagnostics;
     diag["refine_windows"] = static_cast<double>(r.windows);
     diag["refine_classes"] = static_cast<double>(r.classes);
@@ -157,7 +161,9 @@ std::string run_interpolate(ChannelWork& w, std::size_t class_count, const Attri
           "interval's mean power",
           r.refined_classes, r.classes, r.windows, static_cast<double>(r.read_delay_ns) / 1e3, idle);
     }
-    why_plain = r.why_not;
+    charge_segments(w, as_read.energy_j, as_read.shared_time_s);
+    w.busy_s = as_read.busy_s;
+    return "; not refined below the update period (" + r.why_not + ")";
   }
   w.record.diagnostics["refined_classes"] = 0.0;
   run_curve_method(w, CurveRule::kInterpolate);
@@ -385,8 +391,12 @@ double peak_power_w(const EnergyCurve& curve, const Series& series) {
   }
   double peak = 0.0;
   const std::vector<TimeNs>& k = curve.knots_ns();
+  EnergyCurve::Cursor cursor(curve);
+  double g = k.empty() ? 0.0 : cursor.at(k[0]);
   for (std::size_t i = 0; i + 1 < k.size(); ++i) {
-    peak = std::max(peak, (curve.at(k[i + 1]) - curve.at(k[i])) / ns_to_s(k[i + 1] - k[i]));
+    const double next = cursor.at(k[i + 1]);
+    peak = std::max(peak, (next - g) / ns_to_s(k[i + 1] - k[i]));
+    g = next;
   }
   return peak;
 }

@@ -90,27 +90,12 @@ TimeNs EnergyCurve::median_knot_spacing_ns() const {
   return *mid;
 }
 
-double EnergyCurve::eval_in(std::size_t interval, TimeNs t) const {
-  const double tau_s = ns_to_s(t - knot_t_ns_[interval]);
-  return g_j_[interval] + slope_w_[interval] * tau_s + 0.5 * ramp_w_per_s_[interval] * tau_s * tau_s;
-}
-
 double EnergyCurve::at(TimeNs t) const {
   if (empty()) return 0.0;
   if (t <= knot_t_ns_.front()) return g_j_.front();
   if (t >= knot_t_ns_.back()) return g_j_.back();
   const auto it = std::upper_bound(knot_t_ns_.begin(), knot_t_ns_.end(), t);
   return eval_in(static_cast<std::size_t>(it - knot_t_ns_.begin()) - 1, t);
-}
-
-double EnergyCurve::Cursor::at(TimeNs t) {
-  const EnergyCurve& c = *curve_;
-  if (c.empty()) return 0.0;
-  if (t <= c.knot_t_ns_.front()) return c.g_j_.front();
-  if (t >= c.knot_t_ns_.back()) return c.g_j_.back();
-  if (c.knot_t_ns_[interval_] > t) interval_ = 0;  // moved backwards: restart
-  while (c.knot_t_ns_[interval_ + 1] <= t) ++interval_;
-  return c.eval_in(interval_, t);
 }
 
 }  // namespace jouleprof::attribution

@@ -39,7 +39,7 @@ class EnergyCurve {
   class Cursor {
    public:
     explicit Cursor(const EnergyCurve& curve) : curve_(&curve) {}
-    double at(TimeNs t);
+    inline double at(TimeNs t);
 
    private:
     const EnergyCurve* curve_;
@@ -47,7 +47,7 @@ class EnergyCurve {
   };
 
  private:
-  double eval_in(std::size_t interval, TimeNs t) const;
+  inline double eval_in(std::size_t interval, TimeNs t) const;
 
   // Interval i = [knot_t_ns_[i], knot_t_ns_[i+1]]: G = g_j_[i] + slope_w_[i]·τ + ½·ramp_w_per_s_[i]·τ²
   // with τ = t − knot_t_ns_[i] in seconds.
@@ -56,5 +56,25 @@ class EnergyCurve {
   std::vector<double> slope_w_;
   std::vector<double> ramp_w_per_s_;
 };
+
+// Inline: the sweep reads the curve at every segment boundary, millions of times.
+inline double EnergyCurve::eval_in(std::size_t interval, TimeNs t) const {
+  const double tau_s = ns_to_s(t - knot_t_ns_[interval]);
+  const double linear_j = g_j_[interval] + slope_w_[interval] * tau_s;
+  // Counters and held power have no ramp: its zero term would change nothing, at two
+  // multiplications per call of the sweep.
+  const double ramp = ramp_w_per_s_[interval];
+  return ramp == 0.0 ? linear_j : linear_j + 0.5 * ramp * tau_s * tau_s;
+}
+
+inline double EnergyCurve::Cursor::at(TimeNs t) {
+  const EnergyCurve& c = *curve_;
+  if (c.empty()) return 0.0;
+  if (t <= c.knot_t_ns_.front()) return c.g_j_.front();
+  if (t >= c.knot_t_ns_.back()) return c.g_j_.back();
+  if (c.knot_t_ns_[interval_] > t) interval_ = 0;  // moved backwards: restart
+  while (c.knot_t_ns_[interval_ + 1] <= t) ++interval_;
+  return c.eval_in(interval_, t);
+}
 
 }  // namespace jouleprof::attribution

@@ -50,24 +50,40 @@ std::vector<Segment> build_segments(const Timeline& timeline, const SegmentInput
   };
 
   // Children on the same track, in CSR form: they carve their time out of the parent's self time.
+  // Spans that are no such child are roots. Two passes over the spans (the largest array read
+  // here) find both.
+  const auto is_child = [&](const Span& s) {
+    return s.parent != kNoIndex && s.parent < n && spans[s.parent].track == s.track;
+  };
   std::vector<std::uint32_t> child_begin(n + 1, 0);
   bool any_children = false;
+  std::size_t consuming = 0;
   for (const Span& s : spans) {
-    if (s.parent != kNoIndex && s.parent < n && consumes(s) && spans[s.parent].track == s.track) {
+    if (!consumes(s)) continue;
+    ++consuming;
+    if (is_child(s)) {
       ++child_begin[s.parent + 1];
       any_children = true;
     }
   }
   std::vector<std::uint32_t> children;
+  std::vector<std::uint32_t> fill;
   if (any_children) {
     for (std::uint32_t i = 0; i < n; ++i) child_begin[i + 1] += child_begin[i];
     children.resize(child_begin[n]);
-    std::vector<std::uint32_t> fill(child_begin.begin(), child_begin.end() - 1);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const Span& s = spans[i];
-      if (s.parent != kNoIndex && s.parent < n && consumes(s) && spans[s.parent].track == s.track) {
-        children[fill[s.parent]++] = i;
-      }
+    fill.assign(child_begin.begin(), child_begin.end() - 1);
+  }
+  std::vector<std::uint32_t> roots;
+  bool children_in_time_order = true;  // checked here, where the previous sibling is still cached
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const Span& s = spans[i];
+    if (!consumes(s)) continue;
+    if (is_child(s)) {
+      std::uint32_t& at = fill[s.parent];
+      if (at > child_begin[s.parent] && spans[children[at - 1]].begin_ns > s.begin_ns) children_in_time_order = false;
+      children[at++] = i;
+    } else {
+      roots.push_back(i);
     }
   }
 
@@ -78,16 +94,10 @@ std::vector<Segment> build_segments(const Timeline& timeline, const SegmentInput
   std::vector<Segment> segments;
   segments.reserve(spans.size() + children.size());
   const auto by_begin = [&](std::uint32_t x, std::uint32_t y) { return spans[x].begin_ns < spans[y].begin_ns; };
-  for (std::uint32_t i = 0; i < n && any_children; ++i) {
+  for (std::uint32_t i = 0; i < n && !children_in_time_order; ++i) {
     auto first = children.begin() + child_begin[i];
     auto last = children.begin() + child_begin[i + 1];
     if (!std::is_sorted(first, last, by_begin)) std::sort(first, last, by_begin);
-  }
-  std::vector<std::uint32_t> roots;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const Span& s = spans[i];
-    const bool child = s.parent != kNoIndex && s.parent < n && spans[s.parent].track == s.track;
-    if (consumes(s) && !child) roots.push_back(i);
   }
   const auto by_track_then_begin = [&](std::uint32_t x, std::uint32_t y) {
     return spans[x].track != spans[y].track ? spans[x].track < spans[y].track : spans[x].begin_ns < spans[y].begin_ns;
@@ -104,14 +114,25 @@ std::vector<Segment> build_segments(const Timeline& timeline, const SegmentInput
   };
   std::vector<Frame> stack;
   std::vector<bool> visited(n, false);
+  std::size_t opened = 0;
   const auto open = [&](std::uint32_t i) {
     visited[i] = true;
+    ++opened;
     const Span& s = spans[i];
     stack.push_back(Frame{i, child_begin[i], std::max(s.begin_ns, lo), std::min(s.end_ns, hi)});
   };
   const auto emit = [&](std::uint32_t i, TimeNs b, TimeNs e) {
     const Span& s = spans[i];
     segments.push_back(Segment{b, e, i, inputs.class_of_name[s.name], inputs.track_weight[s.track]});
+  };
+  // A span without children is one segment: no frame is pushed for it (most spans are leaves).
+  const auto leaf = [&](std::uint32_t i) {
+    visited[i] = true;
+    ++opened;
+    const Span& s = spans[i];
+    const TimeNs b = std::max(s.begin_ns, lo);
+    const TimeNs e = std::min(s.end_ns, hi);
+    if (e > b) emit(i, b, e);
   };
   const auto walk = [&](std::uint32_t root) {
     open(root);
@@ -122,16 +143,27 @@ std::vector<Segment> build_segments(const Timeline& timeline, const SegmentInput
         const TimeNs gap_end = std::min(spans[c].begin_ns, f.end);
         if (gap_end > f.cursor) emit(f.span, f.cursor, gap_end);
         f.cursor = std::max(f.cursor, spans[c].end_ns);
-        if (!visited[c]) open(c);  // a parent cycle in a malformed timeline must not loop
+        if (visited[c]) continue;  // a parent cycle in a malformed timeline must not loop
+        if (child_begin[c] == child_begin[c + 1]) {
+          leaf(c);
+        } else {
+          open(c);
+        }
         continue;
       }
       if (f.end > f.cursor) emit(f.span, f.cursor, f.end);
       stack.pop_back();
     }
   };
-  for (std::uint32_t r : roots) walk(r);
+  for (std::uint32_t r : roots) {
+    if (child_begin[r] == child_begin[r + 1]) {
+      leaf(r);
+    } else {
+      walk(r);
+    }
+  }
   // Spans on a parent cycle have no root: each gets its own self segments all the same.
-  for (std::uint32_t i = 0; i < n; ++i) {
+  for (std::uint32_t i = 0; i < n && opened < consuming; ++i) {
     if (consumes(spans[i]) && !visited[i]) walk(i);
   }
   return segments;
@@ -141,9 +173,9 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
                            const std::vector<TimeNs>& edges) {
   const std::size_t n = segments.size();
   SweepResult out;
+  // Until a segment ends, its slots of shared_time_s and energy_j hold the prefixes S and R at
+  // its begin (fewer arrays of millions of entries to fault in and fill).
   out.shared_time_s.resize(n);
-  out.begin_shared_s.resize(n);
-  out.end_shared_s.resize(n);
   if (curve != nullptr) out.energy_j.resize(n);
   if (!edges.empty()) {
     out.begin_window.resize(n);
@@ -153,15 +185,101 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
   }
 
   // Segments already in time order (the usual case, see build_segments) are their own boundary
-  // lists; others are sorted through explicit boundary arrays.
+  // lists. The sweep checks that order as it goes and, when it finds it broken, starts over with
+  // sorted boundary arrays (checking first would cost a pass over all segments).
   bool begins_sorted = true;
   bool ends_sorted = true;
+  std::vector<Boundary> begins;
+  std::vector<Boundary> ends;
+  const auto begin_at = [&](std::size_t k) {
+    return begins_sorted ? Boundary{segments[k].begin_ns, static_cast<std::uint32_t>(k)} : begins[k];
+  };
+  const auto end_at = [&](std::size_t k) {
+    return ends_sorted ? Boundary{segments[k].end_ns, static_cast<std::uint32_t>(k)} : ends[k];
+  };
+
+  // False when the segments turned out not to be in time order.
+  const auto sweep_in_order = [&]() -> bool {
+    out.edge_shared_s.clear();
+    out.edge_idle_s.clear();
+    out.crossings.clear();
+    constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
+    std::size_t ib = 0;
+    std::size_t ie = 0;
+    std::size_t iw = 0;
+    double shared = 0.0;   // S
+    double energy = 0.0;   // R
+    double idle = 0.0;     // I
+    double busy = 0.0;
+    double active_weight = 0.0;
+    std::size_t active = 0;
+    TimeNs last_t = std::min({n > 0 ? begin_at(0).t_ns : kNever, edges.empty() ? kNever : edges[0]});
+    if (last_t == kNever) return true;
+    static const EnergyCurve kNoCurve;
+    EnergyCurve::Cursor cursor(curve != nullptr ? *curve : kNoCurve);
+    double last_g = curve != nullptr ? cursor.at(last_t) : 0.0;
+
+    while (ib < n || ie < n || iw < edges.size()) {
+      if (begins_sorted && ib > 0 && ib < n && segments[ib].begin_ns < segments[ib - 1].begin_ns) return false;
+      if (ends_sorted && ie > 0 && ie < n && segments[ie].end_ns < segments[ie - 1].end_ns) return false;
+      const TimeNs tb = ib < n ? begin_at(ib).t_ns : kNever;
+      const TimeNs te = ie < n ? end_at(ie).t_ns : kNever;
+      const TimeNs tw = iw < edges.size() ? edges[iw] : kNever;
+      const TimeNs t = std::min({tb, te, tw});
+      if (t > last_t) {
+        const double dt_s = ns_to_s(t - last_t);
+        double g = 0.0;
+        if (curve != nullptr) g = cursor.at(t);
+        if (active > 0) {
+          shared += dt_s / active_weight;
+          busy += dt_s;
+          if (curve != nullptr) energy += (g - last_g) / active_weight;
+        } else {
+          idle += dt_s;
+        }
+        last_g = g;
+        last_t = t;
+      }
+      // Half-open intervals: segments ending at t close before windows and new segments open.
+      if (te == t) {
+        const std::uint32_t s = end_at(ie++).segment;
+        const double w = segments[s].weight;
+        if (!edges.empty()) {
+          out.end_window[s] = static_cast<std::uint32_t>(iw == 0 ? 0 : iw - 1);
+          if (out.end_window[s] != out.begin_window[s]) {
+            out.crossings.push_back(SweepResult::Crossing{s, out.shared_time_s[s], shared});
+          }
+        }
+        out.shared_time_s[s] = w * (shared - out.shared_time_s[s]);
+        if (curve != nullptr) out.energy_j[s] = w * (energy - out.energy_j[s]);
+        if (--active == 0) {
+          active_weight = 0.0;  // no drift accumulates across idle stretches
+        } else {
+          active_weight -= w;
+        }
+        continue;
+      }
+      if (tw == t) {
+        out.edge_shared_s.push_back(shared);
+        out.edge_idle_s.push_back(idle);
+        ++iw;
+        continue;
+      }
+      const std::uint32_t s = begin_at(ib++).segment;
+      out.shared_time_s[s] = shared;
+      if (curve != nullptr) out.energy_j[s] = energy;
+      if (!edges.empty()) out.begin_window[s] = static_cast<std::uint32_t>(iw == 0 ? 0 : iw - 1);
+      active_weight += segments[s].weight;
+      ++active;
+    }
+    out.busy_s = busy;
+    return true;
+  };
+  if (sweep_in_order()) return out;
   for (std::size_t i = 1; i < n; ++i) {
     begins_sorted = begins_sorted && segments[i].begin_ns >= segments[i - 1].begin_ns;
     ends_sorted = ends_sorted && segments[i].end_ns >= segments[i - 1].end_ns;
   }
-  std::vector<Boundary> begins;
-  std::vector<Boundary> ends;
   if (!begins_sorted) {
     begins.resize(n);
     for (std::size_t i = 0; i < n; ++i) begins[i] = Boundary{segments[i].begin_ns, static_cast<std::uint32_t>(i)};
@@ -172,89 +290,11 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
     for (std::size_t i = 0; i < n; ++i) ends[i] = Boundary{segments[i].end_ns, static_cast<std::uint32_t>(i)};
     sort_boundaries(ends);
   }
-  const auto begin_at = [&](std::size_t k) {
-    return begins_sorted ? Boundary{segments[k].begin_ns, static_cast<std::uint32_t>(k)} : begins[k];
-  };
-  const auto end_at = [&](std::size_t k) {
-    return ends_sorted ? Boundary{segments[k].end_ns, static_cast<std::uint32_t>(k)} : ends[k];
-  };
-
-  std::vector<double> begin_energy_prefix(curve != nullptr ? n : 0);
-  constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
-  std::size_t ib = 0;
-  std::size_t ie = 0;
-  std::size_t iw = 0;
-  double shared = 0.0;   // S
-  double energy = 0.0;   // R
-  double idle = 0.0;     // I
-  double busy = 0.0;
-  double active_weight = 0.0;
-  std::size_t active = 0;
-  TimeNs last_t = std::min({n > 0 ? begin_at(0).t_ns : kNever, edges.empty() ? kNever : edges[0]});
-  if (last_t == kNever) return out;
-  static const EnergyCurve kNoCurve;
-  EnergyCurve::Cursor cursor(curve != nullptr ? *curve : kNoCurve);
-  double last_g = curve != nullptr ? cursor.at(last_t) : 0.0;
-
-  while (ib < n || ie < n || iw < edges.size()) {
-    const TimeNs tb = ib < n ? begin_at(ib).t_ns : kNever;
-    const TimeNs te = ie < n ? end_at(ie).t_ns : kNever;
-    const TimeNs tw = iw < edges.size() ? edges[iw] : kNever;
-    const TimeNs t = std::min({tb, te, tw});
-    if (t > last_t) {
-      const double dt_s = ns_to_s(t - last_t);
-      double g = 0.0;
-      if (curve != nullptr) g = cursor.at(t);
-      if (active > 0) {
-        shared += dt_s / active_weight;
-        busy += dt_s;
-        if (curve != nullptr) energy += (g - last_g) / active_weight;
-      } else {
-        idle += dt_s;
-      }
-      last_g = g;
-      last_t = t;
-    }
-    // Half-open intervals: segments ending at t close before windows and new segments open.
-    if (te == t) {
-      const std::uint32_t s = end_at(ie++).segment;
-      const double w = segments[s].weight;
-      out.end_shared_s[s] = shared;
-      out.shared_time_s[s] = w * (shared - out.begin_shared_s[s]);
-      if (curve != nullptr) out.energy_j[s] = w * (energy - begin_energy_prefix[s]);
-      if (!edges.empty()) out.end_window[s] = static_cast<std::uint32_t>(iw == 0 ? 0 : iw - 1);
-      if (--active == 0) {
-        active_weight = 0.0;  // no drift accumulates across idle stretches
-      } else {
-        active_weight -= w;
-      }
-      continue;
-    }
-    if (tw == t) {
-      out.edge_shared_s.push_back(shared);
-      out.edge_idle_s.push_back(idle);
-      ++iw;
-      continue;
-    }
-    const std::uint32_t s = begin_at(ib++).segment;
-    out.begin_shared_s[s] = shared;
-    if (curve != nullptr) begin_energy_prefix[s] = energy;
-    if (!edges.empty()) out.begin_window[s] = static_cast<std::uint32_t>(iw == 0 ? 0 : iw - 1);
-    active_weight += segments[s].weight;
-    ++active;
-  }
-  out.busy_s = busy;
+  sweep_in_order();
+  // Ends out of order leave the crossings out of segment order.
+  std::sort(out.crossings.begin(), out.crossings.end(),
+            [](const SweepResult::Crossing& x, const SweepResult::Crossing& y) { return x.segment < y.segment; });
   return out;
-}
-
-double shared_time_in_window(const SweepResult& sweep, const Segment& segment, std::size_t index,
-                             std::uint32_t window) {
-  const std::uint32_t first = sweep.begin_window[index];
-  const std::uint32_t last = sweep.end_window[index];
-  if (window < first || window > last) return 0.0;
-  const double from = window == first ? sweep.begin_shared_s[index] : sweep.edge_shared_s[window];
-  const double to = window == last ? sweep.end_shared_s[index] : sweep.edge_shared_s[window + 1];
-  return segment.weight * (to - from);
 }
 
 }  // namespace jouleprof::attribution

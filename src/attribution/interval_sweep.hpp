@@ -8,6 +8,7 @@
 // shared time, without visiting the intervals it spans: O(n log n) for the sort, O(n) after.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -41,8 +42,15 @@ std::vector<Segment> build_segments(const Timeline& timeline, const SegmentInput
 struct SweepResult {
   std::vector<double> energy_j;           // per segment (only when a curve was given)
   std::vector<double> shared_time_s;      // per segment: w·ΔS
-  std::vector<double> begin_shared_s;     // per segment: S at its begin
-  std::vector<double> end_shared_s;       // per segment: S at its end
+  // Segments over more than one window keep S at their begin and end, by segment index (a
+  // segment inside one window has one piece, its shared time: per-segment arrays of both prefixes
+  // would cost more to fill than the sweep itself on millions of short segments).
+  struct Crossing {
+    std::uint32_t segment;
+    double begin_shared_s;
+    double end_shared_s;
+  };
+  std::vector<Crossing> crossings;        // only with edges
   std::vector<std::uint32_t> begin_window;  // per segment: window (between edges) of its begin
   std::vector<std::uint32_t> end_window;    // per segment: window of its end
   std::vector<double> edge_shared_s;      // S at each window edge
@@ -51,12 +59,25 @@ struct SweepResult {
 };
 
 // `curve` may be null (no per-interval energy is needed); `edges` (sorted) are window edges at
-// which S and I are recorded, and the window of each segment end is noted.
+// which S and I are recorded, and the window of each segment end is noted. Segments are
+// non-empty (begin < end), as build_segments makes them.
 SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCurve* curve,
                            const std::vector<TimeNs>& edges);
 
 // A segment's shared time inside window j of the edges (its pieces, from the sweep's prefixes).
-double shared_time_in_window(const SweepResult& sweep, const Segment& segment, std::size_t index,
-                             std::uint32_t window);
+// Inline: the windowed methods call it once per piece, millions of times.
+inline double shared_time_in_window(const SweepResult& sweep, const Segment& segment, std::size_t index,
+                                    std::uint32_t window) {
+  const std::uint32_t first = sweep.begin_window[index];
+  const std::uint32_t last = sweep.end_window[index];
+  if (window < first || window > last) return 0.0;
+  if (first == last) return sweep.shared_time_s[index];  // w·(S(end) − S(begin)) as well
+  const auto crossing = std::lower_bound(
+      sweep.crossings.begin(), sweep.crossings.end(), index,
+      [](const SweepResult::Crossing& c, std::size_t i) { return c.segment < i; });
+  const double from = window == first ? crossing->begin_shared_s : sweep.edge_shared_s[window];
+  const double to = window == last ? crossing->end_shared_s : sweep.edge_shared_s[window + 1];
+  return segment.weight * (to - from);
+}
 
 }  // namespace jouleprof::attribution

@@ -128,6 +128,13 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
   std::vector<TimeNs> child_time_ns(all.size(), 0);
   std::vector<std::uint32_t> chain;
   std::unordered_map<std::uint64_t, std::size_t> node_cache;
+  // The last key seen per name answers most lookups without hashing: spans of one name tend to
+  // share their parent node (the kernels of every step, the ops of every layer).
+  struct LastLookup {
+    std::uint64_t key = ~std::uint64_t{0};
+    std::size_t node = 0;
+  };
+  std::vector<LastLookup> last_by_name(timeline.names().size());
   const auto resolve = [&](std::uint32_t span) {
     chain.clear();
     for (std::uint32_t s = span; s != kNoIndex && node_of[s] == kUnresolved; s = all[s].parent) {
@@ -151,8 +158,14 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
       const std::uint64_t key = (static_cast<std::uint64_t>(parent_node) << 36) |
                                 (static_cast<std::uint64_t>(parent_pass) << 34) |
                                 (static_cast<std::uint64_t>(sp.pass) << 32) | sp.name;
+      LastLookup& last = last_by_name[sp.name];
+      if (last.key == key) {
+        node_of[s] = last.node;
+        continue;
+      }
       if (auto hit = node_cache.find(key); hit != node_cache.end()) {
         node_of[s] = hit->second;
+        last = LastLookup{key, hit->second};
         continue;
       }
       if (inputs.split_passes && sp.pass != Pass::kNone && sp.pass != parent_pass) {
@@ -172,6 +185,7 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
       tree[parent_node].category = sp.category;
       node_of[s] = parent_node;
       node_cache.emplace(key, parent_node);
+      last = LastLookup{key, parent_node};
     }
   };
 

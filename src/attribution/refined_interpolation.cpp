@@ -35,44 +35,50 @@ std::vector<TimeNs> moved_earlier(const std::vector<TimeNs>& edges, TimeNs delay
   return out;
 }
 
-// The segments' shared busy time per update interval, grouped by interval (a counting sort).
-struct WindowPieces {
-  SweepResult sweep;
-  std::vector<std::uint32_t> piece_begin;  // per interval, into the piece arrays
-  std::vector<std::uint32_t> piece_column;
-  std::vector<double> piece_shared_s;
-  std::vector<double> window_s;
+std::vector<double> interval_lengths_s(const std::vector<TimeNs>& edges) {
+  std::vector<double> out(edges.size() - 1);
+  for (std::size_t j = 0; j + 1 < edges.size(); ++j) out[j] = ns_to_s(edges[j + 1] - edges[j]);
+  return out;
+}
 
-  std::size_t last_window(std::size_t segment) const {
-    return std::min<std::size_t>(sweep.end_window[segment], window_s.size() - 1);
+// Visits the segments' shared busy time per update interval as pieces (interval, column,
+// seconds), interval by interval and, within one, in segment order. Segments in time order on
+// one track give their pieces in that order already; others are grouped by a counting sort.
+template <typename ColumnOf, typename Visit>
+void for_each_piece(const std::vector<Segment>& segments, const SweepResult& sweep, std::size_t windows,
+                    const ColumnOf& column_of, const Visit& visit) {
+  const auto last_window = [&](std::size_t i) { return std::min<std::size_t>(sweep.end_window[i], windows - 1); };
+  const auto shared_in = [&](std::size_t i, std::size_t j) {
+    return shared_time_in_window(sweep, segments[i], i, static_cast<std::uint32_t>(j));
+  };
+  bool grouped = true;
+  for (std::size_t i = 1; i < segments.size() && grouped; ++i) grouped = sweep.begin_window[i] >= last_window(i - 1);
+  if (grouped) {
+    for (std::size_t i = 0; i < segments.size(); ++i) {
+      const std::uint32_t column = column_of(segments[i]);
+      for (std::size_t j = sweep.begin_window[i]; j <= last_window(i); ++j) visit(j, column, shared_in(i, j));
+    }
+    return;
   }
-};
-
-template <typename ColumnOf>
-WindowPieces cut_into_windows(const std::vector<Segment>& segments, const std::vector<TimeNs>& edges,
-                              const ColumnOf& column_of) {
-  WindowPieces p;
-  const std::size_t windows = edges.size() - 1;
-  p.sweep = sweep_segments(segments, nullptr, edges);
-  p.window_s.resize(windows);
-  for (std::size_t j = 0; j < windows; ++j) p.window_s[j] = ns_to_s(edges[j + 1] - edges[j]);
-  p.piece_begin.assign(windows + 1, 0);
+  std::vector<std::uint32_t> piece_begin(windows + 1, 0);
   for (std::size_t i = 0; i < segments.size(); ++i) {
-    for (std::size_t j = p.sweep.begin_window[i]; j <= p.last_window(i); ++j) ++p.piece_begin[j + 1];
+    for (std::size_t j = sweep.begin_window[i]; j <= last_window(i); ++j) ++piece_begin[j + 1];
   }
-  for (std::size_t j = 0; j < windows; ++j) p.piece_begin[j + 1] += p.piece_begin[j];
-  p.piece_column.resize(p.piece_begin[windows]);
-  p.piece_shared_s.resize(p.piece_begin[windows]);
-  std::vector<std::uint32_t> fill(p.piece_begin.begin(), p.piece_begin.end() - 1);
+  for (std::size_t j = 0; j < windows; ++j) piece_begin[j + 1] += piece_begin[j];
+  std::vector<std::uint32_t> piece_column(piece_begin[windows]);
+  std::vector<double> piece_shared_s(piece_begin[windows]);
+  std::vector<std::uint32_t> fill(piece_begin.begin(), piece_begin.end() - 1);
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const std::uint32_t column = column_of(segments[i]);
-    for (std::size_t j = p.sweep.begin_window[i]; j <= p.last_window(i); ++j) {
+    for (std::size_t j = sweep.begin_window[i]; j <= last_window(i); ++j) {
       const std::uint32_t k = fill[j]++;
-      p.piece_column[k] = column;
-      p.piece_shared_s[k] = shared_time_in_window(p.sweep, segments[i], i, static_cast<std::uint32_t>(j));
+      piece_column[k] = column;
+      piece_shared_s[k] = shared_in(i, j);
     }
   }
-  return p;
+  for (std::size_t j = 0; j < windows; ++j) {
+    for (std::uint32_t k = piece_begin[j]; k < piece_begin[j + 1]; ++k) visit(j, piece_column[k], piece_shared_s[k]);
+  }
 }
 
 struct NormalEquations {
@@ -83,36 +89,54 @@ struct NormalEquations {
 };
 
 // Rows [first_row, end_row): E_j against (T_j, B_{1,j}, …), accumulated without storing A.
-NormalEquations normal_equations(const WindowPieces& p, const std::vector<double>& window_energy_j,
-                                 std::size_t first_row, std::size_t end_row, std::uint32_t columns) {
+template <typename ColumnOf>
+NormalEquations normal_equations(const std::vector<Segment>& segments, const SweepResult& sweep,
+                                 const std::vector<double>& window_s, const std::vector<double>& window_energy_j,
+                                 std::size_t first_row, std::size_t end_row, std::uint32_t columns,
+                                 const ColumnOf& column_of) {
   NormalEquations n;
   n.gram = Eigen::MatrixXd::Zero(columns, columns);
   n.aty = Eigen::VectorXd::Zero(columns);
-  double* g = n.gram.data();
-  std::vector<double> busy(columns, 0.0);
+  // AᵀA is symmetric: each row adds busy·busy_b to column b of the upper triangle, for the
+  // touched columns b (a contiguous, vectorised update; untouched rows add +0, which changes no
+  // sum), with busy_0 holding the interval length; the lower triangle is copied at the end.
+  Eigen::VectorXd busy = Eigen::VectorXd::Zero(columns);
+  std::vector<bool> is_touched(columns, false);
   std::vector<std::uint32_t> touched;
-  for (std::size_t j = first_row; j < end_row; ++j) {
-    for (std::uint32_t k = p.piece_begin[j]; k < p.piece_begin[j + 1]; ++k) {
-      const std::uint32_t c = p.piece_column[k];
-      if (c == kIdleColumn) continue;
-      if (busy[c] == 0.0) touched.push_back(c);
-      busy[c] += p.piece_shared_s[k];
+  std::size_t row = first_row;  // the next row to add
+  const auto add_rows_before = [&](std::size_t j) {
+    for (; row < std::min(j, end_row); ++row) {
+      const double t = window_s[row];
+      const double e = window_energy_j[row];
+      n.gram(0, 0) += t * t;
+      n.aty(0) += t * e;
+      n.yty += e * e;
+      busy(kIdleColumn) = t;
+      for (std::uint32_t b : touched) {
+        n.gram.col(b).head(b + 1) += busy.head(b + 1) * busy(b);
+        n.aty(b) += busy(b) * e;
+      }
+      busy(kIdleColumn) = 0.0;
+      for (std::uint32_t b : touched) {
+        busy(b) = 0.0;
+        is_touched[b] = false;
+      }
+      touched.clear();
+      ++n.rows;
     }
-    const double t = p.window_s[j];
-    const double e = window_energy_j[j];
-    g[0] += t * t;
-    n.aty(0) += t * e;
-    n.yty += e * e;
-    for (std::uint32_t a : touched) {
-      const double ba = busy[a];
-      g[a] += t * ba;
-      g[static_cast<std::size_t>(a) * columns] += t * ba;
-      n.aty(a) += ba * e;
-      for (std::uint32_t b : touched) g[a + static_cast<std::size_t>(b) * columns] += ba * busy[b];
+  };
+  for_each_piece(segments, sweep, window_s.size(), column_of, [&](std::size_t j, std::uint32_t c, double shared_s) {
+    if (row < j && row < end_row) add_rows_before(j);  // a new interval: rarely, so the call stays out of line
+    if (j < first_row || j >= end_row || c == kIdleColumn) return;
+    if (!is_touched[c]) {
+      is_touched[c] = true;
+      touched.push_back(c);
     }
-    for (std::uint32_t a : touched) busy[a] = 0.0;
-    touched.clear();
-    ++n.rows;
+    busy(c) += shared_s;
+  });
+  add_rows_before(end_row);
+  for (Eigen::Index b = 1; b < n.gram.cols(); ++b) {
+    for (Eigen::Index a = 0; a < b; ++a) n.gram(b, a) = n.gram(a, b);
   }
   return n;
 }
@@ -132,22 +156,18 @@ double residual_sum_of_squares(const NormalEquations& n) {
 }  // namespace
 
 Refinement refine_interpolation(const std::vector<Segment>& segments, const EnergyCurve& curve,
-                                TimeNs begin_ns, TimeNs end_ns, std::size_t class_count,
-                                const RefinementLimits& limits) {
+                                const std::vector<TimeNs>& edges, const SweepResult& as_read,
+                                std::size_t class_count, const RefinementLimits& limits) {
   Refinement out;
   const std::vector<TimeNs>& knots = curve.knots_ns();
-  std::vector<TimeNs> edges{begin_ns};
-  for (auto k = std::upper_bound(knots.begin(), knots.end(), begin_ns); k != knots.end() && *k < end_ns; ++k) {
-    edges.push_back(*k);
-  }
-  edges.push_back(end_ns);
   const std::size_t windows = edges.size() - 1;
 
   // Columns: 0 = interval length, then each class with busy time; segments without a class
   // (kNoClass) are idle time and keep column 0.
   std::vector<std::uint32_t> column_of_class(class_count, kIdleColumn);
   std::uint32_t columns = 1;
-  for (const Segment& s : segments) {
+  for (std::size_t i = 0; i < segments.size() && columns <= class_count; ++i) {  // stops once all are seen
+    const Segment& s = segments[i];
     if (s.klass != kNoClass && column_of_class[s.klass] == kIdleColumn) column_of_class[s.klass] = columns++;
   }
   out.classes = columns - 1;
@@ -193,9 +213,11 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
   };
   // The fit with the bounds as read: when it separates no class, no shift is searched for (the
   // search costs more than the rest of the refinement).
-  WindowPieces pieces = cut_into_windows(segments, edges, column_of);
+  const SweepResult* sweep = &as_read;
+  std::vector<double> window_s = interval_lengths_s(edges);
   NnlsFit fit = [&] {
-    const NormalEquations equations = normal_equations(pieces, window_energy_j, first_row, end_row, columns);
+    const NormalEquations equations =
+        normal_equations(segments, *sweep, window_s, window_energy_j, first_row, end_row, columns, column_of);
     return fit_nnls_normal(equations.gram, equations.aty, equations.yty, equations.rows);
   }();
   const bool separates_as_read = separates(fit);
@@ -216,8 +238,10 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
     const std::vector<TimeNs> search_edges(edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(search_end + 1));
     // The last searched interval also collects the segments' time past its end: left out.
     const auto rss_at = [&](double delay_ns) {
-      const WindowPieces p = cut_into_windows(early, moved_earlier(search_edges, std::llround(delay_ns)), column_of);
-      return residual_sum_of_squares(normal_equations(p, window_energy_j, first_row, search_end - 1, columns));
+      const std::vector<TimeNs> moved = moved_earlier(search_edges, std::llround(delay_ns));
+      const SweepResult moved_sweep = sweep_segments(early, nullptr, moved);
+      return residual_sum_of_squares(normal_equations(early, moved_sweep, interval_lengths_s(moved), window_energy_j,
+                                                      first_row, search_end - 1, columns, column_of));
     };
     const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
     const double range = static_cast<double>(curve.median_knot_spacing_ns()) / 10.0;
@@ -248,12 +272,17 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
     if (rss_at(best) < rss_at(0.0)) out.read_delay_ns = std::llround(best);
   }
 
+  SweepResult moved_sweep;
   if (out.read_delay_ns > 0) {
-    pieces = cut_into_windows(segments, moved_earlier(edges, out.read_delay_ns), column_of);
-    const NormalEquations equations = normal_equations(pieces, window_energy_j, first_row, end_row, columns);
+    const std::vector<TimeNs> moved = moved_earlier(edges, out.read_delay_ns);
+    moved_sweep = sweep_segments(segments, nullptr, moved);
+    sweep = &moved_sweep;
+    window_s = interval_lengths_s(moved);
+    const NormalEquations equations =
+        normal_equations(segments, *sweep, window_s, window_energy_j, first_row, end_row, columns, column_of);
     fit = fit_nnls_normal(equations.gram, equations.aty, equations.yty, equations.rows);
   }
-  out.busy_s = pieces.sweep.busy_s;
+  out.busy_s = sweep->busy_s;
   out.condition_number = std::isfinite(fit.condition_number) ? fit.condition_number : 1e300;
   if (fit.rank < static_cast<int>(columns) || fit.condition_number > limits.max_condition) {
     out.why_not = fmt::format(
@@ -279,29 +308,30 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
   }
 
   // Each interval's energy split ∝ shared busy time × weight (idle stretches: the idle weight).
-  const SweepResult& sweep = pieces.sweep;
   std::vector<double> mean_w(windows, 0.0);
-  std::vector<double> joules_per_load(windows, 0.0);
+  const auto weight = [&](std::size_t j, std::uint32_t c) {
+    return std::isnan(column_weight_w[c]) ? mean_w[j] : column_weight_w[c];
+  };
+  std::vector<double> load(windows, 0.0);
   for (std::size_t j = 0; j < windows; ++j) {
-    mean_w[j] = pieces.window_s[j] > 0.0 ? window_energy_j[j] / pieces.window_s[j] : 0.0;
-    const auto weight = [&](std::uint32_t c) { return std::isnan(column_weight_w[c]) ? mean_w[j] : column_weight_w[c]; };
-    double load = weight(kIdleColumn) * (sweep.edge_idle_s[j + 1] - sweep.edge_idle_s[j]);
-    for (std::uint32_t k = pieces.piece_begin[j]; k < pieces.piece_begin[j + 1]; ++k) {
-      load += weight(pieces.piece_column[k]) * pieces.piece_shared_s[k];
-    }
-    joules_per_load[j] = load > 0.0 ? window_energy_j[j] / load : 0.0;
+    mean_w[j] = window_s[j] > 0.0 ? window_energy_j[j] / window_s[j] : 0.0;
+    load[j] = weight(j, kIdleColumn) * (sweep->edge_idle_s[j + 1] - sweep->edge_idle_s[j]);
   }
+  for_each_piece(segments, *sweep, windows, column_of,
+                 [&](std::size_t j, std::uint32_t c, double shared_s) { load[j] += weight(j, c) * shared_s; });
+  std::vector<double> joules_per_load(windows, 0.0);
+  for (std::size_t j = 0; j < windows; ++j) joules_per_load[j] = load[j] > 0.0 ? window_energy_j[j] / load[j] : 0.0;
   out.segment_energy_j.assign(segments.size(), 0.0);
   for (std::size_t i = 0; i < segments.size(); ++i) {
-    const double fixed_w = column_weight_w[column_of(segments[i])];
+    const std::uint32_t column = column_of(segments[i]);
     double energy = 0.0;
-    for (std::size_t j = sweep.begin_window[i]; j <= pieces.last_window(i); ++j) {
-      const double weight = std::isnan(fixed_w) ? mean_w[j] : fixed_w;
-      energy += joules_per_load[j] * weight * shared_time_in_window(sweep, segments[i], i, static_cast<std::uint32_t>(j));
+    const std::size_t last_window = std::min<std::size_t>(sweep->end_window[i], windows - 1);
+    for (std::size_t j = sweep->begin_window[i]; j <= last_window; ++j) {
+      energy += joules_per_load[j] * weight(j, column) * shared_time_in_window(*sweep, segments[i], i, static_cast<std::uint32_t>(j));
     }
     out.segment_energy_j[i] = energy;
   }
-  out.segment_shared_s = std::move(pieces.sweep.shared_time_s);
+  out.segment_shared_s = sweep->shared_time_s;
   out.applied = true;
   return out;
 }

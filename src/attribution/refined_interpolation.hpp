@@ -42,10 +42,13 @@ struct Refinement {
   TimeNs read_delay_ns = 0;         // estimated lateness of the counter's timestamps
 };
 
-// `curve` is the counter's interpolation curve (knots at its updates); segments are clipped to
-// [begin_ns, end_ns]; class ids index a table of `class_count` classes (kNoClass: idle time).
+// `curve` is the counter's interpolation curve (knots at its updates); `edges` are the
+// attribution bounds and every knot strictly between them, and the segments are clipped to the
+// bounds; `as_read` is sweep_segments(segments, &curve, edges), whose energies are plain
+// interpolation's, so a caller falls back on them without sweeping again. Class ids index a
+// table of `class_count` classes (kNoClass: idle time).
 Refinement refine_interpolation(const std::vector<Segment>& segments, const EnergyCurve& curve,
-                                TimeNs begin_ns, TimeNs end_ns, std::size_t class_count,
-                                const RefinementLimits& limits);
+                                const std::vector<TimeNs>& edges, const SweepResult& as_read,
+                                std::size_t class_count, const RefinementLimits& limits);
 
 }  // namespace jouleprof::attribution
