@@ -12,11 +12,11 @@
 namespace jouleprof {
 namespace {
 
-// Order within a group is the order of preference: the three RAPL paths read the same counters,
-// so the default set takes the first that works (powercap, then perf, then MSR).
 // RAPL counters update about every millisecond, so 50 ms without a change means nobody feeds them.
 constexpr TimeNs kRaplLivenessProbeNs = 50 * kNsPerMs;
 
+// Order within a group is the order of preference: the three RAPL paths read the same counters,
+// so the default set takes the first that works (powercap, then perf, then MSR).
 constexpr std::array kRegistry{
     SourceEntry{"rapl-powercap", "rapl", SourceClass::kMeasured,
                 "Intel/AMD RAPL energy counters through powercap sysfs (measured)",
