@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "jouleprof/calibration.hpp"
 #include "jouleprof/clock.hpp"
 #include "jouleprof/profile.hpp"
 #include "jouleprof/result.hpp"
@@ -40,28 +41,6 @@ enum class AttributionMethod : std::uint8_t {
 
 std::string_view to_string(AttributionMethod m);
 std::optional<AttributionMethod> attribution_method_from_string(std::string_view s);
-
-// Per-class power weights measured separately (e.g. each op class run alone), with how they were
-// measured. Read from the calibration JSON file described in docs/attribution.md.
-struct CalibrationClass {
-  std::string match;  // a class name, or a glob with '*' matched against the class name
-  double power_w = 0.0;
-  std::string provenance;  // how this figure was measured
-};
-
-struct Calibration {
-  std::string device;       // device the weights were measured on ("" = any)
-  std::optional<double> idle_power_w;
-  std::vector<CalibrationClass> classes;  // first match wins
-  std::string provenance;   // how the whole file was produced
-  std::string origin;       // file path it was read from
-
-  // Power of the first class whose `match` matches `class_name`, if any.
-  std::optional<double> power_for(std::string_view class_name) const;
-};
-
-Result<Calibration> read_calibration_json(const std::string& path);
-Result<Calibration> calibration_from_json_string(const std::string& text, const std::string& origin);
 
 struct AttributionOptions {
   // Method per channel id; channels not listed use default_method.

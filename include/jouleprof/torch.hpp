@@ -32,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "jouleprof/calibration.hpp"
 #include "jouleprof/clock.hpp"
 #include "jouleprof/gated_measurement.hpp"
 #include "jouleprof/monitor.hpp"
@@ -215,43 +216,6 @@ struct CalibrationOptions {
   std::string device = "cpu";  // which channels: those whose device starts with "cpu" or "gpu"
 };
 
-// The gate of one measured repetition: how long it waited for a stable machine.
-struct CalibrationGate {
-  double waited_s = 0.0;
-  std::uint32_t checks = 0;
-  double max_cv = 0.0;  // the highest interval-power CV of the device's channels when it passed
-};
-
-struct ClassCalibration {
-  std::string op_class;        // "aten::addmm"
-  double power_w = 0.0;        // baseline + net power: the class's power while it runs
-  double baseline_w = 0.0;     // mean power of the windows the gates accepted
-  RepetitionStats net_power_w; // net energy per call ÷ time per call, over the repetitions
-  double tail_j_per_call = 0.0;
-  double call_s = 0.0;         // time per call (mean over the repetitions)
-  std::uint64_t calls_per_window = 0;  // of the first repetition
-  double self_time_share = 0.0;        // of the profiled step's operator time
-  std::string signature;       // the argument shapes replayed
-  std::vector<CalibrationGate> gates;  // one per measured repetition
-  std::string incomplete;      // repetitions missing and why (a gate that gave up, with its
-                               // wait and the unstable channel); empty when all were measured
-};
-
-struct Calibration {
-  int version = 1;
-  std::string device;                   // "cpu" / "cuda"
-  std::vector<std::string> channel_ids; // channels whose energy was measured
-  std::string provenance = "measured";  // of the channel(s): measured / estimated / simulated …
-  std::string method;                   // the protocol and its settings, in words
-  std::string model;                    // the workload the classes were captured from
-  double idle_power_w = 0.0;            // mean baseline over every class's gates
-  double time_coverage = 0.0;           // share of the step's operator time the classes cover
-  std::vector<ClassCalibration> classes;
-  std::vector<std::string> skipped;     // "aten::foo: <why it was not replayed>"
-
-  const ClassCalibration* find(std::string_view op_class) const;
-};
-
 // Opens a fresh monitor for one class's measurement (the gated protocol starts and stops it).
 using MonitorFactory = std::function<Result<std::unique_ptr<Monitor>>()>;
 
@@ -261,7 +225,5 @@ using MonitorFactory = std::function<Result<std::unique_ptr<Monitor>>()>;
 Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes& times,
                               const MonitorFactory& open_monitor, const CalibrationOptions& options);
 
-Status write_calibration_json(const Calibration& calibration, const std::string& path);
-Result<Calibration> read_calibration_json(const std::string& path);
 
 }  // namespace jouleprof::torch_adapter

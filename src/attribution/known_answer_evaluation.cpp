@@ -44,7 +44,7 @@ Calibration perturbed_calibration(const SimulatedWorkload& w, double relative_er
   cal.origin = "simulator";
   cal.idle_power_w = w.idle_power_w * (1.0 + off(rng));
   for (const OpClassSpec& c : w.classes) {
-    cal.classes.push_back(CalibrationClass{c.name, c.power_w * (1.0 + off(rng)), "simulated isolated run"});
+    cal.classes.push_back({c.name, c.power_w * (1.0 + off(rng)), "simulated isolated run", std::nullopt});
   }
   return cal;
 }

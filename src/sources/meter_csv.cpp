@@ -2,19 +2,19 @@
 // every line). Power = current × voltage.
 #include <fmt/format.h>
 
-#include "sources/trace_import.hpp"
+#include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
 namespace {
 
-// Above this, a "ms" time column holds epoch microseconds (see trace_import.hpp).
+// Above this, a "ms" time column holds epoch microseconds (see power_log.hpp).
 constexpr double kEpochMicrosecondsAbove = 1e14;
 constexpr double kMilliampVoltToWatt = 1e-3;
 
 }  // namespace
 
-Result<ImportedTrace> read_meter_csv(const std::string& path, const TraceImportOptions& options) {
+Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& options) {
   JP_TRY(std::string content, trace_text::read_all(path));
   const std::vector<trace_text::Line> lines = trace_text::split_lines(content);
   std::size_t last_content = 0;
@@ -32,7 +32,7 @@ Result<ImportedTrace> read_meter_csv(const std::string& path, const TraceImportO
                          "expected current in mA (column 2) and voltage in V (column 3)");
   }
 
-  ImportedTrace trace;
+  PowerLog trace;
   trace.path = path;
   trace.format = "meter-csv";
   std::vector<trace_text::RawSample> raw;

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "sources/trace_import.hpp"
+#include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -50,8 +50,8 @@ struct GpuSamples {
 
 }  // namespace
 
-Result<ImportedTrace> read_nvidia_smi_log(const std::string& path,
-                                          const TraceImportOptions& options) {
+Result<PowerLog> read_nvidia_smi_log(const std::string& path,
+                                          const PowerLogOptions& options) {
   JP_TRY(std::string content, trace_text::read_all(path));
   const std::vector<Line> lines = trace_text::split_lines(content);
 
@@ -92,7 +92,7 @@ Result<ImportedTrace> read_nvidia_smi_log(const std::string& path,
   const auto index_col = column_of("index");
   const auto name_col = column_of("name");
 
-  ImportedTrace trace;
+  PowerLog trace;
   trace.path = path;
   trace.format = "nvidia-smi";
   std::map<std::string, GpuSamples> gpus;

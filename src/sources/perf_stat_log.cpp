@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "sources/trace_import.hpp"
+#include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -57,7 +57,7 @@ struct EventSamples {
 
 }  // namespace
 
-Result<ImportedTrace> read_perf_stat_log(const std::string& path, const TraceImportOptions& options) {
+Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptions& options) {
   JP_TRY(std::string content, trace_text::read_all(path));
   const std::vector<Line> lines = trace_text::split_lines(content);
   std::size_t last_content = 0;
@@ -69,7 +69,7 @@ Result<ImportedTrace> read_perf_stat_log(const std::string& path, const TraceImp
 
   std::optional<TimeNs> start_ns = options.perf_start_realtime_ns;
   std::string start_rule = start_ns ? "start time given" : "";
-  ImportedTrace trace;
+  PowerLog trace;
   trace.path = path;
   trace.format = "perf-stat";
   std::map<std::string, EventSamples> events;

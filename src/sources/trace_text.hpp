@@ -69,16 +69,16 @@ Result<Series> build_series(Channel channel, const std::vector<RawSample>& sampl
 }  // namespace jouleprof::trace_text
 
 namespace jouleprof {
-struct TraceImportOptions;
+struct PowerLogOptions;
 }
 
 namespace jouleprof::trace_text {
 
-// The offset from the trace clock to the monotonic axis (see TraceImportOptions).
-TimeNs resolve_offset(const TraceImportOptions& options, TimeNs first_trace_ns);
+// The offset from the trace clock to the monotonic axis (see PowerLogOptions).
+TimeNs resolve_offset(const PowerLogOptions& options, TimeNs first_trace_ns);
 
 // "offset_ns=…, utc_offset_s=…" plus the rules that changed data, for provenance details.
-std::string describe_rules(const TraceImportOptions& options, TimeNs offset_ns,
+std::string describe_rules(const PowerLogOptions& options, TimeNs offset_ns,
                            const SeriesRules& rules, std::string_view extra);
 
 }  // namespace jouleprof::trace_text

@@ -80,8 +80,9 @@ std::string describe_protocol(const GatedOptions& g) {
 }
 
 // The class's figures from the gated result: per repetition, the chosen channels added up.
-std::optional<ClassCalibration> class_figures(const GatedResult& result, const std::vector<Channel>& channels) {
-  ClassCalibration c;
+std::optional<CalibrationClass> class_figures(const GatedResult& result, const std::vector<Channel>& channels) {
+  CalibrationClass c;
+  ClassMeasurement& m = c.measurement.emplace();
   std::vector<double> net_power, power, baseline, tail, call_s;
   for (const GatedRepetition& rep : result.repetitions) {
     if (rep.calls == 0 || rep.window_ns <= 0) continue;
@@ -103,12 +104,12 @@ std::optional<ClassCalibration> class_figures(const GatedResult& result, const s
     call_s.push_back(seconds_per_call);
   }
   if (net_power.empty()) return std::nullopt;
-  c.net_power_w = summarize(net_power);
+  m.net_power_w = summarize(net_power);
   c.power_w = summarize(power).mean;
-  c.baseline_w = summarize(baseline).mean;
-  c.tail_j_per_call = summarize(tail).mean;
-  c.call_s = summarize(call_s).mean;
-  c.calls_per_window = result.repetitions.front().calls;
+  m.baseline_w = summarize(baseline).mean;
+  m.tail_j_per_call = summarize(tail).mean;
+  m.call_s = summarize(call_s).mean;
+  m.calls_per_window = result.repetitions.front().calls;
   return c;
 }
 
@@ -127,13 +128,6 @@ GatedOptions calibration_gate_defaults() {
   // error of one repetition to ~2 % (RAPL: 50 ms windows; the CPU estimate, NVML: 0.5–5 s).
   g.min_counter_updates = 50;
   return g;
-}
-
-const ClassCalibration* Calibration::find(std::string_view op_class) const {
-  for (const auto& c : classes) {
-    if (c.op_class == op_class) return &c;
-  }
-  return nullptr;
 }
 
 Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes& times,
@@ -206,9 +200,9 @@ Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes&
       calibration.skipped.push_back(fmt::format("{} ({}): beyond the first {} classes", name, share, options.max_classes));
       continue;
     }
-    if (calibration.time_coverage >= options.time_coverage) {
+    if (calibration.time_coverage.value_or(0.0) >= options.time_coverage) {
       calibration.skipped.push_back(fmt::format("{} ({}): the classes before it cover {:.1f} % of op time",
-                                                name, share, 100.0 * calibration.time_coverage));
+                                                name, share, 100.0 * *calibration.time_coverage));
       continue;
     }
     const auto handle = c10::Dispatcher::singleton().findSchema(op->args->op);
@@ -241,7 +235,7 @@ Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes&
       calibration.skipped.push_back(fmt::format("{} ({}): replay failed: {}", name, share, measured.error().message()));
       continue;
     }
-    std::optional<ClassCalibration> figures = class_figures(*measured, channels);
+    std::optional<CalibrationClass> figures = class_figures(*measured, channels);
     if (!figures) {
       calibration.skipped.push_back(fmt::format("{} ({}): not measured: {}", name, share, measured->missing));
       continue;
@@ -251,10 +245,13 @@ Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes&
                                                 figures->power_w));
       continue;
     }
-    ClassCalibration& c = *figures;
-    c.op_class = name;
-    c.signature = op->signature;
-    c.self_time_share = share_of(class_time(name));
+    CalibrationClass& c = *figures;
+    ClassMeasurement& m = *c.measurement;
+    c.match = name;
+    c.provenance = fmt::format("{}: replayed alone through the gated protocol, {} repetitions",
+                               calibration.provenance, m.net_power_w.n);
+    m.signature = op->signature;
+    m.self_time_share = share_of(class_time(name));
     for (const GatedRepetition& rep : measured->repetitions) {
       CalibrationGate gate{ns_to_s(rep.gate.waited_ns), rep.gate.checks, 0.0};
       for (const ChannelGate& g : rep.gate.channels) {
@@ -262,11 +259,11 @@ Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes&
                                         [&](const Channel& k) { return k.id == g.channel_id; });
         if (chosen && !g.temperature) gate.max_cv = std::max(gate.max_cv, g.value);
       }
-      c.gates.push_back(gate);
+      m.gates.push_back(gate);
     }
-    if (measured->incomplete) c.incomplete = measured->missing;  // says how long the gate waited
-    baselines.push_back(c.baseline_w);
-    calibration.time_coverage += c.self_time_share;
+    if (measured->incomplete) m.incomplete = measured->missing;  // says how long the gate waited
+    baselines.push_back(m.baseline_w);
+    calibration.time_coverage = calibration.time_coverage.value_or(0.0) + m.self_time_share;
     calibration.classes.push_back(std::move(c));
   }
   if (!baselines.empty()) calibration.idle_power_w = summarize(baselines).mean;

@@ -52,7 +52,7 @@ Result<EpochEnergies> epoch_energies(const std::vector<const Series*>& series, c
   return out;
 }
 
-Result<Series> read_ram_power_log(const std::string& path, const TraceImportOptions& options,
+Result<Series> read_ram_power_log(const std::string& path, const PowerLogOptions& options,
                                   double watts_per_gb) {
   JP_TRY(std::string content, trace_text::read_all(path));
   const auto lines = trace_text::split_lines(content);

@@ -7,7 +7,7 @@
 
 #include "jouleprof/result.hpp"
 #include "jouleprof/series.hpp"
-#include "sources/trace_import.hpp"
+#include "sources/power_log.hpp"
 #include "training/epoch_log.hpp"
 
 namespace jouleprof {
@@ -32,7 +32,7 @@ Result<EpochEnergies> epoch_energies(const std::vector<const Series*>& series, c
 // Process-usage log `timestamp,cpu usage (%),memory usage (MB),temperature (Celsius)` (seaa2023
 // cpu-mem-usage-*.csv) turned into modelled RAM power: watts_per_gb × memory GB (1 GB = 1024
 // MB). The series is labelled estimated with the model in its detail.
-Result<Series> read_ram_power_log(const std::string& path, const TraceImportOptions& options,
+Result<Series> read_ram_power_log(const std::string& path, const PowerLogOptions& options,
                                   double watts_per_gb = kRamWattsPerGb);
 
 }  // namespace jouleprof

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "sources/trace_import.hpp"
+#include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
 #include "training/baselines.hpp"
 #include "training/epoch_energy.hpp"
@@ -64,7 +64,7 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
     const PreRun& run = table.runs.at(run_index++);
     const auto fields = trace_text::split_fields(line.text, ',');
     const std::string trace_path = (folder / std::string(fields.at(trace_index))).string();
-    JP_TRY(ImportedTrace trace, read_nvidia_smi_log(trace_path, TraceImportOptions{}));
+    JP_TRY(PowerLog trace, read_nvidia_smi_log(trace_path, PowerLogOptions{}));
     const Series* power = trace.find(ChannelKind::kPower);
     const TimeNs begin = power->begin_ns();
     JP_TRY(EpochLog epochs, equal_split_epochs(begin, begin + s_to_ns(run.duration_s), run.epochs));

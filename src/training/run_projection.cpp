@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "sources/trace_import.hpp"
+#include "sources/power_log.hpp"
 #include "training/baselines.hpp"
 #include "training/epoch_energy.hpp"
 
@@ -16,9 +16,9 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
   if (request.epochs < 1) {
     return invalid_input("project", "--epochs", std::to_string(request.epochs), "must be at least 1");
   }
-  TraceImportOptions import;
+  PowerLogOptions import;
   import.utc_offset_s = request.utc_offset_s;
-  JP_TRY(ImportedTrace trace, read_trace(request.trace_path, request.trace_format, import));
+  JP_TRY(PowerLog trace, read_power_log(request.trace_path, request.trace_format, import));
   const Series* energy = trace.find(ChannelKind::kEnergyCounter);
   if (energy == nullptr) energy = trace.find(ChannelKind::kPower);
   if (energy == nullptr) {

@@ -18,7 +18,7 @@ namespace jouleprof {
 
 struct ProjectRequest {
   std::string trace_path;
-  TraceFormat trace_format = TraceFormat::kAuto;
+  PowerLogFormat trace_format = PowerLogFormat::kAuto;
   int epochs = 0;                          // N, the whole run
   std::optional<double> duration_s;        // training window from the first sample; else the trace
   std::optional<std::string> epochs_csv;   // epoch,end_s; else an equal split

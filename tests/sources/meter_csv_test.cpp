@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sources/trace_import.hpp"
+#include "sources/power_log.hpp"
 #include "test_support.hpp"
 
 namespace jouleprof {
@@ -52,7 +52,7 @@ TEST_P(MonsoonCsv, EnergyAgreesWithAPlainTrapezoid) {
   const std::string relative = std::string("deepen2023/monsoon/") + GetParam();
   JP_REQUIRE_SHARED_DATA(relative);
   const auto path = shared_data() / relative;
-  const auto trace = read_meter_csv(path.string(), TraceImportOptions{});
+  const auto trace = read_meter_csv(path.string(), PowerLogOptions{});
   ASSERT_TRUE(trace) << trace.error().message();
   const Series& power = trace->series.at(0);
   const Independent expected = independent_parse(path);
@@ -72,7 +72,7 @@ INSTANTIATE_TEST_SUITE_P(Recordings, MonsoonCsv,
 TEST(MeterCsv, FirstSampleIsCurrentTimesVoltageAtItsEpochTime) {
   const char* relative = "deepen2023/monsoon/idle_baseline.csv";
   JP_REQUIRE_SHARED_DATA(relative);
-  const auto trace = read_trace((shared_data() / relative).string(), TraceFormat::kAuto, {});
+  const auto trace = read_power_log((shared_data() / relative).string(), PowerLogFormat::kAuto, {});
   ASSERT_TRUE(trace) << trace.error().message();
   EXPECT_EQ(trace->format, "meter-csv");
   const Series& power = trace->series.at(0);

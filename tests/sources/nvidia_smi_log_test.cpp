@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sources/trace_import.hpp"
+#include "sources/power_log.hpp"
 #include "test_support.hpp"
 
 namespace jouleprof {
@@ -60,7 +60,7 @@ TEST_P(FecomNvidiaSmi, TotalsMatchAnIndependentParse) {
   const std::string relative = std::string("fecom/settings/") + GetParam() + "/out/nvidia_smi.txt";
   JP_REQUIRE_SHARED_DATA(relative);
   const auto path = shared_data() / relative;
-  const auto trace = read_nvidia_smi_log(path.string(), TraceImportOptions{});
+  const auto trace = read_nvidia_smi_log(path.string(), PowerLogOptions{});
   ASSERT_TRUE(trace) << trace.error().message();
   const Series* power = trace->find(ChannelKind::kPower);
   ASSERT_NE(power, nullptr);
@@ -81,7 +81,7 @@ TEST(NvidiaSmiLog, Seaa2023LogWithUnitSuffixesAndItsOwnHeader) {
   const char* relative = "seaa2023/traces/cloud/mobilenet_v2/gpu-power-20221205T104713.csv";
   JP_REQUIRE_SHARED_DATA(relative);
   const auto path = shared_data() / relative;
-  const auto trace = read_nvidia_smi_log(path.string(), TraceImportOptions{});
+  const auto trace = read_nvidia_smi_log(path.string(), PowerLogOptions{});
   ASSERT_TRUE(trace) << trace.error().message();
   const Series* power = trace->find(ChannelKind::kPower);
   ASSERT_NE(power, nullptr);
@@ -101,7 +101,7 @@ TEST(NvidiaSmiLog, Seaa2023TruncatedLastLineIsDroppedWithAWarning) {
   const char* relative = "seaa2023/traces/cloud/resnet50/gpu-power-20230308T162450.csv";
   JP_REQUIRE_SHARED_DATA(relative);
   const auto path = shared_data() / relative;
-  const auto trace = read_nvidia_smi_log(path.string(), TraceImportOptions{});
+  const auto trace = read_nvidia_smi_log(path.string(), PowerLogOptions{});
   ASSERT_TRUE(trace) << trace.error().message();
   const Series* power = trace->find(ChannelKind::kPower);
   ASSERT_NE(power, nullptr);
@@ -119,7 +119,7 @@ TEST(NvidiaSmiLog, EveryPublishedSeaa2023LogReads) {
   for (const auto& entry :
        std::filesystem::recursive_directory_iterator(shared_data() / "seaa2023/traces")) {
     if (entry.path().filename().string().rfind("gpu-power-", 0) != 0) continue;
-    const auto trace = read_nvidia_smi_log(entry.path().string(), TraceImportOptions{});
+    const auto trace = read_nvidia_smi_log(entry.path().string(), PowerLogOptions{});
     ASSERT_TRUE(trace) << trace.error().message();
     EXPECT_GT(trace->find(ChannelKind::kPower)->size(), 100u) << entry.path();
     ++logs;
@@ -139,7 +139,7 @@ TEST(NvidiaSmiLog, WallClockStampsMapThroughTheOffset) {
   const auto path = dir.write("log.csv",
                               "2023/05/10 12:34:56.000, 100.00 W, 40\n"
                               "2023/05/10 12:34:57.000, 200.00 W, 41\n");
-  TraceImportOptions options;
+  PowerLogOptions options;
   options.offset_ns = -TimeNs{1683722096} * kNsPerS + 7;
   auto trace = read_nvidia_smi_log(path.string(), options);
   ASSERT_TRUE(trace) << trace.error().message();
@@ -162,7 +162,7 @@ TEST(NvidiaSmiLog, BadMiddleLineNamesFileLineAndField) {
                               "2023/05/10 12:34:56.000, 100.00 W\n"
                               "2023/05/10 12:34:57.000, lots W\n"
                               "2023/05/10 12:34:58.000, 100.00 W\n");
-  const auto trace = read_nvidia_smi_log(path.string(), TraceImportOptions{});
+  const auto trace = read_nvidia_smi_log(path.string(), PowerLogOptions{});
   ASSERT_FALSE(trace);
   EXPECT_NE(trace.error().message().find(path.string() + ":3"), std::string::npos);
   EXPECT_NE(trace.error().message().find("power.draw"), std::string::npos);
@@ -180,7 +180,7 @@ TEST(NvidiaSmiLog, UnavailableValuesDuplicatesAndGapsFollowTheirRules) {
                               "2023/05/10 12:00:03.000, 110.00 W, 50 %\n"
                               "2023/05/10 12:01:03.000, 110.00 W, 50 %\n"  // 60 s gap
                               "2023/05/10 12:01:04.000, 110.00 W, 50 %\n");
-  const auto trace = read_nvidia_smi_log(path.string(), TraceImportOptions{});
+  const auto trace = read_nvidia_smi_log(path.string(), PowerLogOptions{});
   ASSERT_TRUE(trace) << trace.error().message();
   const Series* power = trace->find(ChannelKind::kPower);
   ASSERT_EQ(power->size(), 5u);
@@ -200,17 +200,17 @@ TEST(NvidiaSmiLog, OutOfOrderStampsAndEmptyFilesAreErrors) {
                                    "2023/05/10 12:00:02.000, 100.00 W, 40\n"
                                    "2023/05/10 12:00:01.000, 100.00 W, 40\n"
                                    "2023/05/10 12:00:03.000, 100.00 W, 40\n");
-  auto trace = read_nvidia_smi_log(backwards.string(), TraceImportOptions{});
+  auto trace = read_nvidia_smi_log(backwards.string(), PowerLogOptions{});
   ASSERT_FALSE(trace);
   EXPECT_NE(trace.error().message().find(backwards.string() + ":2"), std::string::npos);
   EXPECT_NE(trace.error().message().find("timestamp"), std::string::npos);
 
   const auto empty = dir.write("empty.csv", "");
-  trace = read_nvidia_smi_log(empty.string(), TraceImportOptions{});
+  trace = read_nvidia_smi_log(empty.string(), PowerLogOptions{});
   ASSERT_FALSE(trace);
   EXPECT_NE(trace.error().message().find("empty"), std::string::npos);
 
-  trace = read_nvidia_smi_log((dir.path() / "missing.csv").string(), TraceImportOptions{});
+  trace = read_nvidia_smi_log((dir.path() / "missing.csv").string(), PowerLogOptions{});
   ASSERT_FALSE(trace);
   EXPECT_EQ(trace.error().code(), ErrorCode::kNotFound);
 }
@@ -223,7 +223,7 @@ TEST(NvidiaSmiLog, PerGpuSeriesWithAnIndexColumn) {
                               "2023/05/10 12:00:00.000, 1, 50.00 W\n"
                               "2023/05/10 12:00:01.000, 0, 100.00 W\n"
                               "2023/05/10 12:00:01.000, 1, 50.00 W\n");
-  const auto trace = read_nvidia_smi_log(path.string(), TraceImportOptions{});
+  const auto trace = read_nvidia_smi_log(path.string(), PowerLogOptions{});
   ASSERT_TRUE(trace) << trace.error().message();
   ASSERT_EQ(trace->series.size(), 2u);
   EXPECT_EQ(trace->series[0].channel().id, "nvidia-smi:gpu0:power");

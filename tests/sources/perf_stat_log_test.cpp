@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sources/trace_import.hpp"
+#include "sources/power_log.hpp"
 #include "test_support.hpp"
 
 namespace jouleprof {
@@ -34,7 +34,7 @@ TEST_P(FecomPerf, CountersEndAtTheSummedIntervals) {
   const std::string relative = std::string("fecom/settings/") + GetParam() + "/out/perf.txt";
   JP_REQUIRE_SHARED_DATA(relative);
   const auto path = shared_data() / relative;
-  const auto trace = read_perf_stat_log(path.string(), TraceImportOptions{});
+  const auto trace = read_perf_stat_log(path.string(), PowerLogOptions{});
   ASSERT_TRUE(trace) << trace.error().message();
   const auto totals = independent_totals(path);
   ASSERT_EQ(trace->series.size(), 2u);
@@ -57,7 +57,7 @@ TEST(PerfStatLog, StartTimeComesFromTheHeaderAndTheLastIntervalIsPartial) {
   const char* relative = "fecom/settings/setting-500ms/out/perf.txt";
   JP_REQUIRE_SHARED_DATA(relative);
   const auto path = shared_data() / relative;
-  const auto trace = read_perf_stat_log(path.string(), TraceImportOptions{});
+  const auto trace = read_perf_stat_log(path.string(), PowerLogOptions{});
   ASSERT_TRUE(trace) << trace.error().message();
   const Series& pkg = trace->series[0];
   // "# started on Thu Apr 25 16:00:52 2024", read as UTC.
@@ -76,7 +76,7 @@ TEST(PerfStatLog, TruncatedLastLineIsDroppedAndBadLinesNameTheirField) {
       "     0.500530891;40.32;Joules;power/energy-pkg/;500572489;100.00;;\n"
       "     0.500530891;5.74;Joules;power/energy-ram/;500572080;100.00;;\n";
   auto path = dir.write("cut.txt", head + "     1.001171517;39.6");
-  auto trace = read_perf_stat_log(path.string(), TraceImportOptions{});
+  auto trace = read_perf_stat_log(path.string(), PowerLogOptions{});
   ASSERT_TRUE(trace) << trace.error().message();
   ASSERT_EQ(trace->warnings.size(), 1u);
   EXPECT_NE(trace->warnings[0].find(path.string() + ":5"), std::string::npos);
@@ -84,14 +84,14 @@ TEST(PerfStatLog, TruncatedLastLineIsDroppedAndBadLinesNameTheirField) {
 
   path = dir.write("bad.txt", head + "     1.0;many;Joules;power/energy-pkg/;1;100.00;;\n" +
                                   "     1.0;5.0;Joules;power/energy-ram/;1;100.00;;\n");
-  trace = read_perf_stat_log(path.string(), TraceImportOptions{});
+  trace = read_perf_stat_log(path.string(), PowerLogOptions{});
   ASSERT_FALSE(trace);
   EXPECT_NE(trace.error().message().find(path.string() + ":5"), std::string::npos);
   EXPECT_NE(trace.error().message().find("'value'"), std::string::npos);
 
   path = dir.write("nc.txt", head + "     1.0;<not counted>;Joules;power/energy-pkg/;0;0.00;;\n" +
                                  "     1.0;5.0;Joules;power/energy-ram/;1;100.00;;\n");
-  trace = read_perf_stat_log(path.string(), TraceImportOptions{});
+  trace = read_perf_stat_log(path.string(), PowerLogOptions{});
   ASSERT_TRUE(trace) << trace.error().message();
   EXPECT_FALSE(trace->warnings.empty());
   EXPECT_NE(trace->series[0].channel().provenance_detail.find("not counted"), std::string::npos);
@@ -100,7 +100,7 @@ TEST(PerfStatLog, TruncatedLastLineIsDroppedAndBadLinesNameTheirField) {
 TEST(PerfStatLog, AutoDetectionPicksTheReader) {
   const char* relative = "fecom/settings/setting-100ms/out/perf.txt";
   JP_REQUIRE_SHARED_DATA(relative);
-  const auto trace = read_trace((shared_data() / relative).string(), TraceFormat::kAuto, {});
+  const auto trace = read_power_log((shared_data() / relative).string(), PowerLogFormat::kAuto, {});
   ASSERT_TRUE(trace) << trace.error().message();
   EXPECT_EQ(trace->format, "perf-stat");
 }

@@ -129,21 +129,24 @@ TEST(Calibration, MeasuresEachClassThroughTheGatedProtocol) {
   EXPECT_GE(calibration->idle_power_w, 10.0);
   EXPECT_LT(calibration->idle_power_w, 20.0);
   for (const std::string op_class : {"aten::addmm", "aten::relu", "aten::t"}) {
-    const ClassCalibration* c = calibration->find(op_class);
-    ASSERT_NE(c, nullptr) << op_class;
+    const CalibrationClass* k = calibration->find(op_class);
+    ASSERT_NE(k, nullptr) << op_class;
+    ASSERT_TRUE(k->measurement.has_value()) << op_class;
+    const ClassMeasurement* c = &*k->measurement;
     // One busy thread draws up to 50 W above the baseline; a loaded machine gives it less.
     EXPECT_GT(c->net_power_w.mean, 5.0) << op_class;
     EXPECT_LT(c->net_power_w.mean, 60.0) << op_class;
     EXPECT_EQ(c->net_power_w.n, 2u) << op_class;
-    EXPECT_NEAR(c->power_w, c->baseline_w + c->net_power_w.mean, 1e-6 * c->power_w) << op_class;
+    EXPECT_NEAR(k->power_w, c->baseline_w + c->net_power_w.mean, 1e-6 * k->power_w) << op_class;
     EXPECT_EQ(c->gates.size(), 2u) << op_class;
     EXPECT_GT(c->call_s, 0.0) << op_class;
     EXPECT_GT(c->calls_per_window, 0u) << op_class;
     EXPECT_TRUE(c->incomplete.empty()) << c->incomplete;
   }
-  EXPECT_EQ(calibration->find("aten::relu")->signature, "f32[16,4]");
-  EXPECT_GT(calibration->time_coverage, 0.0);
-  EXPECT_LE(calibration->time_coverage, 1.0 + 1e-9);
+  EXPECT_EQ(calibration->find("aten::relu")->measurement->signature, "f32[16,4]");
+  ASSERT_TRUE(calibration->time_coverage.has_value());
+  EXPECT_GT(*calibration->time_coverage, 0.0);
+  EXPECT_LE(*calibration->time_coverage, 1.0 + 1e-9);
 }
 
 // The classes that carry the step's time come first; --max-classes and --coverage cut the rest.
@@ -157,8 +160,8 @@ TEST(Calibration, TakesTheClassesWithTheMostTimeFirst) {
   auto one = calibrate(step.ops, step.times, monitor_of(10.0, 0.0), o);
   ASSERT_TRUE(one.ok()) << one.error().message();
   ASSERT_EQ(one->classes.size(), 1u);
-  EXPECT_EQ(one->classes[0].op_class, "aten::relu");
-  EXPECT_NEAR(one->time_coverage, 0.7, 1e-9);
+  EXPECT_EQ(one->classes[0].match, "aten::relu");
+  EXPECT_NEAR(one->time_coverage.value_or(0.0), 0.7, 1e-9);
   const std::string addmm = "aten::addmm (20.0 % of op time): beyond the first 1 classes";
   EXPECT_NE(std::find(one->skipped.begin(), one->skipped.end(), addmm), one->skipped.end());
 
@@ -167,8 +170,8 @@ TEST(Calibration, TakesTheClassesWithTheMostTimeFirst) {
   auto covered = calibrate(step.ops, step.times, monitor_of(10.0, 0.0), o);
   ASSERT_TRUE(covered.ok()) << covered.error().message();
   ASSERT_EQ(covered->classes.size(), 2u);
-  EXPECT_EQ(covered->classes[1].op_class, "aten::addmm");
-  EXPECT_NEAR(covered->time_coverage, 0.9, 1e-9);
+  EXPECT_EQ(covered->classes[1].match, "aten::addmm");
+  EXPECT_NEAR(covered->time_coverage.value_or(0.0), 0.9, 1e-9);
 }
 
 TEST(Calibration, AClassWhoseGateNeverPassesIsSkippedWithTheReason) {
@@ -205,18 +208,19 @@ TEST(CalibrationJson, RoundTrips) {
   c.provenance = "measured";
   c.idle_power_w = 7.5;
   c.time_coverage = 0.62;
-  ClassCalibration k;
-  k.op_class = "aten::addmm";
+  CalibrationClass k;
+  k.match = "aten::addmm";
   k.power_w = 31.0;
-  k.baseline_w = 7.5;
-  k.net_power_w = {3, 23.5, 23.4, 0.4, 22.5, 24.5};
-  k.tail_j_per_call = 1e-5;
-  k.call_s = 2.5e-4;
-  k.calls_per_window = 1200;
-  k.self_time_share = 0.41;
-  k.signature = "f32[256], f32[8,256], f32[256,256], 1, 1";
-  k.gates = {{1.0, 1, 0.01}, {2.0, 2, 0.02}, {1.0, 1, 0.015}};
-  k.incomplete = "";
+  ClassMeasurement& m = k.measurement.emplace();
+  m.baseline_w = 7.5;
+  m.net_power_w = {3, 23.5, 23.4, 0.4, 22.5, 24.5};
+  m.tail_j_per_call = 1e-5;
+  m.call_s = 2.5e-4;
+  m.calls_per_window = 1200;
+  m.self_time_share = 0.41;
+  m.signature = "f32[256], f32[8,256], f32[256,256], 1, 1";
+  m.gates = {{1.0, 1, 0.01}, {2.0, 2, 0.02}, {1.0, 1, 0.015}};
+  m.incomplete = "";
   c.classes.push_back(k);
   c.skipped = {"aten::index: argument 1 is a GenericList"};
   testing::TempDir dir;
@@ -227,19 +231,23 @@ TEST(CalibrationJson, RoundTrips) {
   EXPECT_EQ(back->device, "cpu");
   EXPECT_EQ(back->model, c.model);
   EXPECT_EQ(back->channel_ids, c.channel_ids);
-  EXPECT_DOUBLE_EQ(back->idle_power_w, 7.5);
+  EXPECT_DOUBLE_EQ(back->idle_power_w.value_or(0.0), 7.5);
   ASSERT_EQ(back->classes.size(), 1u);
-  EXPECT_EQ(back->classes[0].op_class, "aten::addmm");
+  EXPECT_EQ(back->classes[0].match, "aten::addmm");
   EXPECT_DOUBLE_EQ(back->classes[0].power_w, 31.0);
-  EXPECT_EQ(back->classes[0].calls_per_window, 1200u);
-  EXPECT_DOUBLE_EQ(back->classes[0].net_power_w.stdev, 0.4);
-  EXPECT_DOUBLE_EQ(back->classes[0].net_power_w.ci95_high, 24.5);
-  EXPECT_DOUBLE_EQ(back->classes[0].self_time_share, 0.41);
-  ASSERT_EQ(back->classes[0].gates.size(), 3u);
-  EXPECT_EQ(back->classes[0].gates[1].checks, 2u);
-  EXPECT_DOUBLE_EQ(back->time_coverage, 0.62);
-  EXPECT_EQ(back->classes[0].signature, c.classes[0].signature);
+  ASSERT_TRUE(back->classes[0].measurement.has_value());
+  const ClassMeasurement& read = *back->classes[0].measurement;
+  EXPECT_EQ(read.calls_per_window, 1200u);
+  EXPECT_DOUBLE_EQ(read.net_power_w.stdev, 0.4);
+  EXPECT_DOUBLE_EQ(read.net_power_w.ci95_high, 24.5);
+  EXPECT_DOUBLE_EQ(read.self_time_share, 0.41);
+  ASSERT_EQ(read.gates.size(), 3u);
+  EXPECT_EQ(read.gates[1].checks, 2u);
+  EXPECT_DOUBLE_EQ(back->time_coverage.value_or(0.0), 0.62);
+  EXPECT_EQ(read.signature, m.signature);
   EXPECT_EQ(back->skipped, c.skipped);
+  // The attribution reads the same file: the class's weight by name.
+  EXPECT_DOUBLE_EQ(back->power_for("aten::addmm").value_or(0.0), 31.0);
 }
 
 TEST(CalibrationJson, NamesTheBadField) {

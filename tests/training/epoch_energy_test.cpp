@@ -53,7 +53,7 @@ TEST(EpochEnergy, RamPowerFromTheSeaa2023MemoryLog) {
   const char* relative = "seaa2023/traces/cloud/mobilenet_v2/cpu-mem-usage-20221205T104713.csv";
   JP_REQUIRE_SHARED_DATA(relative);
   const auto path = shared_data() / relative;
-  const auto ram = read_ram_power_log(path.string(), TraceImportOptions{});
+  const auto ram = read_ram_power_log(path.string(), PowerLogOptions{});
   ASSERT_TRUE(ram) << ram.error().message();
   EXPECT_EQ(ram->channel().provenance, Provenance::kEstimated);
   EXPECT_NE(ram->channel().provenance_detail.find("0.375 W/GB"), std::string::npos);
@@ -79,7 +79,7 @@ TEST(EpochEnergy, RamPowerFromTheSeaa2023MemoryLog) {
   // The GPU log of the same run, read with the same (zero) offset, lies on the same axis.
   const auto gpu = read_nvidia_smi_log(
       (shared_data() / "seaa2023/traces/cloud/mobilenet_v2/gpu-power-20221205T104713.csv").string(),
-      TraceImportOptions{});
+      PowerLogOptions{});
   ASSERT_TRUE(gpu);
   EXPECT_LT(std::abs(ram->begin_ns() - gpu->find(ChannelKind::kPower)->begin_ns()), 5 * kNsPerS);
 }

@@ -96,7 +96,7 @@ int run(const AttributeFlags& f) {
   for (const Series& s : profile.series) {
     if (!s.channel().carries_energy() || !s.channel().is_top_level()) continue;
     if (f.idle_w) options.idle_power_w[s.channel().id] = *f.idle_w;
-    if (calibration && (calibration->device.empty() || calibration->device == s.channel().device)) {
+    if (calibration && calibration->applies_to_device(s.channel().device)) {
       options.calibration_by_channel[s.channel().id] = *calibration;
     }
   }

@@ -50,7 +50,7 @@ int run_calibrate(CalibrateCommand& c) {
                                    [&] { return Monitor::open(monitor_options); }, *options);
   if (!calibration.ok()) return report_error(calibration.error());
   calibration->model = (*workload)->description();
-  if (Status s = jt::write_calibration_json(*calibration, c.output); !s.ok()) return report_error(s.error());
+  if (Status s = write_calibration_json(*calibration, c.output); !s.ok()) return report_error(s.error());
   print_calibration(*calibration, c.output);
   std::cout << fmt::format("calibration took {:.1f} s\n", ns_to_s(monotonic_now_ns() - began));
   return kExitOk;

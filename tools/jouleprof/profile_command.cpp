@@ -36,17 +36,17 @@ int list_models() {
 
 // Measures each op class of the profiled step alone (calibrate) through the gated protocol and
 // writes the calibration file.
-Result<jt::Calibration> measure_calibration(const jt::TorchProfile& profiled, const ProfileCommand& c,
+Result<Calibration> measure_calibration(const jt::TorchProfile& profiled, const ProfileCommand& c,
                                             const std::string& path) {
   JP_TRY(jt::CalibrationOptions options, calibration_options(c.calibration, c.run.workload.device));
   JP_TRY(SourceOptions source_options, c.run.source_flags.to_options());
   MonitorOptions monitor_options;
   monitor_options.sources = source_options;
-  JP_TRY(jt::Calibration calibration,
+  JP_TRY(Calibration calibration,
          jt::calibrate(profiled.captured, jt::op_self_times(profiled.profile.timeline),
                        [&] { return Monitor::open(monitor_options); }, options));
   calibration.model = c.run.workload.model;
-  JP_RETURN_IF_ERROR(jt::write_calibration_json(calibration, path));
+  JP_RETURN_IF_ERROR(write_calibration_json(calibration, path));
   return calibration;
 }
 

@@ -114,9 +114,9 @@ CommandRunner add_project_command(CLI::App& parent) {
     if (!args->gpu.empty()) r.gpu_name = args->gpu;
     if (cmd->count("--gflops") > 0) r.forward_gflops = args->gflops;
     if (cmd->count("--samples") > 0) r.samples_per_epoch = args->samples;
-    if (args->trace_format == "nvidia-smi") r.trace_format = TraceFormat::kNvidiaSmi;
-    if (args->trace_format == "perf-stat") r.trace_format = TraceFormat::kPerfStat;
-    if (args->trace_format == "meter-csv") r.trace_format = TraceFormat::kMeterCsv;
+    if (args->trace_format == "nvidia-smi") r.trace_format = PowerLogFormat::kNvidiaSmi;
+    if (args->trace_format == "perf-stat") r.trace_format = PowerLogFormat::kPerfStat;
+    if (args->trace_format == "meter-csv") r.trace_format = PowerLogFormat::kMeterCsv;
     GpuSpecTable specs = GpuSpecTable::built_in();
     if (!args->gpu_specs.empty()) {
       if (Status st = specs.load_overrides(args->gpu_specs); !st) return report_error(st.error());

@@ -64,31 +64,32 @@ Result<torch_adapter::CalibrationOptions> calibration_options(const CalibrationF
   return o;
 }
 
-void print_calibration(const torch_adapter::Calibration& c, const std::string& path) {
+void print_calibration(const Calibration& c, const std::string& path) {
   if (c.provenance != "measured") {
     std::cout << fmt::format("{}: no measured counter; the powers below are {}.\n",
                              c.provenance == "estimated" ? "CPU ESTIMATE" : "NOT MEASURED",
                              c.provenance);
   }
   std::cout << fmt::format("Calibration of {} on {} ({}); mean idle baseline {:.2f} W\n{}\n",
-                           c.model, c.device, fmt::join(c.channel_ids, ", "), c.idle_power_w,
-                           c.method);
+                           c.model, c.device, fmt::join(c.channel_ids, ", "),
+                           c.idle_power_w.value_or(0.0), c.method);
   std::cout << fmt::format("{:<32} {:>8} {:>8} {:>8} {:>10} {:>7} {:>9} {:>7}  {}\n", "class",
                            "power W", "net W", "± stdev", "call ms", "op time", "gate s", "reps",
                            "shapes");
-  for (const torch_adapter::ClassCalibration& k : c.classes) {
+  for (const CalibrationClass& k : c.classes) {
+    const ClassMeasurement m = k.measurement.value_or(ClassMeasurement{});
     double waited_s = 0.0;
-    for (const auto& g : k.gates) waited_s += g.waited_s;
+    for (const auto& g : m.gates) waited_s += g.waited_s;
     std::cout << fmt::format(
-        "{:<32} {:>8.2f} {:>8.2f} {:>8.2f} {:>10.4f} {:>6.1f}% {:>9.1f} {:>7}  {}\n", k.op_class,
-        k.power_w, k.net_power_w.mean, k.net_power_w.stdev, k.call_s * 1e3,
-        100.0 * k.self_time_share, waited_s, k.net_power_w.n, k.signature);
-    if (!k.incomplete.empty()) std::cout << "  incomplete: " << k.incomplete << '\n';
+        "{:<32} {:>8.2f} {:>8.2f} {:>8.2f} {:>10.4f} {:>6.1f}% {:>9.1f} {:>7}  {}\n", k.match,
+        k.power_w, m.net_power_w.mean, m.net_power_w.stdev, m.call_s * 1e3,
+        100.0 * m.self_time_share, waited_s, m.net_power_w.n, m.signature);
+    if (!m.incomplete.empty()) std::cout << "  incomplete: " << m.incomplete << '\n';
   }
   std::cout << fmt::format(
       "The {} calibrated classes cover {:.1f} % of the profiled step's operator time "
       "(self time).\n",
-      c.classes.size(), 100.0 * c.time_coverage);
+      c.classes.size(), 100.0 * c.time_coverage.value_or(0.0));
   for (const std::string& s : c.skipped) std::cout << "skipped " << s << '\n';
   std::cout << "calibration written to " << path << '\n';
 }

@@ -46,6 +46,6 @@ Result<torch_adapter::CalibrationOptions> calibration_options(const CalibrationF
 
 // Prints the calibration: protocol, channels, idle, per class its power and net power ± stdev,
 // time per call, share of op time, gate waits; the coverage; what was skipped.
-void print_calibration(const torch_adapter::Calibration& calibration, const std::string& path);
+void print_calibration(const Calibration& calibration, const std::string& path);
 
 }  // namespace jouleprof::cli

@@ -19,7 +19,7 @@ TEST(TraceReplay, ReadsTheLastRecordedValueAtOrBeforeNow) {
                               "2023/05/10 12:00:20.000, 300.00 W\n"
                               "2023/05/10 12:10:00.000, 400.00 W\n");
   // The second sample played 5 s ago; the third plays in 5 s.
-  auto source = make_trace_replay_source(path.string(), TraceFormat::kAuto,
+  auto source = make_power_log_replay_source(path.string(), PowerLogFormat::kAuto,
                                          monotonic_now_ns() - 15 * kNsPerS);
   ASSERT_TRUE(source->availability().available) << source->availability().reason;
   ASSERT_EQ(source->channels().size(), 1u);
@@ -37,7 +37,7 @@ TEST(TraceReplay, OutsideTheRecordingAReadFailsWithAReason) {
   const auto path = dir.write("log.csv",
                               "2023/05/10 12:00:00.000, 100.00 W, 30\n"
                               "2023/05/10 12:00:01.000, 200.00 W, 30\n");
-  auto source = make_trace_replay_source(path.string(), TraceFormat::kNvidiaSmi,
+  auto source = make_power_log_replay_source(path.string(), PowerLogFormat::kNvidiaSmi,
                                          monotonic_now_ns() + 3600 * kNsPerS);
   std::vector<Reading> out(source->channels().size());
   source->read(out);
@@ -47,7 +47,7 @@ TEST(TraceReplay, OutsideTheRecordingAReadFailsWithAReason) {
 }
 
 TEST(TraceReplay, AnUnreadableTraceIsAnUnavailableSourceWithItsReason) {
-  auto source = make_trace_replay_source("/nonexistent/trace.csv", TraceFormat::kAuto, 0);
+  auto source = make_power_log_replay_source("/nonexistent/trace.csv", PowerLogFormat::kAuto, 0);
   EXPECT_FALSE(source->availability().available);
   EXPECT_NE(source->availability().reason.find("/nonexistent/trace.csv"), std::string::npos);
   EXPECT_TRUE(source->channels().empty());

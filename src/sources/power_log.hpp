@@ -1,10 +1,10 @@
-// Readers for recorded power/energy traces: nvidia-smi CSV logs, `perf stat -I` output and
+// Power logs: recorded power/energy traces from nvidia-smi CSV logs, `perf stat -I` output and
 // Monsoon-style meter CSVs. Each reader returns Series on the monotonic axis, labelled imported,
 // with the file path, the parsing rules applied and the time offset used in the provenance detail.
 //
-//   TraceImportOptions options;
+//   PowerLogOptions options;
 //   options.offset_ns = anchor.monotonic_ns - anchor.realtime_ns;  // wall clock -> this run's axis
-//   JP_TRY(ImportedTrace trace, read_nvidia_smi_log("gpu-power.csv", options));
+//   JP_TRY(PowerLog trace, read_nvidia_smi_log("gpu-power.csv", options));
 //
 // Time mapping: a trace's own clock (wall-clock stamps as realtime ns, interpreted with
 // `utc_offset_s`; perf's seconds since its start plus the start time) plus `offset_ns` gives the
@@ -25,7 +25,7 @@
 
 namespace jouleprof {
 
-struct TraceImportOptions {
+struct PowerLogOptions {
   // Seconds east of UTC of the clock that wrote wall-clock stamps without a zone (nvidia-smi,
   // the seaa2023 logs). 0 reads them as UTC; a log written in CET would need 3600.
   std::int64_t utc_offset_s = 0;
@@ -45,7 +45,7 @@ struct TraceImportOptions {
   std::optional<TimeNs> perf_start_realtime_ns;
 };
 
-struct ImportedTrace {
+struct PowerLog {
   std::string path;
   std::string format;          // "nvidia-smi", "perf-stat", "meter-csv"
   std::vector<Series> series;  // power/energy first, then utilisation and temperature
@@ -61,21 +61,21 @@ struct ImportedTrace {
 // (`119.17 W`, `0 %`, `MiB`) are stripped; `[N/A]`-style values leave the sample out with a
 // warning; an unterminated last line that does not parse completely is dropped as truncated.
 // With an `index` column, each GPU gets its own series.
-Result<ImportedTrace> read_nvidia_smi_log(const std::string& path, const TraceImportOptions& options);
+Result<PowerLog> read_nvidia_smi_log(const std::string& path, const PowerLogOptions& options);
 
 // `perf stat -I N -x ';' -e power/energy-…/` output: Joules per interval per event, turned into
 // one cumulative energy counter per event starting at 0 J at perf's start. The last interval is
 // usually partial (perf stopped early): its stamp is its true end, so the counter stays exact.
-Result<ImportedTrace> read_perf_stat_log(const std::string& path, const TraceImportOptions& options);
+Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptions& options);
 
 // Meter CSV `Time(ms),Main(mA),Main Voltage(V),`: power = mA × V / 1000 W. The Monsoon export
 // labels its time column ms but writes epoch microseconds; a time above 1e14 is read as µs
 // (since 1970 that is > 3 years in ms, < 2 years in µs — no real recording is ambiguous).
-Result<ImportedTrace> read_meter_csv(const std::string& path, const TraceImportOptions& options);
+Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& options);
 
 // Picks the reader from the file's first line.
-Result<ImportedTrace> read_trace(const std::string& path, TraceFormat format,
-                                 const TraceImportOptions& options);
+Result<PowerLog> read_power_log(const std::string& path, PowerLogFormat format,
+                                 const PowerLogOptions& options);
 
 // Realtime ns of a wall-clock stamp `YYYY-MM-DD hh:mm:ss[.frac]` (also `/` date separators and
 // `T`), read as local time at utc_offset_s. Exposed for the other logs of a run (memory logs).

@@ -3,17 +3,17 @@
 #include <fmt/format.h>
 
 #include "sources/backends.hpp"
-#include "sources/trace_import.hpp"
+#include "sources/power_log.hpp"
 
 namespace jouleprof {
 namespace {
 
-class TraceReplaySource final : public Source {
+class PowerLogReplaySource final : public Source {
  public:
-  TraceReplaySource(const std::string& path, TraceFormat format, TimeNs first_sample_at_ns) {
-    TraceImportOptions options;
+  PowerLogReplaySource(const std::string& path, PowerLogFormat format, TimeNs first_sample_at_ns) {
+    PowerLogOptions options;
     options.first_sample_at_ns = first_sample_at_ns;
-    Result<ImportedTrace> trace = read_trace(path, format, options);
+    Result<PowerLog> trace = read_power_log(path, format, options);
     if (!trace) {
       availability_.reason = trace.error().message();
       availability_.fix = "check the trace file and its format (nvidia-smi, perf-stat, meter-csv)";
@@ -74,9 +74,9 @@ class TraceReplaySource final : public Source {
 
 }  // namespace
 
-std::unique_ptr<Source> make_trace_replay_source(const std::string& path, TraceFormat format,
+std::unique_ptr<Source> make_power_log_replay_source(const std::string& path, PowerLogFormat format,
                                                  TimeNs first_sample_at_ns) {
-  return std::make_unique<TraceReplaySource>(path, format, first_sample_at_ns);
+  return std::make_unique<PowerLogReplaySource>(path, format, first_sample_at_ns);
 }
 
 }  // namespace jouleprof

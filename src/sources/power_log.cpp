@@ -1,4 +1,4 @@
-#include "sources/trace_import.hpp"
+#include "sources/power_log.hpp"
 
 #include <array>
 
@@ -8,7 +8,7 @@
 
 namespace jouleprof {
 
-const Series* ImportedTrace::find(ChannelKind kind) const {
+const Series* PowerLog::find(ChannelKind kind) const {
   for (const Series& s : series) {
     if (s.channel().kind == kind) return &s;
   }
@@ -74,9 +74,9 @@ std::optional<TimeNs> parse_wall_clock_ns(std::string_view text, std::int64_t ut
   return seconds * kNsPerS + fraction_ns;
 }
 
-Result<ImportedTrace> read_trace(const std::string& path, TraceFormat format,
-                                 const TraceImportOptions& options) {
-  if (format == TraceFormat::kAuto) {
+Result<PowerLog> read_power_log(const std::string& path, PowerLogFormat format,
+                                 const PowerLogOptions& options) {
+  if (format == PowerLogFormat::kAuto) {
     JP_TRY(std::string content, trace_text::read_all(path));
     const std::vector<trace_text::Line> lines = trace_text::split_lines(content);
     std::string_view first;
@@ -87,34 +87,34 @@ Result<ImportedTrace> read_trace(const std::string& path, TraceFormat format,
       }
     }
     if (first.starts_with("# started on") || first.find(";Joules;") != std::string_view::npos) {
-      format = TraceFormat::kPerfStat;
+      format = PowerLogFormat::kPerfStat;
     } else if (first.starts_with("Time(")) {
-      format = TraceFormat::kMeterCsv;
+      format = PowerLogFormat::kMeterCsv;
     } else if (first.starts_with("timestamp") ||
                parse_wall_clock_ns(trace_text::split_fields(first, ',')[0], 0)) {
-      format = TraceFormat::kNvidiaSmi;
+      format = PowerLogFormat::kNvidiaSmi;
     } else {
       return invalid_input(path + ":1", "header", first.substr(0, 60),
                            "not an nvidia-smi log, perf stat -I output or meter CSV");
     }
   }
   switch (format) {
-    case TraceFormat::kNvidiaSmi: return read_nvidia_smi_log(path, options);
-    case TraceFormat::kPerfStat: return read_perf_stat_log(path, options);
-    case TraceFormat::kMeterCsv: return read_meter_csv(path, options);
-    case TraceFormat::kAuto: break;
+    case PowerLogFormat::kNvidiaSmi: return read_nvidia_smi_log(path, options);
+    case PowerLogFormat::kPerfStat: return read_perf_stat_log(path, options);
+    case PowerLogFormat::kMeterCsv: return read_meter_csv(path, options);
+    case PowerLogFormat::kAuto: break;
   }
   return Error(ErrorCode::kInternal, "read_trace: unknown format");
 }
 
 namespace trace_text {
 
-TimeNs resolve_offset(const TraceImportOptions& options, TimeNs first_trace_ns) {
+TimeNs resolve_offset(const PowerLogOptions& options, TimeNs first_trace_ns) {
   return options.first_sample_at_ns ? *options.first_sample_at_ns - first_trace_ns
                                     : options.offset_ns;
 }
 
-std::string describe_rules(const TraceImportOptions& options, TimeNs offset_ns,
+std::string describe_rules(const PowerLogOptions& options, TimeNs offset_ns,
                            const SeriesRules& rules, std::string_view extra) {
   std::string text = fmt::format("offset_ns={} (trace clock + offset = monotonic)", offset_ns);
   if (!extra.empty()) text += fmt::format("; {}", extra);
