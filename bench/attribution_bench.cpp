@@ -4,9 +4,9 @@
 // interpolate's refinement fits no class power and the record says "not refined": those figures
 // are the cost of trying. The BertSteadyStep pair measures an applied refinement; the Plain
 // variants switch the refinement off.
-#include <random>
-
 #include <benchmark/benchmark.h>
+
+#include <random>
 
 #include "attribution/workload_simulator.hpp"
 #include "jouleprof/attribution.hpp"
@@ -27,23 +27,27 @@ Input make_input(std::size_t spans, bool nested) {
   std::uniform_int_distribution<TimeNs> gap(0, 3'000);
   const auto track = in.timeline.add_track(Track{TrackKind::kGpuStream, "stream 7", "gpu0"});
   std::vector<std::uint32_t> names;
-  for (int k = 0; k < 50; ++k) names.push_back(in.timeline.intern("layer_" + std::to_string(k % 12) + "/op_" + std::to_string(k)));
+  for (int k = 0; k < 50; ++k)
+    names.push_back(
+        in.timeline.intern("layer_" + std::to_string(k % 12) + "/op_" + std::to_string(k)));
   TimeNs t = 0;
   std::uint32_t parent = kNoIndex;
   for (std::size_t i = 0; i < spans; ++i) {
     if (nested && i % 100 == 0) {
       if (parent != kNoIndex) in.timeline.spans()[parent].end_ns = t;
-      parent = in.timeline.add_span(Span{t, t, track, in.timeline.intern("step"), kNoIndex, kNoIndex, SpanCategory::kStep});
+      parent = in.timeline.add_span(
+          Span{t, t, track, in.timeline.intern("step"), kNoIndex, kNoIndex, SpanCategory::kStep});
       ++i;
     }
     t += gap(rng);
     const TimeNs d = duration(rng);
-    in.timeline.add_span(Span{t, t + d, track, names[i % names.size()], parent, kNoIndex, SpanCategory::kKernel});
+    in.timeline.add_span(
+        Span{t, t + d, track, names[i % names.size()], parent, kNoIndex, SpanCategory::kKernel});
     t += d;
   }
   if (parent != kNoIndex) in.timeline.spans()[parent].end_ns = t;
-  Series counter(Channel{"nvml:0", "bench", "gpu0", "gpu", ChannelKind::kEnergyCounter, Provenance::kMeasured, "", "",
-                         kNsPerMs, 0});
+  Series counter(Channel{"nvml:0", "bench", "gpu0", "gpu", ChannelKind::kEnergyCounter,
+                         Provenance::kMeasured, "", "", kNsPerMs, 0});
   double e = 0.0;
   for (TimeNs u = 0; u <= t + kNsPerMs; u += kNsPerMs) {
     (void)counter.append(u, e);
@@ -68,8 +72,12 @@ void run(benchmark::State& state, AttributionMethod method, bool nested, bool re
 
 void BM_Interpolate(benchmark::State& s) { run(s, AttributionMethod::kInterpolate, false); }
 void BM_InterpolateNested(benchmark::State& s) { run(s, AttributionMethod::kInterpolate, true); }
-void BM_InterpolatePlain(benchmark::State& s) { run(s, AttributionMethod::kInterpolate, false, false); }
-void BM_InterpolatePlainNested(benchmark::State& s) { run(s, AttributionMethod::kInterpolate, true, false); }
+void BM_InterpolatePlain(benchmark::State& s) {
+  run(s, AttributionMethod::kInterpolate, false, false);
+}
+void BM_InterpolatePlainNested(benchmark::State& s) {
+  run(s, AttributionMethod::kInterpolate, true, false);
+}
 // The evaluation's BERT-like steady step (120 s, 1 ms RAPL-like counter read up to 20 µs late):
 // here the counter follows the ops' powers, so the refinement applies, read-delay search included.
 void run_simulated(benchmark::State& state, bool refine) {

@@ -4,14 +4,13 @@
 // stretches. The generated trace has the event mix of the real H200 BERT trace: nested
 // CPU ops, runtime launches with ac2g flows, kernels and memsets with correlation ids.
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "jouleprof/trace_import.hpp"
 
@@ -22,8 +21,9 @@ namespace {
 void append_block(std::string& out, std::int64_t i, double& ts_us) {
   const std::int64_t correlation = 2 * i + 1;
   const double t0 = ts_us;
-  fmt::format_to(std::back_inserter(out),
-    R"JSON(  {{"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 544, "tid": 544, "ts": {:.3f}, "dur": 40.125, "args": {{"External id": {}, "Record function id": 0, "Sequence number": {}, "Fwd thread id": 0, "Ev Idx": {}}}}},
+  fmt::format_to(
+      std::back_inserter(out),
+      R"JSON(  {{"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 544, "tid": 544, "ts": {:.3f}, "dur": 40.125, "args": {{"External id": {}, "Record function id": 0, "Sequence number": {}, "Fwd thread id": 0, "Ev Idx": {}}}}},
   {{"ph": "X", "cat": "cpu_op", "name": "aten::t", "pid": 544, "tid": 544, "ts": {:.3f}, "dur": 3.250, "args": {{"External id": {}, "Record function id": 0, "Ev Idx": {}}}}},
   {{"ph": "X", "cat": "cpu_op", "name": "aten::addmm", "pid": 544, "tid": 544, "ts": {:.3f}, "dur": 30.500, "args": {{"External id": {}, "Record function id": 0, "Ev Idx": {}}}}},
   {{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 544, "tid": 544, "ts": {:.3f}, "dur": 6.211, "args": {{"cbid": 211, "correlation": {}}}}},
@@ -35,13 +35,10 @@ void append_block(std::string& out, std::int64_t i, double& ts_us) {
   {{"ph": "X", "cat": "gpu_memset", "name": "Memset (Device)", "pid": 0, "tid": 7, "ts": {:.3f}, "dur": 1.184, "args": {{"External id": {}, "device": 0, "context": 1, "stream": 7, "correlation": {}, "bytes": 8, "memory bandwidth (GB/s)": 0.006756756756756757}}}},
   {{"ph": "f", "id": {}, "pid": 0, "tid": 7, "ts": {:.3f}, "cat": "ac2g", "name": "ac2g", "bp": "e"}},
 )JSON",
-    t0, 3 * i, i, 5 * i,
-    t0 + 2.0, 3 * i + 1, 5 * i + 1,
-    t0 + 6.0, 3 * i + 2, 5 * i + 2,
-    t0 + 10.0, correlation, correlation, t0 + 10.0,
-    t0 + 20.0, correlation + 1, correlation + 1, t0 + 20.0,
-    t0 + 30.0, 3 * i + 2, correlation, correlation, t0 + 30.0,
-    t0 + 83.0, 3 * i + 2, correlation + 1, correlation + 1, t0 + 83.0);
+      t0, 3 * i, i, 5 * i, t0 + 2.0, 3 * i + 1, 5 * i + 1, t0 + 6.0, 3 * i + 2, 5 * i + 2,
+      t0 + 10.0, correlation, correlation, t0 + 10.0, t0 + 20.0, correlation + 1, correlation + 1,
+      t0 + 20.0, t0 + 30.0, 3 * i + 2, correlation, correlation, t0 + 30.0, t0 + 83.0, 3 * i + 2,
+      correlation + 1, correlation + 1, t0 + 83.0);
   ts_us += 100.0;
 }
 
@@ -57,7 +54,8 @@ std::string generate_trace(std::size_t target_bytes) {
 )";
   double ts_us = 5132481649229.954;
   for (std::int64_t i = 0; out.size() < target_bytes; ++i) append_block(out, i, ts_us);
-  out += R"(  {"name": "process_name", "ph": "M", "ts": 5132481634677.801, "pid": 544, "tid": 0, "args": {"name": "python3"}},
+  out +=
+      R"(  {"name": "process_name", "ph": "M", "ts": 5132481634677.801, "pid": 544, "tid": 0, "args": {"name": "python3"}},
   {"name": "thread_name", "ph": "M", "ts": 5132481634677.801, "pid": 0, "tid": 7, "args": {"name": "stream 7 "}}
   ],
   "traceName": "generated.json"
@@ -68,13 +66,16 @@ std::string generate_trace(std::size_t target_bytes) {
 
 void BM_ImportKinetoTrace(benchmark::State& state) {
   const auto bytes = static_cast<std::size_t>(state.range(0)) << 20;
-  const auto path = std::filesystem::temp_directory_path() / fmt::format("jouleprof-import-bench-{}.json", bytes);
+  const auto path =
+      std::filesystem::temp_directory_path() / fmt::format("jouleprof-import-bench-{}.json", bytes);
   const std::string text = generate_trace(bytes);
-  std::ofstream(path, std::ios::binary).write(text.data(), static_cast<std::streamsize>(text.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(text.data(), static_cast<std::streamsize>(text.size()));
   std::size_t spans = 0;
   const auto wall_start = std::chrono::steady_clock::now();
   for (auto _ : state) {
-    auto imported = import_trace(path.string(), TraceImportOptions{ClockAnchor{0, 0}, std::nullopt, TraceClock::kAuto});
+    auto imported = import_trace(
+        path.string(), TraceImportOptions{ClockAnchor{0, 0}, std::nullopt, TraceClock::kAuto});
     if (!imported.ok()) {
       state.SkipWithError(imported.error().message().c_str());
       break;
@@ -82,11 +83,13 @@ void BM_ImportKinetoTrace(benchmark::State& state) {
     spans = imported->timeline.spans().size();
     benchmark::DoNotOptimize(spans);
   }
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   std::filesystem::remove(path);
   state.counters["MB_per_wall_s"] =
       static_cast<double>(state.iterations()) * static_cast<double>(text.size()) / 1e6 / wall_s;
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(text.size()));
   state.counters["spans"] = static_cast<double>(spans);
   state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
 }

@@ -16,16 +16,16 @@
 // libtorch thread (and OPENBLAS_NUM_THREADS=1 / OMP_NUM_THREADS=1 in the environment) a step's
 // CPU time is its wall time minus the time other processes held the CPU, so on a shared machine
 // the CPU-time overhead is the precise figure and the wall-time one its noisy confirmation.
+#include <benchmark/benchmark.h>
+#include <torch/csrc/autograd/profiler_legacy.h>
+#include <torch/torch.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <ctime>
 #include <string>
 #include <vector>
-
-#include <benchmark/benchmark.h>
-#include <torch/csrc/autograd/profiler_legacy.h>
-#include <torch/torch.h>
 
 #include "jouleprof/profile.hpp"
 #include "jouleprof/recorder.hpp"
@@ -93,25 +93,29 @@ struct Overheads {
   }
 };
 
-std::string describe(const char* what, const std::array<std::vector<double>, 3>& ms, const Overheads& o) {
+std::string describe(const char* what, const std::array<std::vector<double>, 3>& ms,
+                     const Overheads& o) {
   const auto b = jouleprof::summarize(o.jouleprof_pct);
   const auto c = jouleprof::summarize(o.torch_profiler_pct);
   char text[512];
-  std::snprintf(text, sizeof text,
-                "  %s: (a) %.1f  (b) %.1f  (c) %.1f ms/step (medians); overhead of (b) median %+.2f %%, "
-                "mean %+.2f %% [95 %% CI %+.2f, %+.2f]; of (c) median %+.2f %%, mean %+.2f %% [95 %% CI "
-                "%+.2f, %+.2f]\n",
-                what, jouleprof::summarize(ms[kPlain]).median, jouleprof::summarize(ms[kJouleprof]).median,
-                jouleprof::summarize(ms[kTorchProfiler]).median, b.median, b.mean, b.ci95_low, b.ci95_high,
-                c.median, c.mean, c.ci95_low, c.ci95_high);
+  std::snprintf(
+      text, sizeof text,
+      "  %s: (a) %.1f  (b) %.1f  (c) %.1f ms/step (medians); overhead of (b) median %+.2f %%, "
+      "mean %+.2f %% [95 %% CI %+.2f, %+.2f]; of (c) median %+.2f %%, mean %+.2f %% [95 %% CI "
+      "%+.2f, %+.2f]\n",
+      what, jouleprof::summarize(ms[kPlain]).median, jouleprof::summarize(ms[kJouleprof]).median,
+      jouleprof::summarize(ms[kTorchProfiler]).median, b.median, b.mean, b.ci95_low, b.ci95_high,
+      c.median, c.mean, c.ci95_low, c.ci95_high);
   return text;
 }
 
-void observed_step_overhead(benchmark::State& state, jt::WorkloadOptions options, int warmup_steps) {
-  static const bool one_interop_thread = [] {  // libtorch allows this once, before any parallel work
-    torch::set_num_interop_threads(1);
-    return true;
-  }();
+void observed_step_overhead(benchmark::State& state, jt::WorkloadOptions options,
+                            int warmup_steps) {
+  static const bool one_interop_thread =
+      [] {  // libtorch allows this once, before any parallel work
+        torch::set_num_interop_threads(1);
+        return true;
+      }();
   benchmark::DoNotOptimize(one_interop_thread);
   options.threads = 1;
   auto workload = jt::make_workload(options);
@@ -153,13 +157,16 @@ void observed_step_overhead(benchmark::State& state, jt::WorkloadOptions options
   state.counters["jouleprof_ms"] = jouleprof::summarize(wall_ms[kJouleprof]).median;
   state.counters["torch_profiler_ms"] = jouleprof::summarize(wall_ms[kTorchProfiler]).median;
   state.counters["jouleprof_overhead_pct"] = jouleprof::summarize(wall.jouleprof_pct).median;
-  state.counters["torch_profiler_overhead_pct"] = jouleprof::summarize(wall.torch_profiler_pct).median;
+  state.counters["torch_profiler_overhead_pct"] =
+      jouleprof::summarize(wall.torch_profiler_pct).median;
   state.counters["jouleprof_cpu_overhead_pct"] = jouleprof::summarize(cpu.jouleprof_pct).median;
-  state.counters["torch_profiler_cpu_overhead_pct"] = jouleprof::summarize(cpu.torch_profiler_pct).median;
+  state.counters["torch_profiler_cpu_overhead_pct"] =
+      jouleprof::summarize(cpu.torch_profiler_pct).median;
   state.SetLabel(w.description());
   state.counters["spans_per_step"] = static_cast<double>(spans_per_step);
-  std::printf("%s, %zu rounds, %zu spans recorded per step\n%s%s", w.description().c_str(), round, spans_per_step,
-              describe("wall", wall_ms, wall).c_str(), describe("CPU ", cpu_ms, cpu).c_str());
+  std::printf("%s, %zu rounds, %zu spans recorded per step\n%s%s", w.description().c_str(), round,
+              spans_per_step, describe("wall", wall_ms, wall).c_str(),
+              describe("CPU ", cpu_ms, cpu).c_str());
 }
 
 // The cost per observed op, without a model's noise: a loop of one-element additions (one aten
@@ -219,10 +226,13 @@ void per_op_cost(benchmark::State& state) {
   state.counters["plain_ns_per_op"] = jouleprof::summarize(plain).median;
   state.counters["jouleprof_extra_ns_per_op"] = b.median;
   state.counters["torch_profiler_extra_ns_per_op"] = c.median;
-  std::printf("per op (aten::add on one element, CPU time, %zu rounds of %d calls): plain %.0f ns; extra with "
-              "(b) median %.0f ns [95 %% CI of the mean %.0f, %.0f]; with (c) median %.0f ns [%.0f, %.0f]\n",
-              round, kCalls, jouleprof::summarize(plain).median, b.median, b.ci95_low, b.ci95_high, c.median,
-              c.ci95_low, c.ci95_high);
+  std::printf(
+      "per op (aten::add on one element, CPU time, %zu rounds of %d calls): plain %.0f ns; extra "
+      "with "
+      "(b) median %.0f ns [95 %% CI of the mean %.0f, %.0f]; with (c) median %.0f ns [%.0f, "
+      "%.0f]\n",
+      round, kCalls, jouleprof::summarize(plain).median, b.median, b.ci95_low, b.ci95_high,
+      c.median, c.ci95_low, c.ci95_high);
 }
 
 jt::WorkloadOptions bert_mini() {
@@ -245,9 +255,13 @@ jt::WorkloadOptions resnet18() {
 
 BENCHMARK(per_op_cost)->Iterations(30)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(observed_step_overhead, bert_mini_train, bert_mini(), 3)
-    ->UseManualTime()->Iterations(40)->Unit(benchmark::kMillisecond);
+    ->UseManualTime()
+    ->Iterations(40)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(observed_step_overhead, resnet18_train, resnet18(), 3)
-    ->UseManualTime()->Iterations(80)->Unit(benchmark::kMillisecond);
+    ->UseManualTime()
+    ->Iterations(80)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

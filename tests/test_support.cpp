@@ -19,7 +19,8 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
-std::filesystem::path TempDir::write(const std::string& relative, const std::string& content) const {
+std::filesystem::path TempDir::write(const std::string& relative,
+                                     const std::string& content) const {
   const auto target = path_ / relative;
   std::filesystem::create_directories(target.parent_path());
   std::ofstream(target) << content;

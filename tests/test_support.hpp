@@ -1,11 +1,11 @@
 // Helpers shared by jouleprof's tests: temporary directories and the reference data location.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace jouleprof::testing {
 
@@ -34,10 +34,10 @@ std::string read_file(const std::filesystem::path& path);
 }  // namespace jouleprof::testing
 
 // Skips the test when the reference recordings are not beside the checkout.
-#define JP_REQUIRE_SHARED_DATA(relative)                                                   \
-  do {                                                                                     \
-    if (!std::filesystem::exists(::jouleprof::testing::shared_data() / (relative))) {      \
-      GTEST_SKIP() << "reference data missing: " << (::jouleprof::testing::shared_data() / \
-                                                     (relative));                          \
-    }                                                                                      \
+#define JP_REQUIRE_SHARED_DATA(relative)                                              \
+  do {                                                                                \
+    if (!std::filesystem::exists(::jouleprof::testing::shared_data() / (relative))) { \
+      GTEST_SKIP() << "reference data missing: "                                      \
+                   << (::jouleprof::testing::shared_data() / (relative));             \
+    }                                                                                 \
   } while (false)

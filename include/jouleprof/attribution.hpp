@@ -97,8 +97,8 @@ struct AttributionOptions {
 struct ChannelAttribution {
   std::string channel_id;
   AttributionMethod method = AttributionMethod::kInterpolate;
-  double measured_energy_j = 0.0;    // the channel's energy over the window
-  double attributed_energy_j = 0.0;  // charged to spans
+  double measured_energy_j = 0.0;          // the channel's energy over the window
+  double attributed_energy_j = 0.0;        // charged to spans
   std::vector<double> span_energy_j;       // per timeline span (self energy), 0 if not consuming
   std::vector<double> span_shared_time_s;  // per span: its time share of the consumed intervals
   std::map<std::string, double> class_power_w;  // regress (identified classes) / calibrated
@@ -117,8 +117,8 @@ struct AttributionResult {
 Result<AttributionResult> attribute(const std::vector<Series>& series, const Timeline& timeline,
                                     const AttributionOptions& options);
 // The same over series held elsewhere (Series is move-only).
-Result<AttributionResult> attribute(const std::vector<const Series*>& series, const Timeline& timeline,
-                                    const AttributionOptions& options);
+Result<AttributionResult> attribute(const std::vector<const Series*>& series,
+                                    const Timeline& timeline, const AttributionOptions& options);
 
 // Attributes profile.series over profile.timeline and writes the tree, records, channel summaries
 // and warnings into the profile.

@@ -43,8 +43,8 @@ struct ClassMeasurement {
 };
 
 struct CalibrationClass {
-  std::string match;  // a class name ("aten::addmm"), or a glob with '*' matched against it
-  double power_w = 0.0;  // the class's power while it runs (baseline + net power when measured)
+  std::string match;       // a class name ("aten::addmm"), or a glob with '*' matched against it
+  double power_w = 0.0;    // the class's power while it runs (baseline + net power when measured)
   std::string provenance;  // how this figure was measured
   std::optional<ClassMeasurement> measurement;
 };
@@ -74,7 +74,8 @@ struct Calibration {
 };
 
 Result<Calibration> read_calibration_json(const std::string& path);
-Result<Calibration> calibration_from_json_string(const std::string& text, const std::string& origin);
+Result<Calibration> calibration_from_json_string(const std::string& text,
+                                                 const std::string& origin);
 std::string calibration_to_json_string(const Calibration& calibration);
 Status write_calibration_json(const Calibration& calibration, const std::string& path);
 

@@ -10,9 +10,9 @@ namespace jouleprof {
 
 struct CallAnalysisOptions {
   TimeNs baseline_window_ns = 20 * kNsPerS;  // the samples this long before the call
-  double tail_margin_w = 0.0;                // tail while power ≥ baseline + margin (FECoM: GPU 2 W)
-  std::size_t tail_moving_average = 5;       // forward moving-average window, in samples
-  TimeNs tail_max_ns = 30 * kNsPerS;         // how long after the call the tail may last
+  double tail_margin_w = 0.0;           // tail while power ≥ baseline + margin (FECoM: GPU 2 W)
+  std::size_t tail_moving_average = 5;  // forward moving-average window, in samples
+  TimeNs tail_max_ns = 30 * kNsPerS;    // how long after the call the tail may last
 };
 
 inline constexpr double kFecomGpuTailMarginW = 2.0;
@@ -23,9 +23,9 @@ struct CallEnergy {
   double net_j = 0.0;             // total − baseline × duration
   double tail_j = 0.0;            // energy above the baseline in the tail
   double net_plus_tail_j = 0.0;
-  TimeNs duration_ns = 0;         // the window's length (whole samples)
+  TimeNs duration_ns = 0;  // the window's length (whole samples)
   TimeNs tail_duration_ns = 0;
-  double mean_power_w = 0.0;      // over the window's samples
+  double mean_power_w = 0.0;  // over the window's samples
   double median_power_w = 0.0;
   double stdev_power_w = 0.0;
   std::size_t window_samples = 0;

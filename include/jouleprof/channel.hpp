@@ -37,15 +37,15 @@ std::string_view to_string(ChannelKind k);
 std::optional<ChannelKind> channel_kind_from_string(std::string_view s);
 
 struct Channel {
-  std::string id;          // unique within a run, e.g. "rapl:package-0", "nvml:0:energy"
-  std::string source;      // backend that produced it, e.g. "rapl-powercap", "nvml"
-  std::string device;      // what it measures, e.g. "cpu0", "gpu0", "battery BAT0"
-  std::string domain;      // "package", "core", "uncore", "dram", "psys", "gpu", "rail", "system"
+  std::string id;      // unique within a run, e.g. "rapl:package-0", "nvml:0:energy"
+  std::string source;  // backend that produced it, e.g. "rapl-powercap", "nvml"
+  std::string device;  // what it measures, e.g. "cpu0", "gpu0", "battery BAT0"
+  std::string domain;  // "package", "core", "uncore", "dram", "psys", "gpu", "rail", "system"
   ChannelKind kind = ChannelKind::kEnergyCounter;
   Provenance provenance = Provenance::kMeasured;
   std::string provenance_detail;  // how exactly: counter file, model and its inputs, trace path
-  std::string parent_id;          // enclosing channel (core ⊂ package ⊂ psys); empty = top level
-  TimeNs nominal_period_ns = 0;   // how often the hardware updates the value; 0 = unknown
+  std::string parent_id;         // enclosing channel (core ⊂ package ⊂ psys); empty = top level
+  TimeNs nominal_period_ns = 0;  // how often the hardware updates the value; 0 = unknown
   TimeNs measured_period_ns = 0;  // observed update period in this run; 0 = not measured
 
   bool is_top_level() const { return parent_id.empty(); }

@@ -25,8 +25,12 @@ struct ClockAnchor {
   TimeNs realtime_ns = 0;
 
   static ClockAnchor capture();
-  TimeNs realtime_to_monotonic(TimeNs realtime) const { return realtime - (realtime_ns - monotonic_ns); }
-  TimeNs monotonic_to_realtime(TimeNs monotonic) const { return monotonic + (realtime_ns - monotonic_ns); }
+  TimeNs realtime_to_monotonic(TimeNs realtime) const {
+    return realtime - (realtime_ns - monotonic_ns);
+  }
+  TimeNs monotonic_to_realtime(TimeNs monotonic) const {
+    return monotonic + (realtime_ns - monotonic_ns);
+  }
 };
 
 }  // namespace jouleprof

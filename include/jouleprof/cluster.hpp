@@ -14,12 +14,12 @@
 namespace jouleprof {
 
 struct ClusterIdentity {
-  std::string launcher;  // "torchrun", "slurm", "openmpi", "mpich", "mvapich", "" = none found
-  std::optional<int> rank;        // global rank
-  std::optional<int> world_size;  // ranks in the job
-  std::optional<int> local_rank;  // rank on this node
-  std::optional<int> node_rank;   // index of this node (torchrun GROUP_RANK, SLURM_NODEID)
-  std::string host;               // SLURMD_NODENAME, else the host name
+  std::string launcher;     // "torchrun", "slurm", "openmpi", "mpich", "mvapich", "" = none found
+  std::optional<int> rank;  // global rank
+  std::optional<int> world_size;      // ranks in the job
+  std::optional<int> local_rank;      // rank on this node
+  std::optional<int> node_rank;       // index of this node (torchrun GROUP_RANK, SLURM_NODEID)
+  std::string host;                   // SLURMD_NODENAME, else the host name
   std::vector<std::string> warnings;  // variables present but unusable, naming variable and value
 };
 
@@ -52,6 +52,7 @@ void apply_cluster_identity(const ClusterIdentity& identity, RunMetadata& meta);
 //  - warnings are kept, prefixed by their rank; a partial rank makes the merge partial.
 // A profile without a rank gets its position in `profiles`; two profiles with the same rank and
 // host are an error naming both origins.
-Result<Profile> merge_profiles(const std::vector<Profile>& profiles, const std::vector<std::string>& origins);
+Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
+                               const std::vector<std::string>& origins);
 
 }  // namespace jouleprof

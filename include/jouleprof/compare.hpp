@@ -24,11 +24,11 @@ EnergySnapshot snapshot_of(const Profile& profile, std::string label);
 Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::string& db_path);
 
 struct NodeDelta {
-  std::string path;                 // relative to the root, "" = the root
-  std::optional<double> before_j;   // absent: the node is new
-  std::optional<double> after_j;    // absent: the node disappeared
-  double delta_j = 0.0;             // after − before (a missing side counts as 0)
-  std::optional<double> relative;   // delta / before, when before > 0
+  std::string path;                // relative to the root, "" = the root
+  std::optional<double> before_j;  // absent: the node is new
+  std::optional<double> after_j;   // absent: the node disappeared
+  double delta_j = 0.0;            // after − before (a missing side counts as 0)
+  std::optional<double> relative;  // delta / before, when before > 0
 };
 
 struct RunComparison {

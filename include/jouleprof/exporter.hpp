@@ -15,8 +15,8 @@
 //   jouleprof_power_watts           gauge    power over the last poll interval (or the reading)
 //   jouleprof_temperature_celsius   gauge    temperature channels
 //   jouleprof_utilisation_ratio     gauge    utilisation channels, 0..1
-//   jouleprof_source_up{source}     gauge    1 when the source is available and its last read worked
-//   jouleprof_source_info{source,reason,fix}  info: why a source is down ("" when up)
+//   jouleprof_source_up{source}     gauge    1 when the source is available and its last read
+//   worked jouleprof_source_info{source,reason,fix}  info: why a source is down ("" when up)
 #pragma once
 
 #include <atomic>
@@ -38,9 +38,9 @@ namespace jouleprof {
 
 struct ExportedChannel {
   Channel channel;
-  double energy_j = 0.0;                // energy channels: cumulative since the exporter started
-  std::optional<double> power_w;        // energy channels: the latest power
-  std::optional<double> value;          // temperature / utilisation channels: the latest reading
+  double energy_j = 0.0;          // energy channels: cumulative since the exporter started
+  std::optional<double> power_w;  // energy channels: the latest power
+  std::optional<double> value;    // temperature / utilisation channels: the latest reading
 };
 
 struct SourceHealth {
@@ -64,7 +64,8 @@ std::string_view exposition_content_type(ExpositionFormat format);
 std::string render_exposition(const ExporterSnapshot& snapshot, ExpositionFormat format);
 
 struct EnergyPollerOptions {
-  TimeNs interval_ns = 0;  // 0: the shortest default period of the sources, at least kMinExporterPollNs
+  TimeNs interval_ns =
+      0;  // 0: the shortest default period of the sources, at least kMinExporterPollNs
 };
 // Polling faster than this gains nothing for a scrape every few seconds and costs CPU.
 inline constexpr TimeNs kMinExporterPollNs = 10 * kNsPerMs;

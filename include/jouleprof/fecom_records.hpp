@@ -23,7 +23,7 @@ std::string_view to_string(FecomDevice d);
 // nvidia-smi started), as recorded.
 struct FecomCall {
   std::string api;
-  std::size_t position = 0;  // index of the call in its experiment's list
+  std::size_t position = 0;             // index of the call in its experiment's list
   std::array<IntervalTrace, 3> traces;  // by FecomDevice
   std::vector<double> gpu_temperature_c;
   TimeNs start_perf_ns = 0;

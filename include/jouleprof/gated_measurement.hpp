@@ -34,7 +34,7 @@ struct GatedOptions {
   double cpu_max_cv = kFecomCpuMaxCv;   // package, core, psys, estimates
   double dram_max_cv = kFecomDramMaxCv;
   double gpu_max_cv = kFecomGpuMaxCv;
-  double tolerance = 0.0;               // relative loosening of every CV threshold
+  double tolerance = 0.0;  // relative loosening of every CV threshold
   double cpu_max_temperature_c = kFecomCpuMaxTemperatureC;
   double gpu_max_temperature_c = kFecomGpuMaxTemperatureC;
   TimeNs check_period_ns = 20 * kNsPerS;  // wait between gate checks

@@ -2,7 +2,8 @@
 // the path of its profile file) in one SQLite database, so that runs can be listed and compared
 // later and CI can check energy budgets.
 //
-//   auto id = jouleprof::record_run(jouleprof::default_history_path(), profile, "out/profile.json");
+//   auto id = jouleprof::record_run(jouleprof::default_history_path(), profile,
+//   "out/profile.json");
 //
 // The database is safe with concurrent writers (several jobs recording at once): it runs in WAL
 // mode, every write is one IMMEDIATE transaction, and a busy database is waited for

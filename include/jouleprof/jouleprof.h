@@ -88,7 +88,7 @@ jp_status jp_annotate(const char* key, const char* value);
 /* Recording sessions. start clears earlier records. */
 void jp_recorder_start(void);
 void jp_recorder_stop(void);
-int jp_recorder_enabled(void); /* 1 while recording, else 0 */
+int jp_recorder_enabled(void);      /* 1 while recording, else 0 */
 uint64_t jp_recorder_dropped(void); /* records lost to full per-thread buffers */
 
 /* Collects everything recorded so far (it is not returned again) and writes it to `path` as a
@@ -151,10 +151,10 @@ typedef struct jp_monitor jp_monitor;
 
 /* What one monitored run measured (top-level channels only, nested ones are never added). */
 typedef struct jp_totals {
-  double energy_j;      /* gross energy over the run window */
-  double duration_s;    /* run window */
-  double mean_power_w;  /* energy_j / duration_s */
-  uint64_t spans;       /* spans recorded into the profile */
+  double energy_j;     /* gross energy over the run window */
+  double duration_s;   /* run window */
+  double mean_power_w; /* energy_j / duration_s */
+  uint64_t spans;      /* spans recorded into the profile */
 } jp_totals;
 
 JP_API jp_status jp_monitor_start(const char* sources, const char* options_json,

@@ -55,9 +55,9 @@ struct ProfileNode {
 // Per-channel totals over the run window.
 struct ChannelSummary {
   std::string channel_id;
-  double energy_j = 0.0;                // gross energy over the run
-  std::optional<double> idle_power_w;   // measured baseline, when one was taken
-  std::optional<double> net_energy_j;   // energy_j − idle_power_w × duration
+  double energy_j = 0.0;               // gross energy over the run
+  std::optional<double> idle_power_w;  // measured baseline, when one was taken
+  std::optional<double> net_energy_j;  // energy_j − idle_power_w × duration
   TimeNs duration_ns = 0;
   double mean_power_w = 0.0;
   double peak_power_w = 0.0;
@@ -81,11 +81,11 @@ struct RunMetadata {
   std::string host;
   std::optional<int> rank;
   std::optional<int> world_size;
-  ClockAnchor anchor;                // monotonic ↔ realtime for this run
-  TimeNs begin_ns = 0;               // run window on the monotonic axis
+  ClockAnchor anchor;   // monotonic ↔ realtime for this run
+  TimeNs begin_ns = 0;  // run window on the monotonic axis
   TimeNs end_ns = 0;
   std::optional<int> exit_code;
-  bool partial = false;              // cut short: what was measured is kept, the rest is missing
+  bool partial = false;  // cut short: what was measured is kept, the rest is missing
   std::map<std::string, std::string> options;
   std::optional<double> grid_intensity_g_per_kwh;
 };

@@ -128,11 +128,10 @@ class Scope {
 
 }  // namespace jouleprof
 
-#define JOULEPROF_SCOPE_PASS(name, category, pass)                                           \
-  static const ::jouleprof::NameId JP_CONCAT_(jp_name_, __LINE__) =                          \
-      ::jouleprof::intern_name(name);                                                        \
-  ::jouleprof::Scope JP_CONCAT_(jp_scope_, __LINE__)(JP_CONCAT_(jp_name_, __LINE__), category, \
-                                                     pass)
+#define JOULEPROF_SCOPE_PASS(name, category, pass)                  \
+  static const ::jouleprof::NameId JP_CONCAT_(jp_name_, __LINE__) = \
+      ::jouleprof::intern_name(name);                               \
+  ::jouleprof::Scope JP_CONCAT_(jp_scope_, __LINE__)(JP_CONCAT_(jp_name_, __LINE__), category, pass)
 #define JOULEPROF_SCOPE_CAT(name, category) \
   JOULEPROF_SCOPE_PASS(name, category, ::jouleprof::Pass::kNone)
 #define JOULEPROF_SCOPE(name) JOULEPROF_SCOPE_CAT(name, ::jouleprof::SpanCategory::kRegion)

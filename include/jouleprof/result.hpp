@@ -38,7 +38,8 @@ class [[nodiscard]] Error {
   ErrorCode code() const { return code_; }
   const std::string& message() const { return message_; }
 
-  // Prefixes context, e.g. Error("field x: bad").with_context("file.csv") -> "file.csv: field x: bad".
+  // Prefixes context, e.g. Error("field x: bad").with_context("file.csv") -> "file.csv: field x:
+  // bad".
   Error with_context(std::string_view context) const;
 
  private:
@@ -53,21 +54,33 @@ Error invalid_input(std::string_view file, std::string_view field, std::string_v
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : state_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
   Result(Error error) : state_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return std::holds_alternative<T>(state_); }
   explicit operator bool() const { return ok(); }
 
-  T& value() & { assert(ok()); return std::get<T>(state_); }
-  const T& value() const& { assert(ok()); return std::get<T>(state_); }
-  T&& value() && { assert(ok()); return std::get<T>(std::move(state_)); }
+  T& value() & {
+    assert(ok());
+    return std::get<T>(state_);
+  }
+  const T& value() const& {
+    assert(ok());
+    return std::get<T>(state_);
+  }
+  T&& value() && {
+    assert(ok());
+    return std::get<T>(std::move(state_));
+  }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
-  const Error& error() const { assert(!ok()); return std::get<Error>(state_); }
+  const Error& error() const {
+    assert(!ok());
+    return std::get<Error>(state_);
+  }
 
  private:
   std::variant<T, Error> state_;
@@ -77,12 +90,16 @@ class [[nodiscard]] Result {
 class [[nodiscard]] Status {
  public:
   Status() = default;
-  Status(Error error) : error_(std::move(error)), failed_(true) {}  // NOLINT(google-explicit-constructor)
+  Status(Error error)
+      : error_(std::move(error)), failed_(true) {}  // NOLINT(google-explicit-constructor)
   static Status Ok() { return Status(); }
 
   bool ok() const { return !failed_; }
   explicit operator bool() const { return ok(); }
-  const Error& error() const { assert(failed_); return error_; }
+  const Error& error() const {
+    assert(failed_);
+    return error_;
+  }
 
  private:
   Error error_{ErrorCode::kInternal, ""};
@@ -97,14 +114,14 @@ class [[nodiscard]] Status {
 // JP_TRY(decl, expr): evaluates a Result; returns its error from the enclosing function, or
 // binds the value to decl.
 #define JP_TRY(decl, expr) JP_TRY_IMPL_(JP_CONCAT_(jp_result_, __LINE__), decl, expr)
-#define JP_TRY_IMPL_(tmp, decl, expr)        \
-  auto tmp = (expr);                         \
-  if (!tmp.ok()) return tmp.error();         \
+#define JP_TRY_IMPL_(tmp, decl, expr) \
+  auto tmp = (expr);                  \
+  if (!tmp.ok()) return tmp.error();  \
   decl = std::move(tmp).value()
 
 // JP_RETURN_IF_ERROR(expr): for Status (or a Result whose value is not needed).
-#define JP_RETURN_IF_ERROR(expr)                                        \
-  do {                                                                  \
-    auto jp_status_ = (expr);                                           \
-    if (!jp_status_.ok()) return jp_status_.error();                    \
+#define JP_RETURN_IF_ERROR(expr)                     \
+  do {                                               \
+    auto jp_status_ = (expr);                        \
+    if (!jp_status_.ok()) return jp_status_.error(); \
   } while (false)

@@ -1,5 +1,6 @@
 // Series: the time-ordered readings of one channel, stored in fixed-size chunks so that long runs
-// grow memory linearly without reallocating (16 bytes per sample: 57.6 MB per channel-hour at 1 kHz).
+// grow memory linearly without reallocating (16 bytes per sample: 57.6 MB per channel-hour at 1
+// kHz).
 #pragma once
 
 #include <cstddef>
@@ -65,7 +66,8 @@ class Series {
   // Energy in joules over [a, b], clipped to the series' coverage. Counters: difference of the
   // interpolated counter. Power: integral by `rule`; intervals inside gaps contribute nothing.
   // Other kinds: 0.
-  double energy_between_j(TimeNs a, TimeNs b, IntegrationRule rule = IntegrationRule::kTrapezoid) const;
+  double energy_between_j(TimeNs a, TimeNs b,
+                          IntegrationRule rule = IntegrationRule::kTrapezoid) const;
   double total_energy_j(IntegrationRule rule = IntegrationRule::kTrapezoid) const {
     return empty() ? 0.0 : energy_between_j(begin_ns(), end_ns(), rule);
   }

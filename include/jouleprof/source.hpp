@@ -51,8 +51,8 @@ class Source {
 
 // Options every backend may consult when it discovers its channels.
 struct SourceOptions {
-  std::string sysfs_root = "/";      // prefix for /sys, /proc and /dev paths (tests use a fake tree)
-  std::vector<std::string> selected; // --source NAME[,NAME…]; empty = every measured source found
+  std::string sysfs_root = "/";  // prefix for /sys, /proc and /dev paths (tests use a fake tree)
+  std::vector<std::string> selected;  // --source NAME[,NAME…]; empty = every measured source found
   std::map<std::string, std::string> settings;  // backend-specific, e.g. "simulate.watts" = "50"
 };
 

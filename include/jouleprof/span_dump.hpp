@@ -22,10 +22,10 @@ inline constexpr std::string_view kSpanDumpFormat = "jouleprof-spans";
 inline constexpr int kSpanDumpVersion = 1;
 
 struct SpanDump {
-  Timeline timeline;          // times in CLOCK_MONOTONIC nanoseconds
-  std::int64_t pid = 0;       // the process that recorded them; 0 = unknown
-  std::uint64_t dropped = 0;  // records lost to full buffers (the dump is incomplete when > 0)
-  std::string recorder_clock; // raw clock the recorder read ("tsc", "clock_gettime"); may be empty
+  Timeline timeline;           // times in CLOCK_MONOTONIC nanoseconds
+  std::int64_t pid = 0;        // the process that recorded them; 0 = unknown
+  std::uint64_t dropped = 0;   // records lost to full buffers (the dump is incomplete when > 0)
+  std::string recorder_clock;  // raw clock the recorder read ("tsc", "clock_gettime"); may be empty
 };
 
 std::string span_dump_to_json(const SpanDump& dump);

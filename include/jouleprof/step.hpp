@@ -33,16 +33,16 @@ struct StepOptions {
 };
 
 struct StepProjection {
-  double total_j = 0.0;        // projected energy of all N epochs
-  double band_low_j = 0.0;     // 95 % band from the window's spread (see docs/training.md)
+  double total_j = 0.0;     // projected energy of all N epochs
+  double band_low_j = 0.0;  // 95 % band from the window's spread (see docs/training.md)
   double band_high_j = 0.0;
   double head_j = 0.0;         // Σ_{e<s} E_e, measured
   double window_mean_j = 0.0;  // mean epoch energy in the window
   int stable_epoch = 0;        // s actually used
   int window = 0;              // w actually used
   int total_epochs = 0;
-  bool fallback = false;       // s + w did not fit the epochs known: a reduced rule was used
-  std::string method;          // which rule produced total_j, in words
+  bool fallback = false;  // s + w did not fit the epochs known: a reduced rule was used
+  std::string method;     // which rule produced total_j, in words
   std::vector<std::string> warnings;
 };
 
@@ -62,9 +62,9 @@ Result<StepProjection> step_power_project(std::span<const double> epoch_energies
                                           const StepOptions& options = {});
 
 struct LiveProjection {
-  bool ready = false;          // at least s + w epochs are known: the published rule applies
+  bool ready = false;  // at least s + w epochs are known: the published rule applies
   double energy_so_far_j = 0.0;
-  double remaining_j = 0.0;    // projection.total_j − energy_so_far_j (never below 0)
+  double remaining_j = 0.0;  // projection.total_j − energy_so_far_j (never below 0)
   StepProjection projection;
 };
 

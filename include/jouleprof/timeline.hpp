@@ -45,9 +45,9 @@ inline constexpr std::uint32_t kNoIndex = std::numeric_limits<std::uint32_t>::ma
 
 struct Span {
   TimeNs begin_ns = 0;
-  TimeNs end_ns = 0;          // half-open: [begin_ns, end_ns)
-  std::uint32_t track = 0;    // index into Timeline::tracks
-  std::uint32_t name = 0;     // index into Timeline::names; may contain '/' (levels)
+  TimeNs end_ns = 0;                    // half-open: [begin_ns, end_ns)
+  std::uint32_t track = 0;              // index into Timeline::tracks
+  std::uint32_t name = 0;               // index into Timeline::names; may contain '/' (levels)
   std::uint32_t parent = kNoIndex;      // enclosing span's index, or kNoIndex
   std::uint32_t attributes = kNoIndex;  // index into Timeline::attributes, or kNoIndex
   SpanCategory category = SpanCategory::kRegion;

@@ -111,8 +111,9 @@ class Observer {
   Observer(const Observer&) = delete;
   Observer& operator=(const Observer&) = delete;
 
-  Status start();  // fails when another observer is already running (or device timing is unavailable)
-  void stop();     // also flushes the device intervals
+  Status
+  start();      // fails when another observer is already running (or device timing is unavailable)
+  void stop();  // also flushes the device intervals
 
   // Waits for the device and hands the finished device intervals to the recorder as external
   // spans; returns how many. Call it between steps to bound the pending events.
@@ -154,18 +155,18 @@ std::vector<ZooModel> zoo_models();
 struct WorkloadOptions {
   std::string model = "bert-mini";
   Mode mode = Mode::kInfer;
-  int batch = 0;       // 0: the model's default
-  int seq = 0;         // BERT/ALBERT sequence length; 0: default
-  int image = 0;       // vision input height = width; 0: default
+  int batch = 0;  // 0: the model's default
+  int seq = 0;    // BERT/ALBERT sequence length; 0: default
+  int image = 0;  // vision input height = width; 0: default
   // BERT/ALBERT overrides of the preset (0: keep the preset's value).
   int layers = 0;
   int hidden = 0;
   int heads = 0;
   int vocab = 0;
-  std::string device = "cpu";  // "cpu" or "cuda"
-  int threads = 0;             // intra-op threads; 0: libtorch's default
-  std::uint64_t seed = 0;      // initialisation and synthetic inputs
-  double learning_rate = 1e-3; // SGD step in training mode
+  std::string device = "cpu";   // "cpu" or "cuda"
+  int threads = 0;              // intra-op threads; 0: libtorch's default
+  std::uint64_t seed = 0;       // initialisation and synthetic inputs
+  double learning_rate = 1e-3;  // SGD step in training mode
 };
 
 // One ready-to-run model with its synthetic inputs (and, in training mode, loss and optimizer).
@@ -193,8 +194,8 @@ Result<std::unique_ptr<Workload>> make_workload(const WorkloadOptions& options);
 // Self time of the recorded operator spans (kOp; time in nested ops excluded): what the
 // calibration ranks classes by, and the share of the step's operator time it covers.
 struct OpTimes {
-  std::map<std::string, TimeNs> by_class;                                 // "aten::addmm"
-  std::map<std::pair<std::string, std::string>, TimeNs> by_signature;     // (class, "shapes")
+  std::map<std::string, TimeNs> by_class;                              // "aten::addmm"
+  std::map<std::pair<std::string, std::string>, TimeNs> by_signature;  // (class, "shapes")
   TimeNs total_ns = 0;
 };
 OpTimes op_self_times(const Timeline& timeline);
@@ -202,9 +203,9 @@ OpTimes op_self_times(const Timeline& timeline);
 // The gate options the calibration uses unless told otherwise: FECoM's thresholds, with shorter
 // windows than FECoM's (0.1 s intervals, a 1 s gate window checked every second, a 1 s tail, 3
 // repetitions, the gate given up after 15 s), and replay windows of 50 counter updates (~2 %
-// resolution per repetition; measure's default of 10 resolves only ~10 %). A deliberate choice: a model has dozens of classes,
-// and FECoM's 20 s checks and 30 s tails would make a calibration of bert-mini take an hour.
-// GatedOptions{} is FECoM's published protocol.
+// resolution per repetition; measure's default of 10 resolves only ~10 %). A deliberate choice: a
+// model has dozens of classes, and FECoM's 20 s checks and 30 s tails would make a calibration of
+// bert-mini take an hour. GatedOptions{} is FECoM's published protocol.
 GatedOptions calibration_gate_defaults();
 
 struct CalibrationOptions {
@@ -223,7 +224,7 @@ using MonitorFactory = std::function<Result<std::unique_ptr<Monitor>>()>;
 // protocol (measure_gated), the classes with the most self time first. The channels are the
 // top-level energy channels of the workload's device from the first source that has any.
 Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes& times,
-                              const MonitorFactory& open_monitor, const CalibrationOptions& options);
-
+                              const MonitorFactory& open_monitor,
+                              const CalibrationOptions& options);
 
 }  // namespace jouleprof::torch_adapter

@@ -19,9 +19,9 @@ namespace jouleprof::torch_adapter {
 struct OpCall {
   std::string op;
   std::int64_t size = 0;
-  std::string description;       // what one call computes, with shapes
-  double input_elements = 0.0;   // the "input size" FECoM correlates energy with
-  MeasuredCall run;              // one call, waiting for the device to finish
+  std::string description;      // what one call computes, with shapes
+  double input_elements = 0.0;  // the "input size" FECoM correlates energy with
+  MeasuredCall run;             // one call, waiting for the device to finish
 };
 
 // The ops `measure --op` knows: matmul, conv2d, linear, layer_norm, softmax, embedding,

@@ -26,9 +26,9 @@ namespace jouleprof::torch_adapter {
 
 struct TorchProfileOptions {
   int steps = 5;
-  int warmup = 2;                 // steps run before recording (allocations, kernel selection)
-  TimeNs idle_ns = kNsPerS;       // idle baseline before the warm-up; 0: no static/dynamic split
-  bool record_shapes = false;     // capture op argument shapes (for calibration)
+  int warmup = 2;              // steps run before recording (allocations, kernel selection)
+  TimeNs idle_ns = kNsPerS;    // idle baseline before the warm-up; 0: no static/dynamic split
+  bool record_shapes = false;  // capture op argument shapes (for calibration)
   MonitorOptions monitor;
   AttributionOptions attribution;  // idle powers are filled in from the baseline
   // Per-class power weights (a calibration file) for every channel of the workload's device.

@@ -33,9 +33,9 @@ std::string_view to_string(TraceFormat format);
 
 // What a trace's timestamps count.
 enum class TraceClock : std::uint8_t {
-  kAuto = 0,       // Kineto and TensorFlow: realtime; span dumps: monotonic; other Chrome traces:
-                   // realtime when the times look like Unix epoch times (after 2001), else monotonic
-  kRealtime = 1,   // CLOCK_REALTIME (Unix epoch)
+  kAuto = 0,      // Kineto and TensorFlow: realtime; span dumps: monotonic; other Chrome traces:
+                  // realtime when the times look like Unix epoch times (after 2001), else monotonic
+  kRealtime = 1,  // CLOCK_REALTIME (Unix epoch)
   kMonotonic = 2,  // CLOCK_MONOTONIC of the recording host
 };
 

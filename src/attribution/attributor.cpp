@@ -1,12 +1,12 @@
 // attribute(): per energy channel, choose a method, charge the channel's energy to the self
 // segments of the spans on its consuming tracks, then roll everything up into one tree.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "attribution/energy_curve.hpp"
 #include "attribution/interval_sweep.hpp"
@@ -27,8 +27,8 @@ using attribution::kNoClass;
 using attribution::Segment;
 using attribution::SweepResult;
 
-constexpr std::array<std::string_view, 6> kMethodNames{"auto",       "interpolate", "hold",
-                                                       "regress",    "calibrated",  "time-split"};
+constexpr std::array<std::string_view, 6> kMethodNames{"auto",    "interpolate", "hold",
+                                                       "regress", "calibrated",  "time-split"};
 
 std::string_view last_level(std::string_view name) {
   const std::size_t slash = name.rfind('/');
@@ -115,8 +115,9 @@ void charge_segments(ChannelWork& w, const std::vector<double>& segment_energy_j
 }
 
 void run_curve_method(ChannelWork& w, CurveRule rule) {
-  const EnergyCurve hold_curve =
-      rule == CurveRule::kHold ? EnergyCurve::from_series(*w.series, CurveRule::kHold) : EnergyCurve{};
+  const EnergyCurve hold_curve = rule == CurveRule::kHold
+                                     ? EnergyCurve::from_series(*w.series, CurveRule::kHold)
+                                     : EnergyCurve{};
   const EnergyCurve& curve = rule == CurveRule::kHold ? hold_curve : w.curve;
   const SweepResult sweep = attribution::sweep_segments(w.segments, &curve, {});
   charge_segments(w, sweep.energy_j, sweep.shared_time_s);
@@ -125,7 +126,8 @@ void run_curve_method(ChannelWork& w, CurveRule rule) {
 
 // Interpolate; on an energy counter refined below its update period (refined_interpolation.hpp).
 // Returns what the record's reason should add.
-std::string run_interpolate(ChannelWork& w, std::size_t class_count, const AttributionOptions& options) {
+std::string run_interpolate(ChannelWork& w, std::size_t class_count,
+                            const AttributionOptions& options) {
   std::string why_plain;
   if (!options.refine_interpolation) {
     why_plain = "refinement switched off";
@@ -153,13 +155,18 @@ std::string run_interpolate(ChannelWork& w, std::size_t class_count, const Attri
       charge_segments(w, r.segment_energy_j, r.segment_shared_s);
       w.busy_s = r.busy_s;
       w.refined = true;
-      const std::string idle = r.idle_refined ? fmt::format(", idle stretches by the fitted idle power {:.1f} W", r.idle_power_w)
-                                              : std::string(" and idle stretches");
+      const std::string idle =
+          r.idle_refined
+              ? fmt::format(", idle stretches by the fitted idle power {:.1f} W", r.idle_power_w)
+              : std::string(" and idle stretches");
       return fmt::format(
-          "; refined below the update period: {} of {} classes weighed by the power fitted on {} update "
-          "intervals (bounds moved {:.1f} µs earlier: the read delay that fits best), the others{} by each "
+          "; refined below the update period: {} of {} classes weighed by the power fitted on {} "
+          "update "
+          "intervals (bounds moved {:.1f} µs earlier: the read delay that fits best), the others{} "
+          "by each "
           "interval's mean power",
-          r.refined_classes, r.classes, r.windows, static_cast<double>(r.read_delay_ns) / 1e3, idle);
+          r.refined_classes, r.classes, r.windows, static_cast<double>(r.read_delay_ns) / 1e3,
+          idle);
     }
     charge_segments(w, as_read.energy_j, as_read.shared_time_s);
     w.busy_s = as_read.busy_s;
@@ -171,11 +178,13 @@ std::string run_interpolate(ChannelWork& w, std::size_t class_count, const Attri
 }
 
 void run_time_split(ChannelWork& w) {
-  const SweepResult sweep = attribution::sweep_segments(w.segments, nullptr, {w.begin_ns, w.end_ns});
+  const SweepResult sweep =
+      attribution::sweep_segments(w.segments, nullptr, {w.begin_ns, w.end_ns});
   std::vector<double> energy(w.segments.size(), 0.0);
   if (sweep.busy_s > 0.0) {
     const double joules_per_busy_s = w.out.measured_energy_j / sweep.busy_s;
-    for (std::size_t i = 0; i < energy.size(); ++i) energy[i] = sweep.shared_time_s[i] * joules_per_busy_s;
+    for (std::size_t i = 0; i < energy.size(); ++i)
+      energy[i] = sweep.shared_time_s[i] * joules_per_busy_s;
   }
   charge_segments(w, energy, sweep.shared_time_s);
   w.busy_s = sweep.busy_s;
@@ -183,7 +192,8 @@ void run_time_split(ChannelWork& w) {
 }
 
 // Window energies split ∝ shared busy time × class weight (idle stretches weigh idle_weight_w).
-void run_weighted_windows(ChannelWork& w, const SweepResult& sweep, const std::vector<TimeNs>& edges,
+void run_weighted_windows(ChannelWork& w, const SweepResult& sweep,
+                          const std::vector<TimeNs>& edges,
                           const std::vector<double>& class_weight_w, double no_class_weight_w,
                           double idle_weight_w) {
   const std::size_t windows = edges.size() - 1;
@@ -207,7 +217,8 @@ void run_weighted_windows(ChannelWork& w, const SweepResult& sweep, const std::v
   for (std::size_t i = 0; i < w.segments.size(); ++i) {
     const Segment& s = w.segments[i];
     for (std::uint32_t j = sweep.begin_window[i]; j <= sweep.end_window[i] && j < windows; ++j) {
-      energy[i] += joules_per_load[j] * weight_of(s) * attribution::shared_time_in_window(sweep, s, i, j);
+      energy[i] +=
+          joules_per_load[j] * weight_of(s) * attribution::shared_time_in_window(sweep, s, i, j);
     }
   }
   charge_segments(w, energy, sweep.shared_time_s);
@@ -237,10 +248,12 @@ bool run_regress(ChannelWork& w, const ClassTable& classes, const AttributionOpt
   const auto is_knot = [&](TimeNs t) { return std::binary_search(knots.begin(), knots.end(), t); };
   std::vector<std::size_t> rows;
   for (std::size_t j = 0; j < windows; ++j) {
-    if ((j > 0 || is_knot(edges[0])) && (j + 1 < windows || is_knot(edges[windows]))) rows.push_back(j);
+    if ((j > 0 || is_knot(edges[0])) && (j + 1 < windows || is_knot(edges[windows])))
+      rows.push_back(j);
   }
   std::vector<std::int64_t> row_of_window(windows, -1);
-  for (std::size_t r = 0; r < rows.size(); ++r) row_of_window[rows[r]] = static_cast<std::int64_t>(r);
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    row_of_window[rows[r]] = static_cast<std::int64_t>(r);
 
   Eigen::MatrixXd design = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows.size()), columns);
   Eigen::VectorXd target(static_cast<Eigen::Index>(rows.size()));
@@ -288,7 +301,8 @@ bool run_regress(ChannelWork& w, const ClassTable& classes, const AttributionOpt
     const double p = fit.coefficients(col);
     const double se = fit.standard_error(col);
     if (std::isfinite(se)) diag["se_w:" + name] = se;
-    const bool identified = p > 0.0 && std::isfinite(se) && se <= options.regress_max_relative_se * p;
+    const bool identified =
+        p > 0.0 && std::isfinite(se) && se <= options.regress_max_relative_se * p;
     if (identified) {
       w.out.class_power_w[name] = p + fit.coefficients(0);
     } else {
@@ -299,10 +313,12 @@ bool run_regress(ChannelWork& w, const ClassTable& classes, const AttributionOpt
   diag["identified_classes"] = static_cast<double>(identified);
   const bool well_conditioned = fit.condition_number <= options.regress_max_condition &&
                                 fit.rank == static_cast<int>(columns);
-  const bool enough_identified = static_cast<double>(identified) >=
-                                 options.regress_min_identified_share * static_cast<double>(class_of_column.size());
+  const bool enough_identified =
+      static_cast<double>(identified) >=
+      options.regress_min_identified_share * static_cast<double>(class_of_column.size());
   std::string list;
-  for (std::size_t k = 0; k < unidentified.size() && k < 6; ++k) list += (k ? ", " : "") + unidentified[k];
+  for (std::size_t k = 0; k < unidentified.size() && k < 6; ++k)
+    list += (k ? ", " : "") + unidentified[k];
   if (unidentified.size() > 6) list += ", …";
   if (!well_conditioned || !enough_identified) {
     *why_not = fmt::format(
@@ -329,10 +345,12 @@ bool run_regress(ChannelWork& w, const ClassTable& classes, const AttributionOpt
     if (class_weight[class_of_column[k]] == 0.0) class_weight[class_of_column[k]] = fallback_w;
   }
   if (!unidentified.empty()) {
-    w.record.notes.push_back(fmt::format(
-        "{} of {} classes not identified (standard error above ±{:.0f} %): figures withheld, split at "
-        "the mean identified power {:.1f} W: {}",
-        unidentified.size(), class_of_column.size(), 100.0 * options.regress_max_relative_se, fallback_w, list));
+    w.record.notes.push_back(
+        fmt::format("{} of {} classes not identified (standard error above ±{:.0f} %): figures "
+                    "withheld, split at "
+                    "the mean identified power {:.1f} W: {}",
+                    unidentified.size(), class_of_column.size(),
+                    100.0 * options.regress_max_relative_se, fallback_w, list));
   }
   run_weighted_windows(w, sweep, edges, class_weight, fit.coefficients(0), fit.coefficients(0));
   return true;
@@ -363,17 +381,19 @@ Status run_calibrated(ChannelWork& w, const ClassTable& classes, const Calibrati
   }
   if (known == 0) {
     return invalid_input(calibration.origin, "classes", "",
-                         fmt::format("no class of the {} spans on channel {} matches", w.segments.size(),
-                                     w.out.channel_id));
+                         fmt::format("no class of the {} spans on channel {} matches",
+                                     w.segments.size(), w.out.channel_id));
   }
   const double fallback_w = known_sum / static_cast<double>(known);
   for (std::size_t c = 0; c < classes.names.size(); ++c) {
-    if (used[c] && class_weight[c] == 0.0 && !calibration.power_for(classes.names[c])) class_weight[c] = fallback_w;
+    if (used[c] && class_weight[c] == 0.0 && !calibration.power_for(classes.names[c]))
+      class_weight[c] = fallback_w;
   }
   if (!missing.empty()) {
-    w.record.notes.push_back(fmt::format(
-        "{} classes have no calibration entry and weigh the mean calibrated power {:.1f} W (e.g. {})",
-        missing.size(), fallback_w, missing.front()));
+    w.record.notes.push_back(
+        fmt::format("{} classes have no calibration entry and weigh the mean calibrated power "
+                    "{:.1f} W (e.g. {})",
+                    missing.size(), fallback_w, missing.front()));
   }
   const double idle = idle_w.value_or(0.0);
   w.record.diagnostics["calibrated_classes"] = static_cast<double>(known);
@@ -402,8 +422,9 @@ double peak_power_w(const EnergyCurve& curve, const Series& series) {
 }
 
 Provenance provenance_of(AttributionMethod m) {
-  return m == AttributionMethod::kInterpolate || m == AttributionMethod::kHold ? Provenance::kInterpolated
-                                                                               : Provenance::kEstimated;
+  return m == AttributionMethod::kInterpolate || m == AttributionMethod::kHold
+             ? Provenance::kInterpolated
+             : Provenance::kEstimated;
 }
 
 }  // namespace
@@ -429,8 +450,8 @@ Result<AttributionResult> attribute(const std::vector<Series>& series, const Tim
   return attribute(pointers, timeline, options);
 }
 
-Result<AttributionResult> attribute(const std::vector<const Series*>& series, const Timeline& timeline,
-                                    const AttributionOptions& options) {
+Result<AttributionResult> attribute(const std::vector<const Series*>& series,
+                                    const Timeline& timeline, const AttributionOptions& options) {
   const auto [extent_begin, extent_end] = timeline.extent();
   AttributionResult result;
   result.window_begin_ns = options.window_begin_ns.value_or(extent_begin);
@@ -440,16 +461,16 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
                          fmt::format("[{}, {}]", result.window_begin_ns, result.window_end_ns),
                          "empty: no spans and no explicit window");
   }
-  const bool any_energy = std::any_of(series.begin(), series.end(),
-                                      [](const Series* s) { return s->channel().carries_energy(); });
+  const bool any_energy = std::any_of(
+      series.begin(), series.end(), [](const Series* s) { return s->channel().carries_energy(); });
   if (!any_energy) {
     return invalid_input("attribution", "series", fmt::format("{} channels", series.size()),
                          "none carries energy (an energy counter or power)");
   }
   for (const auto& [track, weight] : options.activity_weight_by_track) {
     if (!(weight > 0.0) || !std::isfinite(weight)) {
-      return invalid_input("attribution", "activity weight of track " + track, fmt::format("{}", weight),
-                           "must be a positive number");
+      return invalid_input("attribution", "activity weight of track " + track,
+                           fmt::format("{}", weight), "must be a positive number");
     }
   }
 
@@ -476,21 +497,24 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
     w.end_ns = std::min(result.window_end_ns, w.curve.end_ns());
     if (w.curve.empty() || w.end_ns <= w.begin_ns) {
       w.record.method = "none";
-      w.record.reason = fmt::format("channel {} has no readings (or counter updates) inside the window", ch.id);
+      w.record.reason =
+          fmt::format("channel {} has no readings (or counter updates) inside the window", ch.id);
       result.warnings.push_back(w.record.reason);
       w.begin_ns = w.end_ns = result.window_begin_ns;
       work.push_back(std::move(w));
       continue;
     }
     if (w.begin_ns > result.window_begin_ns || w.end_ns < result.window_end_ns) {
-      w.record.notes.push_back(fmt::format(
-          "the channel covers only [{}, {}] of the window [{}, {}]; spans outside get none of its energy",
-          w.begin_ns, w.end_ns, result.window_begin_ns, result.window_end_ns));
+      w.record.notes.push_back(
+          fmt::format("the channel covers only [{}, {}] of the window [{}, {}]; spans outside get "
+                      "none of its energy",
+                      w.begin_ns, w.end_ns, result.window_begin_ns, result.window_end_ns));
     }
     w.out.measured_energy_j = w.curve.at(w.end_ns) - w.curve.at(w.begin_ns);
 
     attribution::SegmentInputs inputs;
-    for (const Track& t : timeline.tracks()) inputs.track_consumes.push_back(track_consumes_device(t.device, ch.device));
+    for (const Track& t : timeline.tracks())
+      inputs.track_consumes.push_back(track_consumes_device(t.device, ch.device));
     inputs.track_weight = track_weight;
     inputs.class_of_name = classes.class_of_name;
     inputs.clip_begin_ns = w.begin_ns;
@@ -506,20 +530,23 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
     diag["measured_energy_j"] = w.out.measured_energy_j;
 
     auto requested = options.default_method;
-    if (auto it = options.method_by_channel.find(ch.id); it != options.method_by_channel.end()) requested = it->second;
+    if (auto it = options.method_by_channel.find(ch.id); it != options.method_by_channel.end())
+      requested = it->second;
     const auto calibration = options.calibration_by_channel.find(ch.id);
     const bool has_calibration = calibration != options.calibration_by_channel.end();
     std::optional<double> idle_w;
-    if (auto it = options.idle_power_w.find(ch.id); it != options.idle_power_w.end()) idle_w = it->second;
+    if (auto it = options.idle_power_w.find(ch.id); it != options.idle_power_w.end())
+      idle_w = it->second;
     if (!idle_w && has_calibration) idle_w = calibration->second.idle_power_w;
 
     AttributionMethod method = requested;
     std::string reason;
-    const bool fine = w.segments.empty() ||
-                      static_cast<double>(period_ns) <= options.fine_counter_ratio * static_cast<double>(typical_ns);
-    const std::string comparison = fmt::format("update period {} vs typical span {} (fine when ≤ {:g}×)",
-                                               format_ms(period_ns), format_ms(typical_ns),
-                                               options.fine_counter_ratio);
+    const bool fine =
+        w.segments.empty() || static_cast<double>(period_ns) <=
+                                  options.fine_counter_ratio * static_cast<double>(typical_ns);
+    const std::string comparison =
+        fmt::format("update period {} vs typical span {} (fine when ≤ {:g}×)", format_ms(period_ns),
+                    format_ms(typical_ns), options.fine_counter_ratio);
     if (requested == AttributionMethod::kAuto) {
       if (fine) {
         method = AttributionMethod::kInterpolate;
@@ -535,7 +562,8 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
       reason = fmt::format("requested ({})", comparison);
     }
     if (w.segments.empty()) {
-      w.record.notes.push_back(fmt::format("no span on a track of device '{}' lies in the window", ch.device));
+      w.record.notes.push_back(
+          fmt::format("no span on a track of device '{}' lies in the window", ch.device));
     }
 
     switch (method) {
@@ -563,10 +591,12 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
           const std::string interpolation = run_interpolate(w, classes.names.size(), options);
           if (requested == AttributionMethod::kAuto) {
             method = AttributionMethod::kInterpolate;
-            reason += "; regress declined (" + why_not + "), so interpolated within counter windows" + interpolation;
+            reason += "; regress declined (" + why_not +
+                      "), so interpolated within counter windows" + interpolation;
           } else {
             w.record.notes.push_back("regress declined per-class figures (" + why_not +
-                                     "); the tree is interpolated within counter windows instead" + interpolation);
+                                     "); the tree is interpolated within counter windows instead" +
+                                     interpolation);
           }
           w.out.method = AttributionMethod::kInterpolate;
         }
@@ -589,10 +619,11 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
     diag["attributed_energy_j"] = attributed;
     diag["busy_s"] = w.busy_s;
     if (attributed > w.out.measured_energy_j * (1.0 + 1e-9) + 1e-12) {
-      w.record.notes.push_back(fmt::format(
-          "{} charged {:.6g} J to spans, more than the {:.6g} J measured (a held reading outlived its "
-          "interval); [unattributed] is negative",
-          to_string(method), attributed, w.out.measured_energy_j));
+      w.record.notes.push_back(
+          fmt::format("{} charged {:.6g} J to spans, more than the {:.6g} J measured (a held "
+                      "reading outlived its "
+                      "interval); [unattributed] is negative",
+                      to_string(method), attributed, w.out.measured_energy_j));
     }
     work.push_back(std::move(w));
   }
@@ -614,9 +645,11 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
     // channel stays labelled so, whatever the split method.
     const Provenance source = w.series->channel().provenance;
     if (f.top_level) {
-      if (source == Provenance::kEstimated || provenance_of(w.out.method) == Provenance::kEstimated || w.refined) {
+      if (source == Provenance::kEstimated ||
+          provenance_of(w.out.method) == Provenance::kEstimated || w.refined) {
         tree_inputs.provenance = Provenance::kEstimated;
-      } else if (source == Provenance::kSimulated && tree_inputs.provenance != Provenance::kEstimated) {
+      } else if (source == Provenance::kSimulated &&
+                 tree_inputs.provenance != Provenance::kEstimated) {
         tree_inputs.provenance = Provenance::kSimulated;
       }
       if (source != Provenance::kMeasured && unattributed_provenance != Provenance::kEstimated) {
@@ -647,7 +680,8 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
     }
   }
   unattributed.energy_j = unattributed.self_energy_j;
-  unattributed.time_ns = std::max<TimeNs>(0, (result.window_end_ns - result.window_begin_ns) - max_busy_ns);
+  unattributed.time_ns =
+      std::max<TimeNs>(0, (result.window_end_ns - result.window_begin_ns) - max_busy_ns);
   unattributed.self_time_ns = unattributed.time_ns;
   if (any_static) unattributed.static_energy_j = unattributed_static;
   root.children.push_back(std::move(unattributed));
@@ -662,7 +696,8 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series, co
     summary.channel_id = w.out.channel_id;
     summary.energy_j = w.out.measured_energy_j;
     summary.duration_ns = w.end_ns - w.begin_ns;
-    summary.mean_power_w = summary.duration_ns > 0 ? summary.energy_j / ns_to_s(summary.duration_ns) : 0.0;
+    summary.mean_power_w =
+        summary.duration_ns > 0 ? summary.energy_j / ns_to_s(summary.duration_ns) : 0.0;
     summary.peak_power_w = peak_power_w(w.curve, *w.series);
     summary.provenance = w.series->channel().provenance;
     if (auto it = options.idle_power_w.find(w.out.channel_id); it != options.idle_power_w.end()) {
@@ -684,7 +719,8 @@ Status attribute_profile(Profile& profile, const AttributionOptions& options) {
   for (std::string& w : result.warnings) profile.warnings.push_back(std::move(w));
   profile.meta.options["attribution.window_begin_ns"] = std::to_string(result.window_begin_ns);
   profile.meta.options["attribution.window_end_ns"] = std::to_string(result.window_end_ns);
-  profile.meta.options["attribution.default_method"] = std::string(to_string(options.default_method));
+  profile.meta.options["attribution.default_method"] =
+      std::string(to_string(options.default_method));
   return Status::Ok();
 }
 

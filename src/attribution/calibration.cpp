@@ -1,11 +1,11 @@
 // Calibration files: the one reader and writer of the "jouleprof-calibration" format.
 #include "jouleprof/calibration.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace jouleprof {
 
@@ -143,17 +143,20 @@ Result<ClassMeasurement> read_measurement(const Fields& entry, const std::string
   return m;
 }
 
-Result<CalibrationClass> read_class(const json& entry, const std::string& origin, std::size_t index) {
+Result<CalibrationClass> read_class(const json& entry, const std::string& origin,
+                                    std::size_t index) {
   const std::string where = fmt::format("classes[{}]", index);
   if (!entry.is_object()) return invalid_input(origin, where, entry.dump(), "not an object");
   const Fields f(entry, origin, where + ".");
   CalibrationClass c;
   JP_TRY(c.match, f.text("match", true));
-  if (c.match.empty()) return invalid_input(origin, where + ".match", "", "must be a non-empty string");
+  if (c.match.empty())
+    return invalid_input(origin, where + ".match", "", "must be a non-empty string");
   if (!f.has("power_w")) return invalid_input(origin, where + ".power_w", "", "missing");
   const json& power = entry.at("power_w");
   if (!power.is_number() || !(power.get<double>() > 0.0)) {
-    return invalid_input(origin, where + ".power_w", power.dump(), "must be a positive number of watts");
+    return invalid_input(origin, where + ".power_w", power.dump(),
+                         "must be a positive number of watts");
   }
   c.power_w = power.get<double>();
   JP_TRY(c.provenance, f.text("provenance", false));
@@ -212,7 +215,8 @@ bool Calibration::applies_to_device(std::string_view channel_device) const {
   return false;
 }
 
-Result<Calibration> calibration_from_json_string(const std::string& text, const std::string& origin) {
+Result<Calibration> calibration_from_json_string(const std::string& text,
+                                                 const std::string& origin) {
   const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) {
     return invalid_input(origin, "(document)", "", "not a JSON object");
@@ -266,7 +270,8 @@ Result<Calibration> calibration_from_json_string(const std::string& text, const 
 
 Result<Calibration> read_calibration_json(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open calibration file", path));
+  if (!in)
+    return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open calibration file", path));
   std::stringstream buffer;
   buffer << in.rdbuf();
   return calibration_from_json_string(buffer.str(), path);
@@ -280,7 +285,9 @@ std::string calibration_to_json_string(const Calibration& calibration) {
     if (c.measurement) entry.update(measurement_to_json(*c.measurement));
     classes.push_back(std::move(entry));
   }
-  json doc{{"format", kFormatName}, {"version", kFormatVersion}, {"device", calibration.device},
+  json doc{{"format", kFormatName},
+           {"version", kFormatVersion},
+           {"device", calibration.device},
            {"provenance", calibration.provenance}};
   if (calibration.idle_power_w) doc["idle_w"] = *calibration.idle_power_w;
   if (!calibration.model.empty()) doc["model"] = calibration.model;

@@ -40,13 +40,13 @@ EnergyCurve EnergyCurve::from_series(const Series& series, CurveRule rule) {
     for (std::size_t i = 0; i + 1 < n; ++i) {
       // Hold: the power last known at the start of the interval is the previous interval's mean
       // (the first interval has no earlier reading and keeps its own).
-      curve.slope_w_[i] = rule == CurveRule::kHold && i > 0 ? interval_power_w[i - 1]
-                                                            : interval_power_w[i];
+      curve.slope_w_[i] =
+          rule == CurveRule::kHold && i > 0 ? interval_power_w[i - 1] : interval_power_w[i];
     }
     if (rule == CurveRule::kHold) {
       for (std::size_t i = 0; i + 1 < n; ++i) {
-        curve.g_j_[i + 1] =
-            curve.g_j_[i] + curve.slope_w_[i] * ns_to_s(curve.knot_t_ns_[i + 1] - curve.knot_t_ns_[i]);
+        curve.g_j_[i + 1] = curve.g_j_[i] + curve.slope_w_[i] * ns_to_s(curve.knot_t_ns_[i + 1] -
+                                                                        curve.knot_t_ns_[i]);
       }
     }
     return curve;
@@ -76,7 +76,8 @@ EnergyCurve EnergyCurve::from_series(const Series& series, CurveRule rule) {
     } else {
       curve.slope_w_[i] = power_w[i];
     }
-    curve.g_j_[i + 1] = curve.g_j_[i] + curve.slope_w_[i] * dt_s + 0.5 * curve.ramp_w_per_s_[i] * dt_s * dt_s;
+    curve.g_j_[i + 1] =
+        curve.g_j_[i] + curve.slope_w_[i] * dt_s + 0.5 * curve.ramp_w_per_s_[i] * dt_s * dt_s;
   }
   return curve;
 }
@@ -84,7 +85,8 @@ EnergyCurve EnergyCurve::from_series(const Series& series, CurveRule rule) {
 TimeNs EnergyCurve::median_knot_spacing_ns() const {
   if (knot_t_ns_.size() < 2) return 0;
   std::vector<TimeNs> spacing(knot_t_ns_.size() - 1);
-  for (std::size_t i = 0; i + 1 < knot_t_ns_.size(); ++i) spacing[i] = knot_t_ns_[i + 1] - knot_t_ns_[i];
+  for (std::size_t i = 0; i + 1 < knot_t_ns_.size(); ++i)
+    spacing[i] = knot_t_ns_[i + 1] - knot_t_ns_[i];
   const auto mid = spacing.begin() + static_cast<std::ptrdiff_t>(spacing.size() / 2);
   std::nth_element(spacing.begin(), mid, spacing.end());
   return *mid;

@@ -49,8 +49,8 @@ class EnergyCurve {
  private:
   inline double eval_in(std::size_t interval, TimeNs t) const;
 
-  // Interval i = [knot_t_ns_[i], knot_t_ns_[i+1]]: G = g_j_[i] + slope_w_[i]·τ + ½·ramp_w_per_s_[i]·τ²
-  // with τ = t − knot_t_ns_[i] in seconds.
+  // Interval i = [knot_t_ns_[i], knot_t_ns_[i+1]]: G = g_j_[i] + slope_w_[i]·τ +
+  // ½·ramp_w_per_s_[i]·τ² with τ = t − knot_t_ns_[i] in seconds.
   std::vector<TimeNs> knot_t_ns_;
   std::vector<double> g_j_;
   std::vector<double> slope_w_;

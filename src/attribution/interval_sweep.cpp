@@ -29,7 +29,9 @@ void sort_boundaries(std::vector<Boundary>& boundaries) {
   while (run_begin.size() > 2) {
     std::vector<std::size_t> merged{0};
     for (std::size_t r = 0; r + 2 < run_begin.size(); r += 2) {
-      const auto at = [&](std::size_t k) { return boundaries.begin() + static_cast<std::ptrdiff_t>(run_begin[k]); };
+      const auto at = [&](std::size_t k) {
+        return boundaries.begin() + static_cast<std::ptrdiff_t>(run_begin[k]);
+      };
       std::inplace_merge(at(r), at(r + 1), at(r + 2), by_time);
       merged.push_back(run_begin[r + 2]);
     }
@@ -80,7 +82,8 @@ std::vector<Segment> build_segments(const Timeline& timeline, const SegmentInput
     if (!consumes(s)) continue;
     if (is_child(s)) {
       std::uint32_t& at = fill[s.parent];
-      if (at > child_begin[s.parent] && spans[children[at - 1]].begin_ns > s.begin_ns) children_in_time_order = false;
+      if (at > child_begin[s.parent] && spans[children[at - 1]].begin_ns > s.begin_ns)
+        children_in_time_order = false;
       children[at++] = i;
     } else {
       roots.push_back(i);
@@ -93,14 +96,17 @@ std::vector<Segment> build_segments(const Timeline& timeline, const SegmentInput
   // outside their parent still give the right segments, only unsorted (the sweep then sorts).
   std::vector<Segment> segments;
   segments.reserve(spans.size() + children.size());
-  const auto by_begin = [&](std::uint32_t x, std::uint32_t y) { return spans[x].begin_ns < spans[y].begin_ns; };
+  const auto by_begin = [&](std::uint32_t x, std::uint32_t y) {
+    return spans[x].begin_ns < spans[y].begin_ns;
+  };
   for (std::uint32_t i = 0; i < n && !children_in_time_order; ++i) {
     auto first = children.begin() + child_begin[i];
     auto last = children.begin() + child_begin[i + 1];
     if (!std::is_sorted(first, last, by_begin)) std::sort(first, last, by_begin);
   }
   const auto by_track_then_begin = [&](std::uint32_t x, std::uint32_t y) {
-    return spans[x].track != spans[y].track ? spans[x].track < spans[y].track : spans[x].begin_ns < spans[y].begin_ns;
+    return spans[x].track != spans[y].track ? spans[x].track < spans[y].track
+                                            : spans[x].begin_ns < spans[y].begin_ns;
   };
   if (!std::is_sorted(roots.begin(), roots.end(), by_track_then_begin)) {
     std::stable_sort(roots.begin(), roots.end(), by_track_then_begin);
@@ -123,7 +129,8 @@ std::vector<Segment> build_segments(const Timeline& timeline, const SegmentInput
   };
   const auto emit = [&](std::uint32_t i, TimeNs b, TimeNs e) {
     const Span& s = spans[i];
-    segments.push_back(Segment{b, e, i, inputs.class_of_name[s.name], inputs.track_weight[s.track]});
+    segments.push_back(
+        Segment{b, e, i, inputs.class_of_name[s.name], inputs.track_weight[s.track]});
   };
   // A span without children is one segment: no frame is pushed for it (most spans are leaves).
   const auto leaf = [&](std::uint32_t i) {
@@ -192,7 +199,8 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
   std::vector<Boundary> begins;
   std::vector<Boundary> ends;
   const auto begin_at = [&](std::size_t k) {
-    return begins_sorted ? Boundary{segments[k].begin_ns, static_cast<std::uint32_t>(k)} : begins[k];
+    return begins_sorted ? Boundary{segments[k].begin_ns, static_cast<std::uint32_t>(k)}
+                         : begins[k];
   };
   const auto end_at = [&](std::size_t k) {
     return ends_sorted ? Boundary{segments[k].end_ns, static_cast<std::uint32_t>(k)} : ends[k];
@@ -207,21 +215,24 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
     std::size_t ib = 0;
     std::size_t ie = 0;
     std::size_t iw = 0;
-    double shared = 0.0;   // S
-    double energy = 0.0;   // R
-    double idle = 0.0;     // I
+    double shared = 0.0;  // S
+    double energy = 0.0;  // R
+    double idle = 0.0;    // I
     double busy = 0.0;
     double active_weight = 0.0;
     std::size_t active = 0;
-    TimeNs last_t = std::min({n > 0 ? begin_at(0).t_ns : kNever, edges.empty() ? kNever : edges[0]});
+    TimeNs last_t =
+        std::min({n > 0 ? begin_at(0).t_ns : kNever, edges.empty() ? kNever : edges[0]});
     if (last_t == kNever) return true;
     static const EnergyCurve kNoCurve;
     EnergyCurve::Cursor cursor(curve != nullptr ? *curve : kNoCurve);
     double last_g = curve != nullptr ? cursor.at(last_t) : 0.0;
 
     while (ib < n || ie < n || iw < edges.size()) {
-      if (begins_sorted && ib > 0 && ib < n && segments[ib].begin_ns < segments[ib - 1].begin_ns) return false;
-      if (ends_sorted && ie > 0 && ie < n && segments[ie].end_ns < segments[ie - 1].end_ns) return false;
+      if (begins_sorted && ib > 0 && ib < n && segments[ib].begin_ns < segments[ib - 1].begin_ns)
+        return false;
+      if (ends_sorted && ie > 0 && ie < n && segments[ie].end_ns < segments[ie - 1].end_ns)
+        return false;
       const TimeNs tb = ib < n ? begin_at(ib).t_ns : kNever;
       const TimeNs te = ie < n ? end_at(ie).t_ns : kNever;
       const TimeNs tw = iw < edges.size() ? edges[iw] : kNever;
@@ -282,18 +293,22 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
   }
   if (!begins_sorted) {
     begins.resize(n);
-    for (std::size_t i = 0; i < n; ++i) begins[i] = Boundary{segments[i].begin_ns, static_cast<std::uint32_t>(i)};
+    for (std::size_t i = 0; i < n; ++i)
+      begins[i] = Boundary{segments[i].begin_ns, static_cast<std::uint32_t>(i)};
     sort_boundaries(begins);
   }
   if (!ends_sorted) {
     ends.resize(n);
-    for (std::size_t i = 0; i < n; ++i) ends[i] = Boundary{segments[i].end_ns, static_cast<std::uint32_t>(i)};
+    for (std::size_t i = 0; i < n; ++i)
+      ends[i] = Boundary{segments[i].end_ns, static_cast<std::uint32_t>(i)};
     sort_boundaries(ends);
   }
   sweep_in_order();
   // Ends out of order leave the crossings out of segment order.
   std::sort(out.crossings.begin(), out.crossings.end(),
-            [](const SweepResult::Crossing& x, const SweepResult::Crossing& y) { return x.segment < y.segment; });
+            [](const SweepResult::Crossing& x, const SweepResult::Crossing& y) {
+              return x.segment < y.segment;
+            });
   return out;
 }
 

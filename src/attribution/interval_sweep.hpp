@@ -29,9 +29,9 @@ struct Segment {
 };
 
 struct SegmentInputs {
-  std::vector<bool> track_consumes;         // per track: consumes this channel
-  std::vector<double> track_weight;         // per track activity weight
-  std::vector<std::uint32_t> class_of_name; // per timeline name id
+  std::vector<bool> track_consumes;          // per track: consumes this channel
+  std::vector<double> track_weight;          // per track activity weight
+  std::vector<std::uint32_t> class_of_name;  // per timeline name id
   TimeNs clip_begin_ns = 0;
   TimeNs clip_end_ns = 0;
 };
@@ -40,8 +40,8 @@ struct SegmentInputs {
 std::vector<Segment> build_segments(const Timeline& timeline, const SegmentInputs& inputs);
 
 struct SweepResult {
-  std::vector<double> energy_j;           // per segment (only when a curve was given)
-  std::vector<double> shared_time_s;      // per segment: w·ΔS
+  std::vector<double> energy_j;       // per segment (only when a curve was given)
+  std::vector<double> shared_time_s;  // per segment: w·ΔS
   // Segments over more than one window keep S at their begin and end, by segment index (a
   // segment inside one window has one piece, its shared time: per-segment arrays of both prefixes
   // would cost more to fill than the sweep itself on millions of short segments).
@@ -50,11 +50,11 @@ struct SweepResult {
     double begin_shared_s;
     double end_shared_s;
   };
-  std::vector<Crossing> crossings;        // only with edges
+  std::vector<Crossing> crossings;          // only with edges
   std::vector<std::uint32_t> begin_window;  // per segment: window (between edges) of its begin
   std::vector<std::uint32_t> end_window;    // per segment: window of its end
-  std::vector<double> edge_shared_s;      // S at each window edge
-  std::vector<double> edge_idle_s;        // I at each window edge
+  std::vector<double> edge_shared_s;        // S at each window edge
+  std::vector<double> edge_idle_s;          // I at each window edge
   double busy_s = 0.0;
 };
 
@@ -66,15 +66,15 @@ SweepResult sweep_segments(const std::vector<Segment>& segments, const EnergyCur
 
 // A segment's shared time inside window j of the edges (its pieces, from the sweep's prefixes).
 // Inline: the windowed methods call it once per piece, millions of times.
-inline double shared_time_in_window(const SweepResult& sweep, const Segment& segment, std::size_t index,
-                                    std::uint32_t window) {
+inline double shared_time_in_window(const SweepResult& sweep, const Segment& segment,
+                                    std::size_t index, std::uint32_t window) {
   const std::uint32_t first = sweep.begin_window[index];
   const std::uint32_t last = sweep.end_window[index];
   if (window < first || window > last) return 0.0;
   if (first == last) return sweep.shared_time_s[index];  // w·(S(end) − S(begin)) as well
-  const auto crossing = std::lower_bound(
-      sweep.crossings.begin(), sweep.crossings.end(), index,
-      [](const SweepResult::Crossing& c, std::size_t i) { return c.segment < i; });
+  const auto crossing =
+      std::lower_bound(sweep.crossings.begin(), sweep.crossings.end(), index,
+                       [](const SweepResult::Crossing& c, std::size_t i) { return c.segment < i; });
   const double from = window == first ? crossing->begin_shared_s : sweep.edge_shared_s[window];
   const double to = window == last ? crossing->end_shared_s : sweep.edge_shared_s[window + 1];
   return segment.weight * (to - from);

@@ -1,10 +1,10 @@
 #include "attribution/known_answer_evaluation.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <random>
-
-#include <fmt/format.h>
 
 namespace jouleprof::attribution {
 
@@ -23,9 +23,12 @@ double quantile(std::vector<double> v, double q) {
 
 std::string_view to_string(SimulatedCounter c) {
   switch (c) {
-    case SimulatedCounter::kRapl1ms: return "(a) 1 ms counter";
-    case SimulatedCounter::kNvml100ms: return "(b) 100 ms counter";
-    case SimulatedCounter::kAveragedPower1s: return "(c) 1 s avg power";
+    case SimulatedCounter::kRapl1ms:
+      return "(a) 1 ms counter";
+    case SimulatedCounter::kNvml100ms:
+      return "(b) 100 ms counter";
+    case SimulatedCounter::kAveragedPower1s:
+      return "(c) 1 s avg power";
   }
   return "?";
 }
@@ -34,7 +37,8 @@ std::string_view to_string(WorkloadShape s) {
   return s == WorkloadShape::kSteadyStep ? "steady step" : "changing mix";
 }
 
-Calibration perturbed_calibration(const SimulatedWorkload& w, double relative_error, std::uint64_t seed) {
+Calibration perturbed_calibration(const SimulatedWorkload& w, double relative_error,
+                                  std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> off(-relative_error, relative_error);
   Calibration cal;
@@ -44,16 +48,20 @@ Calibration perturbed_calibration(const SimulatedWorkload& w, double relative_er
   cal.origin = "simulator";
   cal.idle_power_w = w.idle_power_w * (1.0 + off(rng));
   for (const OpClassSpec& c : w.classes) {
-    cal.classes.push_back({c.name, c.power_w * (1.0 + off(rng)), "simulated isolated run", std::nullopt});
+    cal.classes.push_back(
+        {c.name, c.power_w * (1.0 + off(rng)), "simulated isolated run", std::nullopt});
   }
   return cal;
 }
 
 Series simulate_counter(const SimulatedWorkload& w, SimulatedCounter counter, std::uint64_t seed) {
   switch (counter) {
-    case SimulatedCounter::kRapl1ms: return simulate_rapl_counter(w, seed);
-    case SimulatedCounter::kNvml100ms: return simulate_nvml_counter(w, seed);
-    case SimulatedCounter::kAveragedPower1s: break;
+    case SimulatedCounter::kRapl1ms:
+      return simulate_rapl_counter(w, seed);
+    case SimulatedCounter::kNvml100ms:
+      return simulate_nvml_counter(w, seed);
+    case SimulatedCounter::kAveragedPower1s:
+      break;
   }
   return simulate_averaged_power(w);
 }
@@ -83,7 +91,8 @@ EvaluationOutcome evaluate_method(const SimulatedWorkload& w, const Series& coun
   const AttributionResult& r = *result;
   const ChannelAttribution& ch = r.per_channel.front();
   const AttributionRecord& rec = r.records.front();
-  if (auto it = rec.diagnostics.find("identifiable"); it != rec.diagnostics.end() && it->second == 0.0) {
+  if (auto it = rec.diagnostics.find("identifiable");
+      it != rec.diagnostics.end() && it->second == 0.0) {
     out.declined = true;
     for (const std::string& n : rec.notes) {
       if (n.find("declined") != std::string::npos) out.note = n;
@@ -98,7 +107,8 @@ EvaluationOutcome evaluate_method(const SimulatedWorkload& w, const Series& coun
   if (auto it = rec.diagnostics.find("refined_classes"); it != rec.diagnostics.end()) {
     out.refined_classes = static_cast<std::size_t>(it->second);
   }
-  if (auto it = rec.diagnostics.find("refine_read_delay_us"); it != rec.diagnostics.end()) out.read_delay_us = it->second;
+  if (auto it = rec.diagnostics.find("refine_read_delay_us"); it != rec.diagnostics.end())
+    out.read_delay_us = it->second;
   out.windows = counter.update_indices().size();
 
   std::vector<double> est(w.classes.size(), 0.0);
@@ -120,9 +130,10 @@ EvaluationOutcome evaluate_method(const SimulatedWorkload& w, const Series& coun
   out.classes = errors.size();
   out.median_class_error = quantile(errors, 0.5);
   out.p90_class_error = quantile(errors, 0.9);
-  out.tree_vs_measured = ch.measured_energy_j > 0.0
-                             ? std::abs(r.tree.energy_j - ch.measured_energy_j) / ch.measured_energy_j
-                             : 0.0;
+  out.tree_vs_measured =
+      ch.measured_energy_j > 0.0
+          ? std::abs(r.tree.energy_j - ch.measured_energy_j) / ch.measured_energy_j
+          : 0.0;
   out.spans_vs_truth = true_spans > 0.0 ? std::abs(est_spans - true_spans) / true_spans : 0.0;
   return out;
 }
@@ -136,8 +147,8 @@ std::vector<EvaluationOutcome> run_evaluation_grid(std::uint64_t seed) {
     options.run_ns = kEvaluationRunNs;
     const SimulatedWorkload w = simulate_workload(options);
     const Calibration calibration = perturbed_calibration(w, 0.05, seed + 7);
-    for (SimulatedCounter counter :
-         {SimulatedCounter::kRapl1ms, SimulatedCounter::kNvml100ms, SimulatedCounter::kAveragedPower1s}) {
+    for (SimulatedCounter counter : {SimulatedCounter::kRapl1ms, SimulatedCounter::kNvml100ms,
+                                     SimulatedCounter::kAveragedPower1s}) {
       const Series series = simulate_counter(w, counter, seed + 11);
       const auto add = [&](EvaluationOutcome o) {
         o.counter = counter;
@@ -184,39 +195,44 @@ std::vector<DurationSweepRow> run_duration_sweep(std::uint64_t seed) {
 }
 
 std::string format_duration_sweep(const std::vector<DurationSweepRow>& rows) {
-  std::string out = fmt::format("{:<13} {:>13} {:>8} {:>8} {:>9}  {:>12} {:>8}  {}\n", "op durations", "typical span",
-                                "median", "p90", "refined", "plain median", "p90", "auto picks");
+  std::string out =
+      fmt::format("{:<13} {:>13} {:>8} {:>8} {:>9}  {:>12} {:>8}  {}\n", "op durations",
+                  "typical span", "median", "p90", "refined", "plain median", "p90", "auto picks");
   for (const DurationSweepRow& r : rows) {
     out += fmt::format("{:<13} {:>10.3f} ms {:>7.2f}% {:>7.2f}% {:>9}  {:>11.2f}% {:>7.2f}%  {}\n",
                        fmt::format("x{:g}", r.duration_scale), r.typical_span_ms,
                        100.0 * r.outcome.median_class_error, 100.0 * r.outcome.p90_class_error,
                        fmt::format("{}/{}", r.outcome.refined_classes, r.outcome.classes),
-                       100.0 * r.plain.median_class_error, 100.0 * r.plain.p90_class_error, r.auto_method);
+                       100.0 * r.plain.median_class_error, 100.0 * r.plain.p90_class_error,
+                       r.auto_method);
   }
   return out;
 }
 
 std::string format_evaluation_table(const std::vector<EvaluationOutcome>& outcomes) {
-  std::string out = fmt::format("{:<13} {:<19} {:<12} {:>8} {:>8} {:>10} {:>10} {:>8}  {}\n", "workload",
-                                "counter", "method", "median", "p90", "tree-meas", "spans-true",
-                                "windows", "note");
+  std::string out = fmt::format("{:<13} {:<19} {:<12} {:>8} {:>8} {:>10} {:>10} {:>8}  {}\n",
+                                "workload", "counter", "method", "median", "p90", "tree-meas",
+                                "spans-true", "windows", "note");
   for (const EvaluationOutcome& o : outcomes) {
     const std::string note =
-        o.declined ? fmt::format("declined (cond {:.2g}, {}/{} classes identified): tree interpolated",
-                                 o.condition_number, o.identified_classes, o.classes)
+        o.declined
+            ? fmt::format("declined (cond {:.2g}, {}/{} classes identified): tree interpolated",
+                          o.condition_number, o.identified_classes, o.classes)
         : o.method == AttributionMethod::kRegress
-            ? fmt::format("cond {:.2g}, {}/{} classes identified", o.condition_number, o.identified_classes,
-                          o.classes)
+            ? fmt::format("cond {:.2g}, {}/{} classes identified", o.condition_number,
+                          o.identified_classes, o.classes)
         : o.method == AttributionMethod::kInterpolate && !o.plain
-            ? (o.refined_classes > 0 ? fmt::format("{}/{} classes refined below the update period, read delay {:.1f} us",
-                                                   o.refined_classes, o.classes, o.read_delay_us)
-                                     : "not refined")
+            ? (o.refined_classes > 0
+                   ? fmt::format(
+                         "{}/{} classes refined below the update period, read delay {:.1f} us",
+                         o.refined_classes, o.classes, o.read_delay_us)
+                   : "not refined")
             : std::string();
     const std::string method = o.plain ? "plain interp" : std::string(to_string(o.method));
     out += fmt::format("{:<13} {:<19} {:<12} {:>7.2f}% {:>7.2f}% {:>9.4f}% {:>9.2f}% {:>8}  {}\n",
                        to_string(o.shape), to_string(o.counter), method,
-                       100.0 * o.median_class_error, 100.0 * o.p90_class_error, 100.0 * o.tree_vs_measured,
-                       100.0 * o.spans_vs_truth, o.windows, note);
+                       100.0 * o.median_class_error, 100.0 * o.p90_class_error,
+                       100.0 * o.tree_vs_measured, 100.0 * o.spans_vs_truth, o.windows, note);
   }
   return out;
 }

@@ -25,11 +25,11 @@ struct EvaluationOutcome {
   std::string note;                 // why it declined, or the attribution error
   double median_class_error = 0.0;  // |estimated − true| / true over the op classes
   double p90_class_error = 0.0;
-  double tree_vs_measured = 0.0;    // |tree total − measured| / measured
-  double spans_vs_truth = 0.0;      // |Σ span energy − true Σ span energy| / true
+  double tree_vs_measured = 0.0;  // |tree total − measured| / measured
+  double spans_vs_truth = 0.0;    // |Σ span energy − true Σ span energy| / true
   std::size_t classes = 0;
-  std::size_t windows = 0;          // counter windows in the run
-  double condition_number = 0.0;    // regress only
+  std::size_t windows = 0;             // counter windows in the run
+  double condition_number = 0.0;       // regress only
   std::size_t identified_classes = 0;  // regress only
   bool plain = false;                  // interpolate with refine_interpolation off
   std::size_t refined_classes = 0;     // interpolate: classes weighed by fitted power
@@ -37,7 +37,8 @@ struct EvaluationOutcome {
 };
 
 // Calibration weights for the simulated classes, each off by a uniform ±relative_error (seeded).
-Calibration perturbed_calibration(const SimulatedWorkload& w, double relative_error, std::uint64_t seed);
+Calibration perturbed_calibration(const SimulatedWorkload& w, double relative_error,
+                                  std::uint64_t seed);
 
 Series simulate_counter(const SimulatedWorkload& w, SimulatedCounter counter, std::uint64_t seed);
 
@@ -62,8 +63,9 @@ struct DurationSweepRow {
   double duration_scale = 1.0;
   double typical_span_ms = 0.0;  // time-weighted median self-segment (auto's yardstick)
   std::string auto_method;
-  EvaluationOutcome outcome;  // interpolate as it runs by default (refined where the counter is coarse)
-  EvaluationOutcome plain;    // plain interpolation
+  EvaluationOutcome
+      outcome;  // interpolate as it runs by default (refined where the counter is coarse)
+  EvaluationOutcome plain;  // plain interpolation
 };
 std::vector<DurationSweepRow> run_duration_sweep(std::uint64_t seed);
 std::string format_duration_sweep(const std::vector<DurationSweepRow>& rows);

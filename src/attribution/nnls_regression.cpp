@@ -20,7 +20,8 @@ Eigen::VectorXd solve_on(const Eigen::MatrixXd& a, const Eigen::VectorXd& y,
   Eigen::VectorXd full = Eigen::VectorXd::Zero(a.cols());
   if (cols.empty()) return full;
   Eigen::MatrixXd sub(a.rows(), static_cast<Eigen::Index>(cols.size()));
-  for (std::size_t k = 0; k < cols.size(); ++k) sub.col(static_cast<Eigen::Index>(k)) = a.col(cols[k]);
+  for (std::size_t k = 0; k < cols.size(); ++k)
+    sub.col(static_cast<Eigen::Index>(k)) = a.col(cols[k]);
   const Eigen::VectorXd s = sub.completeOrthogonalDecomposition().solve(y);
   for (std::size_t k = 0; k < cols.size(); ++k) full(cols[k]) = s(static_cast<Eigen::Index>(k));
   return full;
@@ -29,7 +30,8 @@ Eigen::VectorXd solve_on(const Eigen::MatrixXd& a, const Eigen::VectorXd& y,
 // NNLS on the reduced problem ‖a·x − y‖² + extra_rss, for a design of `rows` rows whose columns
 // were divided by `scale`; `usable` marks the columns that are not entirely zero.
 NnlsFit fit_reduced(const Eigen::MatrixXd& a, const Eigen::VectorXd& y, double extra_rss,
-                    const Eigen::VectorXd& scale, const std::vector<bool>& usable, std::size_t rows) {
+                    const Eigen::VectorXd& scale, const std::vector<bool>& usable,
+                    std::size_t rows) {
   const Eigen::Index p = a.cols();
   NnlsFit fit;
   fit.coefficients = Eigen::VectorXd::Zero(p);
@@ -37,7 +39,8 @@ NnlsFit fit_reduced(const Eigen::MatrixXd& a, const Eigen::VectorXd& y, double e
   Eigen::JacobiSVD<Eigen::MatrixXd> svd(a);
   const Eigen::VectorXd& sigma = svd.singularValues();
   const double sigma_max = sigma.size() > 0 ? sigma(0) : 0.0;
-  const double tol_rank = sigma_max * static_cast<double>(std::max(static_cast<Eigen::Index>(rows), p)) *
+  const double tol_rank = sigma_max *
+                          static_cast<double>(std::max(static_cast<Eigen::Index>(rows), p)) *
                           std::numeric_limits<double>::epsilon();
   for (Eigen::Index k = 0; k < sigma.size(); ++k) fit.rank += sigma(k) > tol_rank ? 1 : 0;
   const double sigma_min = sigma.size() > 0 ? sigma(sigma.size() - 1) : 0.0;
@@ -98,7 +101,8 @@ NnlsFit fit_reduced(const Eigen::MatrixXd& a, const Eigen::VectorXd& y, double e
   const auto dof = static_cast<double>(rows) - static_cast<double>(cols.size());
   if (!cols.empty() && dof > 0.0) {
     Eigen::MatrixXd sub(a.rows(), static_cast<Eigen::Index>(cols.size()));
-    for (std::size_t k = 0; k < cols.size(); ++k) sub.col(static_cast<Eigen::Index>(k)) = a.col(cols[k]);
+    for (std::size_t k = 0; k < cols.size(); ++k)
+      sub.col(static_cast<Eigen::Index>(k)) = a.col(cols[k]);
     Eigen::JacobiSVD<Eigen::MatrixXd> sub_svd(sub, Eigen::ComputeThinV);
     const Eigen::VectorXd& sv = sub_svd.singularValues();
     const double variance = rss / dof;
@@ -166,13 +170,16 @@ NnlsFit fit_nnls_normal(const Eigen::MatrixXd& gram, const Eigen::VectorXd& desi
     if (scale(j) <= 0.0) scale(j) = 1.0;
   }
   const Eigen::VectorXd inverse_scale = scale.cwiseInverse();
-  const Eigen::MatrixXd scaled_gram = inverse_scale.asDiagonal() * gram * inverse_scale.asDiagonal();
+  const Eigen::MatrixXd scaled_gram =
+      inverse_scale.asDiagonal() * gram * inverse_scale.asDiagonal();
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(scaled_gram);
   const Eigen::VectorXd lambda = eigen.eigenvalues().cwiseMax(0.0);
-  const Eigen::VectorXd projected = eigen.eigenvectors().transpose() * design_t_target.cwiseProduct(inverse_scale);
+  const Eigen::VectorXd projected =
+      eigen.eigenvectors().transpose() * design_t_target.cwiseProduct(inverse_scale);
   // Directions whose eigenvalue is at rounding level carry no information about y (in exact
   // arithmetic Aᵀy has no component there); dividing by them would only amplify rounding.
-  const double floor = lambda.maxCoeff() * static_cast<double>(p) * std::numeric_limits<double>::epsilon();
+  const double floor =
+      lambda.maxCoeff() * static_cast<double>(p) * std::numeric_limits<double>::epsilon();
   Eigen::VectorXd y = Eigen::VectorXd::Zero(p);
   for (Eigen::Index k = 0; k < p; ++k) {
     if (lambda(k) > floor) y(k) = projected(k) / std::sqrt(lambda(k));

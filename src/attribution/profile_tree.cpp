@@ -27,7 +27,8 @@ struct FlatNode {
 
 class FlatTree {
  public:
-  FlatTree(std::string root_name, const std::vector<ChannelFigures>& channels) : channels_(&channels) {
+  FlatTree(std::string root_name, const std::vector<ChannelFigures>& channels)
+      : channels_(&channels) {
     FlatNode root;
     root.name = std::move(root_name);
     root.self_by_channel_j.assign(channels.size(), 0.0);
@@ -60,7 +61,8 @@ class FlatTree {
     node.self_energy_j = f.self_energy_j;
     node.energy_j = f.self_energy_j;
     for (std::size_t c = 0; c < f.charged.size(); ++c) {
-      if (f.charged[c]) node.energy_by_channel_j[(*channels_)[c].channel->channel_id] += f.self_by_channel_j[c];
+      if (f.charged[c])
+        node.energy_by_channel_j[(*channels_)[c].channel->channel_id] += f.self_by_channel_j[c];
     }
     node.static_energy_j = f.self_static_j;
     node.time_ns = f.time_ns;
@@ -79,10 +81,14 @@ class FlatTree {
 
 std::string_view pass_node_name(Pass pass) {
   switch (pass) {
-    case Pass::kForward: return "[forward]";
-    case Pass::kBackward: return "[backward]";
-    case Pass::kOptimizer: return "[optimizer]";
-    case Pass::kNone: break;
+    case Pass::kForward:
+      return "[forward]";
+    case Pass::kBackward:
+      return "[backward]";
+    case Pass::kOptimizer:
+      return "[optimizer]";
+    case Pass::kNone:
+      break;
   }
   return "[none]";
 }
@@ -108,8 +114,9 @@ void roll_up(ProfileNode& node) {
     node.dynamic_energy_j = energy - static_j;
   }
   if (node.calls == 0 && node.time_ns == 0) node.time_ns = child_time;
-  std::stable_sort(node.children.begin(), node.children.end(),
-                   [](const ProfileNode& a, const ProfileNode& b) { return a.energy_j > b.energy_j; });
+  std::stable_sort(
+      node.children.begin(), node.children.end(),
+      [](const ProfileNode& a, const ProfileNode& b) { return a.energy_j > b.energy_j; });
 }
 
 ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uint32_t>& spans,
@@ -117,9 +124,9 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
   const Timeline& timeline = *inputs.timeline;
   const std::vector<Span>& all = timeline.spans();
   FlatTree tree(root_name, inputs.channels);
-  const bool with_static =
-      std::any_of(inputs.channels.begin(), inputs.channels.end(),
-                  [](const ChannelFigures& c) { return c.top_level && c.idle_power_w.has_value(); });
+  const bool with_static = std::any_of(
+      inputs.channels.begin(), inputs.channels.end(),
+      [](const ChannelFigures& c) { return c.top_level && c.idle_power_w.has_value(); });
 
   // Node of each span, memoised; parents are resolved before children by recursion over the
   // parent chain (chains are short: model → layer → op → kernel).
@@ -175,9 +182,8 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
       std::size_t start = 0;
       while (true) {
         const std::size_t slash = name.find('/', start);
-        const std::string_view level =
-            std::string_view(name).substr(start, slash == std::string::npos ? std::string::npos
-                                                                             : slash - start);
+        const std::string_view level = std::string_view(name).substr(
+            start, slash == std::string::npos ? std::string::npos : slash - start);
         if (!level.empty()) parent_node = tree.child(parent_node, level, sp.pass);
         if (slash == std::string::npos) break;
         start = slash + 1;

@@ -15,8 +15,8 @@ namespace jouleprof::attribution {
 
 struct ChannelFigures {
   const ChannelAttribution* channel = nullptr;
-  bool top_level = true;              // adds into node energy_j
-  std::optional<double> idle_power_w; // enables static/dynamic for this channel
+  bool top_level = true;               // adds into node energy_j
+  std::optional<double> idle_power_w;  // enables static/dynamic for this channel
 };
 
 struct TreeInputs {

@@ -1,11 +1,11 @@
 #include "attribution/recording_inputs.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <fstream>
-#include <sstream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "jouleprof/samples_csv.hpp"
 
@@ -34,13 +34,16 @@ Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const st
   }
   const std::string energy_id = fmt::format("nvml:{}:energy", device);
   std::vector<Series> out;
-  out.emplace_back(Channel{energy_id, "nvml", device, "gpu", ChannelKind::kEnergyCounter, Provenance::kImported,
-                           path + ": nvmlDeviceGetTotalEnergyConsumption (energy_mj)", "", 100 * kNsPerMs, 0});
-  out.emplace_back(Channel{fmt::format("nvml:{}:instant", device), "nvml", device, "gpu", ChannelKind::kPower,
-                           Provenance::kImported, path + ": NVML_FI_DEV_POWER_INSTANT (instant_mw)", energy_id,
+  out.emplace_back(
+      Channel{energy_id, "nvml", device, "gpu", ChannelKind::kEnergyCounter, Provenance::kImported,
+              path + ": nvmlDeviceGetTotalEnergyConsumption (energy_mj)", "", 100 * kNsPerMs, 0});
+  out.emplace_back(Channel{fmt::format("nvml:{}:instant", device), "nvml", device, "gpu",
+                           ChannelKind::kPower, Provenance::kImported,
+                           path + ": NVML_FI_DEV_POWER_INSTANT (instant_mw)", energy_id,
                            100 * kNsPerMs, 0});
-  out.emplace_back(Channel{fmt::format("nvml:{}:average", device), "nvml", device, "gpu", ChannelKind::kPower,
-                           Provenance::kImported, path + ": nvmlDeviceGetPowerUsage, 1 s average (avg_mw)", energy_id,
+  out.emplace_back(Channel{fmt::format("nvml:{}:average", device), "nvml", device, "gpu",
+                           ChannelKind::kPower, Provenance::kImported,
+                           path + ": nvmlDeviceGetPowerUsage, 1 s average (avg_mw)", energy_id,
                            100 * kNsPerMs, 0});
   std::size_t line_no = 1;
   while (std::getline(in, line)) {
@@ -57,11 +60,13 @@ Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const st
     TimeNs t = 0;
     double instant_mw = 0, avg_mw = 0, energy_mj = 0;
     const std::string where = fmt::format("line {}", line_no);
-    if (!parse_number(fields[0], t)) return invalid_input(path, where + " t_ns", std::string(fields[0]), "not an integer");
+    if (!parse_number(fields[0], t))
+      return invalid_input(path, where + " t_ns", std::string(fields[0]), "not an integer");
     if (!parse_number(fields[1], instant_mw)) {
       return invalid_input(path, where + " instant_mw", std::string(fields[1]), "not a number");
     }
-    if (!parse_number(fields[3], avg_mw)) return invalid_input(path, where + " avg_mw", std::string(fields[3]), "not a number");
+    if (!parse_number(fields[3], avg_mw))
+      return invalid_input(path, where + " avg_mw", std::string(fields[3]), "not a number");
     if (!parse_number(fields[4], energy_mj)) {
       return invalid_input(path, where + " energy_mj", std::string(fields[4]), "not a number");
     }
@@ -87,27 +92,32 @@ Result<std::vector<Series>> read_energy_samples(const std::string& path) {
 
 Result<RecordingMeta> read_recording_meta(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open recording metadata", path));
+  if (!in)
+    return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open recording metadata", path));
   std::stringstream buffer;
   buffer << in.rdbuf();
   const nlohmann::json doc = nlohmann::json::parse(buffer.str(), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) return invalid_input(path, "(document)", "", "not a JSON object");
+  if (doc.is_discarded() || !doc.is_object())
+    return invalid_input(path, "(document)", "", "not a JSON object");
   RecordingMeta meta;
   if (doc.contains("anchor_realtime_ns") || doc.contains("anchor_monotonic_ns")) {
     const auto& r = doc.value("anchor_realtime_ns", nlohmann::json());
     const auto& m = doc.value("anchor_monotonic_ns", nlohmann::json());
     if (!r.is_number_integer() || !m.is_number_integer()) {
-      return invalid_input(path, "anchor_realtime_ns/anchor_monotonic_ns", r.dump() + "/" + m.dump(),
-                           "both must be integers");
+      return invalid_input(path, "anchor_realtime_ns/anchor_monotonic_ns",
+                           r.dump() + "/" + m.dump(), "both must be integers");
     }
     meta.anchor = ClockAnchor{m.get<TimeNs>(), r.get<TimeNs>()};
   }
   if (doc.contains("marks")) {
-    if (!doc["marks"].is_array()) return invalid_input(path, "marks", doc["marks"].dump(), "not an array");
+    if (!doc["marks"].is_array())
+      return invalid_input(path, "marks", doc["marks"].dump(), "not an array");
     std::size_t i = 0;
     for (const auto& mark : doc["marks"]) {
-      if (!mark.is_array() || mark.size() != 2 || !mark[0].is_string() || !mark[1].is_number_integer()) {
-        return invalid_input(path, fmt::format("marks[{}]", i), mark.dump(), "expected [name, t_ns]");
+      if (!mark.is_array() || mark.size() != 2 || !mark[0].is_string() ||
+          !mark[1].is_number_integer()) {
+        return invalid_input(path, fmt::format("marks[{}]", i), mark.dump(),
+                             "expected [name, t_ns]");
       }
       meta.marks.emplace_back(mark[0].get<std::string>(), mark[1].get<TimeNs>());
       ++i;

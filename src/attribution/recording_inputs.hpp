@@ -19,7 +19,8 @@ namespace jouleprof::attribution {
 // read it), "nvml:<device>:instant" (field 186, W) and "nvml:<device>:average" (GetPowerUsage, W).
 // Only the energy channel is top level; the two power channels nest in it, so totals never add
 // them.
-Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const std::string& device = "gpu0");
+Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path,
+                                               const std::string& device = "gpu0");
 
 // samples.csv (jouleprof's format) or an NVML poll log, told apart by the header line.
 Result<std::vector<Series>> read_energy_samples(const std::string& path);

@@ -1,10 +1,10 @@
 #include "attribution/refined_interpolation.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "attribution/nnls_regression.hpp"
 
@@ -25,13 +25,15 @@ constexpr std::uint32_t kMaxColumns = 512;
 constexpr int kDelaySearchSteps = 8;
 
 bool identified(double power_w, double standard_error_w, double max_relative_se) {
-  return power_w > 0.0 && std::isfinite(standard_error_w) && standard_error_w <= max_relative_se * power_w;
+  return power_w > 0.0 && std::isfinite(standard_error_w) &&
+         standard_error_w <= max_relative_se * power_w;
 }
 
 // The inner interval bounds moved `delay_ns` earlier (the attribution bounds stay).
 std::vector<TimeNs> moved_earlier(const std::vector<TimeNs>& edges, TimeNs delay_ns) {
   std::vector<TimeNs> out = edges;
-  for (std::size_t j = 1; j + 1 < out.size(); ++j) out[j] = std::max(out[j - 1], edges[j] - delay_ns);
+  for (std::size_t j = 1; j + 1 < out.size(); ++j)
+    out[j] = std::max(out[j - 1], edges[j] - delay_ns);
   return out;
 }
 
@@ -45,18 +47,22 @@ std::vector<double> interval_lengths_s(const std::vector<TimeNs>& edges) {
 // seconds), interval by interval and, within one, in segment order. Segments in time order on
 // one track give their pieces in that order already; others are grouped by a counting sort.
 template <typename ColumnOf, typename Visit>
-void for_each_piece(const std::vector<Segment>& segments, const SweepResult& sweep, std::size_t windows,
-                    const ColumnOf& column_of, const Visit& visit) {
-  const auto last_window = [&](std::size_t i) { return std::min<std::size_t>(sweep.end_window[i], windows - 1); };
+void for_each_piece(const std::vector<Segment>& segments, const SweepResult& sweep,
+                    std::size_t windows, const ColumnOf& column_of, const Visit& visit) {
+  const auto last_window = [&](std::size_t i) {
+    return std::min<std::size_t>(sweep.end_window[i], windows - 1);
+  };
   const auto shared_in = [&](std::size_t i, std::size_t j) {
     return shared_time_in_window(sweep, segments[i], i, static_cast<std::uint32_t>(j));
   };
   bool grouped = true;
-  for (std::size_t i = 1; i < segments.size() && grouped; ++i) grouped = sweep.begin_window[i] >= last_window(i - 1);
+  for (std::size_t i = 1; i < segments.size() && grouped; ++i)
+    grouped = sweep.begin_window[i] >= last_window(i - 1);
   if (grouped) {
     for (std::size_t i = 0; i < segments.size(); ++i) {
       const std::uint32_t column = column_of(segments[i]);
-      for (std::size_t j = sweep.begin_window[i]; j <= last_window(i); ++j) visit(j, column, shared_in(i, j));
+      for (std::size_t j = sweep.begin_window[i]; j <= last_window(i); ++j)
+        visit(j, column, shared_in(i, j));
     }
     return;
   }
@@ -77,7 +83,8 @@ void for_each_piece(const std::vector<Segment>& segments, const SweepResult& swe
     }
   }
   for (std::size_t j = 0; j < windows; ++j) {
-    for (std::uint32_t k = piece_begin[j]; k < piece_begin[j + 1]; ++k) visit(j, piece_column[k], piece_shared_s[k]);
+    for (std::uint32_t k = piece_begin[j]; k < piece_begin[j + 1]; ++k)
+      visit(j, piece_column[k], piece_shared_s[k]);
   }
 }
 
@@ -91,8 +98,9 @@ struct NormalEquations {
 // Rows [first_row, end_row): E_j against (T_j, B_{1,j}, …), accumulated without storing A.
 template <typename ColumnOf>
 NormalEquations normal_equations(const std::vector<Segment>& segments, const SweepResult& sweep,
-                                 const std::vector<double>& window_s, const std::vector<double>& window_energy_j,
-                                 std::size_t first_row, std::size_t end_row, std::uint32_t columns,
+                                 const std::vector<double>& window_s,
+                                 const std::vector<double>& window_energy_j, std::size_t first_row,
+                                 std::size_t end_row, std::uint32_t columns,
                                  const ColumnOf& column_of) {
   NormalEquations n;
   n.gram = Eigen::MatrixXd::Zero(columns, columns);
@@ -125,15 +133,17 @@ NormalEquations normal_equations(const std::vector<Segment>& segments, const Swe
       ++n.rows;
     }
   };
-  for_each_piece(segments, sweep, window_s.size(), column_of, [&](std::size_t j, std::uint32_t c, double shared_s) {
-    if (row < j && row < end_row) add_rows_before(j);  // a new interval: rarely, so the call stays out of line
-    if (j < first_row || j >= end_row || c == kIdleColumn) return;
-    if (!is_touched[c]) {
-      is_touched[c] = true;
-      touched.push_back(c);
-    }
-    busy(c) += shared_s;
-  });
+  for_each_piece(segments, sweep, window_s.size(), column_of,
+                 [&](std::size_t j, std::uint32_t c, double shared_s) {
+                   if (row < j && row < end_row)
+                     add_rows_before(j);  // a new interval: rarely, so the call stays out of line
+                   if (j < first_row || j >= end_row || c == kIdleColumn) return;
+                   if (!is_touched[c]) {
+                     is_touched[c] = true;
+                     touched.push_back(c);
+                   }
+                   busy(c) += shared_s;
+                 });
   add_rows_before(end_row);
   for (Eigen::Index b = 1; b < n.gram.cols(); ++b) {
     for (Eigen::Index a = 0; a < b; ++a) n.gram(b, a) = n.gram(a, b);
@@ -144,9 +154,8 @@ NormalEquations normal_equations(const std::vector<Segment>& segments, const Swe
 // Residual sum of squares of the unconstrained least-squares fit (the delay search only compares
 // shifts, so the cheaper unconstrained fit is enough).
 double residual_sum_of_squares(const NormalEquations& n) {
-  const Eigen::VectorXd scale = n.gram.diagonal().cwiseMax(0.0).cwiseSqrt().unaryExpr([](double s) {
-    return s > 0.0 ? 1.0 / s : 1.0;
-  });
+  const Eigen::VectorXd scale = n.gram.diagonal().cwiseMax(0.0).cwiseSqrt().unaryExpr(
+      [](double s) { return s > 0.0 ? 1.0 / s : 1.0; });
   const Eigen::MatrixXd scaled = scale.asDiagonal() * n.gram * scale.asDiagonal();
   const Eigen::VectorXd b = n.aty.cwiseProduct(scale);
   const Eigen::VectorXd x = scaled.ldlt().solve(b);
@@ -166,12 +175,16 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
   // (kNoClass) are idle time and keep column 0.
   std::vector<std::uint32_t> column_of_class(class_count, kIdleColumn);
   std::uint32_t columns = 1;
-  for (std::size_t i = 0; i < segments.size() && columns <= class_count; ++i) {  // stops once all are seen
+  for (std::size_t i = 0; i < segments.size() && columns <= class_count;
+       ++i) {  // stops once all are seen
     const Segment& s = segments[i];
-    if (s.klass != kNoClass && column_of_class[s.klass] == kIdleColumn) column_of_class[s.klass] = columns++;
+    if (s.klass != kNoClass && column_of_class[s.klass] == kIdleColumn)
+      column_of_class[s.klass] = columns++;
   }
   out.classes = columns - 1;
-  const auto column_of = [&](const Segment& s) { return s.klass == kNoClass ? kIdleColumn : column_of_class[s.klass]; };
+  const auto column_of = [&](const Segment& s) {
+    return s.klass == kNoClass ? kIdleColumn : column_of_class[s.klass];
+  };
 
   std::vector<double> window_energy_j(windows);
   {
@@ -189,25 +202,31 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
   const std::size_t first_row = is_knot(edges[0]) ? 0 : 1;
   const std::size_t end_row = is_knot(edges[windows]) ? windows : windows - 1;
   out.windows = end_row > first_row ? end_row - first_row : 0;
-  const std::size_t min_windows = limits.min_windows > 0 ? limits.min_windows : 3 * static_cast<std::size_t>(columns);
+  const std::size_t min_windows =
+      limits.min_windows > 0 ? limits.min_windows : 3 * static_cast<std::size_t>(columns);
   if (out.classes == 0) {
     out.why_not = "no span with a class lies in the window";
     return out;
   }
   if (columns > kMaxColumns) {
-    out.why_not = fmt::format("{} classes, more than the fit takes ({}): map span names to classes "
-                              "(AttributionOptions::class_of, --classes)", out.classes, kMaxColumns - 1);
+    out.why_not = fmt::format(
+        "{} classes, more than the fit takes ({}): map span names to classes "
+        "(AttributionOptions::class_of, --classes)",
+        out.classes, kMaxColumns - 1);
     return out;
   }
   if (out.windows < min_windows) {
-    out.why_not = fmt::format("{} whole update intervals for {} unknowns (need {})", out.windows, columns, min_windows);
+    out.why_not = fmt::format("{} whole update intervals for {} unknowns (need {})", out.windows,
+                              columns, min_windows);
     return out;
   }
 
   const auto separates = [&](const NnlsFit& fit) {
-    if (fit.rank < static_cast<int>(columns) || fit.condition_number > limits.max_condition) return false;
+    if (fit.rank < static_cast<int>(columns) || fit.condition_number > limits.max_condition)
+      return false;
     for (std::uint32_t c = 1; c < columns; ++c) {
-      if (identified(fit.coefficients(c), fit.standard_error(c), limits.max_relative_se)) return true;
+      if (identified(fit.coefficients(c), fit.standard_error(c), limits.max_relative_se))
+        return true;
     }
     return false;
   };
@@ -216,8 +235,8 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
   const SweepResult* sweep = &as_read;
   std::vector<double> window_s = interval_lengths_s(edges);
   NnlsFit fit = [&] {
-    const NormalEquations equations =
-        normal_equations(segments, *sweep, window_s, window_energy_j, first_row, end_row, columns, column_of);
+    const NormalEquations equations = normal_equations(segments, *sweep, window_s, window_energy_j,
+                                                       first_row, end_row, columns, column_of);
     return fit_nnls_normal(equations.gram, equations.aty, equations.yty, equations.rows);
   }();
   const bool separates_as_read = separates(fit);
@@ -235,13 +254,15 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
     for (const Segment& s : segments) {
       if (s.begin_ns < search_until) early.push_back(s);
     }
-    const std::vector<TimeNs> search_edges(edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(search_end + 1));
+    const std::vector<TimeNs> search_edges(
+        edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(search_end + 1));
     // The last searched interval also collects the segments' time past its end: left out.
     const auto rss_at = [&](double delay_ns) {
       const std::vector<TimeNs> moved = moved_earlier(search_edges, std::llround(delay_ns));
       const SweepResult moved_sweep = sweep_segments(early, nullptr, moved);
-      return residual_sum_of_squares(normal_equations(early, moved_sweep, interval_lengths_s(moved), window_energy_j,
-                                                      first_row, search_end - 1, columns, column_of));
+      return residual_sum_of_squares(normal_equations(early, moved_sweep, interval_lengths_s(moved),
+                                                      window_energy_j, first_row, search_end - 1,
+                                                      columns, column_of));
     };
     const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
     const double range = static_cast<double>(curve.median_knot_spacing_ns()) / 10.0;
@@ -278,15 +299,16 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
     moved_sweep = sweep_segments(segments, nullptr, moved);
     sweep = &moved_sweep;
     window_s = interval_lengths_s(moved);
-    const NormalEquations equations =
-        normal_equations(segments, *sweep, window_s, window_energy_j, first_row, end_row, columns, column_of);
+    const NormalEquations equations = normal_equations(segments, *sweep, window_s, window_energy_j,
+                                                       first_row, end_row, columns, column_of);
     fit = fit_nnls_normal(equations.gram, equations.aty, equations.yty, equations.rows);
   }
   out.busy_s = sweep->busy_s;
   out.condition_number = std::isfinite(fit.condition_number) ? fit.condition_number : 1e300;
   if (fit.rank < static_cast<int>(columns) || fit.condition_number > limits.max_condition) {
     out.why_not = fmt::format(
-        "the update intervals do not separate the classes: rank {} of {}, condition number {:.3g} (limit {:.3g})",
+        "the update intervals do not separate the classes: rank {} of {}, condition number {:.3g} "
+        "(limit {:.3g})",
         fit.rank, columns, fit.condition_number, limits.max_condition);
     return out;
   }
@@ -303,7 +325,8 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
     }
   }
   if (out.refined_classes == 0) {
-    out.why_not = fmt::format("no class power has a standard error within ±{:.0f} %", 100.0 * limits.max_relative_se);
+    out.why_not = fmt::format("no class power has a standard error within ±{:.0f} %",
+                              100.0 * limits.max_relative_se);
     return out;
   }
 
@@ -317,17 +340,20 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
     mean_w[j] = window_s[j] > 0.0 ? window_energy_j[j] / window_s[j] : 0.0;
     load[j] = weight(j, kIdleColumn) * (sweep->edge_idle_s[j + 1] - sweep->edge_idle_s[j]);
   }
-  for_each_piece(segments, *sweep, windows, column_of,
-                 [&](std::size_t j, std::uint32_t c, double shared_s) { load[j] += weight(j, c) * shared_s; });
+  for_each_piece(
+      segments, *sweep, windows, column_of,
+      [&](std::size_t j, std::uint32_t c, double shared_s) { load[j] += weight(j, c) * shared_s; });
   std::vector<double> joules_per_load(windows, 0.0);
-  for (std::size_t j = 0; j < windows; ++j) joules_per_load[j] = load[j] > 0.0 ? window_energy_j[j] / load[j] : 0.0;
+  for (std::size_t j = 0; j < windows; ++j)
+    joules_per_load[j] = load[j] > 0.0 ? window_energy_j[j] / load[j] : 0.0;
   out.segment_energy_j.assign(segments.size(), 0.0);
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const std::uint32_t column = column_of(segments[i]);
     double energy = 0.0;
     const std::size_t last_window = std::min<std::size_t>(sweep->end_window[i], windows - 1);
     for (std::size_t j = sweep->begin_window[i]; j <= last_window; ++j) {
-      energy += joules_per_load[j] * weight(j, column) * shared_time_in_window(*sweep, segments[i], i, static_cast<std::uint32_t>(j));
+      energy += joules_per_load[j] * weight(j, column) *
+                shared_time_in_window(*sweep, segments[i], i, static_cast<std::uint32_t>(j));
     }
     out.segment_energy_j[i] = energy;
   }

@@ -22,14 +22,15 @@
 namespace jouleprof::attribution {
 
 struct RefinementLimits {
-  double max_relative_se = 0.10;  // a class is identified when its SE is within this share of its power
-  double max_condition = 1e4;     // of the column-scaled design; above it nothing is refined
-  std::size_t min_windows = 0;    // whole update intervals needed; 0 = 3 × (classes + 1)
+  double max_relative_se =
+      0.10;  // a class is identified when its SE is within this share of its power
+  double max_condition = 1e4;   // of the column-scaled design; above it nothing is refined
+  std::size_t min_windows = 0;  // whole update intervals needed; 0 = 3 × (classes + 1)
 };
 
 struct Refinement {
-  bool applied = false;     // at least one class weighed by its fitted power
-  std::string why_not;      // when not applied
+  bool applied = false;                  // at least one class weighed by its fitted power
+  std::string why_not;                   // when not applied
   std::vector<double> segment_energy_j;  // per segment, when applied
   std::vector<double> segment_shared_s;  // per segment: w·ΔS
   double busy_s = 0.0;
@@ -39,7 +40,7 @@ struct Refinement {
   bool idle_refined = false;        // idle stretches weighed by the fitted idle power
   double idle_power_w = 0.0;
   double condition_number = 0.0;
-  TimeNs read_delay_ns = 0;         // estimated lateness of the counter's timestamps
+  TimeNs read_delay_ns = 0;  // estimated lateness of the counter's timestamps
 };
 
 // `curve` is the counter's interpolation curve (knots at its updates); `edges` are the

@@ -16,8 +16,10 @@ namespace {
 void merge_into(ProfileNode& into, const ProfileNode& from) {
   into.energy_j += from.energy_j;
   into.self_energy_j += from.self_energy_j;
-  if (from.static_energy_j) into.static_energy_j = into.static_energy_j.value_or(0.0) + *from.static_energy_j;
-  if (from.dynamic_energy_j) into.dynamic_energy_j = into.dynamic_energy_j.value_or(0.0) + *from.dynamic_energy_j;
+  if (from.static_energy_j)
+    into.static_energy_j = into.static_energy_j.value_or(0.0) + *from.static_energy_j;
+  if (from.dynamic_energy_j)
+    into.dynamic_energy_j = into.dynamic_energy_j.value_or(0.0) + *from.dynamic_energy_j;
   into.time_ns += from.time_ns;
   into.self_time_ns += from.self_time_ns;
   into.calls += from.calls;
@@ -44,12 +46,14 @@ ProfileNode collapse(const ProfileNode& node) {
       out.children.push_back(std::move(collapsed));
     }
   }
-  std::stable_sort(out.children.begin(), out.children.end(),
-                   [](const ProfileNode& a, const ProfileNode& b) { return a.energy_j > b.energy_j; });
+  std::stable_sort(
+      out.children.begin(), out.children.end(),
+      [](const ProfileNode& a, const ProfileNode& b) { return a.energy_j > b.energy_j; });
   return out;
 }
 
-void collect_paths(const ProfileNode& node, const std::string& path, std::map<std::string, double>& out) {
+void collect_paths(const ProfileNode& node, const std::string& path,
+                   std::map<std::string, double>& out) {
   for (const ProfileNode& c : node.children) {
     const std::string p = path + "/" + c.name;
     out[p] += c.energy_j;
@@ -121,14 +125,15 @@ std::vector<OperatorTotal> top_operators(const ProfileNode& tree, std::size_t n)
     t.name = name;
     out.push_back(t);
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const OperatorTotal& a, const OperatorTotal& b) { return a.energy_j > b.energy_j; });
+  std::stable_sort(out.begin(), out.end(), [](const OperatorTotal& a, const OperatorTotal& b) {
+    return a.energy_j > b.energy_j;
+  });
   if (out.size() > n) out.resize(n);
   return out;
 }
 
-std::vector<ProfileNode> trees_per_repetition(const AttributionResult& result, const Timeline& timeline,
-                                              SpanCategory category) {
+std::vector<ProfileNode> trees_per_repetition(const AttributionResult& result,
+                                              const Timeline& timeline, SpanCategory category) {
   const std::vector<Span>& spans = timeline.spans();
   constexpr std::uint32_t kNone = kNoIndex;
   std::vector<std::uint32_t> repetition_of(spans.size(), kNone);
@@ -170,8 +175,8 @@ std::vector<ProfileNode> trees_per_repetition(const AttributionResult& result, c
   std::vector<ProfileNode> trees;
   trees.reserve(roots.size());
   for (std::size_t r = 0; r < roots.size(); ++r) {
-    ProfileNode tree = attribution::build_span_tree(inputs, members[r], roots[r],
-                                                    collapse_index_name(timeline.name(spans[roots[r]].name)));
+    ProfileNode tree = attribution::build_span_tree(
+        inputs, members[r], roots[r], collapse_index_name(timeline.name(spans[roots[r]].name)));
     attribution::roll_up(tree);
     trees.push_back(std::move(tree));
   }

@@ -1,16 +1,17 @@
 #include "attribution/workload_simulator.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <random>
-
-#include <fmt/format.h>
 
 namespace jouleprof::attribution {
 
 std::vector<OpClassSpec> transformer_op_classes() {
   using P = Pass;
-  // name, power W, duration µs (batch 32, sequence 128), batch exp, sequence exp, pass, per layer, scope
+  // name, power W, duration µs (batch 32, sequence 128), batch exp, sequence exp, pass, per layer,
+  // scope
   return {
       // Forward, once per step.
       {"memcpy_h2d_batch", 180, 200, 1, 1, P::kForward, false, "input"},
@@ -97,8 +98,8 @@ class Builder {
 
   void step(const StepShape& shape) {
     const std::uint32_t step_span = w_.timeline.add_span(
-        Span{cursor_, cursor_, track_, w_.timeline.intern(fmt::format("step_{}", steps_++)), kNoIndex,
-             kNoIndex, SpanCategory::kStep, Pass::kNone});
+        Span{cursor_, cursor_, track_, w_.timeline.intern(fmt::format("step_{}", steps_++)),
+             kNoIndex, kNoIndex, SpanCategory::kStep, Pass::kNone});
     w_.class_of_span.push_back(-1);
     w_.true_span_energy_j.push_back(0.0);
     const std::size_t n = w_.classes.size();
@@ -157,7 +158,8 @@ class Builder {
 
   void op(std::uint32_t step_span, std::size_t c, const StepShape& shape, int layer) {
     const OpClassSpec& spec = w_.classes[c];
-    std::exponential_distribution<double> gap(1.0 / static_cast<double>(options_.mean_launch_gap_ns));
+    std::exponential_distribution<double> gap(1.0 /
+                                              static_cast<double>(options_.mean_launch_gap_ns));
     const auto gap_ns = static_cast<TimeNs>(gap(rng_));
     idle(gap_ns);
     w_.true_span_energy_j[step_span] += options_.idle_power_w * ns_to_s(gap_ns);
@@ -171,8 +173,8 @@ class Builder {
     const double power = std::max(options_.idle_power_w, spec.power_w * (1.0 + jitter(rng_)));
     const std::string name = spec.per_layer ? fmt::format("layer_{}/{}", layer, spec.name)
                                             : fmt::format("{}/{}", spec.scope, spec.name);
-    w_.timeline.add_span(Span{cursor_, cursor_ + duration_ns, track_, w_.timeline.intern(name), step_span,
-                              kNoIndex, SpanCategory::kKernel, spec.pass});
+    w_.timeline.add_span(Span{cursor_, cursor_ + duration_ns, track_, w_.timeline.intern(name),
+                              step_span, kNoIndex, SpanCategory::kKernel, spec.pass});
     w_.class_of_span.push_back(static_cast<std::int32_t>(c));
     w_.true_span_energy_j.push_back(power * ns_to_s(duration_ns));
     piece(duration_ns, power);
@@ -213,7 +215,8 @@ SimulatedWorkload simulate_workload(const SimulatorOptions& options) {
     static constexpr double kBatches[] = {8, 16, 32, 64, 128};
     static constexpr double kSequences[] = {64, 128, 256};
     static constexpr int kLayers[] = {2, 4, 6, 8};
-    std::uniform_int_distribution<int> pick5(0, 4), pick3(0, 2), pick4(0, 3), mode(0, 3), length(1, 6);
+    std::uniform_int_distribution<int> pick5(0, 4), pick3(0, 2), pick4(0, 3), mode(0, 3),
+        length(1, 6);
     std::discrete_distribution<int> multiplicity({1, 2, 1});  // 0, 1 or 2 times
     while (b.now() < stop) {
       StepShape shape;
@@ -221,7 +224,7 @@ SimulatedWorkload simulate_workload(const SimulatorOptions& options) {
       shape.sequence = kSequences[pick3(b.rng())];
       shape.layers = kLayers[pick4(b.rng())];
       const int m = mode(b.rng());
-      shape.backward = m != 0;                                  // 0: evaluation (forward only)
+      shape.backward = m != 0;                                    // 0: evaluation (forward only)
       shape.first_trained_layer = m == 1 ? shape.layers / 2 : 0;  // 1: lower half frozen
       shape.repeats.resize(w.classes.size());
       for (int& r : shape.repeats) r = multiplicity(b.rng());
@@ -235,10 +238,17 @@ SimulatedWorkload simulate_workload(const SimulatorOptions& options) {
 
 Series simulate_rapl_counter(const SimulatedWorkload& w, std::uint64_t seed, TimeNs period_ns,
                              TimeNs max_read_delay_ns) {
-  Channel ch{"sim:rapl", "simulator", "gpu0", "package", ChannelKind::kEnergyCounter, Provenance::kSimulated,
+  Channel ch{"sim:rapl",
+             "simulator",
+             "gpu0",
+             "package",
+             ChannelKind::kEnergyCounter,
+             Provenance::kSimulated,
              fmt::format("RAPL-like counter: {} ms updates, 61 µJ unit, read up to {} µs late",
                          static_cast<double>(period_ns) / 1e6, max_read_delay_ns / 1000),
-             "", period_ns, 0};
+             "",
+             period_ns,
+             0};
   Series s(std::move(ch));
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<TimeNs> delay(0, max_read_delay_ns);
@@ -252,10 +262,18 @@ Series simulate_rapl_counter(const SimulatedWorkload& w, std::uint64_t seed, Tim
 
 Series simulate_nvml_counter(const SimulatedWorkload& w, std::uint64_t seed, TimeNs period_ns,
                              TimeNs jitter_ns, TimeNs max_read_delay_ns) {
-  Channel ch{"sim:nvml", "simulator", "gpu0", "gpu", ChannelKind::kEnergyCounter, Provenance::kSimulated,
-             fmt::format("NVML-like energy counter: {} ± {} ms updates, 1 mJ unit",
-                         static_cast<double>(period_ns) / 1e6, static_cast<double>(jitter_ns) / 1e6),
-             "", period_ns, 0};
+  Channel ch{
+      "sim:nvml",
+      "simulator",
+      "gpu0",
+      "gpu",
+      ChannelKind::kEnergyCounter,
+      Provenance::kSimulated,
+      fmt::format("NVML-like energy counter: {} ± {} ms updates, 1 mJ unit",
+                  static_cast<double>(period_ns) / 1e6, static_cast<double>(jitter_ns) / 1e6),
+      "",
+      period_ns,
+      0};
   Series s(std::move(ch));
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<TimeNs> jitter(-jitter_ns, jitter_ns);
@@ -268,14 +286,22 @@ Series simulate_nvml_counter(const SimulatedWorkload& w, std::uint64_t seed, Tim
 }
 
 Series simulate_averaged_power(const SimulatedWorkload& w, TimeNs period_ns, TimeNs average_ns) {
-  Channel ch{"sim:power", "simulator", "gpu0", "gpu", ChannelKind::kPower, Provenance::kSimulated,
+  Channel ch{"sim:power",
+             "simulator",
+             "gpu0",
+             "gpu",
+             ChannelKind::kPower,
+             Provenance::kSimulated,
              fmt::format("power averaged over {} s, sampled every {} ms", ns_to_s(average_ns),
                          static_cast<double>(period_ns) / 1e6),
-             "", period_ns, 0};
+             "",
+             period_ns,
+             0};
   Series s(std::move(ch));
   for (TimeNs t = w.begin_ns; t <= w.end_ns; t += period_ns) {
     const TimeNs from = std::max(w.begin_ns, t - average_ns);
-    const double p = t > from ? w.true_energy_between_j(from, t) / ns_to_s(t - from) : w.idle_power_w;
+    const double p =
+        t > from ? w.true_energy_between_j(from, t) / ns_to_s(t - from) : w.idle_power_w;
     (void)s.append(t, p);
   }
   return s;

@@ -20,8 +20,8 @@ struct OpClassSpec {
   double batch_exponent = 1.0;     // duration ∝ (batch / 32)^batch_exponent
   double sequence_exponent = 1.0;  // duration ∝ (sequence / 128)^sequence_exponent
   Pass pass = Pass::kForward;
-  bool per_layer = true;           // once per layer, else once per step
-  std::string scope;               // name prefix for per-step ops ("embeddings", "head", "optimizer")
+  bool per_layer = true;  // once per layer, else once per step
+  std::string scope;      // name prefix for per-step ops ("embeddings", "head", "optimizer")
 };
 
 // The ~50 op classes of a BERT-like training step. Powers spread as measured on an H200
@@ -30,25 +30,25 @@ struct OpClassSpec {
 std::vector<OpClassSpec> transformer_op_classes();
 
 enum class WorkloadShape {
-  kSteadyStep,    // the same step (batch 32, sequence 128, 4 layers) repeated
-  kChangingMix,   // phases with different batch sizes, sequence lengths, depths and passes
+  kSteadyStep,   // the same step (batch 32, sequence 128, 4 layers) repeated
+  kChangingMix,  // phases with different batch sizes, sequence lengths, depths and passes
 };
 
 struct SimulatorOptions {
   std::uint64_t seed = 1;
   WorkloadShape shape = WorkloadShape::kSteadyStep;
-  TimeNs run_ns = 40 * kNsPerS;        // steps are added until the run is this long
+  TimeNs run_ns = 40 * kNsPerS;  // steps are added until the run is this long
   double idle_power_w = 120.0;
-  double power_jitter = 0.02;          // per-op relative power noise (1 σ)
-  TimeNs mean_launch_gap_ns = 4'000;   // idle gap between ops (exponential)
-  TimeNs step_gap_ns = 300'000;        // idle gap between steps (data loading)
-  double duration_scale = 1.0;         // every op's duration × this (longer ops, same mix)
+  double power_jitter = 0.02;         // per-op relative power noise (1 σ)
+  TimeNs mean_launch_gap_ns = 4'000;  // idle gap between ops (exponential)
+  TimeNs step_gap_ns = 300'000;       // idle gap between steps (data loading)
+  double duration_scale = 1.0;        // every op's duration × this (longer ops, same mix)
 };
 
 struct SimulatedWorkload {
   std::vector<OpClassSpec> classes;
   double idle_power_w = 0.0;
-  Timeline timeline;                      // one track "stream 7" on device "gpu0"
+  Timeline timeline;                        // one track "stream 7" on device "gpu0"
   std::vector<std::int32_t> class_of_span;  // index into classes; -1 for step spans
   std::vector<double> true_span_energy_j;   // self energy (steps: their idle gaps)
   TimeNs begin_ns = 0;

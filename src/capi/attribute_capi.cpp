@@ -1,10 +1,10 @@
 // The attribution section of the C API: a profile's samples attributed to its own spans or to an
 // imported trace, written as a new profile.
+#include <fmt/format.h>
+
 #include <exception>
 #include <optional>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "capi/json_options.hpp"
 #include "capi/last_error.hpp"
@@ -20,13 +20,15 @@ namespace capi = jouleprof::capi;
 jouleprof::Status attribute_files(const char* profile_path_in, const char* trace_path,
                                   const char* output_profile_path, const char* options_json) {
   JP_TRY(const nlohmann::json options,
-         capi::parse_options_json(options_json, "jp_attribute",
-                                  {"method", "idle_power_w", "window", "split_passes", "trace_offset_ns"}));
+         capi::parse_options_json(
+             options_json, "jp_attribute",
+             {"method", "idle_power_w", "window", "split_passes", "trace_offset_ns"}));
   JP_TRY(capi::ProfileAttributionOptions attribution, capi::profile_attribution_options(options));
   std::optional<jouleprof::TimeNs> trace_offset_ns;
   if (const auto it = options.find("trace_offset_ns"); it != options.end()) {
     if (!it->is_number_integer()) {
-      return jouleprof::invalid_input("jp_attribute", "trace_offset_ns", it->dump(), "must be an integer (ns)");
+      return jouleprof::invalid_input("jp_attribute", "trace_offset_ns", it->dump(),
+                                      "must be an integer (ns)");
     }
     trace_offset_ns = it->get<jouleprof::TimeNs>();
   }
@@ -39,13 +41,15 @@ jouleprof::Status attribute_files(const char* profile_path_in, const char* trace
     JP_TRY(jouleprof::TraceImport imported, jouleprof::import_trace(trace_path, import_options));
     profile.timeline = std::move(imported.timeline);
     profile.meta.options["attribution.trace"] = trace_path;
-    profile.meta.options["attribution.trace_format"] = std::string(jouleprof::to_string(imported.format));
+    profile.meta.options["attribution.trace_format"] =
+        std::string(jouleprof::to_string(imported.format));
     profile.meta.options["attribution.trace_clock"] = imported.clock_mapping;
-    for (std::string& w : imported.warnings) profile.warnings.push_back(fmt::format("{}: {}", trace_path, w));
+    for (std::string& w : imported.warnings)
+      profile.warnings.push_back(fmt::format("{}: {}", trace_path, w));
   }
   if (profile.timeline.spans().empty()) {
-    return jouleprof::invalid_input(trace_path != nullptr ? trace_path : profile_path_in, "spans", "0",
-                                    "there are no spans to attribute to");
+    return jouleprof::invalid_input(trace_path != nullptr ? trace_path : profile_path_in, "spans",
+                                    "0", "there are no spans to attribute to");
   }
   profile.meta.kind = "attribute";
   JP_RETURN_IF_ERROR(capi::attribute_profile_over_window(profile, std::move(attribution)));
@@ -61,7 +65,8 @@ extern "C" jp_status jp_attribute(const char* profile_path_in, const char* trace
                       "jp_attribute: profile_path_in and output_profile_path must not be NULL");
   }
   try {
-    const jouleprof::Status done = attribute_files(profile_path_in, trace_path, output_profile_path, options_json);
+    const jouleprof::Status done =
+        attribute_files(profile_path_in, trace_path, output_profile_path, options_json);
     return done ? JP_OK : capi::fail(done.error());
   } catch (...) {
     return capi::fail_from_exception(std::current_exception());

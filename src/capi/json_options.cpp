@@ -1,8 +1,8 @@
 #include "capi/json_options.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace jouleprof::capi {
 

@@ -1,10 +1,10 @@
 // The monitor, clock and external-span sections of the C API: noexcept wrappers over
 // jouleprof::Monitor and the recorder.
+#include <fmt/format.h>
+
 #include <exception>
 #include <memory>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "capi/json_options.hpp"
 #include "capi/last_error.hpp"
@@ -29,18 +29,21 @@ namespace capi = jouleprof::capi;
 
 constexpr std::string_view kStartCall = "jp_monitor_start";
 
-Result<jouleprof::MonitorOptions> monitor_options(const char* sources, const nlohmann::json& options) {
+Result<jouleprof::MonitorOptions> monitor_options(const char* sources,
+                                                  const nlohmann::json& options) {
   jouleprof::MonitorOptions out;
   if (sources != nullptr) out.sources.selected = jouleprof::split_source_list(sources);
   if (const auto it = options.find("interval_ms"); it != options.end()) {
     if (!it->is_number() || it->get<double>() <= 0.0) {
-      return jouleprof::invalid_input(kStartCall, "interval_ms", it->dump(), "must be a positive number");
+      return jouleprof::invalid_input(kStartCall, "interval_ms", it->dump(),
+                                      "must be a positive number");
     }
     out.interval_ns = jouleprof::s_to_ns(it->get<double>() * 1e-3);
   }
   JP_TRY(out.sources.sysfs_root, capi::option_string(options, kStartCall, "sysfs_root", "/"));
   if (const auto it = options.find("settings"); it != options.end()) {
-    if (!it->is_object()) return jouleprof::invalid_input(kStartCall, "settings", it->dump(), "must be an object");
+    if (!it->is_object())
+      return jouleprof::invalid_input(kStartCall, "settings", it->dump(), "must be an object");
     for (const auto& [key, value] : it->items()) {
       JP_TRY(out.sources.settings[key], capi::option_text(value, kStartCall, "settings." + key));
     }
@@ -50,8 +53,9 @@ Result<jouleprof::MonitorOptions> monitor_options(const char* sources, const nlo
 
 Result<std::unique_ptr<jp_monitor>> start_monitor(const char* sources, const char* options_json) {
   JP_TRY(const nlohmann::json options,
-         capi::parse_options_json(options_json, kStartCall,
-                                  {"interval_ms", "sysfs_root", "settings", "record_spans", "attribute"}));
+         capi::parse_options_json(
+             options_json, kStartCall,
+             {"interval_ms", "sysfs_root", "settings", "record_spans", "attribute"}));
   auto handle = std::make_unique<jp_monitor>();
   JP_TRY(handle->record_spans, capi::option_bool(options, kStartCall, "record_spans", true));
   JP_TRY(handle->attribute, capi::option_bool(options, kStartCall, "attribute", true));
@@ -66,19 +70,22 @@ Result<std::unique_ptr<jp_monitor>> start_monitor(const char* sources, const cha
   return handle;
 }
 
-jp_status stop_monitor(std::unique_ptr<jp_monitor> handle, const char* profile_path, jp_totals* out_totals) {
+jp_status stop_monitor(std::unique_ptr<jp_monitor> handle, const char* profile_path,
+                       jp_totals* out_totals) {
   jouleprof::Profile profile = handle->monitor->stop();
   if (handle->record_spans) {
     jouleprof::Recorder& recorder = jouleprof::Recorder::global();
     recorder.stop();
     profile.timeline = recorder.collect();
     if (const std::uint64_t dropped = recorder.dropped(); dropped > 0) {
-      profile.warnings.push_back(fmt::format("the recorder dropped {} records (full per-thread buffers)", dropped));
+      profile.warnings.push_back(
+          fmt::format("the recorder dropped {} records (full per-thread buffers)", dropped));
     }
   }
   profile.meta.options["capi.record_spans"] = handle->record_spans ? "true" : "false";
   if (handle->attribute && !profile.timeline.spans().empty()) {
-    if (const jouleprof::Status attributed = capi::attribute_profile_over_window(profile, {}); !attributed) {
+    if (const jouleprof::Status attributed = capi::attribute_profile_over_window(profile, {});
+        !attributed) {
       profile.warnings.push_back("attribution failed: " + attributed.error().message());
     }
   }
@@ -89,7 +96,8 @@ jp_status stop_monitor(std::unique_ptr<jp_monitor> handle, const char* profile_p
                             static_cast<uint64_t>(profile.timeline.spans().size())};
   }
   if (profile_path != nullptr) {
-    if (const jouleprof::Status written = jouleprof::write_profile_json(profile, profile_path); !written) {
+    if (const jouleprof::Status written = jouleprof::write_profile_json(profile, profile_path);
+        !written) {
       return capi::fail(written.error());
     }
   }
@@ -105,23 +113,25 @@ int64_t jp_now_ns(void) { return jouleprof::monotonic_now_ns(); }
 jp_status jp_add_span(const char* track, const char* device, jp_name_id name, int64_t begin_ns,
                       int64_t end_ns, int category) {
   if (track == nullptr || name == JP_INVALID_NAME || end_ns < begin_ns) {
-    return capi::fail(ErrorCode::kInvalidInput,
-                      "jp_add_span: track must not be NULL, name must be interned and end_ns >= begin_ns");
+    return capi::fail(
+        ErrorCode::kInvalidInput,
+        "jp_add_span: track must not be NULL, name must be interned and end_ns >= begin_ns");
   }
   try {
     const auto cat = category >= JP_CATEGORY_REGION && category <= JP_CATEGORY_MEMORY
                          ? static_cast<jouleprof::SpanCategory>(category)
                          : jouleprof::SpanCategory::kRegion;
     jouleprof::Recorder::global().add_external_span(jouleprof::TrackKind::kCpuThread, track,
-                                                    device != nullptr ? device : "cpu0", name, begin_ns,
-                                                    end_ns, cat);
+                                                    device != nullptr ? device : "cpu0", name,
+                                                    begin_ns, end_ns, cat);
     return JP_OK;
   } catch (...) {
     return capi::fail_from_exception(std::current_exception());
   }
 }
 
-jp_status jp_monitor_start(const char* sources, const char* options_json, jp_monitor** out_monitor) {
+jp_status jp_monitor_start(const char* sources, const char* options_json,
+                           jp_monitor** out_monitor) {
   if (out_monitor == nullptr) {
     return capi::fail(ErrorCode::kInvalidInput, "jp_monitor_start: out_monitor must not be NULL");
   }
@@ -137,7 +147,8 @@ jp_status jp_monitor_start(const char* sources, const char* options_json, jp_mon
 }
 
 jp_status jp_monitor_stop(jp_monitor* monitor, const char* profile_path, jp_totals* out_totals) {
-  if (monitor == nullptr) return capi::fail(ErrorCode::kInvalidInput, "jp_monitor_stop: monitor must not be NULL");
+  if (monitor == nullptr)
+    return capi::fail(ErrorCode::kInvalidInput, "jp_monitor_stop: monitor must not be NULL");
   std::unique_ptr<jp_monitor> owned(monitor);  // released on every path
   try {
     return stop_monitor(std::move(owned), profile_path, out_totals);

@@ -20,7 +20,8 @@ Result<ProfileAttributionOptions> profile_attribution_options(const nlohmann::js
     out.attribution.default_method = *method;
   }
   if (const auto it = options.find("idle_power_w"); it != options.end()) {
-    if (!it->is_object()) return invalid_input(kCall, "idle_power_w", it->dump(), "must be an object");
+    if (!it->is_object())
+      return invalid_input(kCall, "idle_power_w", it->dump(), "must be an object");
     for (const auto& [channel, watts] : it->items()) {
       if (!watts.is_number() || watts.get<double>() < 0.0) {
         return invalid_input(kCall, "idle_power_w." + channel, watts.dump(),
@@ -39,7 +40,8 @@ Result<ProfileAttributionOptions> profile_attribution_options(const nlohmann::js
     }
   }
   if (const auto it = options.find("split_passes"); it != options.end()) {
-    if (!it->is_boolean()) return invalid_input(kCall, "split_passes", it->dump(), "must be true or false");
+    if (!it->is_boolean())
+      return invalid_input(kCall, "split_passes", it->dump(), "must be true or false");
     out.attribution.split_passes = it->get<bool>();
   }
   return out;

@@ -1,10 +1,10 @@
 // Profile <-> JSON. The schema is documented in docs/schema.md; enums are written by name and
 // times as integer nanoseconds so that a round trip is exact.
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "jouleprof/profile.hpp"
 
@@ -81,7 +81,8 @@ Channel channel_from_json(const json& j, const std::string& where) {
 
 json series_to_json(const Series& s) {
   json samples = json::array();
-  for (std::size_t i = 0; i < s.size(); ++i) samples.push_back(json::array({s[i].t_ns, s[i].value}));
+  for (std::size_t i = 0; i < s.size(); ++i)
+    samples.push_back(json::array({s[i].t_ns, s[i].value}));
   json gaps = json::array();
   for (const Gap& g : s.gaps()) {
     gaps.push_back(json{{"begin_ns", g.begin_ns}, {"end_ns", g.end_ns}, {"reason", g.reason}});
@@ -95,7 +96,8 @@ Series series_from_json(const json& j, const std::string& where) {
   for (std::size_t i = 0; i < samples.size(); ++i) {
     const json& pair = samples[i];
     const std::string at = fmt::format("{}.samples[{}]", where, i);
-    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() || !pair[1].is_number()) {
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() ||
+        !pair[1].is_number()) {
       throw FieldError{at, "is not a [t_ns, value] pair (" + pair.dump() + ")"};
     }
     const Status st = s.append(pair[0].get<TimeNs>(), pair[1].get<double>());
@@ -110,17 +112,15 @@ Series series_from_json(const json& j, const std::string& where) {
 }
 
 json stats_to_json(const RepetitionStats& s) {
-  return json{{"n", s.n},           {"mean", s.mean},         {"median", s.median},
-              {"stdev", s.stdev},   {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high}};
+  return json{{"n", s.n},         {"mean", s.mean},         {"median", s.median},
+              {"stdev", s.stdev}, {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high}};
 }
 
 RepetitionStats stats_from_json(const json& j, const std::string& where) {
-  return RepetitionStats{get_field<std::uint32_t>(j, "n", where),
-                         get_field<double>(j, "mean", where),
-                         get_field<double>(j, "median", where),
-                         get_field<double>(j, "stdev", where),
-                         get_field<double>(j, "ci95_low", where),
-                         get_field<double>(j, "ci95_high", where)};
+  return RepetitionStats{
+      get_field<std::uint32_t>(j, "n", where), get_field<double>(j, "mean", where),
+      get_field<double>(j, "median", where),   get_field<double>(j, "stdev", where),
+      get_field<double>(j, "ci95_low", where), get_field<double>(j, "ci95_high", where)};
 }
 
 json node_to_json(const ProfileNode& n) {
@@ -177,16 +177,19 @@ json timeline_to_json(const Timeline& t) {
   const auto index = [](std::uint32_t i) { return i == kNoIndex ? json(-1) : json(i); };
   json spans = json::array();
   for (const Span& s : t.spans()) {
-    spans.push_back(json::array({s.begin_ns, s.end_ns, s.track, s.name, index(s.parent),
-                                 index(s.attributes), static_cast<int>(s.category),
-                                 static_cast<int>(s.pass)}));
+    spans.push_back(
+        json::array({s.begin_ns, s.end_ns, s.track, s.name, index(s.parent), index(s.attributes),
+                     static_cast<int>(s.category), static_cast<int>(s.pass)}));
   }
   json marks = json::array();
   for (const Mark& m : t.marks()) marks.push_back(json::array({m.t_ns, m.track, m.name}));
   json attributes = json::array();
   for (const Attributes& a : t.attributes()) attributes.push_back(a);
-  return json{{"names", t.names()}, {"tracks", tracks},   {"spans", spans},
-              {"marks", marks},     {"attributes", attributes}};
+  return json{{"names", t.names()},
+              {"tracks", tracks},
+              {"spans", spans},
+              {"marks", marks},
+              {"attributes", attributes}};
 }
 
 Timeline timeline_from_json(const json& j, const std::string& where) {
@@ -194,11 +197,13 @@ Timeline timeline_from_json(const json& j, const std::string& where) {
   const auto names = get_field<std::vector<std::string>>(j, "names", where);
   for (const std::string& n : names) t.intern(n);
   for (const json& tr : get_field<json>(j, "tracks", where)) {
-    t.add_track(Track{get_enum<TrackKind>(tr, "kind", where + ".tracks", parse_by_name<TrackKind, 3>),
-                      get_field<std::string>(tr, "name", where + ".tracks"),
-                      get_field<std::string>(tr, "device", where + ".tracks")});
+    t.add_track(
+        Track{get_enum<TrackKind>(tr, "kind", where + ".tracks", parse_by_name<TrackKind, 3>),
+              get_field<std::string>(tr, "name", where + ".tracks"),
+              get_field<std::string>(tr, "device", where + ".tracks")});
   }
-  for (const json& a : get_field<json>(j, "attributes", where)) t.add_attributes(a.get<Attributes>());
+  for (const json& a : get_field<json>(j, "attributes", where))
+    t.add_attributes(a.get<Attributes>());
   const auto spans = get_field<json>(j, "spans", where);
   for (std::size_t i = 0; i < spans.size(); ++i) {
     const json& a = spans[i];
@@ -225,27 +230,29 @@ Timeline timeline_from_json(const json& j, const std::string& where) {
     t.add_span(s);
   }
   for (const json& m : get_field<json>(j, "marks", where)) {
-    t.add_mark(Mark{m.at(0).get<TimeNs>(), m.at(1).get<std::uint32_t>(), m.at(2).get<std::uint32_t>()});
+    t.add_mark(
+        Mark{m.at(0).get<TimeNs>(), m.at(1).get<std::uint32_t>(), m.at(2).get<std::uint32_t>()});
   }
   return t;
 }
 
 json to_json(const Profile& p) {
   const RunMetadata& m = p.meta;
-  json meta{{"tool_version", m.tool_version},
-            {"kind", m.kind},
-            {"command", m.command},
-            {"host", m.host},
-            {"rank", m.rank ? json(*m.rank) : json()},
-            {"world_size", m.world_size ? json(*m.world_size) : json()},
-            {"anchor", {{"monotonic_ns", m.anchor.monotonic_ns}, {"realtime_ns", m.anchor.realtime_ns}}},
-            {"begin_ns", m.begin_ns},
-            {"end_ns", m.end_ns},
-            {"exit_code", m.exit_code ? json(*m.exit_code) : json()},
-            {"partial", m.partial},
-            {"options", m.options},
-            {"grid_intensity_g_per_kwh",
-             m.grid_intensity_g_per_kwh ? json(*m.grid_intensity_g_per_kwh) : json()}};
+  json meta{
+      {"tool_version", m.tool_version},
+      {"kind", m.kind},
+      {"command", m.command},
+      {"host", m.host},
+      {"rank", m.rank ? json(*m.rank) : json()},
+      {"world_size", m.world_size ? json(*m.world_size) : json()},
+      {"anchor", {{"monotonic_ns", m.anchor.monotonic_ns}, {"realtime_ns", m.anchor.realtime_ns}}},
+      {"begin_ns", m.begin_ns},
+      {"end_ns", m.end_ns},
+      {"exit_code", m.exit_code ? json(*m.exit_code) : json()},
+      {"partial", m.partial},
+      {"options", m.options},
+      {"grid_intensity_g_per_kwh",
+       m.grid_intensity_g_per_kwh ? json(*m.grid_intensity_g_per_kwh) : json()}};
   json series = json::array();
   for (const Series& s : p.series) series.push_back(series_to_json(s));
   json channels = json::array();
@@ -356,7 +363,8 @@ Result<Profile> profile_from_json_string(const std::string& text, const std::str
   try {
     return from_json(j);
   } catch (const FieldError& e) {
-    return Error(ErrorCode::kInvalidInput, fmt::format("{}: field '{}' {}", origin, e.field, e.problem));
+    return Error(ErrorCode::kInvalidInput,
+                 fmt::format("{}: field '{}' {}", origin, e.field, e.problem));
   } catch (const json::exception& e) {
     return Error(ErrorCode::kInvalidInput, fmt::format("{}: {}", origin, e.what()));
   }

@@ -6,14 +6,22 @@ namespace jouleprof {
 
 std::string_view to_string(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kInvalidInput: return "invalid input";
-    case ErrorCode::kNotFound: return "not found";
-    case ErrorCode::kPermissionDenied: return "permission denied";
-    case ErrorCode::kUnavailable: return "unavailable";
-    case ErrorCode::kIo: return "i/o error";
-    case ErrorCode::kUnsupported: return "unsupported";
-    case ErrorCode::kInternal: return "internal error";
-    case ErrorCode::kInterrupted: return "interrupted";
+    case ErrorCode::kInvalidInput:
+      return "invalid input";
+    case ErrorCode::kNotFound:
+      return "not found";
+    case ErrorCode::kPermissionDenied:
+      return "permission denied";
+    case ErrorCode::kUnavailable:
+      return "unavailable";
+    case ErrorCode::kIo:
+      return "i/o error";
+    case ErrorCode::kUnsupported:
+      return "unsupported";
+    case ErrorCode::kInternal:
+      return "internal error";
+    case ErrorCode::kInterrupted:
+      return "interrupted";
   }
   return "unknown error";
 }

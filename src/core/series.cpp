@@ -1,9 +1,9 @@
 #include "jouleprof/series.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace jouleprof {
 

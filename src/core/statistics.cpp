@@ -18,7 +18,8 @@ double student_t_95(unsigned dof) {
   // Cornish-Fisher style expansion of the t quantile around z = 1.959964.
   const double z = 1.959964;
   const double d = static_cast<double>(dof);
-  return z + (z * z * z + z) / (4.0 * d) + (5 * std::pow(z, 5) + 16 * z * z * z + 3 * z) / (96.0 * d * d);
+  return z + (z * z * z + z) / (4.0 * d) +
+         (5 * std::pow(z, 5) + 16 * z * z * z + 3 * z) / (96.0 * d * d);
 }
 
 RepetitionStats summarize(std::span<const double> values) {
@@ -37,10 +38,9 @@ RepetitionStats summarize(std::span<const double> values) {
     for (double v : values) squares += (v - s.mean) * (v - s.mean);
     s.stdev = std::sqrt(squares / static_cast<double>(values.size() - 1));
   }
-  const double half_width =
-      values.size() > 1
-          ? student_t_95(s.n - 1) * s.stdev / std::sqrt(static_cast<double>(values.size()))
-          : 0.0;
+  const double half_width = values.size() > 1 ? student_t_95(s.n - 1) * s.stdev /
+                                                    std::sqrt(static_cast<double>(values.size()))
+                                              : 0.0;
   s.ci95_low = s.mean - half_width;
   s.ci95_high = s.mean + half_width;
   return s;

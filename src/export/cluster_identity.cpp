@@ -23,12 +23,15 @@ struct LauncherVariables {
 constexpr LauncherVariables kLaunchers[] = {
     {"torchrun", "LOCAL_RANK", "RANK", "WORLD_SIZE", "LOCAL_RANK", "GROUP_RANK"},
     {"slurm", nullptr, "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "SLURM_NODEID"},
-    {"openmpi", nullptr, "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", nullptr},
-    {"mvapich", nullptr, "MV2_COMM_WORLD_RANK", "MV2_COMM_WORLD_SIZE", "MV2_COMM_WORLD_LOCAL_RANK", nullptr},
+    {"openmpi", nullptr, "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+     "OMPI_COMM_WORLD_LOCAL_RANK", nullptr},
+    {"mvapich", nullptr, "MV2_COMM_WORLD_RANK", "MV2_COMM_WORLD_SIZE", "MV2_COMM_WORLD_LOCAL_RANK",
+     nullptr},
     {"mpich", nullptr, "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", nullptr},
 };
 
-std::optional<int> read_int(const EnvLookup& env, const char* name, std::vector<std::string>& warnings) {
+std::optional<int> read_int(const EnvLookup& env, const char* name,
+                            std::vector<std::string>& warnings) {
   if (name == nullptr) return std::nullopt;
   const char* text = env(name);
   if (text == nullptr || *text == '\0') return std::nullopt;
@@ -63,8 +66,9 @@ ClusterIdentity detect_cluster_identity(const EnvLookup& env_in) {
     id.local_rank = read_int(env, l.local_rank, id.warnings);
     id.node_rank = read_int(env, l.node_rank, id.warnings);
     if (id.rank && id.world_size && *id.rank >= *id.world_size) {
-      id.warnings.push_back(std::string("environment variable ") + l.rank + " has value '" + env(l.rank) +
-                            "': not below " + l.world_size + " (" + env(l.world_size) + "); rank kept");
+      id.warnings.push_back(std::string("environment variable ") + l.rank + " has value '" +
+                            env(l.rank) + "': not below " + l.world_size + " (" +
+                            env(l.world_size) + "); rank kept");
     }
     break;
   }
@@ -79,7 +83,8 @@ void apply_cluster_identity(const ClusterIdentity& identity, RunMetadata& meta) 
   meta.options["cluster.launcher"] = identity.launcher;
   if (identity.rank) meta.rank = identity.rank;
   if (identity.world_size) meta.world_size = identity.world_size;
-  if (identity.local_rank) meta.options["cluster.local_rank"] = std::to_string(*identity.local_rank);
+  if (identity.local_rank)
+    meta.options["cluster.local_rank"] = std::to_string(*identity.local_rank);
   if (identity.node_rank) meta.options["cluster.node_rank"] = std::to_string(*identity.node_rank);
 }
 

@@ -1,7 +1,7 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "jouleprof/exporter.hpp"
 
@@ -17,14 +17,18 @@ EnergyPoller::EnergyPoller(SourceDiscovery sources, EnergyPollerOptions options)
     if (period > 0) shortest = shortest == 0 ? period : std::min(shortest, period);
     for (std::size_t c = 0; c < source.channels().size(); ++c) {
       states_.push_back(ChannelState{s, c});
-      snapshot_.channels.push_back(ExportedChannel{source.channels()[c], 0.0, std::nullopt, std::nullopt});
+      snapshot_.channels.push_back(
+          ExportedChannel{source.channels()[c], 0.0, std::nullopt, std::nullopt});
     }
-    snapshot_.sources.push_back(SourceHealth{std::string(source.name()), false, "not read yet", ""});
+    snapshot_.sources.push_back(
+        SourceHealth{std::string(source.name()), false, "not read yet", ""});
   }
   for (const UnavailableSource& u : unavailable_) {
-    snapshot_.sources.push_back(SourceHealth{u.name, false, u.availability.reason, u.availability.fix});
+    snapshot_.sources.push_back(
+        SourceHealth{u.name, false, u.availability.reason, u.availability.fix});
   }
-  interval_ns_ = options.interval_ns > 0 ? options.interval_ns : std::max(shortest, kMinExporterPollNs);
+  interval_ns_ =
+      options.interval_ns > 0 ? options.interval_ns : std::max(shortest, kMinExporterPollNs);
 }
 
 EnergyPoller::~EnergyPoller() { stop(); }
@@ -45,7 +49,8 @@ void EnergyPoller::stop() {
 
 void EnergyPoller::run() {
   std::unique_lock lock(mutex_);
-  while (!wake_.wait_for(lock, std::chrono::nanoseconds(interval_ns_), [this] { return stop_requested_; })) {
+  while (!wake_.wait_for(lock, std::chrono::nanoseconds(interval_ns_),
+                         [this] { return stop_requested_; })) {
     lock.unlock();
     poll_once();
     lock.lock();
@@ -62,11 +67,13 @@ void EnergyPoller::poll_once() {
     const Reading& r = buffers_[st.source][st.index];
     if (!r.ok) {
       const std::string why = sources_[st.source]->read_error(st.index);
-      if (failures[st.source].empty()) failures[st.source] = out.channel.id + ": " + (why.empty() ? "read failed" : why);
+      if (failures[st.source].empty())
+        failures[st.source] = out.channel.id + ": " + (why.empty() ? "read failed" : why);
       continue;
     }
     if (!std::isfinite(r.value)) {
-      if (failures[st.source].empty()) failures[st.source] = out.channel.id + ": non-finite reading";
+      if (failures[st.source].empty())
+        failures[st.source] = out.channel.id + ": non-finite reading";
       continue;
     }
     const double dt_s = st.has_previous ? ns_to_s(r.t_ns - st.previous_t_ns) : 0.0;
@@ -81,7 +88,8 @@ void EnergyPoller::poll_once() {
         }
         break;
       case ChannelKind::kPower:
-        if (st.has_previous && dt_s > 0.0) out.energy_j += 0.5 * (st.previous_value + r.value) * dt_s;
+        if (st.has_previous && dt_s > 0.0)
+          out.energy_j += 0.5 * (st.previous_value + r.value) * dt_s;
         out.power_w = r.value;
         break;
       case ChannelKind::kTemperature:
@@ -103,7 +111,8 @@ void EnergyPoller::poll_once() {
     h.up = a.available && failures[s].empty();
     h.reason = !a.available ? a.reason : failures[s];
     h.fix = !a.available ? a.fix : "";
-    if (h.up && resets > 0) h.reason = fmt::format("{} counter reset(s) seen; their intervals added nothing", resets);
+    if (h.up && resets > 0)
+      h.reason = fmt::format("{} counter reset(s) seen; their intervals added nothing", resets);
   }
 }
 

@@ -1,12 +1,12 @@
 // Prometheus text format 0.0.4 and OpenMetrics 1.0 text. The two differ in the counter's
 // family name (OpenMetrics names the family without `_total` and its sample with it), the `# UNIT`
 // lines, the info type, the content type and the closing `# EOF`.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "jouleprof/exporter.hpp"
 
@@ -18,27 +18,32 @@ std::string label_value(std::string_view v) {
   std::string out;
   out.reserve(v.size());
   for (char c : v) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
 
 std::string channel_labels(const Channel& c) {
-  return fmt::format(R"(device="{}",domain="{}",provenance="{}",channel="{}",top_level="{}")", label_value(c.device),
-                     label_value(c.domain), to_string(c.provenance), label_value(c.id),
-                     c.is_top_level() ? "true" : "false");
+  return fmt::format(R"(device="{}",domain="{}",provenance="{}",channel="{}",top_level="{}")",
+                     label_value(c.device), label_value(c.domain), to_string(c.provenance),
+                     label_value(c.id), c.is_top_level() ? "true" : "false");
 }
 
 std::string number(double v) { return fmt::format("{:.17g}", v); }
 
-void family(std::ostringstream& out, ExpositionFormat format, std::string_view name, std::string_view type,
-            std::string_view unit, std::string_view help) {
+void family(std::ostringstream& out, ExpositionFormat format, std::string_view name,
+            std::string_view type, std::string_view unit, std::string_view help) {
   out << "# HELP " << name << ' ' << help << '\n';
   out << "# TYPE " << name << ' ' << type << '\n';
-  if (format == ExpositionFormat::kOpenMetrics && !unit.empty()) out << "# UNIT " << name << ' ' << unit << '\n';
+  if (format == ExpositionFormat::kOpenMetrics && !unit.empty())
+    out << "# UNIT " << name << ' ' << unit << '\n';
 }
 
 }  // namespace
@@ -50,7 +55,8 @@ ExpositionFormat negotiate_exposition_format(std::string_view accept) {
     const std::string_view item = accept.substr(at, comma - at);
     if (item.find("application/openmetrics-text") != std::string_view::npos) {
       const std::size_t q = item.find("q=");
-      if (q == std::string_view::npos || std::strtod(std::string(item.substr(q + 2)).c_str(), nullptr) > 0.0) {
+      if (q == std::string_view::npos ||
+          std::strtod(std::string(item.substr(q + 2)).c_str(), nullptr) > 0.0) {
         return ExpositionFormat::kOpenMetrics;
       }
     }
@@ -60,8 +66,9 @@ ExpositionFormat negotiate_exposition_format(std::string_view accept) {
 }
 
 std::string_view exposition_content_type(ExpositionFormat format) {
-  return format == ExpositionFormat::kOpenMetrics ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
-                                                  : "text/plain; version=0.0.4; charset=utf-8";
+  return format == ExpositionFormat::kOpenMetrics
+             ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+             : "text/plain; version=0.0.4; charset=utf-8";
 }
 
 std::string render_exposition(const ExporterSnapshot& snapshot, ExpositionFormat format) {
@@ -74,21 +81,24 @@ std::string render_exposition(const ExporterSnapshot& snapshot, ExpositionFormat
   };
   auto carries_energy = [](const ExportedChannel& c) { return c.channel.carries_energy(); };
 
-  family(out, format, om ? "jouleprof_energy_joules" : "jouleprof_energy_joules_total", "counter", "joules",
-         "Energy measured on the channel since the exporter started.");
+  family(out, format, om ? "jouleprof_energy_joules" : "jouleprof_energy_joules_total", "counter",
+         "joules", "Energy measured on the channel since the exporter started.");
   each(carries_energy, [&](const ExportedChannel& c) {
-    out << "jouleprof_energy_joules_total{" << channel_labels(c.channel) << "} " << number(c.energy_j) << '\n';
+    out << "jouleprof_energy_joules_total{" << channel_labels(c.channel) << "} "
+        << number(c.energy_j) << '\n';
   });
   family(out, format, "jouleprof_power_watts", "gauge", "watts",
          "Power over the last poll interval (counters) or the latest reading (power channels).");
   each([](const ExportedChannel& c) { return c.channel.carries_energy() && c.power_w.has_value(); },
        [&](const ExportedChannel& c) {
-         out << "jouleprof_power_watts{" << channel_labels(c.channel) << "} " << number(*c.power_w) << '\n';
+         out << "jouleprof_power_watts{" << channel_labels(c.channel) << "} " << number(*c.power_w)
+             << '\n';
        });
-  auto reading_family = [&](ChannelKind kind, std::string_view name, std::string_view unit, std::string_view help) {
-    const bool any = std::any_of(snapshot.channels.begin(), snapshot.channels.end(), [&](const ExportedChannel& c) {
-      return c.channel.kind == kind && c.value.has_value();
-    });
+  auto reading_family = [&](ChannelKind kind, std::string_view name, std::string_view unit,
+                            std::string_view help) {
+    const bool any = std::any_of(
+        snapshot.channels.begin(), snapshot.channels.end(),
+        [&](const ExportedChannel& c) { return c.channel.kind == kind && c.value.has_value(); });
     if (!any) return;
     family(out, format, name, "gauge", unit, help);
     each([&](const ExportedChannel& c) { return c.channel.kind == kind && c.value.has_value(); },
@@ -96,19 +106,22 @@ std::string render_exposition(const ExporterSnapshot& snapshot, ExpositionFormat
            out << name << '{' << channel_labels(c.channel) << "} " << number(*c.value) << '\n';
          });
   };
-  reading_family(ChannelKind::kTemperature, "jouleprof_temperature_celsius", "celsius", "Latest temperature reading.");
-  reading_family(ChannelKind::kUtilisation, "jouleprof_utilisation_ratio", "ratio", "Latest utilisation, 0..1.");
+  reading_family(ChannelKind::kTemperature, "jouleprof_temperature_celsius", "celsius",
+                 "Latest temperature reading.");
+  reading_family(ChannelKind::kUtilisation, "jouleprof_utilisation_ratio", "ratio",
+                 "Latest utilisation, 0..1.");
 
   family(out, format, "jouleprof_source_up", "gauge", "",
          "1 when the energy source is available and its last read succeeded, else 0.");
   for (const SourceHealth& s : snapshot.sources) {
-    out << "jouleprof_source_up{source=\"" << label_value(s.source) << "\"} " << (s.up ? 1 : 0) << '\n';
+    out << "jouleprof_source_up{source=\"" << label_value(s.source) << "\"} " << (s.up ? 1 : 0)
+        << '\n';
   }
   family(out, format, om ? "jouleprof_source" : "jouleprof_source_info", om ? "info" : "gauge", "",
          "Why an energy source is down and what to do about it (empty when up).");
   for (const SourceHealth& s : snapshot.sources) {
-    out << "jouleprof_source_info{source=\"" << label_value(s.source) << "\",reason=\"" << label_value(s.reason)
-        << "\",fix=\"" << label_value(s.fix) << "\"} 1\n";
+    out << "jouleprof_source_info{source=\"" << label_value(s.source) << "\",reason=\""
+        << label_value(s.reason) << "\",fix=\"" << label_value(s.fix) << "\"} 1\n";
   }
   if (om) out << "# EOF\n";
   return out.str();

@@ -28,15 +28,18 @@ Result<int> HttpExporter::start(const std::string& address, int port) {
   });
   http.Get("/metrics", [this](const httplib::Request& request, httplib::Response& response) {
     const ExpositionFormat format = negotiate_exposition_format(request.get_header_value("Accept"));
-    response.set_content(render_exposition(snapshot_(), format), std::string(exposition_content_type(format)).c_str());
+    response.set_content(render_exposition(snapshot_(), format),
+                         std::string(exposition_content_type(format)).c_str());
     scrapes_.fetch_add(1);
   });
   http.Get("/", [](const httplib::Request&, httplib::Response& response) {
     response.set_content("jouleprof exporter: metrics at /metrics\n", "text/plain; charset=utf-8");
   });
-  const int bound = port == 0 ? http.bind_to_any_port(address) : (http.bind_to_port(address, port) ? port : -1);
+  const int bound =
+      port == 0 ? http.bind_to_any_port(address) : (http.bind_to_port(address, port) ? port : -1);
   if (bound < 0) {
-    return Error(ErrorCode::kUnavailable, "cannot listen on " + address + ":" + std::to_string(port) +
+    return Error(ErrorCode::kUnavailable, "cannot listen on " + address + ":" +
+                                              std::to_string(port) +
                                               " (address in use, or not an address of this host?)");
   }
   thread_ = std::thread([&http] { http.listen_after_bind(); });
@@ -45,7 +48,8 @@ Result<int> HttpExporter::start(const std::string& address, int port) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (!http.is_running()) {
     if (std::chrono::steady_clock::now() > deadline) {
-      return Error(ErrorCode::kUnavailable, "the HTTP server on " + address + ":" + std::to_string(bound) +
+      return Error(ErrorCode::kUnavailable, "the HTTP server on " + address + ":" +
+                                                std::to_string(bound) +
                                                 " did not start within 10 s");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));

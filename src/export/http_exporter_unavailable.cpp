@@ -6,13 +6,15 @@ namespace jouleprof {
 
 struct HttpExporter::Server {};
 
-HttpExporter::HttpExporter(std::function<ExporterSnapshot()> snapshot) : snapshot_(std::move(snapshot)) {}
+HttpExporter::HttpExporter(std::function<ExporterSnapshot()> snapshot)
+    : snapshot_(std::move(snapshot)) {}
 HttpExporter::~HttpExporter() = default;
 
 Result<int> HttpExporter::start(const std::string& /*address*/, int /*port*/) {
-  return Error(ErrorCode::kUnavailable,
-               "the exporter needs cpp-httplib: rebuild jouleprof with libcpp-httplib-dev installed and "
-               "-DJOULEPROF_WITH_HTTP=ON");
+  return Error(
+      ErrorCode::kUnavailable,
+      "the exporter needs cpp-httplib: rebuild jouleprof with libcpp-httplib-dev installed and "
+      "-DJOULEPROF_WITH_HTTP=ON");
 }
 
 void HttpExporter::stop() {}

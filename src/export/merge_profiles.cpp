@@ -1,9 +1,9 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "jouleprof/cluster.hpp"
 #include "jouleprof/history.hpp"
@@ -13,12 +13,13 @@ namespace {
 
 // Least direct wins when ranks disagree: a merged figure is only as direct as its weakest part.
 int directness(Provenance p) {
-  static constexpr std::array<int, 6> kOrder{0 /*measured*/, 1 /*interpolated*/, 3 /*estimated*/,
-                                             4 /*simulated*/, 5 /*predicted*/, 2 /*imported*/};
+  static constexpr std::array<int, 6> kOrder{0 /*measured*/,  1 /*interpolated*/, 3 /*estimated*/,
+                                             4 /*simulated*/, 5 /*predicted*/,    2 /*imported*/};
   return kOrder.at(static_cast<std::size_t>(p));
 }
 
-std::map<std::string, double> prefixed(const std::map<std::string, double>& by_channel, const std::string& prefix) {
+std::map<std::string, double> prefixed(const std::map<std::string, double>& by_channel,
+                                       const std::string& prefix) {
   std::map<std::string, double> out;
   for (const auto& [id, j] : by_channel) out[prefix + id] += j;
   return out;
@@ -33,14 +34,15 @@ ProfileNode relabelled(const ProfileNode& n, const std::string& prefix) {
   return out;
 }
 
-void merge_node(ProfileNode& into, const ProfileNode& from, const std::string& prefix, const std::string& path,
-                std::set<std::string>& mixed) {
+void merge_node(ProfileNode& into, const ProfileNode& from, const std::string& prefix,
+                const std::string& path, std::set<std::string>& mixed) {
   into.energy_j += from.energy_j;
   into.self_energy_j += from.self_energy_j;
   into.time_ns += from.time_ns;
   into.self_time_ns += from.self_time_ns;
   into.calls += from.calls;
-  if (into.static_energy_j && from.static_energy_j && into.dynamic_energy_j && from.dynamic_energy_j) {
+  if (into.static_energy_j && from.static_energy_j && into.dynamic_energy_j &&
+      from.dynamic_energy_j) {
     *into.static_energy_j += *from.static_energy_j;
     *into.dynamic_energy_j += *from.dynamic_energy_j;
   } else {
@@ -49,7 +51,8 @@ void merge_node(ProfileNode& into, const ProfileNode& from, const std::string& p
   }
   if (into.provenance != from.provenance) {
     mixed.insert(path);
-    if (directness(from.provenance) > directness(into.provenance)) into.provenance = from.provenance;
+    if (directness(from.provenance) > directness(into.provenance))
+      into.provenance = from.provenance;
   }
   into.energy_stats.reset();
   for (const auto& [id, j] : from.energy_by_channel_j) into.energy_by_channel_j[prefix + id] += j;
@@ -63,7 +66,8 @@ void merge_node(ProfileNode& into, const ProfileNode& from, const std::string& p
   }
 }
 
-// The offset that moves a time on `p`'s monotonic axis onto `first`'s, through the realtime anchors.
+// The offset that moves a time on `p`'s monotonic axis onto `first`'s, through the realtime
+// anchors.
 std::optional<TimeNs> clock_offset_ns(const Profile& first, const Profile& p) {
   const ClockAnchor& a = first.meta.anchor;
   const ClockAnchor& b = p.meta.anchor;
@@ -73,9 +77,12 @@ std::optional<TimeNs> clock_offset_ns(const Profile& first, const Profile& p) {
 
 }  // namespace
 
-Result<Profile> merge_profiles(const std::vector<Profile>& profiles, const std::vector<std::string>& origins) {
+Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
+                               const std::vector<std::string>& origins) {
   if (profiles.empty()) return Error(ErrorCode::kInvalidInput, "merge: no profiles given");
-  auto origin = [&](std::size_t i) { return i < origins.size() ? origins[i] : fmt::format("profile #{}", i + 1); };
+  auto origin = [&](std::size_t i) {
+    return i < origins.size() ? origins[i] : fmt::format("profile #{}", i + 1);
+  };
   const Profile& first = profiles.front();
   Profile merged;
   RunMetadata& m = merged.meta;
@@ -98,25 +105,30 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles, const std::
   for (std::size_t i = 0; i < profiles.size(); ++i) {
     const Profile& p = profiles[i];
     const int rank = p.meta.rank.value_or(static_cast<int>(i));
-    if (!p.meta.rank) merged.warnings.push_back(origin(i) + ": no rank recorded; numbered " + std::to_string(rank) + " by its position");
+    if (!p.meta.rank)
+      merged.warnings.push_back(origin(i) + ": no rank recorded; numbered " + std::to_string(rank) +
+                                " by its position");
     if (p.meta.world_size && *p.meta.world_size > *m.world_size) m.world_size = p.meta.world_size;
     const std::string host = p.meta.host.empty() ? "unknown-host" : p.meta.host;
     if (auto [it, inserted] = seen.try_emplace({rank, host}, i); !inserted) {
-      return invalid_input(origin(i), "meta.rank", std::to_string(rank),
-                           "rank " + std::to_string(rank) + " on " + host + " is also in " + origin(it->second));
+      return invalid_input(
+          origin(i), "meta.rank", std::to_string(rank),
+          "rank " + std::to_string(rank) + " on " + host + " is also in " + origin(it->second));
     }
     hosts.insert(host);
     const std::string label = fmt::format("r{}", rank);
     const std::string prefix = label + "@" + host + "/";
     const std::optional<TimeNs> offset = clock_offset_ns(first, p);
-    if (!offset && i > 0) merged.warnings.push_back(origin(i) + ": no clock anchor; its times are used unshifted");
+    if (!offset && i > 0)
+      merged.warnings.push_back(origin(i) + ": no clock anchor; its times are used unshifted");
     const TimeNs shift = offset.value_or(0);
     m.options["merge.origin." + label] = origin(i);
     m.options["merge.offset_ns." + label] = std::to_string(shift);
 
     // Run window and outcome.
     if (p.meta.end_ns > p.meta.begin_ns) {
-      m.begin_ns = window_set ? std::min(m.begin_ns, p.meta.begin_ns + shift) : p.meta.begin_ns + shift;
+      m.begin_ns =
+          window_set ? std::min(m.begin_ns, p.meta.begin_ns + shift) : p.meta.begin_ns + shift;
       m.end_ns = window_set ? std::max(m.end_ns, p.meta.end_ns + shift) : p.meta.end_ns + shift;
       window_set = true;
     }
@@ -142,7 +154,8 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles, const std::
       for (std::size_t k = 0; k < s.size(); ++k) {
         JP_RETURN_IF_ERROR(out.append(s[k].t_ns + shift, s[k].value));
       }
-      for (const Gap& g : s.gaps()) out.add_gap(Gap{g.begin_ns + shift, g.end_ns + shift, g.reason});
+      for (const Gap& g : s.gaps())
+        out.add_gap(Gap{g.begin_ns + shift, g.end_ns + shift, g.reason});
       merged.series.push_back(std::move(out));
     }
     for (ChannelSummary c : p.channels) {
@@ -154,7 +167,8 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles, const std::
       a.channel_id = prefix + a.channel_id;
       merged.attribution.push_back(std::move(a));
     }
-    for (const std::string& w : p.warnings) merged.warnings.push_back(label + "@" + host + ": " + w);
+    for (const std::string& w : p.warnings)
+      merged.warnings.push_back(label + "@" + host + ": " + w);
 
     // Timeline.
     Timeline& tl = merged.timeline;
@@ -162,13 +176,15 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles, const std::
     const auto span_base = static_cast<std::uint32_t>(tl.spans().size());
     const auto attributes_base = static_cast<std::uint32_t>(tl.attributes().size());
     for (const Track& t : p.timeline.tracks()) {
-      tl.add_track(Track{t.kind, prefix + t.name, t.device.empty() ? std::string() : prefix + t.device});
+      tl.add_track(
+          Track{t.kind, prefix + t.name, t.device.empty() ? std::string() : prefix + t.device});
     }
     for (const Attributes& a : p.timeline.attributes()) tl.add_attributes(a);
     for (std::size_t k = 0; k < p.timeline.spans().size(); ++k) {
       const Span& s = p.timeline.spans()[k];
       if (s.name >= p.timeline.names().size() || s.track >= p.timeline.tracks().size()) {
-        return invalid_input(origin(i), "timeline.spans[" + std::to_string(k) + "]", std::to_string(s.name),
+        return invalid_input(origin(i), "timeline.spans[" + std::to_string(k) + "]",
+                             std::to_string(s.name),
                              "refers to a name or track that does not exist");
       }
       Span out = s;
@@ -182,7 +198,8 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles, const std::
     }
     for (const Mark& mark : p.timeline.marks()) {
       if (mark.name >= p.timeline.names().size()) continue;
-      tl.add_mark(Mark{mark.t_ns + shift, track_base + mark.track, tl.intern(p.timeline.name(mark.name))});
+      tl.add_mark(
+          Mark{mark.t_ns + shift, track_base + mark.track, tl.intern(p.timeline.name(mark.name))});
     }
 
     // Tree.
@@ -193,7 +210,8 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles, const std::
         merge_node(*merged.tree, *p.tree, prefix, merged.tree->name, mixed);
       }
     } else {
-      merged.warnings.push_back(origin(i) + ": no breakdown tree; its energy is in the totals only");
+      merged.warnings.push_back(origin(i) +
+                                ": no breakdown tree; its energy is in the totals only");
     }
   }
   std::string host_list;
@@ -204,17 +222,20 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles, const std::
     if (s != nullptr && !s->channel().is_top_level()) continue;
     host_energy_j[host_of_channel[c.channel_id]] += c.energy_j;
   }
-  for (const auto& [host, j] : host_energy_j) m.options["merge.host_energy_j." + host] = fmt::format("{:.9g}", j);
+  for (const auto& [host, j] : host_energy_j)
+    m.options["merge.host_energy_j." + host] = fmt::format("{:.9g}", j);
   for (const auto& [host, ids] : shared_channels) {
     std::string list;
     for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
-    merged.warnings.push_back("several ranks on " + host + " report the same channels (" + list +
-                              "): counted once in the totals, but each of their trees holds that energy, so the "
-                              "merged tree over-counts it; profile one rank per node or give each rank its own "
-                              "devices");
+    merged.warnings.push_back(
+        "several ranks on " + host + " report the same channels (" + list +
+        "): counted once in the totals, but each of their trees holds that energy, so the "
+        "merged tree over-counts it; profile one rank per node or give each rank its own "
+        "devices");
   }
   for (const std::string& path : mixed) {
-    merged.warnings.push_back("node " + path + ": ranks disagree on provenance; the least direct is shown");
+    merged.warnings.push_back("node " + path +
+                              ": ranks disagree on provenance; the least direct is shown");
   }
   return merged;
 }

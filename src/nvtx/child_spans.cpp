@@ -1,10 +1,10 @@
 #include "nvtx/child_spans.hpp"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
-
-#include <fmt/format.h>
 
 #include "jouleprof/attribution.hpp"
 #include "jouleprof/recorder.hpp"
@@ -23,19 +23,23 @@ Result<std::string> find_nvtx_library() {
   }
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  const fs::path beside = ec ? fs::path() : exe.parent_path().parent_path() / "lib" / "libjouleprof_nvtx.so";
+  const fs::path beside =
+      ec ? fs::path() : exe.parent_path().parent_path() / "lib" / "libjouleprof_nvtx.so";
   if (!beside.empty() && fs::is_regular_file(beside)) return beside.string();
-  return Error(ErrorCode::kNotFound,
-               fmt::format("libjouleprof_nvtx.so not found at {}; build the jouleprof_nvtx target or set {}",
-                           beside.empty() ? std::string("../lib beside the executable") : beside.string(),
-                           kNvtxLibraryEnv));
+  return Error(
+      ErrorCode::kNotFound,
+      fmt::format("libjouleprof_nvtx.so not found at {}; build the jouleprof_nvtx target or set {}",
+                  beside.empty() ? std::string("../lib beside the executable") : beside.string(),
+                  kNvtxLibraryEnv));
 }
 
 Result<ChildSpanCapture> prepare_child_span_capture(const std::string& directory,
                                                     const std::string& nvtx_library) {
   std::error_code ec;
   fs::create_directories(directory, ec);
-  if (ec) return Error(ErrorCode::kIo, fmt::format("{}: cannot create the directory: {}", directory, ec.message()));
+  if (ec)
+    return Error(ErrorCode::kIo,
+                 fmt::format("{}: cannot create the directory: {}", directory, ec.message()));
   ChildSpanCapture capture;
   capture.spans_path = (fs::path(directory) / "spans.json").string();
   fs::remove(capture.spans_path, ec);  // a stale dump must not pass for this run's
@@ -57,7 +61,8 @@ Status attach_child_spans(Profile& profile, const ChildSpanCapture& capture) {
   profile.meta.options["spans.file"] = capture.spans_path;
   profile.meta.options["spans.pid"] = std::to_string(dump.pid);
   if (dump.dropped > 0) {
-    profile.warnings.push_back(fmt::format("the command's recorder dropped {} records", dump.dropped));
+    profile.warnings.push_back(
+        fmt::format("the command's recorder dropped {} records", dump.dropped));
   }
   if (profile.timeline.spans().empty()) {
     profile.warnings.push_back("the command recorded no spans");

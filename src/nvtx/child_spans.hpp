@@ -23,7 +23,7 @@ inline constexpr const char* kNvtxLibraryEnv = "JOULEPROF_NVTX_LIBRARY";
 Result<std::string> find_nvtx_library();
 
 struct ChildSpanCapture {
-  std::string spans_path;  // where the child writes its dump
+  std::string spans_path;                                        // where the child writes its dump
   std::vector<std::pair<std::string, std::string>> environment;  // what the child must inherit
 };
 

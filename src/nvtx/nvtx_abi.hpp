@@ -47,8 +47,8 @@ inline constexpr std::int32_t kMessageAscii = 1;
 inline constexpr std::int32_t kMessageUnicode = 2;
 inline constexpr std::int32_t kMessageRegistered = 3;
 
-using RangeId = std::uint64_t;   // nvtxRangeId_t
-using DomainHandle = void*;      // nvtxDomainHandle_t (opaque)
+using RangeId = std::uint64_t;     // nvtxRangeId_t
+using DomainHandle = void*;        // nvtxDomainHandle_t (opaque)
 using StringHandle = const void*;  // nvtxStringHandle_t (opaque; ours point at the text)
 
 // nvtxEventAttributes_v2: 48 bytes on LP64.

@@ -37,7 +37,8 @@ jp_name_id intern_cached(std::string_view text) {
 std::string narrow(const wchar_t* text) {
   std::string out;
   if (text == nullptr) return out;
-  for (; *text != L'\0'; ++text) out += (*text >= 0 && *text < 128) ? static_cast<char>(*text) : '?';
+  for (; *text != L'\0'; ++text)
+    out += (*text >= 0 && *text < 128) ? static_cast<char>(*text) : '?';
   return out;
 }
 
@@ -127,13 +128,28 @@ auto guarded(F f, decltype(f()) on_failure) noexcept -> decltype(f()) {
 }
 
 void mark_a(const char* message) {
-  guarded([&] { jp_mark(intern_cached(message != nullptr ? message : "")); return 0; }, 0);
+  guarded(
+      [&] {
+        jp_mark(intern_cached(message != nullptr ? message : ""));
+        return 0;
+      },
+      0);
 }
 void mark_w(const wchar_t* message) {
-  guarded([&] { jp_mark(intern_cached(narrow(message))); return 0; }, 0);
+  guarded(
+      [&] {
+        jp_mark(intern_cached(narrow(message)));
+        return 0;
+      },
+      0);
 }
 void mark_ex(const EventAttributes* attributes) {
-  guarded([&] { jp_mark(intern_cached(message_of(attributes))); return 0; }, 0);
+  guarded(
+      [&] {
+        jp_mark(intern_cached(message_of(attributes)));
+        return 0;
+      },
+      0);
 }
 RangeId range_start_a(const char* message) {
   return guarded([&] { return start_range(message != nullptr ? message : ""); }, RangeId{0});
@@ -145,7 +161,12 @@ RangeId range_start_ex(const EventAttributes* attributes) {
   return guarded([&] { return start_range(message_of(attributes)); }, RangeId{0});
 }
 void range_end(RangeId id) {
-  guarded([&] { end_range(id); return 0; }, 0);
+  guarded(
+      [&] {
+        end_range(id);
+        return 0;
+      },
+      0);
 }
 int range_push_a(const char* message) {
   return guarded([&] { return push(message != nullptr ? message : ""); }, -1);
@@ -190,9 +211,11 @@ FunctionPointer as_slot(Fn* fn) {
 bool install(const ExportTableCallbacks& callbacks, int module, std::initializer_list<Slot> slots) {
   FunctionTable table = nullptr;
   unsigned size = 0;
-  if (callbacks.get_module_function_table(module, &table, &size) == 0 || table == nullptr) return false;
+  if (callbacks.get_module_function_table(module, &table, &size) == 0 || table == nullptr)
+    return false;
   for (const Slot& slot : slots) {
-    if (slot.callback_id < size && table[slot.callback_id] != nullptr) *table[slot.callback_id] = slot.handler;
+    if (slot.callback_id < size && table[slot.callback_id] != nullptr)
+      *table[slot.callback_id] = slot.handler;
   }
   return true;
 }
@@ -206,7 +229,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
     jouleprof::nvtx::GetExportTable get_export_table) {
   using namespace jouleprof::nvtx;
   if (get_export_table == nullptr) return 0;
-  const auto* callbacks = static_cast<const ExportTableCallbacks*>(get_export_table(kExportTableCallbacks));
+  const auto* callbacks =
+      static_cast<const ExportTableCallbacks*>(get_export_table(kExportTableCallbacks));
   if (callbacks == nullptr || callbacks->struct_size < sizeof(ExportTableCallbacks) ||
       callbacks->get_module_function_table == nullptr) {
     return 0;

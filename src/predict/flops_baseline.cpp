@@ -2,10 +2,12 @@
 
 namespace jouleprof::predict {
 
-Result<FlopsLinearModel> fit_flops_linear(std::span<const double> flops, std::span<const double> energy_mj) {
+Result<FlopsLinearModel> fit_flops_linear(std::span<const double> flops,
+                                          std::span<const double> energy_mj) {
   const std::size_t n = flops.size();
   if (n != energy_mj.size() || n < 2) {
-    return invalid_input("FLOPs baseline", "samples", std::to_string(n), "needs two or more (FLOPs, energy) pairs");
+    return invalid_input("FLOPs baseline", "samples", std::to_string(n),
+                         "needs two or more (FLOPs, energy) pairs");
   }
   double mean_x = 0.0, mean_y = 0.0;
   for (std::size_t i = 0; i < n; ++i) {

@@ -17,6 +17,7 @@ struct FlopsLinearModel {
 };
 
 // Fails when fewer than two distinct FLOPs values make the line undetermined.
-Result<FlopsLinearModel> fit_flops_linear(std::span<const double> flops, std::span<const double> energy_mj);
+Result<FlopsLinearModel> fit_flops_linear(std::span<const double> flops,
+                                          std::span<const double> energy_mj);
 
 }  // namespace jouleprof::predict

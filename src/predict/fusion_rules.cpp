@@ -1,9 +1,9 @@
 #include "predict/fusion_rules.hpp"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <fstream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace jouleprof::predict {
@@ -22,15 +22,18 @@ Result<FusionRules> FusionRules::from_file(const std::filesystem::path& path) {
   } catch (const nlohmann::json::parse_error& e) {
     return invalid_input(path.string(), "JSON", "", e.what());
   }
-  if (!doc.is_object()) return invalid_input(path.string(), "top level", "", "expected an object of rules");
+  if (!doc.is_object())
+    return invalid_input(path.string(), "top level", "", "expected an object of rules");
   std::map<std::string, bool> obey;
   for (const auto& [name, rule] : doc.items()) {
     if (name.rfind("BF_", 0) != 0) {
-      return invalid_input(path.string(), name, "", "rule names have the form BF_<producer>_<consumer>");
+      return invalid_input(path.string(), name, "",
+                           "rule names have the form BF_<producer>_<consumer>");
     }
     auto flag = rule.is_object() ? rule.find("obey") : rule.end();
     if (!rule.is_object() || flag == rule.end() || !flag->is_boolean()) {
-      return invalid_input(path.string(), name + ".obey", rule.dump(), "expected {\"obey\": true|false}");
+      return invalid_input(path.string(), name + ".obey", rule.dump(),
+                           "expected {\"obey\": true|false}");
     }
     obey.emplace(name, flag->get<bool>());
   }

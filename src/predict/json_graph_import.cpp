@@ -1,7 +1,6 @@
 #include "predict/json_graph_import.hpp"
 
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "predict/onnx_import.hpp"
@@ -22,7 +21,9 @@ Result<json> read_json(const std::filesystem::path& path) {
   }
 }
 
-bool is_graph_node(const json& v) { return v.is_object() && v.contains("inbounds") && v.contains("attr"); }
+bool is_graph_node(const json& v) {
+  return v.is_object() && v.contains("inbounds") && v.contains("attr");
+}
 bool is_layer(const json& v) { return v.is_object() && v.contains("op"); }
 
 // `doc` is a non-empty object whose first value satisfies `pred` (the files are uniform, so the
@@ -33,10 +34,12 @@ bool first_entry_is(const json& doc, Pred pred) {
 }
 
 Result<std::vector<std::int64_t>> dims_of(const std::string& where, const json& shape) {
-  if (!shape.is_array()) return invalid_input(where, "shape", shape.dump(), "expected a list of dimensions");
+  if (!shape.is_array())
+    return invalid_input(where, "shape", shape.dump(), "expected a list of dimensions");
   std::vector<std::int64_t> dims;
   for (const json& d : shape) {
-    if (!d.is_number_integer()) return invalid_input(where, "shape", shape.dump(), "dimension is not an integer");
+    if (!d.is_number_integer())
+      return invalid_input(where, "shape", shape.dump(), "dimension is not an integer");
     dims.push_back(d.get<std::int64_t>());
   }
   return dims;
@@ -52,8 +55,8 @@ int spatial(const json& attr, const char* key, TensorLayout layout) {
   return it->front().get<int>();
 }
 
-Result<ModelGraph> graph_from_json(const std::string& file, const std::string& name, const json& nodes,
-                                   TensorLayout default_layout) {
+Result<ModelGraph> graph_from_json(const std::string& file, const std::string& name,
+                                   const json& nodes, TensorLayout default_layout) {
   ModelGraph graph;
   graph.name = name;
   for (const auto& [node_name, node] : nodes.items()) {
@@ -72,7 +75,8 @@ Result<ModelGraph> graph_from_json(const std::string& file, const std::string& n
       JP_TRY(layout, tensor_layout_from_string(inner["data_format"].get<std::string>()));
     }
     for (const json& in : node.at("inbounds")) {
-      if (!in.is_string()) return invalid_input(where, "inbounds", in.dump(), "expected node names");
+      if (!in.is_string())
+        return invalid_input(where, "inbounds", in.dump(), "expected node names");
       n.inputs.push_back(in.get<std::string>());
     }
     if (attr.contains("input_shape")) {
@@ -81,20 +85,24 @@ Result<ModelGraph> graph_from_json(const std::string& file, const std::string& n
         n.input_shapes.push_back(shape_from_dims(dims, layout));
       }
     }
-    if (attr.contains("output_shape") && attr["output_shape"].is_array() && !attr["output_shape"].empty()) {
+    if (attr.contains("output_shape") && attr["output_shape"].is_array() &&
+        !attr["output_shape"].empty()) {
       JP_TRY(auto dims, dims_of(where, attr["output_shape"][0]));
       n.output_shape = shape_from_dims(dims, layout);
     }
     // Graph inputs (placeholders) carry no input_shape: shapes must still line up with inputs.
-    if (!n.inputs.empty() && n.input_shapes.size() != n.inputs.size() &&
-        n.op_type != "Const" && n.op_type != "Identity") {
-      return invalid_input(where, "attr.input_shape", std::to_string(n.input_shapes.size()) + " shapes",
-                           "needs one shape per inbound node (" + std::to_string(n.inputs.size()) + ")");
+    if (!n.inputs.empty() && n.input_shapes.size() != n.inputs.size() && n.op_type != "Const" &&
+        n.op_type != "Identity") {
+      return invalid_input(
+          where, "attr.input_shape", std::to_string(n.input_shapes.size()) + " shapes",
+          "needs one shape per inbound node (" + std::to_string(n.inputs.size()) + ")");
     }
     n.kernel_size = spatial(inner, "kernel_shape", layout);
     if (n.kernel_size == 0) n.kernel_size = spatial(inner, "ks", layout);
     n.stride = spatial(inner, "strides", layout);
-    n.groups = inner.contains("group") && inner["group"].is_number_integer() ? inner["group"].get<int>() : 1;
+    n.groups = inner.contains("group") && inner["group"].is_number_integer()
+                   ? inner["group"].get<int>()
+                   : 1;
     graph.nodes.push_back(std::move(n));
   }
   return graph;
@@ -105,11 +113,13 @@ int optional_int(const json& layer, const char* key) {
   return it != layer.end() && it->is_number_integer() ? it->get<int>() : 0;
 }
 
-Result<ModelKernels> kernels_from_layers(const std::string& file, const std::string& name, const json& layers) {
+Result<ModelKernels> kernels_from_layers(const std::string& file, const std::string& name,
+                                         const json& layers) {
   ModelKernels model{name, "kernel-list", {}};
   for (const auto& [layer_name, layer] : layers.items()) {
     const std::string where = file + ": " + name + "/" + layer_name;
-    if (!is_layer(layer) || !layer["op"].is_string()) return invalid_input(where, "op", "", "key missing");
+    if (!is_layer(layer) || !layer["op"].is_string())
+      return invalid_input(where, "op", "", "key missing");
     DetectedKernel k;
     k.members = {layer_name};
     k.config.name = layer_name;
@@ -146,7 +156,8 @@ Result<std::vector<ModelGraph>> import_nnmeter_graphs(const std::filesystem::pat
       graphs.push_back(std::move(g));
     }
   } else {
-    return invalid_input(file, "top level", "", "not an nn-Meter graph (nodes need inbounds and attr)");
+    return invalid_input(file, "top level", "",
+                         "not an nn-Meter graph (nodes need inbounds and attr)");
   }
   return graphs;
 }

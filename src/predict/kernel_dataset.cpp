@@ -1,9 +1,9 @@
 #include "predict/kernel_dataset.hpp"
 
+#include <fmt/format.h>
+
 #include <fstream>
 #include <map>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "jouleprof/channel.hpp"
@@ -118,12 +118,15 @@ struct JsonKernels {
 Status read_kernel_json(const std::filesystem::path& path, JsonKernels& out) {
   JP_TRY(json doc, read_json_file(path));
   const std::string file = path.string();
-  if (!doc.is_object()) return invalid_input(file, "top level", "", "expected an object of kernel types");
+  if (!doc.is_object())
+    return invalid_input(file, "top level", "", "expected an object of kernel types");
   for (const auto& [type, entries] : doc.items()) {
-    if (!entries.is_object()) return invalid_input(file, type, "", "expected an object of kernel IDs");
+    if (!entries.is_object())
+      return invalid_input(file, type, "", "expected an object of kernel IDs");
     for (const auto& [id, entry] : entries.items()) {
       const std::string where = fmt::format("{}: {}/{}", file, type, id);
-      if (!entry.is_object()) return invalid_input(where, "entry", entry.dump(), "expected an object");
+      if (!entry.is_object())
+        return invalid_input(where, "entry", entry.dump(), "expected an object");
       if (entry.contains("config")) {
         JP_TRY(KernelConfig k, config_from_json(where, type, id, entry.at("config")));
         out.configs.emplace(KernelKey{type, id}, std::move(k));
@@ -131,7 +134,8 @@ Status read_kernel_json(const std::filesystem::path& path, JsonKernels& out) {
         JP_TRY(double mj, energy_value(where, entry));
         out.energies.emplace(KernelKey{type, id}, std::pair{mj, file});
       } else {
-        return invalid_input(where, "config/energy", "", "entry has neither a config nor an energy");
+        return invalid_input(where, "config/energy", "",
+                             "entry has neither a config nor an energy");
       }
     }
   }
@@ -165,7 +169,8 @@ Result<std::vector<KernelSample>> read_kernel_csv(const std::filesystem::path& p
     s.config.op = row[op_col];
     auto energy = parse_number(row[energy_col]);
     if (!energy) return invalid_input(where, "energy_mJ", row[energy_col], "not a number");
-    if (*energy <= 0.0) return invalid_input(where, "energy_mJ", row[energy_col], "must be positive (mJ)");
+    if (*energy <= 0.0)
+      return invalid_input(where, "energy_mJ", row[energy_col], "must be positive (mJ)");
     s.energy_mj = *energy;
     JP_TRY(s.config.hw, integer(hw_col));
     JP_TRY(s.config.kernel_size, integer(ks_col));
@@ -206,8 +211,9 @@ Result<std::vector<KernelSample>> read_kernel_files(std::span<const std::filesys
   for (auto& [key, config] : json_kernels.configs) {
     auto energy = json_kernels.energies.find(key);
     if (energy == json_kernels.energies.end()) {
-      return invalid_input(key.first + "/" + key.second, "energy", "",
-                           "the kernel has a config but no energy file entry (pass its energy file)");
+      return invalid_input(
+          key.first + "/" + key.second, "energy", "",
+          "the kernel has a config but no energy file entry (pass its energy file)");
     }
     KernelSample sample;
     sample.config = std::move(config);
@@ -217,8 +223,9 @@ Result<std::vector<KernelSample>> read_kernel_files(std::span<const std::filesys
   }
   for (const auto& [key, energy] : json_kernels.energies) {
     if (!json_kernels.configs.contains(key)) {
-      return invalid_input(energy.second + ": " + key.first + "/" + key.second, "config", "",
-                           "the kernel has an energy but no config file entry (pass its config file)");
+      return invalid_input(
+          energy.second + ": " + key.first + "/" + key.second, "config", "",
+          "the kernel has an energy but no config file entry (pass its config file)");
     }
   }
   return samples;

@@ -3,9 +3,9 @@
 //   - nn-Meter JSON pairs: a config file {"<type>": {ID: {"config": {"HW", "CIN", …}}}} and an
 //     energy file {"<type>": {ID: {"energy": "<mJ>"}}}; they are joined on (type, ID);
 //   - CSV `id,OP,energy_mJ,HW,KERNEL_SIZE,STRIDES,CIN,COUT` (PlatformX, jouleprof kernel-bench),
-//     with an optional last column `energy_provenance` (kernel-bench writes it: "measured:<source>",
-//     "estimated:cpu-estimate", "simulated:simulated") and `#` comment lines. For add kernels CIN
-//     is the channel count of both inputs.
+//     with an optional last column `energy_provenance` (kernel-bench writes it:
+//     "measured:<source>", "estimated:cpu-estimate", "simulated:simulated") and `#` comment lines.
+//     For add kernels CIN is the channel count of both inputs.
 #pragma once
 
 #include <filesystem>

@@ -1,8 +1,8 @@
 #include "predict/kernel_detector.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <cctype>
+#include <limits>
 #include <map>
 #include <optional>
 #include <queue>
@@ -91,7 +91,8 @@ class Detector {
       for (std::size_t k = w.inputs.size(); k-- > 0;) {
         if (w.inputs[k] != i) continue;
         w.inputs.erase(w.inputs.begin() + static_cast<std::ptrdiff_t>(k));
-        if (k < w.in_shapes.size()) w.in_shapes.erase(w.in_shapes.begin() + static_cast<std::ptrdiff_t>(k));
+        if (k < w.in_shapes.size())
+          w.in_shapes.erase(w.in_shapes.begin() + static_cast<std::ptrdiff_t>(k));
       }
     }
   }
@@ -133,16 +134,17 @@ class Detector {
 
   // mul(x, f(gap(x))) with f a short single-input chain.
   void fuse_se_blocks() {
-    static const std::set<std::string> kChainOps{"conv", "fc", "relu", "hsigmoid", "sigmoid", "add",
-                                                 "mul", "div", "reshape", "flatten", "squeeze",
-                                                 "unsqueeze", "hswish"};
+    static const std::set<std::string> kChainOps{
+        "conv", "fc",      "relu",    "hsigmoid", "sigmoid",   "add",   "mul",
+        "div",  "reshape", "flatten", "squeeze",  "unsqueeze", "hswish"};
     for (int m = 0; m < static_cast<int>(work_.size()); ++m) {
       if (!is(m, "mul") || work_[m].inputs.size() != 2) continue;
       for (int side = 0; side < 2; ++side) {
         const int x = work_[m].inputs[static_cast<std::size_t>(side)];
         int cursor = work_[m].inputs[static_cast<std::size_t>(1 - side)];
         std::vector<int> chain;
-        while (cursor >= 0 && work_[cursor].alive && static_cast<int>(chain.size()) <= options_.max_se_chain) {
+        while (cursor >= 0 && work_[cursor].alive &&
+               static_cast<int>(chain.size()) <= options_.max_se_chain) {
           chain.push_back(cursor);
           if (op(cursor) == "gap") break;
           if (!kChainOps.contains(op(cursor)) || work_[cursor].inputs.size() != 1) break;
@@ -198,11 +200,13 @@ class Detector {
 
   void drop_no_ops() {
     for (int i = 0; i < static_cast<int>(work_.size()); ++i) {
-      if (!work_[i].alive || !options_.no_op_types.contains(op(i)) || work_[i].inputs.size() > 1) continue;
+      if (!work_[i].alive || !options_.no_op_types.contains(op(i)) || work_[i].inputs.size() > 1)
+        continue;
       work_[i].alive = false;
       // A source no-op (a placeholder) becomes a model input of its consumers.
-      replace_input(i, work_[i].inputs.empty() ? external_input_id(work_.size() + static_cast<std::size_t>(i))
-                                               : work_[i].inputs[0]);
+      replace_input(i, work_[i].inputs.empty()
+                           ? external_input_id(work_.size() + static_cast<std::size_t>(i))
+                           : work_[i].inputs[0]);
     }
   }
 
@@ -221,7 +225,8 @@ class Detector {
         Work& consumer = work_[b];
         producer.op += "-" + consumer.op;
         producer.last_op = consumer.last_op;
-        producer.members.insert(producer.members.end(), consumer.members.begin(), consumer.members.end());
+        producer.members.insert(producer.members.end(), consumer.members.begin(),
+                                consumer.members.end());
         producer.out_shape = consumer.out_shape;
         if (producer.kernel_size == 0) {
           producer.kernel_size = consumer.kernel_size;
@@ -249,7 +254,8 @@ class Detector {
       k.config.stride = w.stride;
       const FeatureSet set = feature_set_of(predictor_type(w.op));
       if (set == FeatureSet::kAdd || set == FeatureSet::kConcat) {
-        for (const TensorShape& s : w.in_shapes) k.config.input_channels.push_back(static_cast<int>(s.c));
+        for (const TensorShape& s : w.in_shapes)
+          k.config.input_channels.push_back(static_cast<int>(s.c));
       }
       out.push_back(std::move(k));
     }
@@ -261,8 +267,8 @@ class Detector {
 };
 
 // Kahn's algorithm, ties broken by file order so the kernel list follows the file.
-Result<std::vector<std::size_t>> topological_order(const ModelGraph& graph,
-                                                   const std::map<std::string, std::size_t>& index) {
+Result<std::vector<std::size_t>> topological_order(
+    const ModelGraph& graph, const std::map<std::string, std::size_t>& index) {
   const std::size_t n = graph.nodes.size();
   std::vector<int> pending(n, 0);
   std::vector<std::vector<std::size_t>> consumers(n);
@@ -296,23 +302,56 @@ Result<std::vector<std::size_t>> topological_order(const ModelGraph& graph,
 }  // namespace
 
 std::string normalise_op_type(const GraphNode& node) {
-  static const std::map<std::string, std::string> kNames{
-      {"conv", "conv"}, {"conv2d", "conv"},
-      {"depthwiseconv2dnative", "dwconv"}, {"depthwiseconv2d", "dwconv"}, {"dwconv", "dwconv"},
-      {"batchnormalization", "bn"}, {"fusedbatchnorm", "bn"}, {"fusedbatchnormv3", "bn"},
-      {"batchnorm", "bn"}, {"bn", "bn"},
-      {"relu", "relu"}, {"relu6", "relu"}, {"clip", "relu"},
-      {"hardswish", "hswish"}, {"hswish", "hswish"}, {"hardsigmoid", "hsigmoid"},
-      {"hsigmoid", "hsigmoid"}, {"sigmoid", "sigmoid"},
-      {"gemm", "fc"}, {"matmul", "fc"}, {"dense", "fc"}, {"fc", "fc"}, {"linear", "fc"},
-      {"add", "add"}, {"addv2", "add"}, {"sum", "add"}, {"mul", "mul"}, {"div", "div"},
-      {"realdiv", "div"}, {"concat", "concat"}, {"concatv2", "concat"},
-      {"maxpool", "maxpool"}, {"maxpool2d", "maxpool"}, {"averagepool", "avgpool"},
-      {"avgpool", "avgpool"}, {"avgpool2d", "avgpool"}, {"globalaveragepool", "gap"},
-      {"global-pool", "gap"}, {"gap", "gap"}, {"reshape", "reshape"}, {"transpose", "transpose"},
-      {"split", "split"}, {"identity", "identity"}, {"dropout", "identity"},
-      {"constant", "const"}, {"const", "const"}, {"flatten", "flatten"}, {"squeeze", "squeeze"},
-      {"unsqueeze", "unsqueeze"}, {"shape", "shape"}};
+  static const std::map<std::string, std::string> kNames{{"conv", "conv"},
+                                                         {"conv2d", "conv"},
+                                                         {"depthwiseconv2dnative", "dwconv"},
+                                                         {"depthwiseconv2d", "dwconv"},
+                                                         {"dwconv", "dwconv"},
+                                                         {"batchnormalization", "bn"},
+                                                         {"fusedbatchnorm", "bn"},
+                                                         {"fusedbatchnormv3", "bn"},
+                                                         {"batchnorm", "bn"},
+                                                         {"bn", "bn"},
+                                                         {"relu", "relu"},
+                                                         {"relu6", "relu"},
+                                                         {"clip", "relu"},
+                                                         {"hardswish", "hswish"},
+                                                         {"hswish", "hswish"},
+                                                         {"hardsigmoid", "hsigmoid"},
+                                                         {"hsigmoid", "hsigmoid"},
+                                                         {"sigmoid", "sigmoid"},
+                                                         {"gemm", "fc"},
+                                                         {"matmul", "fc"},
+                                                         {"dense", "fc"},
+                                                         {"fc", "fc"},
+                                                         {"linear", "fc"},
+                                                         {"add", "add"},
+                                                         {"addv2", "add"},
+                                                         {"sum", "add"},
+                                                         {"mul", "mul"},
+                                                         {"div", "div"},
+                                                         {"realdiv", "div"},
+                                                         {"concat", "concat"},
+                                                         {"concatv2", "concat"},
+                                                         {"maxpool", "maxpool"},
+                                                         {"maxpool2d", "maxpool"},
+                                                         {"averagepool", "avgpool"},
+                                                         {"avgpool", "avgpool"},
+                                                         {"avgpool2d", "avgpool"},
+                                                         {"globalaveragepool", "gap"},
+                                                         {"global-pool", "gap"},
+                                                         {"gap", "gap"},
+                                                         {"reshape", "reshape"},
+                                                         {"transpose", "transpose"},
+                                                         {"split", "split"},
+                                                         {"identity", "identity"},
+                                                         {"dropout", "identity"},
+                                                         {"constant", "const"},
+                                                         {"const", "const"},
+                                                         {"flatten", "flatten"},
+                                                         {"squeeze", "squeeze"},
+                                                         {"unsqueeze", "unsqueeze"},
+                                                         {"shape", "shape"}};
   const std::string key = lower(node.op_type);
   auto it = kNames.find(key);
   std::string name = it != kNames.end() ? it->second : key;

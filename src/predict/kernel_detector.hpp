@@ -27,8 +27,8 @@ struct DetectionOptions {
   FusionRules rules;
   // Ops removed in step 3 (normalised names). Reshape is a no-op on the paper's devices; remove
   // it from the set for a device where it costs a copy.
-  std::set<std::string> no_op_types{"identity", "reshape", "flatten", "squeeze", "unsqueeze", "shape",
-                                    "placeholder"};
+  std::set<std::string> no_op_types{"identity",  "reshape", "flatten",    "squeeze",
+                                    "unsqueeze", "shape",   "placeholder"};
   // How many ops may lie between an se block's gap and its final multiplication.
   int max_se_chain = 8;
 };

@@ -5,7 +5,9 @@
 namespace jouleprof::predict {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 
 // METHODS.md divides FLOPs by 2e6 and Params by 1e6 so the features are in millions of MACs and
 // millions of parameters, the units nn-Meter's predictors were trained with.
@@ -58,11 +60,16 @@ std::vector<std::string> feature_names(FeatureSet set) {
     case FeatureSet::kConv:
     case FeatureSet::kDwconv:
       return {"HW", "CIN", "COUT", "KERNEL_SIZE", "STRIDES", "FLOPS/2e6", "PARAMS/1e6"};
-    case FeatureSet::kFc: return {"CIN", "COUT", "FLOPS/2e6", "FLOPS/1e6"};
-    case FeatureSet::kPool: return {"HW", "CIN", "COUT", "KERNEL_SIZE", "STRIDES"};
-    case FeatureSet::kAdd: return {"HW", "CIN1", "CIN2"};
-    case FeatureSet::kConcat: return {"HW", "CIN1", "CIN2", "CIN3", "CIN4"};
-    case FeatureSet::kOthers: return {"HW", "CIN"};
+    case FeatureSet::kFc:
+      return {"CIN", "COUT", "FLOPS/2e6", "FLOPS/1e6"};
+    case FeatureSet::kPool:
+      return {"HW", "CIN", "COUT", "KERNEL_SIZE", "STRIDES"};
+    case FeatureSet::kAdd:
+      return {"HW", "CIN1", "CIN2"};
+    case FeatureSet::kConcat:
+      return {"HW", "CIN1", "CIN2", "CIN3", "CIN4"};
+    case FeatureSet::kOthers:
+      return {"HW", "CIN"};
   }
   return {};
 }
@@ -79,10 +86,14 @@ double fc_flops(const KernelConfig& k) { return (2.0 * k.cin + 1.0) * k.cout; }
 
 std::optional<double> kernel_flops(const KernelConfig& k) {
   switch (feature_set_of(predictor_type(k.op))) {
-    case FeatureSet::kConv: return conv_flops(k);
-    case FeatureSet::kDwconv: return dwconv_flops(k);
-    case FeatureSet::kFc: return fc_flops(k);
-    default: return std::nullopt;
+    case FeatureSet::kConv:
+      return conv_flops(k);
+    case FeatureSet::kDwconv:
+      return dwconv_flops(k);
+    case FeatureSet::kFc:
+      return fc_flops(k);
+    default:
+      return std::nullopt;
   }
 }
 
@@ -94,8 +105,12 @@ Result<std::vector<double>> features_of(const KernelConfig& k) {
     JP_RETURN_IF_ERROR(require_positive(k, "COUT", k.cout));
     JP_RETURN_IF_ERROR(require_positive(k, "KERNEL_SIZE", k.kernel_size));
     JP_RETURN_IF_ERROR(require_positive(k, "STRIDES", k.stride));
-    return std::vector<double>{double(k.hw), double(k.cin), double(k.cout), double(k.kernel_size),
-                               double(k.stride), flops / kFlopsFeatureScale,
+    return std::vector<double>{double(k.hw),
+                               double(k.cin),
+                               double(k.cout),
+                               double(k.kernel_size),
+                               double(k.stride),
+                               flops / kFlopsFeatureScale,
                                params / kParamsFeatureScale};
   };
   switch (set) {
@@ -109,7 +124,8 @@ Result<std::vector<double>> features_of(const KernelConfig& k) {
       JP_RETURN_IF_ERROR(require_positive(k, "CIN", k.cin));
       JP_RETURN_IF_ERROR(require_positive(k, "COUT", k.cout));
       const double f = fc_flops(k);
-      return std::vector<double>{double(k.cin), double(k.cout), f / kFcFlopsHalfScale, f / kFcFlopsScale};
+      return std::vector<double>{double(k.cin), double(k.cout), f / kFcFlopsHalfScale,
+                                 f / kFcFlopsScale};
     }
     case FeatureSet::kPool:
       JP_RETURN_IF_ERROR(require_positive(k, "HW", k.hw));
@@ -117,8 +133,8 @@ Result<std::vector<double>> features_of(const KernelConfig& k) {
       JP_RETURN_IF_ERROR(require_positive(k, "COUT", k.cout));
       JP_RETURN_IF_ERROR(require_positive(k, "KERNEL_SIZE", k.kernel_size));
       JP_RETURN_IF_ERROR(require_positive(k, "STRIDES", k.stride));
-      return std::vector<double>{double(k.hw), double(k.cin), double(k.cout),
-                                 double(k.kernel_size), double(k.stride)};
+      return std::vector<double>{double(k.hw), double(k.cin), double(k.cout), double(k.kernel_size),
+                                 double(k.stride)};
     case FeatureSet::kAdd: {
       JP_RETURN_IF_ERROR(require_positive(k, "HW", k.hw));
       if (k.input_channels.size() != 2) {

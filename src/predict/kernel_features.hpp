@@ -19,7 +19,7 @@ namespace jouleprof::predict {
 struct KernelConfig {
   std::string name;  // node or layer name, or the dataset's kernel id
   std::string op;
-  int hw = 0;        // input height (= width for the square inputs of the data sets)
+  int hw = 0;  // input height (= width for the square inputs of the data sets)
   int cin = 0;
   int cout = 0;
   int kernel_size = 0;
@@ -29,13 +29,13 @@ struct KernelConfig {
 
 // The predictor kinds of METHODS.md §4; each fixes the features, in order.
 enum class FeatureSet {
-  kConv,     // HW, Cin, Cout, KS, S, FLOPs/2e6, Params/1e6
-  kDwconv,   // HW, Cin, Cout, KS, S, FLOPs/2e6, Params/1e6 (depthwise formulas)
-  kFc,       // Cin, Cout, F/2e6, F/1e6
-  kPool,     // HW, Cin, Cout, KS, S
-  kAdd,      // HW, Cin1, Cin2
-  kConcat,   // HW, C1, C2, C3, C4 (zero-padded)
-  kOthers,   // HW, Cin
+  kConv,    // HW, Cin, Cout, KS, S, FLOPs/2e6, Params/1e6
+  kDwconv,  // HW, Cin, Cout, KS, S, FLOPs/2e6, Params/1e6 (depthwise formulas)
+  kFc,      // Cin, Cout, F/2e6, F/1e6
+  kPool,    // HW, Cin, Cout, KS, S
+  kAdd,     // HW, Cin1, Cin2
+  kConcat,  // HW, C1, C2, C3, C4 (zero-padded)
+  kOthers,  // HW, Cin
 };
 
 // The predictor a fused operator uses: every conv variant (conv, conv-bn, conv-relu6,

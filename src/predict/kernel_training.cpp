@@ -1,19 +1,20 @@
 #include "predict/kernel_training.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
 #include <set>
 
-#include <fmt/format.h>
-
 #include "predict/flops_baseline.hpp"
 
 namespace jouleprof::predict {
 
-std::pair<std::vector<std::size_t>, std::vector<std::size_t>> split_indices(std::size_t n, double fraction,
-                                                                             std::uint64_t seed) {
+std::pair<std::vector<std::size_t>, std::vector<std::size_t>> split_indices(std::size_t n,
+                                                                            double fraction,
+                                                                            std::uint64_t seed) {
   std::vector<std::size_t> order(n);
   for (std::size_t i = 0; i < n; ++i) order[i] = i;
   // mt19937_64's output is fixed by the standard; the distribution classes are not, so the
@@ -26,7 +27,8 @@ std::pair<std::vector<std::size_t>, std::vector<std::size_t>> split_indices(std:
   std::size_t n_train = static_cast<std::size_t>(std::llround(fraction * static_cast<double>(n)));
   if (fraction < 1.0 && n >= 2) n_train = std::clamp<std::size_t>(n_train, 1, n - 1);
   n_train = std::min(n_train, n);
-  std::vector<std::size_t> train(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n_train));
+  std::vector<std::size_t> train(order.begin(),
+                                 order.begin() + static_cast<std::ptrdiff_t>(n_train));
   std::vector<std::size_t> test(order.begin() + static_cast<std::ptrdiff_t>(n_train), order.end());
   return {train, test};
 }
@@ -61,7 +63,8 @@ Result<AccuracyMetrics> evaluate(const XgbRegressor& model, const TypeData& data
 
 }  // namespace
 
-Result<TrainingResult> train_kernel_predictors(std::span<const KernelSample> samples, const TrainOptions& options) {
+Result<TrainingResult> train_kernel_predictors(std::span<const KernelSample> samples,
+                                               const TrainOptions& options) {
   if (!(options.train_fraction > 0.0 && options.train_fraction <= 1.0)) {
     return invalid_input("train-predictor", "split", fmt::format("{}", options.train_fraction),
                          "must be in (0, 1]");
@@ -118,8 +121,12 @@ Result<TrainingResult> train_kernel_predictors(std::span<const KernelSample> sam
     }
 
     const bool keep_forest = options.bundle_regressor == RegressorKind::kRandomForest;
-    KernelPredictor predictor{type, eval.features, keep_forest ? std::move(forest) : std::move(boosting),
-                              eval.n_train, eval.n_test, keep_forest ? eval.forest : eval.boosting,
+    KernelPredictor predictor{type,
+                              eval.features,
+                              keep_forest ? std::move(forest) : std::move(boosting),
+                              eval.n_train,
+                              eval.n_test,
+                              keep_forest ? eval.forest : eval.boosting,
                               std::vector<std::string>(data.sources.begin(), data.sources.end())};
     result.bundle.predictors.emplace(type, std::move(predictor));
     result.evaluations.push_back(std::move(eval));

@@ -42,9 +42,11 @@ struct TrainingResult {
 
 // Seeded split of n indices: the first round(fraction·n) of a Fisher–Yates shuffle train, the
 // rest test (at least one each when n ≥ 2 and fraction < 1).
-std::pair<std::vector<std::size_t>, std::vector<std::size_t>> split_indices(std::size_t n, double fraction,
-                                                                             std::uint64_t seed);
+std::pair<std::vector<std::size_t>, std::vector<std::size_t>> split_indices(std::size_t n,
+                                                                            double fraction,
+                                                                            std::uint64_t seed);
 
-Result<TrainingResult> train_kernel_predictors(std::span<const KernelSample> samples, const TrainOptions& options);
+Result<TrainingResult> train_kernel_predictors(std::span<const KernelSample> samples,
+                                               const TrainOptions& options);
 
 }  // namespace jouleprof::predict

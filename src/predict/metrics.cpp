@@ -5,7 +5,8 @@
 
 namespace jouleprof::predict {
 
-AccuracyMetrics accuracy_metrics(std::span<const double> actual, std::span<const double> predicted) {
+AccuracyMetrics accuracy_metrics(std::span<const double> actual,
+                                 std::span<const double> predicted) {
   assert(actual.size() == predicted.size());
   AccuracyMetrics m;
   m.n = actual.size();

@@ -18,7 +18,7 @@ struct AccuracyMetrics {
   std::size_t n = 0;
   double rmse_mj = 0.0;
   double rmspe_pct = 0.0;
-  double within_5_pct = 0.0;   // % of samples within ±5 %
+  double within_5_pct = 0.0;  // % of samples within ±5 %
   double within_10_pct = 0.0;
   double within_15_pct = 0.0;
 };

@@ -27,8 +27,8 @@ TensorShape shape_from_dims(std::span<const std::int64_t> dims, TensorLayout lay
 
 struct GraphNode {
   std::string name;
-  std::string op_type;              // as written in the file: "Conv", "Conv2D", "Relu6" …
-  std::vector<std::string> inputs;  // producing nodes' names (data inputs; weights excluded)
+  std::string op_type;                    // as written in the file: "Conv", "Conv2D", "Relu6" …
+  std::vector<std::string> inputs;        // producing nodes' names (data inputs; weights excluded)
   std::vector<TensorShape> input_shapes;  // one per data input, in input order
   TensorShape output_shape;
   int kernel_size = 0;  // spatial kernel size (height) for conv and pool nodes, else 0

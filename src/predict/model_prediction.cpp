@@ -6,8 +6,9 @@
 namespace jouleprof::predict {
 
 std::size_t ModelPrediction::predicted_count() const {
-  return static_cast<std::size_t>(std::count_if(kernels.begin(), kernels.end(),
-                                                [](const KernelPrediction& k) { return k.energy_mj.has_value(); }));
+  return static_cast<std::size_t>(
+      std::count_if(kernels.begin(), kernels.end(),
+                    [](const KernelPrediction& k) { return k.energy_mj.has_value(); }));
 }
 
 Result<ModelPrediction> predict_model(const PredictorBundle& bundle, const ModelKernels& model) {
@@ -38,7 +39,8 @@ Result<ModelPrediction> predict_model(const PredictorBundle& bundle, const Model
   }
   for (auto& [type, batch] : batches) {
     JP_TRY(auto energies, bundle.find(type)->model.predict_mj(batch.first));
-    for (std::size_t i = 0; i < energies.size(); ++i) out.kernels[batch.second[i]].energy_mj = energies[i];
+    for (std::size_t i = 0; i < energies.size(); ++i)
+      out.kernels[batch.second[i]].energy_mj = energies[i];
   }
   for (const KernelPrediction& k : out.kernels) {
     if (k.energy_mj) {
@@ -48,7 +50,8 @@ Result<ModelPrediction> predict_model(const PredictorBundle& bundle, const Model
     }
   }
   std::sort(out.missing_types.begin(), out.missing_types.end());
-  out.missing_types.erase(std::unique(out.missing_types.begin(), out.missing_types.end()), out.missing_types.end());
+  out.missing_types.erase(std::unique(out.missing_types.begin(), out.missing_types.end()),
+                          out.missing_types.end());
   return out;
 }
 

@@ -15,20 +15,20 @@ namespace jouleprof::predict {
 
 struct KernelPrediction {
   DetectedKernel kernel;
-  std::string type;               // predictor type
-  std::vector<double> features;   // empty when they could not be computed
+  std::string type;              // predictor type
+  std::vector<double> features;  // empty when they could not be computed
   std::optional<double> energy_mj;
-  std::string unpredicted_reason; // set when energy_mj is empty
+  std::string unpredicted_reason;  // set when energy_mj is empty
 };
 
 struct ModelPrediction {
   std::string model;
   std::vector<KernelPrediction> kernels;
-  double predicted_total_mj = 0.0;  // sum over predicted kernels only
-  bool complete = true;             // every kernel predicted
+  double predicted_total_mj = 0.0;         // sum over predicted kernels only
+  bool complete = true;                    // every kernel predicted
   std::vector<std::string> missing_types;  // types without a predictor, sorted, unique
   Provenance provenance = Provenance::kPredicted;
-  std::string provenance_detail;    // the bundle that predicted
+  std::string provenance_detail;  // the bundle that predicted
 
   std::size_t predicted_count() const;
 };

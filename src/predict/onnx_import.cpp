@@ -1,13 +1,13 @@
 #include "predict/onnx_import.hpp"
 
 #ifdef JOULEPROF_HAS_ONNX
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
 #include <fstream>
 #include <map>
 #include <optional>
 #include <set>
-
-#include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
 
 #include "predict/kernel_detector.hpp"
 #endif
@@ -58,7 +58,8 @@ Result<ModelGraph> import_onnx(const std::filesystem::path& path, TensorLayout l
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error(ErrorCode::kNotFound, file + ": cannot open file");
   onnx::ModelProto model;
-  if (!model.ParseFromIstream(&in)) return invalid_input(file, "ModelProto", "", "not a valid ONNX file");
+  if (!model.ParseFromIstream(&in))
+    return invalid_input(file, "ModelProto", "", "not a valid ONNX file");
   try {
     onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
                                        onnx::ShapeInferenceOptions(false, 0, true));
@@ -83,7 +84,8 @@ Result<ModelGraph> import_onnx(const std::filesystem::path& path, TensorLayout l
   graph.name = g.name().empty() ? path.stem().string() : g.name();
   for (int i = 0; i < g.node_size(); ++i) {
     const auto& node = g.node(i);
-    const std::string name = node.name().empty() ? node.op_type() + "_" + std::to_string(i) : node.name();
+    const std::string name =
+        node.name().empty() ? node.op_type() + "_" + std::to_string(i) : node.name();
     for (const auto& out : node.output()) producer[out] = name;
   }
   for (int i = 0; i < g.node_size(); ++i) {
@@ -122,7 +124,8 @@ Result<ModelGraph> import_onnx(const std::filesystem::path& path, TensorLayout l
       int kernel = first_int(attribute(node, "kernel_shape"), 0);
       if (kernel == 0 && node.input_size() > 1) {
         auto w = weight_dims.find(node.input(1));
-        if (w != weight_dims.end() && w->second.size() == 4) kernel = static_cast<int>(w->second[2]);
+        if (w != weight_dims.end() && w->second.size() == 4)
+          kernel = static_cast<int>(w->second[2]);
       }
       n.kernel_size = kernel;
       n.stride = first_int(attribute(node, "strides"), 1);
@@ -138,8 +141,9 @@ bool onnx_import_available() { return false; }
 
 Result<ModelGraph> import_onnx(const std::filesystem::path& path, TensorLayout) {
   return Error(ErrorCode::kUnsupported,
-               path.string() + ": this jouleprof was built without ONNX support "
-                               "(apt-get install libonnx-dev and rebuild with -DJOULEPROF_WITH_ONNX=ON)");
+               path.string() +
+                   ": this jouleprof was built without ONNX support "
+                   "(apt-get install libonnx-dev and rebuild with -DJOULEPROF_WITH_ONNX=ON)");
 }
 
 #endif

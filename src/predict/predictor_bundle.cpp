@@ -1,8 +1,8 @@
 #include "predict/predictor_bundle.hpp"
 
-#include <fstream>
-
 #include <fmt/format.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "predict/kernel_features.hpp"
@@ -13,8 +13,11 @@ namespace {
 using nlohmann::json;
 
 json metrics_json(const AccuracyMetrics& m) {
-  return {{"n", m.n}, {"rmse_mj", m.rmse_mj}, {"rmspe_pct", m.rmspe_pct},
-          {"within_5_pct", m.within_5_pct}, {"within_10_pct", m.within_10_pct},
+  return {{"n", m.n},
+          {"rmse_mj", m.rmse_mj},
+          {"rmspe_pct", m.rmspe_pct},
+          {"within_5_pct", m.within_5_pct},
+          {"within_10_pct", m.within_10_pct},
           {"within_15_pct", m.within_15_pct}};
 }
 
@@ -29,7 +32,9 @@ AccuracyMetrics metrics_from_json(const json& j) {
   return m;
 }
 
-std::filesystem::path model_file(const std::string& type) { return std::filesystem::path("models") / (type + ".json"); }
+std::filesystem::path model_file(const std::string& type) {
+  return std::filesystem::path("models") / (type + ".json");
+}
 
 Status write_json(const std::filesystem::path& path, const json& doc) {
   std::ofstream out(path);
@@ -40,7 +45,8 @@ Status write_json(const std::filesystem::path& path, const json& doc) {
 
 Result<json> read_json(const std::filesystem::path& path) {
   std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, path.string() + ": cannot open (not a predictor bundle?)");
+  if (!in)
+    return Error(ErrorCode::kNotFound, path.string() + ": cannot open (not a predictor bundle?)");
   try {
     return json::parse(in);
   } catch (const json::parse_error& e) {
@@ -58,8 +64,8 @@ const KernelPredictor* PredictorBundle::find(const std::string& type) const {
 }
 
 std::string PredictorBundle::provenance_detail() const {
-  return fmt::format("{} predictor bundle {} (format v{}, target {}, seed {})", to_string(regressor),
-                     origin, kBundleVersion, to_string(target), seed);
+  return fmt::format("{} predictor bundle {} (format v{}, target {}, seed {})",
+                     to_string(regressor), origin, kBundleVersion, to_string(target), seed);
 }
 
 Status save_bundle(PredictorBundle& bundle, const std::filesystem::path& dir) {
@@ -70,8 +76,11 @@ Status save_bundle(PredictorBundle& bundle, const std::filesystem::path& dir) {
   json spec = json::object();
   for (const auto& [type, p] : bundle.predictors) {
     JP_RETURN_IF_ERROR(p.model.save(dir / model_file(type)));
-    types[type] = {{"model", model_file(type).string()}, {"n_train", p.n_train}, {"n_test", p.n_test},
-                   {"test_metrics", metrics_json(p.test)}, {"sources", p.sources}};
+    types[type] = {{"model", model_file(type).string()},
+                   {"n_train", p.n_train},
+                   {"n_test", p.n_test},
+                   {"test_metrics", metrics_json(p.test)},
+                   {"sources", p.sources}};
     spec[type] = {{"features", p.features}};
   }
   json manifest = {{"format", kBundleFormat},
@@ -116,15 +125,20 @@ Result<PredictorBundle> load_bundle_unchecked(const std::filesystem::path& dir) 
     const std::vector<std::string> expected = feature_names(feature_set_of(type));
     if (!spec.contains(type) || !spec[type].contains("features") ||
         spec[type]["features"].get<std::vector<std::string>>() != expected) {
-      return invalid_input((dir / "feature_spec.json").string(), type + ".features",
-                           spec.contains(type) ? spec[type].dump() : "missing",
-                           fmt::format("this jouleprof computes [{}] for {}", fmt::join(expected, ", "), type));
+      return invalid_input(
+          (dir / "feature_spec.json").string(), type + ".features",
+          spec.contains(type) ? spec[type].dump() : "missing",
+          fmt::format("this jouleprof computes [{}] for {}", fmt::join(expected, ", "), type));
     }
     const std::string model = entry.value("model", std::string());
     if (model.empty()) return invalid_input(manifest_path, type + ".model", "", "key missing");
     JP_TRY(XgbRegressor regressor, XgbRegressor::load(dir / model, bundle.target));
-    KernelPredictor p{type, expected, std::move(regressor), entry.value("n_train", std::size_t{0}),
-                      entry.value("n_test", std::size_t{0}), metrics_from_json(entry.value("test_metrics", json::object())),
+    KernelPredictor p{type,
+                      expected,
+                      std::move(regressor),
+                      entry.value("n_train", std::size_t{0}),
+                      entry.value("n_test", std::size_t{0}),
+                      metrics_from_json(entry.value("test_metrics", json::object())),
                       entry.value("sources", std::vector<std::string>{})};
     bundle.predictors.emplace(type, std::move(p));
   }

@@ -1,9 +1,9 @@
 #include "predict/xgb_regressor.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <utility>
-
-#include <fmt/format.h>
 
 #ifdef JOULEPROF_HAS_XGBOOST
 #include <xgboost/c_api.h>
@@ -18,7 +18,8 @@ std::string_view to_string(RegressorKind kind) {
 Result<RegressorKind> regressor_kind_from_string(std::string_view s) {
   if (s == "random-forest" || s == "forest") return RegressorKind::kRandomForest;
   if (s == "boosting") return RegressorKind::kBoosting;
-  return invalid_input("regressor", "regressor", std::string(s), "expected random-forest or boosting");
+  return invalid_input("regressor", "regressor", std::string(s),
+                       "expected random-forest or boosting");
 }
 
 std::string_view to_string(TargetTransform t) { return t == TargetTransform::kRaw ? "raw" : "log"; }
@@ -49,7 +50,8 @@ class DMatrix {
   }
   static Result<std::unique_ptr<DMatrix>> from(const FeatureMatrix& x) {
     auto m = std::make_unique<DMatrix>();
-    if (XGDMatrixCreateFromMat(x.values.data(), x.rows(), x.columns, std::nanf(""), &m->handle_) != 0) {
+    if (XGDMatrixCreateFromMat(x.values.data(), x.rows(), x.columns, std::nanf(""), &m->handle_) !=
+        0) {
       return xgb_error("DMatrix");
     }
     return m;
@@ -58,7 +60,8 @@ class DMatrix {
 };
 
 Status set(BoosterHandle booster, const char* name, const std::string& value) {
-  if (XGBoosterSetParam(booster, name, value.c_str()) != 0) return xgb_error(std::string("parameter ") + name);
+  if (XGBoosterSetParam(booster, name, value.c_str()) != 0)
+    return xgb_error(std::string("parameter ") + name);
   return Status::Ok();
 }
 
@@ -111,8 +114,9 @@ XgbRegressor::~XgbRegressor() {
 Result<XgbRegressor> XgbRegressor::train(const FeatureMatrix& x, std::span<const double> y_mj,
                                          const RegressorOptions& options) {
   if (x.rows() == 0 || x.rows() != y_mj.size()) {
-    return invalid_input("training set", "rows", std::to_string(x.rows()),
-                         fmt::format("needs at least one row and one target per row ({} targets)", y_mj.size()));
+    return invalid_input(
+        "training set", "rows", std::to_string(x.rows()),
+        fmt::format("needs at least one row and one target per row ({} targets)", y_mj.size()));
   }
   JP_TRY(auto dtrain, DMatrix::from(x));
   std::vector<float> labels;
@@ -139,7 +143,8 @@ Result<XgbRegressor> XgbRegressor::load(const std::filesystem::path& path, Targe
   if (XGBoosterCreate(nullptr, 0, &booster) != 0) return xgb_error("booster");
   XgbRegressor model(booster, target);
   if (XGBoosterLoadModel(booster, path.c_str()) != 0) {
-    return invalid_input(path.string(), "model", "", std::string("XGBoost cannot load it: ") + XGBGetLastError());
+    return invalid_input(path.string(), "model", "",
+                         std::string("XGBoost cannot load it: ") + XGBGetLastError());
   }
   return model;
 }
@@ -149,7 +154,8 @@ Result<std::vector<double>> XgbRegressor::predict_mj(const FeatureMatrix& x) con
   JP_TRY(auto dmat, DMatrix::from(x));
   bst_ulong length = 0;
   const float* out = nullptr;
-  if (XGBoosterPredict(booster_, dmat->handle_, 0, 0, 0, &length, &out) != 0) return xgb_error("predict");
+  if (XGBoosterPredict(booster_, dmat->handle_, 0, 0, 0, &length, &out) != 0)
+    return xgb_error("predict");
   std::vector<double> mj;
   mj.reserve(length);
   for (bst_ulong i = 0; i < length; ++i) {
@@ -184,11 +190,16 @@ XgbRegressor& XgbRegressor::operator=(XgbRegressor&& other) noexcept {
   return *this;
 }
 XgbRegressor::~XgbRegressor() = default;
-Result<XgbRegressor> XgbRegressor::train(const FeatureMatrix&, std::span<const double>, const RegressorOptions&) {
+Result<XgbRegressor> XgbRegressor::train(const FeatureMatrix&, std::span<const double>,
+                                         const RegressorOptions&) {
   return no_xgboost();
 }
-Result<XgbRegressor> XgbRegressor::load(const std::filesystem::path&, TargetTransform) { return no_xgboost(); }
-Result<std::vector<double>> XgbRegressor::predict_mj(const FeatureMatrix&) const { return no_xgboost(); }
+Result<XgbRegressor> XgbRegressor::load(const std::filesystem::path&, TargetTransform) {
+  return no_xgboost();
+}
+Result<std::vector<double>> XgbRegressor::predict_mj(const FeatureMatrix&) const {
+  return no_xgboost();
+}
 Status XgbRegressor::save(const std::filesystem::path&) const { return no_xgboost(); }
 
 #endif

@@ -1,10 +1,10 @@
 #include "jouleprof/call_energy.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "jouleprof/statistics.hpp"
 
@@ -17,14 +17,14 @@ std::size_t nearest_sample(const IntervalTrace& trace, TimeNs t) {
   if (it == trace.begin()) return 0;
   if (it == trace.end()) return trace.size() - 1;
   const auto before = it - 1;
-  return static_cast<std::size_t>(
-      (t - before->end_ns <= it->end_ns - t ? before : it) - trace.begin());
+  return static_cast<std::size_t>((t - before->end_ns <= it->end_ns - t ? before : it) -
+                                  trace.begin());
 }
 
 }  // namespace
 
 Tail find_tail(const IntervalTrace& trace, std::size_t first, double baseline_power_w,
-                const CallAnalysisOptions& options) {
+               const CallAnalysisOptions& options) {
   Tail tail;
   if (first >= trace.size()) return tail;
   const double floor_w = baseline_power_w + options.tail_margin_w;
@@ -49,10 +49,11 @@ Result<CallEnergy> analyse_call(const IntervalTrace& trace, TimeNs start_ns, Tim
   const std::size_t first = nearest_sample(trace, start_ns);
   const std::size_t end_index = nearest_sample(trace, end_ns);
   if (end_index <= first) {
-    return Error(ErrorCode::kUnsupported,
-                 fmt::format("the call ({:.3f} ms) is shorter than one sample ({:.3f} ms): amplify "
-                             "it (repeat it in a loop) to measure it",
-                             ns_to_s(end_ns - start_ns) * 1e3, ns_to_s(trace[first].duration_ns) * 1e3));
+    return Error(
+        ErrorCode::kUnsupported,
+        fmt::format("the call ({:.3f} ms) is shorter than one sample ({:.3f} ms): amplify "
+                    "it (repeat it in a loop) to measure it",
+                    ns_to_s(end_ns - start_ns) * 1e3, ns_to_s(trace[first].duration_ns) * 1e3));
   }
 
   CallEnergy result;

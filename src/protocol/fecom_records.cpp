@@ -1,13 +1,13 @@
 #include "jouleprof/fecom_records.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "jouleprof/statistics.hpp"
 
@@ -79,7 +79,8 @@ IntervalTrace energy_trace(const SplitFrame& f, double first_interval_s, const s
   for (const json& row : f.data) {
     const double t = cell(row, t_col, where);
     const double interval = trace.empty() ? std::min(t, first_interval_s) : t - previous_s;
-    trace.push_back(IntervalSample{seconds_to_ns(t), seconds_to_ns(interval), cell(row, e_col, where)});
+    trace.push_back(
+        IntervalSample{seconds_to_ns(t), seconds_to_ns(interval), cell(row, e_col, where)});
     previous_s = t;
   }
   return trace;
@@ -123,9 +124,11 @@ FecomCall parse_call(const json& entry, std::size_t position) {
   const json& settings = require(body, "settings", at);
   const double interval_s = number(settings, "measurement_interval_s", at + "settings.");
   if (!(interval_s > 0)) {
-    throw RecordError{at + "settings.measurement_interval_s", fmt::format("must be positive ({})", interval_s)};
+    throw RecordError{at + "settings.measurement_interval_s",
+                      fmt::format("must be positive ({})", interval_s)};
   }
-  call.wait_per_stable_check_ns = seconds_to_ns(number(settings, "wait_per_stable_check_loop_s", at + "settings."));
+  call.wait_per_stable_check_ns =
+      seconds_to_ns(number(settings, "wait_per_stable_check_loop_s", at + "settings."));
   call.wait_after_run_ns = seconds_to_ns(number(settings, "wait_after_run_s", at + "settings."));
 
   const json& times = require(body, "times", at);
@@ -166,9 +169,12 @@ FecomCall parse_call(const json& entry, std::size_t position) {
 
 std::string_view to_string(FecomDevice d) {
   switch (d) {
-    case FecomDevice::kCpu: return "cpu";
-    case FecomDevice::kRam: return "ram";
-    case FecomDevice::kGpu: return "gpu";
+    case FecomDevice::kCpu:
+      return "cpu";
+    case FecomDevice::kRam:
+      return "ram";
+    case FecomDevice::kGpu:
+      return "gpu";
   }
   return "unknown";
 }
@@ -189,8 +195,10 @@ Result<std::vector<FecomCall>> read_fecom_experiment(const std::string& path) {
   try {
     for (std::size_t i = 0; i < records.size(); ++i) calls.push_back(parse_call(records[i], i));
   } catch (const RecordError& e) {
-    if (e.field.empty()) return Error(ErrorCode::kInvalidInput, fmt::format("{}: {}", path, e.problem));
-    return Error(ErrorCode::kInvalidInput, fmt::format("{}: field '{}' {}", path, e.field, e.problem));
+    if (e.field.empty())
+      return Error(ErrorCode::kInvalidInput, fmt::format("{}: {}", path, e.problem));
+    return Error(ErrorCode::kInvalidInput,
+                 fmt::format("{}: field '{}' {}", path, e.field, e.problem));
   } catch (const json::exception& e) {
     return Error(ErrorCode::kInvalidInput, fmt::format("{}: {}", path, e.what()));
   }
@@ -203,14 +211,16 @@ Result<CallEnergy> analyse_fecom_call(const FecomCall& call, FecomDevice device)
   options.tail_max_ns = call.wait_after_run_ns;
   options.tail_margin_w = device == FecomDevice::kGpu ? kFecomGpuTailMarginW : 0.0;
   const bool gpu = device == FecomDevice::kGpu;
-  return analyse_call(call.traces[static_cast<int>(device)], gpu ? call.start_nvidia_ns : call.start_perf_ns,
+  return analyse_call(call.traces[static_cast<int>(device)],
+                      gpu ? call.start_nvidia_ns : call.start_perf_ns,
                       gpu ? call.end_nvidia_ns : call.end_perf_ns, options);
 }
 
 Result<FecomAnalysis> analyse_fecom_directory(const std::string& dir) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
-    return Error(ErrorCode::kNotFound, dir + ": not a directory of FECoM experiment-<k>.json files");
+    return Error(ErrorCode::kNotFound,
+                 dir + ": not a directory of FECoM experiment-<k>.json files");
   }
   std::map<int, std::string> files;
   const std::regex name(R"(experiment-(\d+)\.json)");
@@ -237,7 +247,8 @@ Result<FecomAnalysis> analyse_fecom_directory(const std::string& dir) {
       return pos < e.size() && e[pos].api == api;
     });
     if (!everywhere) {
-      analysis.warnings.push_back(fmt::format("call {} ({}) is not in every experiment: left out", pos, api));
+      analysis.warnings.push_back(
+          fmt::format("call {} ({}) is not in every experiment: left out", pos, api));
       continue;
     }
     FecomCallSummary summary;
@@ -255,7 +266,8 @@ Result<FecomAnalysis> analyse_fecom_directory(const std::string& dir) {
         const Result<CallEnergy> energy = analyse_fecom_call(e[pos], d);
         if (!energy) {
           if (energy.error().code() != ErrorCode::kUnsupported) {
-            return energy.error().with_context(fmt::format("{}: call {} ({}) {}", dir, pos, api, to_string(d)));
+            return energy.error().with_context(
+                fmt::format("{}: call {} ({}) {}", dir, pos, api, to_string(d)));
           }
           ++out.skipped;
           continue;

@@ -1,10 +1,10 @@
 #include "jouleprof/gated_measurement.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "jouleprof/interval_trace.hpp"
 #include "jouleprof/statistics.hpp"
@@ -56,9 +56,10 @@ std::string describe_failures(const std::vector<ChannelGate>& gates) {
   for (const ChannelGate& g : gates) {
     if (g.ok) continue;
     if (!text.empty()) text += "; ";
-    text += g.temperature
-                ? fmt::format("{} too hot ({:.1f} °C > {:.1f} °C)", g.channel_id, g.value, g.threshold)
-                : fmt::format("{} unstable (CV {:.4f} > {:.4f})", g.channel_id, g.value, g.threshold);
+    text +=
+        g.temperature
+            ? fmt::format("{} too hot ({:.1f} °C > {:.1f} °C)", g.channel_id, g.value, g.threshold)
+            : fmt::format("{} unstable (CV {:.4f} > {:.4f})", g.channel_id, g.value, g.threshold);
   }
   return text;
 }
@@ -112,10 +113,12 @@ ChannelCall analyse_channel(const Series& s, TimeNs start, TimeNs end, TimeNs af
   tail_options.tail_moving_average = o.tail_moving_average;
   tail_options.tail_max_ns = o.tail_wait_ns;
   tail_options.tail_margin_w = is_gpu(c) ? o.gpu_tail_margin_w : 0.0;
-  const Tail tail = find_tail(rebin(s, end, after, o.interval_ns), 0, call.baseline_power_w, tail_options);
+  const Tail tail =
+      find_tail(rebin(s, end, after, o.interval_ns), 0, call.baseline_power_w, tail_options);
 
   std::vector<double> powers;
-  for (const IntervalSample& bin : rebin(s, start, end, o.interval_ns)) powers.push_back(bin.power_w());
+  for (const IntervalSample& bin : rebin(s, start, end, o.interval_ns))
+    powers.push_back(bin.power_w());
   if (powers.empty()) powers.push_back(total / ns_to_s(end - start));
   const RepetitionStats power_stats = summarize(powers);
 
@@ -177,8 +180,9 @@ Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call,
     rep.gate = run_gate(monitor, o);
     if (!rep.gate.passed) {
       result.incomplete = true;
-      result.missing = fmt::format("repetitions {} to {} not measured: the stability gate gave up: {}",
-                                   r + 1, o.repetitions, rep.gate.failure);
+      result.missing =
+          fmt::format("repetitions {} to {} not measured: the stability gate gave up: {}", r + 1,
+                      o.repetitions, rep.gate.failure);
       break;
     }
     // The window begins and ends on fresh readings (the few microseconds between a reading and

@@ -1,8 +1,8 @@
 #include "jouleprof/interval_trace.hpp"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace jouleprof {
 
@@ -12,11 +12,13 @@ Status validate_trace(const IntervalTrace& trace, const std::string& origin) {
     const IntervalSample& s = trace[i];
     const std::string field = fmt::format("sample {}", i);
     if (i > 0 && s.end_ns <= trace[i - 1].end_ns) {
-      return invalid_input(origin, field + " time", std::to_string(s.end_ns),
-                           s.end_ns == trace[i - 1].end_ns ? "duplicate time" : "times are not sorted");
+      return invalid_input(
+          origin, field + " time", std::to_string(s.end_ns),
+          s.end_ns == trace[i - 1].end_ns ? "duplicate time" : "times are not sorted");
     }
     if (!std::isfinite(s.energy_j)) {
-      return invalid_input(origin, field + " energy", fmt::format("{}", s.energy_j), "not a finite number");
+      return invalid_input(origin, field + " energy", fmt::format("{}", s.energy_j),
+                           "not a finite number");
     }
     if (s.duration_ns <= 0) {
       return invalid_input(origin, field + " interval", std::to_string(s.duration_ns),
@@ -38,8 +40,8 @@ Result<IntervalTrace> intervals_from_series(const Series& series) {
     const Sample& cur = series[i];
     if (cur.t_ns == prev.t_ns) continue;
     const TimeNs dt = cur.t_ns - prev.t_ns;
-    const double energy = c.kind == ChannelKind::kEnergyCounter ? cur.value - prev.value
-                                                                : cur.value * ns_to_s(dt);
+    const double energy =
+        c.kind == ChannelKind::kEnergyCounter ? cur.value - prev.value : cur.value * ns_to_s(dt);
     trace.push_back(IntervalSample{cur.t_ns, dt, energy});
   }
   JP_RETURN_IF_ERROR(validate_trace(trace, c.id));

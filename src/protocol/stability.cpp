@@ -1,9 +1,9 @@
 #include "jouleprof/stability.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace jouleprof {
 
@@ -16,7 +16,8 @@ StabilityCheck check_stability(const IntervalTrace& trace, TimeNs at_ns,
   const std::size_t available = static_cast<std::size_t>(end - trace.begin());
   if (options.last_n < 2 || available < options.last_n) {
     check.samples = available;
-    check.reason = fmt::format("only {} of the {} samples needed so far", available, options.last_n);
+    check.reason =
+        fmt::format("only {} of the {} samples needed so far", available, options.last_n);
     return check;
   }
   const auto begin = end - static_cast<std::ptrdiff_t>(options.last_n);
@@ -38,7 +39,8 @@ StabilityCheck check_stability(const IntervalTrace& trace, TimeNs at_ns,
   check.cv = stdev / check.mean_power_w;
   check.stable = check.cv <= check.threshold;
   if (!check.stable) {
-    check.reason = fmt::format("coefficient of variation {:.4f} above {:.4f}", check.cv, check.threshold);
+    check.reason =
+        fmt::format("coefficient of variation {:.4f} above {:.4f}", check.cv, check.threshold);
   }
   return check;
 }

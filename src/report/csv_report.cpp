@@ -1,8 +1,8 @@
 // The `csv` report: the breakdown tree flattened, one row per node in pre-order, for
 // spreadsheets and scripts. Empty cells mean "not measured" (no baseline → no static/dynamic).
-#include <sstream>
-
 #include <fmt/format.h>
+
+#include <sstream>
 
 #include "report/markup.hpp"
 #include "report/tree_rows.hpp"

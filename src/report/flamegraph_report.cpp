@@ -5,12 +5,12 @@
 // provenance. With a baseline it becomes a differential flame graph: widths from this profile,
 // colour by the change of each node's energy against the same path in the baseline (red = more
 // energy, blue = less, white = unchanged; intensity ∝ relative change, saturating at ±100 %).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "report/markup.hpp"
 #include "report/tree_rows.hpp"
@@ -23,8 +23,8 @@ constexpr double kWidthPx = 1200.0;
 constexpr double kRowPx = 18.0;
 constexpr double kHeaderPx = 52.0;
 constexpr double kFooterPx = 34.0;
-constexpr double kMinFramePx = 0.1;    // narrower frames are not drawn (and their subtree neither)
-constexpr double kCharPx = 7.0;        // approximate advance of a 12 px monospace glyph
+constexpr double kMinFramePx = 0.1;  // narrower frames are not drawn (and their subtree neither)
+constexpr double kCharPx = 7.0;      // approximate advance of a 12 px monospace glyph
 
 struct Layout {
   const ProfileNode* node;
@@ -41,8 +41,7 @@ void lay_out(const ProfileNode& node, const std::string& path, int depth, double
   double children_j = 0.0;
   for (const ProfileNode& c : node.children) children_j += std::max(0.0, c.energy_j);
   // Children never draw wider than their parent, even if rounding made them sum to more.
-  const double scale =
-      node.energy_j > 0.0 ? width / std::max(node.energy_j, children_j) : 0.0;
+  const double scale = node.energy_j > 0.0 ? width / std::max(node.energy_j, children_j) : 0.0;
   double cursor = x;
   for (const ProfileNode& c : node.children) {
     const double w = std::max(0.0, c.energy_j) * scale;
@@ -66,7 +65,7 @@ std::string diff_colour(double relative_change) {
   const double t = std::clamp(std::fabs(relative_change), 0.0, 1.0);
   const auto fade = static_cast<int>(std::lround(255.0 * (1.0 - 0.8 * t)));
   return relative_change >= 0.0 ? fmt::format("rgb(255,{},{})", fade, fade)
-                                 : fmt::format("rgb({},{},255)", fade, fade);
+                                : fmt::format("rgb({},{},255)", fade, fade);
 }
 
 std::string frame_label(const std::string& name, double width_px) {
@@ -104,12 +103,15 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
                      R"(viewBox="0 0 {:.0f} {:.0f}" font-family="monospace" font-size="12">)",
                      kWidthPx, height, kWidthPx, height)
       << '\n';
-  svg << fmt::format(R"(<rect class="background" x="0" y="0" width="{:.0f}" height="{:.0f}" fill="#fdfdfd"/>)",
-                     kWidthPx, height)
+  svg << fmt::format(
+             R"(<rect class="background" x="0" y="0" width="{:.0f}" height="{:.0f}" fill="#fdfdfd"/>)",
+             kWidthPx, height)
       << '\n';
-  const std::string title = baseline != nullptr ? "Differential energy flame graph" : "Energy flame graph";
-  svg << fmt::format(R"(<text class="title" x="{:.0f}" y="20" text-anchor="middle" font-size="16">{}</text>)",
-                     kWidthPx / 2, title)
+  const std::string title =
+      baseline != nullptr ? "Differential energy flame graph" : "Energy flame graph";
+  svg << fmt::format(
+             R"(<text class="title" x="{:.0f}" y="20" text-anchor="middle" font-size="16">{}</text>)",
+             kWidthPx / 2, title)
       << '\n';
   std::string subtitle = fmt::format("{} total, width = energy", format_energy(root.energy_j));
   if (baseline != nullptr) {
@@ -125,10 +127,10 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
     const ProfileNode& n = *f.node;
     const double y = kHeaderPx + (depth - f.depth) * kRowPx;
     const double share = root.energy_j > 0.0 ? n.energy_j / root.energy_j : 0.0;
-    std::string tip = fmt::format("{}\n{} ({} of total), self {}\ntime {}, {} calls, {}", n.name,
-                                  format_energy(n.energy_j), format_share(share),
-                                  format_energy(n.self_energy_j), format_duration(n.time_ns),
-                                  n.calls, to_string(n.provenance));
+    std::string tip =
+        fmt::format("{}\n{} ({} of total), self {}\ntime {}, {} calls, {}", n.name,
+                    format_energy(n.energy_j), format_share(share), format_energy(n.self_energy_j),
+                    format_duration(n.time_ns), n.calls, to_string(n.provenance));
     std::string fill(category_colour(n.category));
     if (baseline != nullptr) {
       auto it = before.find(f.relative_path);
@@ -143,10 +145,12 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
         fill = diff_colour(relative);
       }
     }
-    svg << fmt::format(R"(<g class="frame" data-path="{}" data-energy-j="{:.9g}"><title>{}</title>)",
-                       xml_escape(f.relative_path), n.energy_j, xml_escape(tip));
-    svg << fmt::format(R"(<rect x="{:.2f}" y="{:.1f}" width="{:.2f}" height="{:.1f}" fill="{}" stroke="#ffffff" stroke-width="0.5" rx="1"/>)",
-                       f.x_px, y, f.width_px, kRowPx - 1.0, fill);
+    svg << fmt::format(
+        R"(<g class="frame" data-path="{}" data-energy-j="{:.9g}"><title>{}</title>)",
+        xml_escape(f.relative_path), n.energy_j, xml_escape(tip));
+    svg << fmt::format(
+        R"(<rect x="{:.2f}" y="{:.1f}" width="{:.2f}" height="{:.1f}" fill="{}" stroke="#ffffff" stroke-width="0.5" rx="1"/>)",
+        f.x_px, y, f.width_px, kRowPx - 1.0, fill);
     const std::string label = frame_label(n.name, f.width_px);
     if (!label.empty()) {
       svg << fmt::format(R"(<text x="{:.2f}" y="{:.1f}">{}</text>)", f.x_px + 3.0, y + kRowPx - 5.0,
@@ -157,15 +161,17 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
 
   // Legend: the categories present.
   std::map<int, SpanCategory> present;
-  for (const Layout& f : frames) present.emplace(static_cast<int>(f.node->category), f.node->category);
+  for (const Layout& f : frames)
+    present.emplace(static_cast<int>(f.node->category), f.node->category);
   double x = 8.0;
   const double legend_y = height - kFooterPx + 14.0;
   for (const auto& [number, category] : present) {
     if (baseline != nullptr) break;  // colours mean change, not category
-    svg << fmt::format(R"(<g class="legend"><rect x="{:.0f}" y="{:.0f}" width="12" height="12" fill="{}"/>)"
-                       R"(<text x="{:.0f}" y="{:.0f}">{}</text></g>)",
-                       x, legend_y, category_colour(category), x + 16.0, legend_y + 10.0,
-                       to_string(category))
+    svg << fmt::format(
+               R"(<g class="legend"><rect x="{:.0f}" y="{:.0f}" width="12" height="12" fill="{}"/>)"
+               R"(<text x="{:.0f}" y="{:.0f}">{}</text></g>)",
+               x, legend_y, category_colour(category), x + 16.0, legend_y + 10.0,
+               to_string(category))
         << '\n';
     x += 24.0 + kCharPx * static_cast<double>(to_string(category).size()) + 8.0;
   }
@@ -182,8 +188,9 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
         removed_j += energy;
       }
     }
-    svg << fmt::format(R"(<text class="removed" x="8" y="{:.0f}">{} baseline nodes absent here ({} in the baseline)</text>)",
-                       legend_y + 10.0, removed, format_energy(removed_j))
+    svg << fmt::format(
+               R"(<text class="removed" x="8" y="{:.0f}">{} baseline nodes absent here ({} in the baseline)</text>)",
+               legend_y + 10.0, removed, format_energy(removed_j))
         << '\n';
   }
   svg << "</svg>\n";

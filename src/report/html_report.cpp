@@ -2,12 +2,12 @@
 // nothing fetched from the network) with the run summary, power over time with the spans of every
 // track under it on the same time axis, the breakdown tree, the top operators, the provenance of
 // every channel and attribution, and the warnings.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "report/markup.hpp"
 #include "report/power_points.hpp"
@@ -18,12 +18,12 @@ namespace jouleprof::report {
 namespace {
 
 constexpr double kChartWidthPx = 1100.0;
-constexpr double kChartLeftPx = 60.0;   // room for the watt axis
+constexpr double kChartLeftPx = 60.0;  // room for the watt axis
 constexpr double kChartRightPx = 10.0;
 constexpr double kPowerHeightPx = 220.0;
-constexpr double kLaneLevelPx = 9.0;    // one nesting level of a track's spans
-constexpr int kMaxLaneLevels = 4;       // deeper spans are drawn on the deepest level
-constexpr int kTreeOpenDepth = 2;       // tree levels shown expanded when the page opens
+constexpr double kLaneLevelPx = 9.0;  // one nesting level of a track's spans
+constexpr int kMaxLaneLevels = 4;     // deeper spans are drawn on the deepest level
+constexpr int kTreeOpenDepth = 2;     // tree levels shown expanded when the page opens
 
 constexpr std::array<std::string_view, 8> kChannelColours{
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
@@ -84,7 +84,8 @@ void card(std::ostringstream& out, std::string_view key, const std::string& valu
 void write_summary(const Profile& p, std::ostringstream& out) {
   const RunMetadata& m = p.meta;
   out << "<section id=\"summary\"><h2>Summary</h2>";
-  if (m.partial) out << "<p class=\"partial\">This run was cut short: only what was measured is shown.</p>";
+  if (m.partial)
+    out << "<p class=\"partial\">This run was cut short: only what was measured is shown.</p>";
   const TimeNs duration = m.end_ns - m.begin_ns;
   const double total = p.total_energy_j();
   out << "<div class=\"cards\">";
@@ -103,7 +104,9 @@ void write_summary(const Profile& p, std::ostringstream& out) {
   };
   row("kind", m.kind);
   row("host", m.host);
-  if (m.rank) row("rank", fmt::format("{}{}", *m.rank, m.world_size ? fmt::format(" of {}", *m.world_size) : ""));
+  if (m.rank)
+    row("rank",
+        fmt::format("{}{}", *m.rank, m.world_size ? fmt::format(" of {}", *m.world_size) : ""));
   std::string command;
   for (const std::string& a : m.command) command += (command.empty() ? "" : " ") + a;
   if (!command.empty()) row("command", command);
@@ -132,13 +135,14 @@ void write_power_chart(const Profile& p, const ReportOptions& options, std::ostr
   std::vector<int> level_of_span(tl.spans().size(), 0);
   for (std::size_t i = 0; i < tl.spans().size(); ++i) {
     int level = 0;
-    for (std::uint32_t parent = tl.spans()[i].parent; parent != kNoIndex && parent < tl.spans().size();
-         parent = tl.spans()[parent].parent) {
+    for (std::uint32_t parent = tl.spans()[i].parent;
+         parent != kNoIndex && parent < tl.spans().size(); parent = tl.spans()[parent].parent) {
       if (++level >= kMaxLaneLevels - 1) break;
     }
     level_of_span[i] = level;
     const std::uint32_t track = tl.spans()[i].track;
-    if (track < levels_of_track.size()) levels_of_track[track] = std::max(levels_of_track[track], level + 1);
+    if (track < levels_of_track.size())
+      levels_of_track[track] = std::max(levels_of_track[track], level + 1);
   }
   double lanes_height = 0.0;
   for (int levels : levels_of_track) lanes_height += levels * kLaneLevelPx + 16.0;
@@ -147,15 +151,18 @@ void write_power_chart(const Profile& p, const ReportOptions& options, std::ostr
   const double height = axis_y + 24.0 + lanes_height + 10.0;
   auto y_of = [&](double w) { return axis_y - w / y_max * kPowerHeightPx; };
 
-  out << fmt::format(R"(<svg id="power-chart" xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}" viewBox="0 0 {:.0f} {:.0f}">)",
-                     kChartWidthPx, height, kChartWidthPx, height);
-  out << fmt::format(R"(<rect x="{:.0f}" y="{:.0f}" width="{:.0f}" height="{:.0f}" fill="#fafbfc" stroke="#ccc"/>)",
-                     kChartLeftPx, top, kChartWidthPx - kChartLeftPx - kChartRightPx, kPowerHeightPx);
+  out << fmt::format(
+      R"(<svg id="power-chart" xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}" viewBox="0 0 {:.0f} {:.0f}">)",
+      kChartWidthPx, height, kChartWidthPx, height);
+  out << fmt::format(
+      R"(<rect x="{:.0f}" y="{:.0f}" width="{:.0f}" height="{:.0f}" fill="#fafbfc" stroke="#ccc"/>)",
+      kChartLeftPx, top, kChartWidthPx - kChartLeftPx - kChartRightPx, kPowerHeightPx);
   for (int k = 0; k <= 4; ++k) {
     const double w = y_max * k / 4.0;
-    out << fmt::format(R"(<line x1="{:.0f}" x2="{:.0f}" y1="{:.1f}" y2="{:.1f}" stroke="#e3e3e3"/><text x="{:.0f}" y="{:.1f}" text-anchor="end">{:.3g} W</text>)",
-                       kChartLeftPx, kChartWidthPx - kChartRightPx, y_of(w), y_of(w), kChartLeftPx - 4,
-                       y_of(w) + 4, w);
+    out << fmt::format(
+        R"(<line x1="{:.0f}" x2="{:.0f}" y1="{:.1f}" y2="{:.1f}" stroke="#e3e3e3"/><text x="{:.0f}" y="{:.1f}" text-anchor="end">{:.3g} W</text>)",
+        kChartLeftPx, kChartWidthPx - kChartRightPx, y_of(w), y_of(w), kChartLeftPx - 4,
+        y_of(w) + 4, w);
   }
   for (int k = 0; k <= 5; ++k) {
     const TimeNs t = axis.begin_ns + (axis.end_ns - axis.begin_ns) * k / 5;
@@ -174,15 +181,17 @@ void write_power_chart(const Profile& p, const ReportOptions& options, std::ostr
       previous_end = iv.end_ns;
     }
     if (d.empty()) continue;
-    out << fmt::format(R"(<path class="power-line" data-channel="{}" d="{}" fill="none" stroke="{}" stroke-width="1.5"{}><title>{}</title></path>)",
-                       xml_escape(ch.id), d, kChannelColours[c % kChannelColours.size()],
-                       ch.is_top_level() ? "" : R"( stroke-dasharray="4 2")",
-                       xml_escape(fmt::format("{} — {} ({}), peak {:.2f} W", ch.id, to_string(ch.provenance),
-                                              ch.provenance_detail, peak_power_w(lines[c].second))));
+    out << fmt::format(
+        R"(<path class="power-line" data-channel="{}" d="{}" fill="none" stroke="{}" stroke-width="1.5"{}><title>{}</title></path>)",
+        xml_escape(ch.id), d, kChannelColours[c % kChannelColours.size()],
+        ch.is_top_level() ? "" : R"( stroke-dasharray="4 2")",
+        xml_escape(fmt::format("{} — {} ({}), peak {:.2f} W", ch.id, to_string(ch.provenance),
+                               ch.provenance_detail, peak_power_w(lines[c].second))));
     for (const Gap& g : lines[c].first->gaps()) {
-      out << fmt::format(R"(<rect class="gap" x="{:.1f}" y="{:.0f}" width="{:.1f}" height="{:.0f}" fill="#f2b8b5" opacity="0.4"><title>{}</title></rect>)",
-                         axis.x(g.begin_ns), top, std::max(1.0, axis.x(g.end_ns) - axis.x(g.begin_ns)),
-                         kPowerHeightPx, xml_escape("gap in " + ch.id + ": " + g.reason));
+      out << fmt::format(
+          R"(<rect class="gap" x="{:.1f}" y="{:.0f}" width="{:.1f}" height="{:.0f}" fill="#f2b8b5" opacity="0.4"><title>{}</title></rect>)",
+          axis.x(g.begin_ns), top, std::max(1.0, axis.x(g.end_ns) - axis.x(g.begin_ns)),
+          kPowerHeightPx, xml_escape("gap in " + ch.id + ": " + g.reason));
     }
   }
 
@@ -191,9 +200,10 @@ void write_power_chart(const Profile& p, const ReportOptions& options, std::ostr
   double y = axis_y + 24.0;
   for (std::size_t t = 0; t < tl.tracks().size(); ++t) {
     lane_top[t] = y + 12.0;
-    out << fmt::format(R"(<text x="4" y="{:.1f}">{}</text>)", y + 9.0,
-                       xml_escape(std::string(to_string(tl.tracks()[t].kind)) + ": " + tl.tracks()[t].name +
-                                  (tl.tracks()[t].device.empty() ? "" : " (" + tl.tracks()[t].device + ")")));
+    out << fmt::format(
+        R"(<text x="4" y="{:.1f}">{}</text>)", y + 9.0,
+        xml_escape(std::string(to_string(tl.tracks()[t].kind)) + ": " + tl.tracks()[t].name +
+                   (tl.tracks()[t].device.empty() ? "" : " (" + tl.tracks()[t].device + ")")));
     y += levels_of_track[t] * kLaneLevelPx + 16.0;
   }
   std::vector<std::uint32_t> order(tl.spans().size());
@@ -208,26 +218,29 @@ void write_power_chart(const Profile& p, const ReportOptions& options, std::ostr
     if (s.track >= tl.tracks().size() || s.name >= tl.names().size()) continue;
     const double x0 = axis.x(s.begin_ns);
     const double w = std::max(0.5, axis.x(s.end_ns) - x0);
-    out << fmt::format(R"(<rect class="span" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.0f}" fill="{}"><title>{}</title></rect>)",
-                       x0, lane_top[s.track] + level_of_span[i] * kLaneLevelPx, w, kLaneLevelPx - 1.0,
-                       category_colour(s.category),
-                       xml_escape(fmt::format("{} ({}) {}", tl.path_of(i), to_string(s.category),
-                                              format_duration(s.duration_ns()))));
+    out << fmt::format(
+        R"(<rect class="span" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.0f}" fill="{}"><title>{}</title></rect>)",
+        x0, lane_top[s.track] + level_of_span[i] * kLaneLevelPx, w, kLaneLevelPx - 1.0,
+        category_colour(s.category),
+        xml_escape(fmt::format("{} ({}) {}", tl.path_of(i), to_string(s.category),
+                               format_duration(s.duration_ns()))));
     ++drawn;
   }
   out << "</svg>";
   out << "<p class=\"legend\">";
   for (std::size_t c = 0; c < lines.size(); ++c) {
     const Channel& ch = lines[c].first->channel();
-    out << fmt::format(R"(<span style="color:{}">&#9632;</span> {} <span class="prov">{}</span>{} &nbsp; )",
-                       kChannelColours[c % kChannelColours.size()], xml_escape(ch.id), to_string(ch.provenance),
-                       ch.is_top_level() ? "" : " (nested, dashed)");
+    out << fmt::format(
+        R"(<span style="color:{}">&#9632;</span> {} <span class="prov">{}</span>{} &nbsp; )",
+        kChannelColours[c % kChannelColours.size()], xml_escape(ch.id), to_string(ch.provenance),
+        ch.is_top_level() ? "" : " (nested, dashed)");
   }
   out << "</p>";
   if (lines.empty()) out << "<p class=\"muted\">No energy channel in this profile.</p>";
   if (drawn < tl.spans().size()) {
-    out << fmt::format("<p class=\"muted\">{} of {} spans drawn (the longest); the trace report holds all.</p>",
-                       drawn, tl.spans().size());
+    out << fmt::format(
+        "<p class=\"muted\">{} of {} spans drawn (the longest); the trace report holds all.</p>",
+        drawn, tl.spans().size());
   }
   out << "</section>\n";
 }
@@ -237,17 +250,19 @@ void write_node(const ProfileNode& n, double root_energy_j, int depth, std::ostr
   std::string line = fmt::format(
       R"(<b>{}</b> {}<span class="bar" style="width:{:.0f}px"></span>{} · self {} · {} · {} calls <span class="prov">{}</span>)",
       xml_escape(n.name), xml_escape(format_energy(n.energy_j)), std::max(1.0, share * 200.0),
-      format_share(share), xml_escape(format_energy(n.self_energy_j)), xml_escape(format_duration(n.time_ns)),
-      n.calls, to_string(n.provenance));
+      format_share(share), xml_escape(format_energy(n.self_energy_j)),
+      xml_escape(format_duration(n.time_ns)), n.calls, to_string(n.provenance));
   if (n.static_energy_j && n.dynamic_energy_j) {
-    line += fmt::format(" <span class=\"muted\">static {} / dynamic {}</span>", xml_escape(format_energy(*n.static_energy_j)),
+    line += fmt::format(" <span class=\"muted\">static {} / dynamic {}</span>",
+                        xml_escape(format_energy(*n.static_energy_j)),
                         xml_escape(format_energy(*n.dynamic_energy_j)));
   }
   if (n.children.empty()) {
     out << "<div class=\"leaf\">" << line << "</div>";
     return;
   }
-  out << "<details" << (depth < kTreeOpenDepth ? " open" : "") << "><summary>" << line << "</summary>";
+  out << "<details" << (depth < kTreeOpenDepth ? " open" : "") << "><summary>" << line
+      << "</summary>";
   for (const ProfileNode& c : n.children) write_node(c, root_energy_j, depth + 1, out);
   out << "</details>";
 }
@@ -269,23 +284,32 @@ void write_operators(const Profile& p, const ReportOptions& options, std::ostrin
     out << "<p class=\"muted\">No breakdown tree.</p></section>\n";
     return;
   }
-  out << "<table><tr><th>operator</th><th>category</th><th class=\"num\">energy</th><th class=\"num\">share</th>"
-         "<th class=\"num\">time</th><th class=\"num\">calls</th><th class=\"num\">energy/call</th><th>provenance</th></tr>";
+  out << "<table><tr><th>operator</th><th>category</th><th class=\"num\">energy</th><th "
+         "class=\"num\">share</th>"
+         "<th class=\"num\">time</th><th class=\"num\">calls</th><th "
+         "class=\"num\">energy/call</th><th>provenance</th></tr>";
   const double root = p.tree->energy_j;
   for (const OperatorTotal& op : top_operators(*p.tree, options.top_operators)) {
-    out << fmt::format("<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-                       "<td class=\"num\">{}</td><td class=\"num\">{}</td><td><span class=\"prov\">{}{}</span></td></tr>",
-                       xml_escape(op.name), to_string(op.category), xml_escape(format_energy(op.energy_j)),
-                       format_share(root > 0.0 ? op.energy_j / root : 0.0), xml_escape(format_duration(op.time_ns)),
-                       op.calls, xml_escape(op.calls > 0 ? format_energy(op.energy_j / static_cast<double>(op.calls)) : "–"),
-                       to_string(op.provenance), op.mixed_provenance ? " (mixed)" : "");
+    out << fmt::format(
+        "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
+        "class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td><span "
+        "class=\"prov\">{}{}</span></td></tr>",
+        xml_escape(op.name), to_string(op.category), xml_escape(format_energy(op.energy_j)),
+        format_share(root > 0.0 ? op.energy_j / root : 0.0),
+        xml_escape(format_duration(op.time_ns)), op.calls,
+        xml_escape(op.calls > 0 ? format_energy(op.energy_j / static_cast<double>(op.calls)) : "–"),
+        to_string(op.provenance), op.mixed_provenance ? " (mixed)" : "");
   }
   out << "</table></section>\n";
 }
 
 void write_provenance(const Profile& p, std::ostringstream& out) {
-  out << "<section id=\"provenance\"><h2>Provenance</h2><table><tr><th>channel</th><th>source</th><th>device</th>"
-         "<th>domain</th><th>kind</th><th>provenance</th><th>detail</th><th>inside</th><th class=\"num\">update period</th>"
+  out << "<section "
+         "id=\"provenance\"><h2>Provenance</h2><table><tr><th>channel</th><th>source</"
+         "th><th>device</th>"
+         "<th>domain</th><th>kind</th><th>provenance</th><th>detail</th><th>inside</th><th "
+         "class=\"num\">update period</th>"
          "<th class=\"num\">energy</th><th class=\"num\">mean</th><th class=\"num\">peak</th></tr>";
   for (const Series& s : p.series) {
     const Channel& c = s.channel();
@@ -294,25 +318,31 @@ void write_provenance(const Profile& p, std::ostringstream& out) {
       if (cs.channel_id == c.id) summary = &cs;
     }
     const TimeNs period = c.measured_period_ns > 0 ? c.measured_period_ns : c.nominal_period_ns;
-    out << fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><span class=\"prov\">{}</span></td>"
-                       "<td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-                       xml_escape(c.id), xml_escape(c.source), xml_escape(c.device), xml_escape(c.domain),
-                       to_string(c.kind), to_string(c.provenance), xml_escape(c.provenance_detail),
-                       xml_escape(c.parent_id), period > 0 ? xml_escape(format_duration(period)) : "–",
-                       summary ? xml_escape(format_energy(summary->energy_j)) : "–",
-                       summary ? fmt::format("{:.2f} W", summary->mean_power_w) : "–",
-                       summary ? fmt::format("{:.2f} W", summary->peak_power_w) : "–");
+    out << fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><span "
+        "class=\"prov\">{}</span></td>"
+        "<td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
+        "class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+        xml_escape(c.id), xml_escape(c.source), xml_escape(c.device), xml_escape(c.domain),
+        to_string(c.kind), to_string(c.provenance), xml_escape(c.provenance_detail),
+        xml_escape(c.parent_id), period > 0 ? xml_escape(format_duration(period)) : "–",
+        summary ? xml_escape(format_energy(summary->energy_j)) : "–",
+        summary ? fmt::format("{:.2f} W", summary->mean_power_w) : "–",
+        summary ? fmt::format("{:.2f} W", summary->peak_power_w) : "–");
   }
   out << "</table>";
   if (!p.attribution.empty()) {
-    out << "<h3>Attribution</h3><table><tr><th>channel</th><th>method</th><th>why</th><th>diagnostics</th><th>notes</th></tr>";
+    out << "<h3>Attribution</h3><table><tr><th>channel</th><th>method</th><th>why</"
+           "th><th>diagnostics</th><th>notes</th></tr>";
     for (const AttributionRecord& a : p.attribution) {
       std::string diagnostics;
-      for (const auto& [k, v] : a.diagnostics) diagnostics += fmt::format("{}{} = {:.4g}", diagnostics.empty() ? "" : "; ", k, v);
+      for (const auto& [k, v] : a.diagnostics)
+        diagnostics += fmt::format("{}{} = {:.4g}", diagnostics.empty() ? "" : "; ", k, v);
       std::string notes;
       for (const std::string& n : a.notes) notes += (notes.empty() ? "" : "; ") + n;
-      out << fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", xml_escape(a.channel_id),
-                         xml_escape(a.method), xml_escape(a.reason), xml_escape(diagnostics), xml_escape(notes));
+      out << fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                         xml_escape(a.channel_id), xml_escape(a.method), xml_escape(a.reason),
+                         xml_escape(diagnostics), xml_escape(notes));
     }
     out << "</table>";
   }
@@ -335,7 +365,8 @@ void write_warnings(const Profile& p, std::ostringstream& out) {
 
 Result<std::string> write_html(const Profile& profile, const ReportOptions& options) {
   std::ostringstream out;
-  const std::string title = "jouleprof report" + (profile.meta.host.empty() ? "" : " — " + profile.meta.host);
+  const std::string title =
+      "jouleprof report" + (profile.meta.host.empty() ? "" : " — " + profile.meta.host);
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
       << "<title>" << xml_escape(title) << "</title><style>" << kStyle << "</style></head><body>\n"

@@ -27,7 +27,8 @@ std::vector<PowerInterval> raw_intervals(const Series& s) {
     for (std::size_t i = 1; i < s.size(); ++i) {
       const TimeNs a = s[i - 1].t_ns;
       const TimeNs b = s[i].t_ns;
-      if (b > a && !overlaps_gap(s, a, b)) out.push_back({a, b, 0.5 * (s[i - 1].value + s[i].value)});
+      if (b > a && !overlaps_gap(s, a, b))
+        out.push_back({a, b, 0.5 * (s[i - 1].value + s[i].value)});
     }
   }
   return out;
@@ -57,8 +58,8 @@ std::vector<PowerInterval> bucketed(const std::vector<PowerInterval>& in, std::s
   std::vector<PowerInterval> out;
   for (std::size_t k = 0; k < buckets; ++k) {
     if (covered_s[k] <= 0.0) continue;
-    out.push_back({bucket_begin(k), k + 1 == buckets ? end : bucket_begin(k + 1),
-                   energy[k] / covered_s[k]});
+    out.push_back(
+        {bucket_begin(k), k + 1 == buckets ? end : bucket_begin(k + 1), energy[k] / covered_s[k]});
   }
   return out;
 }

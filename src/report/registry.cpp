@@ -32,7 +32,8 @@ Result<std::string> render_report(std::string_view format, const Profile& profil
   const ReportFormat* f = find_report_format(format);
   if (f == nullptr) {
     std::string known;
-    for (const ReportFormat& k : report_formats()) known += (known.empty() ? "" : ", ") + std::string(k.name);
+    for (const ReportFormat& k : report_formats())
+      known += (known.empty() ? "" : ", ") + std::string(k.name);
     return invalid_input("report", "format", format, "is not a report format (" + known + ")");
   }
   if (options.baseline != nullptr && !f->supports_diff) {

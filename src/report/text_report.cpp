@@ -1,7 +1,7 @@
 // The `text` report: a summary, the channels and the breakdown tree as an indented table.
-#include <sstream>
-
 #include <fmt/format.h>
+
+#include <sstream>
 
 #include "report/markup.hpp"
 #include "report/tree_rows.hpp"
@@ -14,7 +14,9 @@ void write_summary(const Profile& p, std::ostringstream& out) {
   const RunMetadata& m = p.meta;
   out << "jouleprof " << (m.kind.empty() ? "profile" : m.kind);
   if (!m.host.empty()) out << " on " << m.host;
-  if (m.rank) out << " (rank " << *m.rank << (m.world_size ? fmt::format(" of {}", *m.world_size) : "") << ")";
+  if (m.rank)
+    out << " (rank " << *m.rank << (m.world_size ? fmt::format(" of {}", *m.world_size) : "")
+        << ")";
   out << ", " << format_duration(m.end_ns - m.begin_ns) << '\n';
   if (!m.command.empty()) {
     out << "command:";
@@ -62,8 +64,8 @@ void write_tree(const Profile& p, std::ostringstream& out) {
                          format_energy(*n.dynamic_energy_j));
     }
     if (n.energy_stats) {
-      out << fmt::format("  [n={} mean {} ±{}]", n.energy_stats->n, format_energy(n.energy_stats->mean),
-                         format_energy(n.energy_stats->stdev));
+      out << fmt::format("  [n={} mean {} ±{}]", n.energy_stats->n,
+                         format_energy(n.energy_stats->mean), format_energy(n.energy_stats->stdev));
     }
     out << '\n';
   }

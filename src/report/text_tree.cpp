@@ -1,8 +1,8 @@
 #include "report/text_tree.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace jouleprof::report {
 
@@ -10,9 +10,8 @@ namespace {
 
 std::size_t display_width(const std::string& s) {
   // UTF-8: count code points, not bytes, so the tree glyphs line up.
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
+  return static_cast<std::size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 void collect(const ProfileNode& node, double parent_energy_j, const std::string& prefix,
@@ -35,8 +34,9 @@ void collect(const ProfileNode& node, double parent_energy_j, const std::string&
     const double child_share = node.energy_j != 0.0 ? c.energy_j / node.energy_j : 0.0;
     if (child_share >= options.min_share) shown.push_back(&c);
   }
-  std::stable_sort(shown.begin(), shown.end(),
-                   [](const ProfileNode* a, const ProfileNode* b) { return a->energy_j > b->energy_j; });
+  std::stable_sort(shown.begin(), shown.end(), [](const ProfileNode* a, const ProfileNode* b) {
+    return a->energy_j > b->energy_j;
+  });
   const std::size_t hidden = node.children.size() - std::min(shown.size(), options.max_children);
   if (shown.size() > options.max_children) shown.resize(options.max_children);
   const std::string child_prefix = depth == 0 ? "" : prefix + (branch == "└─ " ? "   " : "│  ");
@@ -54,7 +54,8 @@ std::string format_text_table(const std::vector<std::string>& header,
   std::vector<std::size_t> width(header.size(), 0);
   for (std::size_t c = 0; c < header.size(); ++c) width[c] = display_width(header[c]);
   for (const auto& row : rows) {
-    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) width[c] = std::max(width[c], display_width(row[c]));
+    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
+      width[c] = std::max(width[c], display_width(row[c]));
   }
   std::string out;
   const auto emit = [&](const std::vector<std::string>& row) {
@@ -76,7 +77,8 @@ std::string format_text_table(const std::vector<std::string>& header,
 std::string format_profile_tree(const ProfileNode& root, const TextTreeOptions& options) {
   std::vector<std::vector<std::string>> rows;
   collect(root, 0.0, "", "", 0, options, rows);
-  return format_text_table({"node", "energy J", "share", "power W", "time ms", "calls", "provenance"}, rows);
+  return format_text_table(
+      {"node", "energy J", "share", "power W", "time ms", "calls", "provenance"}, rows);
 }
 
 }  // namespace jouleprof::report

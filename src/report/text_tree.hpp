@@ -15,8 +15,8 @@
 namespace jouleprof::report {
 
 struct TextTreeOptions {
-  int max_depth = -1;            // levels below the root to show; -1 = all
-  double min_share = 0.0;        // hide nodes below this share of their parent (0..1)
+  int max_depth = -1;      // levels below the root to show; -1 = all
+  double min_share = 0.0;  // hide nodes below this share of their parent (0..1)
   std::size_t max_children = std::numeric_limits<std::size_t>::max();  // per node, largest first
 };
 

@@ -6,7 +6,6 @@
 // monotonic nanosecond that is).
 #include <algorithm>
 #include <map>
-
 #include <nlohmann/json.hpp>
 
 #include "report/power_points.hpp"
@@ -35,9 +34,12 @@ json metadata(std::string_view what, int pid, int tid, json args) {
 std::string counter_name(const Channel& c) {
   switch (c.kind) {
     case ChannelKind::kEnergyCounter:
-    case ChannelKind::kPower: return "power " + c.id + " (W, " + std::string(to_string(c.provenance)) + ")";
-    case ChannelKind::kTemperature: return "temperature " + c.id + " (°C)";
-    case ChannelKind::kUtilisation: return "utilisation " + c.id + " (0..1)";
+    case ChannelKind::kPower:
+      return "power " + c.id + " (W, " + std::string(to_string(c.provenance)) + ")";
+    case ChannelKind::kTemperature:
+      return "temperature " + c.id + " (°C)";
+    case ChannelKind::kUtilisation:
+      return "utilisation " + c.id + " (0..1)";
   }
   return c.id;
 }
@@ -55,10 +57,12 @@ Result<std::string> write_trace(const Profile& profile, const ReportOptions& opt
   for (std::size_t i = 0; i < tl.tracks().size(); ++i) {
     const Track& track = tl.tracks()[i];
     const std::string device = track.device.empty() ? "(no device)" : track.device;
-    auto [it, inserted] = pid_of_device.try_emplace(device, static_cast<int>(pid_of_device.size()) + 1);
+    auto [it, inserted] =
+        pid_of_device.try_emplace(device, static_cast<int>(pid_of_device.size()) + 1);
     if (inserted) {
       events.push_back(metadata("process_name", it->second, -1, {{"name", "device " + device}}));
-      events.push_back(metadata("process_sort_index", it->second, -1, {{"sort_index", it->second}}));
+      events.push_back(
+          metadata("process_sort_index", it->second, -1, {{"sort_index", it->second}}));
     }
     const int tid = static_cast<int>(i) + 1;
     events.push_back(metadata("thread_name", it->second, tid,
@@ -82,15 +86,23 @@ Result<std::string> write_trace(const Profile& profile, const ReportOptions& opt
     if (s.attributes != kNoIndex && s.attributes < tl.attributes().size()) {
       for (const auto& [key, value] : tl.attributes()[s.attributes]) args[key] = value;
     }
-    events.push_back(json{{"ph", "X"}, {"name", tl.name(s.name)}, {"cat", to_string(s.category)},
-                          {"pid", pid_of_track(s.track)}, {"tid", static_cast<int>(s.track) + 1},
-                          {"ts", us(s.begin_ns)}, {"dur", static_cast<double>(s.duration_ns()) / 1e3},
+    events.push_back(json{{"ph", "X"},
+                          {"name", tl.name(s.name)},
+                          {"cat", to_string(s.category)},
+                          {"pid", pid_of_track(s.track)},
+                          {"tid", static_cast<int>(s.track) + 1},
+                          {"ts", us(s.begin_ns)},
+                          {"dur", static_cast<double>(s.duration_ns()) / 1e3},
                           {"args", std::move(args)}});
   }
   for (const Mark& m : tl.marks()) {
     if (m.track >= tl.tracks().size() || m.name >= tl.names().size()) continue;
-    events.push_back(json{{"ph", "i"}, {"s", "t"}, {"name", tl.name(m.name)}, {"pid", pid_of_track(m.track)},
-                          {"tid", static_cast<int>(m.track) + 1}, {"ts", us(m.t_ns)}});
+    events.push_back(json{{"ph", "i"},
+                          {"s", "t"},
+                          {"name", tl.name(m.name)},
+                          {"pid", pid_of_track(m.track)},
+                          {"tid", static_cast<int>(m.track) + 1},
+                          {"ts", us(m.t_ns)}});
   }
 
   // Energy channels: one counter per channel, gaps as slices on a thread per channel.
@@ -102,15 +114,22 @@ Result<std::string> write_trace(const Profile& profile, const ReportOptions& opt
     for (const Series& s : profile.series) {
       const Channel& c = s.channel();
       const std::string name = counter_name(c);
-      const json label_args{{"provenance", to_string(c.provenance)}, {"detail", c.provenance_detail}};
+      const json label_args{{"provenance", to_string(c.provenance)},
+                            {"detail", c.provenance_detail}};
       if (c.carries_energy()) {
         for (const PowerInterval& iv : power_intervals(s, options.trace_power_points)) {
-          events.push_back(json{{"ph", "C"}, {"name", name}, {"pid", pid}, {"ts", us(iv.begin_ns)},
+          events.push_back(json{{"ph", "C"},
+                                {"name", name},
+                                {"pid", pid},
+                                {"ts", us(iv.begin_ns)},
                                 {"args", {{"W", iv.power_w}}}});
         }
       } else {
         for (std::size_t i = 0; i < s.size(); ++i) {
-          events.push_back(json{{"ph", "C"}, {"name", name}, {"pid", pid}, {"ts", us(s[i].t_ns)},
+          events.push_back(json{{"ph", "C"},
+                                {"name", name},
+                                {"pid", pid},
+                                {"ts", us(s[i].t_ns)},
                                 {"args", {{"value", s[i].value}}}});
         }
       }
@@ -118,8 +137,12 @@ Result<std::string> write_trace(const Profile& profile, const ReportOptions& opt
       ++tid;
       events.push_back(metadata("thread_name", pid, tid, {{"name", "gaps " + c.id}}));
       for (const Gap& g : s.gaps()) {
-        events.push_back(json{{"ph", "X"}, {"name", "gap: " + g.reason}, {"cat", "gap"}, {"pid", pid},
-                              {"tid", tid}, {"ts", us(g.begin_ns)},
+        events.push_back(json{{"ph", "X"},
+                              {"name", "gap: " + g.reason},
+                              {"cat", "gap"},
+                              {"pid", pid},
+                              {"tid", tid},
+                              {"ts", us(g.begin_ns)},
                               {"dur", static_cast<double>(g.end_ns - g.begin_ns) / 1e3},
                               {"args", label_args}});
       }

@@ -56,8 +56,9 @@ std::vector<OperatorTotal> top_operators(const ProfileNode& root, std::size_t li
   std::vector<OperatorTotal> totals;
   totals.reserve(by_name.size());
   for (auto& [name, total] : by_name) totals.push_back(std::move(total));
-  std::stable_sort(totals.begin(), totals.end(),
-                   [](const OperatorTotal& a, const OperatorTotal& b) { return a.energy_j > b.energy_j; });
+  std::stable_sort(
+      totals.begin(), totals.end(),
+      [](const OperatorTotal& a, const OperatorTotal& b) { return a.energy_j > b.energy_j; });
   if (totals.size() > limit) totals.resize(limit);
   return totals;
 }

@@ -11,9 +11,9 @@ namespace jouleprof::report {
 
 struct TreeRow {
   const ProfileNode* node = nullptr;
-  std::string path;   // names from the root, joined by '/'
-  int depth = 0;      // 0 = root
-  double share = 0.0; // node energy / root energy (0 when the root has none)
+  std::string path;    // names from the root, joined by '/'
+  int depth = 0;       // 0 = root
+  double share = 0.0;  // node energy / root energy (0 when the root has none)
 };
 
 // Pre-order (parent before children, children in their stored order).

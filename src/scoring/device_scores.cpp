@@ -1,10 +1,10 @@
 #include "scoring/device_scores.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "predict/csv_table.hpp"
 
@@ -19,7 +19,8 @@ constexpr double kScoreScale = 100.0;
 std::vector<double> average_ranks(const std::vector<double>& values) {
   std::vector<std::size_t> order(values.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
   std::vector<double> ranks(values.size());
   for (std::size_t i = 0; i < order.size();) {
     std::size_t j = i;
@@ -65,8 +66,9 @@ struct RowScores {
 };
 
 // Scores one table whose cells have already been turned into "lower is better" values.
-RowScores score_table(const std::map<std::pair<std::string, std::string>, std::map<std::string, double>>& cells,
-                      const std::set<std::string>& devices, std::size_t dnn_count, ScoreNormalisation n) {
+RowScores score_table(
+    const std::map<std::pair<std::string, std::string>, std::map<std::string, double>>& cells,
+    const std::set<std::string>& devices, std::size_t dnn_count, ScoreNormalisation n) {
   std::map<std::string, double> sum, log_sum;
   RowScores out;
   for (const auto& [row, values] : cells) {
@@ -106,17 +108,23 @@ RowScores score_table(const std::map<std::pair<std::string, std::string>, std::m
 
 std::string_view to_string(ScoreNormalisation n) {
   switch (n) {
-    case ScoreNormalisation::kRowBestSum: return "row-best-sum";
-    case ScoreNormalisation::kRowBestMean: return "row-best-mean";
-    case ScoreNormalisation::kRowGeomean: return "row-geomean";
+    case ScoreNormalisation::kRowBestSum:
+      return "row-best-sum";
+    case ScoreNormalisation::kRowBestMean:
+      return "row-best-mean";
+    case ScoreNormalisation::kRowGeomean:
+      return "row-geomean";
   }
   return "?";
 }
 
-std::vector<std::string> score_normalisation_names() { return {"row-best-sum", "row-best-mean", "row-geomean"}; }
+std::vector<std::string> score_normalisation_names() {
+  return {"row-best-sum", "row-best-mean", "row-geomean"};
+}
 
 Result<ScoreNormalisation> score_normalisation_from_string(std::string_view s) {
-  for (auto n : {ScoreNormalisation::kRowBestSum, ScoreNormalisation::kRowBestMean, ScoreNormalisation::kRowGeomean}) {
+  for (auto n : {ScoreNormalisation::kRowBestSum, ScoreNormalisation::kRowBestMean,
+                 ScoreNormalisation::kRowGeomean}) {
     if (s == to_string(n)) return n;
   }
   return invalid_input("normalisation", "normalisation", std::string(s),
@@ -135,7 +143,9 @@ std::string describe(ScoreNormalisation n) {
   return "";
 }
 
-std::string_view to_string(MissingCells m) { return m == MissingCells::kSkipRow ? "skip-row" : "skip-cell"; }
+std::string_view to_string(MissingCells m) {
+  return m == MissingCells::kSkipRow ? "skip-row" : "skip-cell";
+}
 
 Result<MissingCells> missing_cells_from_string(std::string_view s) {
   if (s == "skip-row") return MissingCells::kSkipRow;
@@ -164,17 +174,21 @@ Result<LongTable> read_long_table(const std::filesystem::path& path) {
     const std::string& field = row[value_col];
     const std::string where = fmt::format("{}: line {}", csv.path, csv.line_numbers[r]);
     std::optional<double> value = parse_number(field);
-    if (!field.empty() && !value) return invalid_input(where, table.value_column, field, "not a number");
-    if (value && *value <= 0.0) return invalid_input(where, table.value_column, field, "must be positive");
+    if (!field.empty() && !value)
+      return invalid_input(where, table.value_column, field, "not a number");
+    if (value && *value <= 0.0)
+      return invalid_input(where, table.value_column, field, "must be positive");
     if (row[delegate_col].empty()) {  // a published score row, e.g. PCS,,<device>,75
-      if (!value) return invalid_input(where, row[dnn_col], field, "published score without a value");
+      if (!value)
+        return invalid_input(where, row[dnn_col], field, "published score without a value");
       table.published[device] = *value;
       table.published_label = row[dnn_col];
       continue;
     }
     if (seen.insert(device).second) table.devices.push_back(device);
     auto& cells = table.rows[{row[dnn_col], row[delegate_col]}];
-    if (cells.contains(device)) return invalid_input(where, "device", device, "second value for this row and device");
+    if (cells.contains(device))
+      return invalid_input(where, "device", device, "second value for this row and device");
     cells[device] = value;
   }
   return table;
@@ -188,8 +202,8 @@ Result<std::map<std::string, double>> read_device_tdp_w(const std::filesystem::p
   for (std::size_t r = 0; r < csv.rows.size(); ++r) {
     auto value = parse_number(csv.rows[r][tdp_col]);
     if (!value || *value <= 0.0) {
-      return invalid_input(fmt::format("{}: line {}", csv.path, csv.line_numbers[r]), "tdp_w", csv.rows[r][tdp_col],
-                           "not a positive number");
+      return invalid_input(fmt::format("{}: line {}", csv.path, csv.line_numbers[r]), "tdp_w",
+                           csv.rows[r][tdp_col], "not a positive number");
     }
     tdp[csv.rows[r][device_col]] = *value;
   }
@@ -197,7 +211,8 @@ Result<std::map<std::string, double>> read_device_tdp_w(const std::filesystem::p
 }
 
 Result<ScoreReport> compute_scores(const LongTable& power_w, const LongTable& energy_j,
-                                   const std::map<std::string, double>& tdp_w, const ScoreOptions& options) {
+                                   const std::map<std::string, double>& tdp_w,
+                                   const ScoreOptions& options) {
   ScoreReport report;
   report.normalisation = options.normalisation;
   report.missing = options.missing;
@@ -208,7 +223,8 @@ Result<ScoreReport> compute_scores(const LongTable& power_w, const LongTable& en
   const std::set<std::string> device_set(devices.begin(), devices.end());
   for (const std::string& d : devices) {
     if (!tdp_w.contains(d)) {
-      return invalid_input("devices table", "device", d, "no TDP for this device (PCS is relative to TDP)");
+      return invalid_input("devices table", "device", d,
+                           "no TDP for this device (PCS is relative to TDP)");
     }
   }
   // Cells as "lower is better" values: P / TDP for PCS, E for IECS.
@@ -223,13 +239,15 @@ Result<ScoreReport> compute_scores(const LongTable& power_w, const LongTable& en
         auto it = values.find(d);
         if (it == values.end() || !it->second) {
           row_complete = false;
-          report.missing_cells.push_back(fmt::format("{} {}/{}: {}", table.value_column, row.first, row.second, d));
+          report.missing_cells.push_back(
+              fmt::format("{} {}/{}: {}", table.value_column, row.first, row.second, d));
           continue;
         }
         present[d] = relative_to_tdp ? *it->second / tdp_w.at(d) : *it->second;
       }
       if (!row_complete && options.missing == MissingCells::kSkipRow) {
-        report.skipped_rows.push_back(fmt::format("{} {}/{}", table.value_column, row.first, row.second));
+        report.skipped_rows.push_back(
+            fmt::format("{} {}/{}", table.value_column, row.first, row.second));
         continue;
       }
       cells[row] = std::move(present);
@@ -250,8 +268,10 @@ Result<ScoreReport> compute_scores(const LongTable& power_w, const LongTable& en
     if (auto it = iecs.score.find(d); it != iecs.score.end()) s.iecs = it->second;
     if (auto it = pcs.rows.find(d); it != pcs.rows.end()) s.pcs_rows = it->second;
     if (auto it = iecs.rows.find(d); it != iecs.rows.end()) s.iecs_rows = it->second;
-    if (auto it = power_w.published.find(d); it != power_w.published.end()) s.published_pcs = it->second;
-    if (auto it = energy_j.published.find(d); it != energy_j.published.end()) s.published_iecs = it->second;
+    if (auto it = power_w.published.find(d); it != power_w.published.end())
+      s.published_pcs = it->second;
+    if (auto it = energy_j.published.find(d); it != energy_j.published.end())
+      s.published_iecs = it->second;
     if (s.pcs && s.published_pcs) pcs_pairs.emplace_back(*s.pcs, *s.published_pcs);
     if (s.iecs && s.published_iecs) iecs_pairs.emplace_back(*s.iecs, *s.published_iecs);
     report.devices.push_back(std::move(s));

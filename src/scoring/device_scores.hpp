@@ -42,11 +42,11 @@ Result<MissingCells> missing_cells_from_string(std::string_view s);
 // A long table `dnn,delegate,device,<value>`.
 struct LongTable {
   std::string path;
-  std::string value_column;                        // e.g. apc_w, eci_j
+  std::string value_column;  // e.g. apc_w, eci_j
   std::map<std::pair<std::string, std::string>, std::map<std::string, std::optional<double>>> rows;
-  std::map<std::string, double> published;         // device → published score
-  std::string published_label;                     // "PCS", "IECS" (the dnn field of those rows)
-  std::vector<std::string> devices;                // in order of first appearance
+  std::map<std::string, double> published;  // device → published score
+  std::string published_label;              // "PCS", "IECS" (the dnn field of those rows)
+  std::vector<std::string> devices;         // in order of first appearance
 };
 Result<LongTable> read_long_table(const std::filesystem::path& path);
 
@@ -83,6 +83,7 @@ struct ScoreOptions {
 
 // Fails when a device of a table has no TDP in the devices table.
 Result<ScoreReport> compute_scores(const LongTable& power_w, const LongTable& energy_j,
-                                   const std::map<std::string, double>& tdp_w, const ScoreOptions& options);
+                                   const std::map<std::string, double>& tdp_w,
+                                   const ScoreOptions& options);
 
 }  // namespace jouleprof::scoring

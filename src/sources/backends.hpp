@@ -32,11 +32,16 @@ std::unique_ptr<Source> make_cpu_estimate_source(const SourceOptions& options);
 namespace jouleprof {
 
 // Recorded traces (nvidia-smi logs, perf stat -I output, meter CSVs; see sources/power_log.hpp).
-enum class PowerLogFormat : std::uint8_t { kAuto = 0, kNvidiaSmi = 1, kPerfStat = 2, kMeterCsv = 3 };
+enum class PowerLogFormat : std::uint8_t {
+  kAuto = 0,
+  kNvidiaSmi = 1,
+  kPerfStat = 2,
+  kMeterCsv = 3
+};
 // Replays a recorded trace as a live source: its first sample plays at monotonic time
 // `first_sample_at_ns`, later samples at the same distances; each read returns the last recorded
 // value at or before now (what a poller would have seen). Labelled imported.
 std::unique_ptr<Source> make_power_log_replay_source(const std::string& path, PowerLogFormat format,
-                                                 TimeNs first_sample_at_ns);
+                                                     TimeNs first_sample_at_ns);
 
 }  // namespace jouleprof

@@ -57,15 +57,17 @@ Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& 
       bad_value = fields[2];
     }
     if (!bad_field.empty()) {
-      const std::string value = bad_field == "fields" ? std::to_string(fields.size()) : std::string(bad_value);
+      const std::string value =
+          bad_field == "fields" ? std::to_string(fields.size()) : std::string(bad_value);
       if (may_be_truncated) {
         trace.warnings.push_back(fmt::format("{}: last line dropped as truncated ({} '{}')",
-                                             trace_text::where(path, line.number), bad_field, value));
+                                             trace_text::where(path, line.number), bad_field,
+                                             value));
         continue;
       }
-      return invalid_input(trace_text::where(path, line.number), bad_field, value,
-                           bad_field == "fields" ? "expected Time, current and voltage"
-                                                 : "not a number");
+      return invalid_input(
+          trace_text::where(path, line.number), bad_field, value,
+          bad_field == "fields" ? "expected Time, current and voltage" : "not a number");
     }
     if (!microseconds) microseconds = *time > kEpochMicrosecondsAbove;
     // Integral stamps are converted exactly: 1.7e15 µs in ns is beyond a double's 53 bits.
@@ -75,8 +77,8 @@ Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& 
     } else {
       t_ns = static_cast<TimeNs>(*time * (*microseconds ? 1e3 : 1e6));
     }
-    raw.push_back(trace_text::RawSample{t_ns, *current_ma * *voltage_v * kMilliampVoltToWatt,
-                                        line.number});
+    raw.push_back(
+        trace_text::RawSample{t_ns, *current_ma * *voltage_v * kMilliampVoltToWatt, line.number});
   }
   if (raw.empty()) return invalid_input(path, "content", "", "no meter samples");
   trace.offset_ns = trace_text::resolve_offset(options, raw.front().t_ns);
@@ -90,7 +92,8 @@ Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& 
   channel.kind = ChannelKind::kPower;
   channel.provenance = Provenance::kImported;
   trace_text::SeriesRules rules;
-  JP_TRY(Series series, trace_text::build_series(channel, raw, path, options.gap_factor, options.min_gap_ns, rules));
+  JP_TRY(Series series, trace_text::build_series(channel, raw, path, options.gap_factor,
+                                                 options.min_gap_ns, rules));
   const std::string extra = fmt::format(
       "power = Main(mA) x Main Voltage(V) / 1000; Time column read as {}",
       microseconds.value_or(false) ? "epoch microseconds (values > 1e14, despite the 'ms' label)"

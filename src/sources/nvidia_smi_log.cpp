@@ -1,12 +1,12 @@
 // nvidia-smi CSV logs: `--query-gpu=timestamp,power.draw,… --format=csv[,noheader][,nounits]`.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <limits>
 #include <map>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
@@ -23,16 +23,19 @@ std::string canonical_column(std::string_view header) {
   std::transform(name.begin(), name.end(), name.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   static const std::map<std::string, std::string, std::less<>> kAliases = {
-      {"gpu_name", "name"},           {"gpu_usage", "utilization.gpu"},
-      {"gpu_power_draw", "power.draw"}, {"gpu_temperature", "temperature.gpu"},
-      {"gpu_memory_used", "memory.used"}, {"gpu_index", "index"}};
+      {"gpu_name", "name"},
+      {"gpu_usage", "utilization.gpu"},
+      {"gpu_power_draw", "power.draw"},
+      {"gpu_temperature", "temperature.gpu"},
+      {"gpu_memory_used", "memory.used"},
+      {"gpu_index", "index"}};
   if (auto it = kAliases.find(name); it != kAliases.end()) return it->second;
   return name;
 }
 
 struct Column {
-  std::string_view query;   // canonical name
-  std::string_view unit;    // suffix stripped when present
+  std::string_view query;  // canonical name
+  std::string_view unit;   // suffix stripped when present
   ChannelKind kind;
   double scale;             // to channel units (percent -> fraction)
   std::string_view suffix;  // channel id suffix
@@ -50,8 +53,7 @@ struct GpuSamples {
 
 }  // namespace
 
-Result<PowerLog> read_nvidia_smi_log(const std::string& path,
-                                          const PowerLogOptions& options) {
+Result<PowerLog> read_nvidia_smi_log(const std::string& path, const PowerLogOptions& options) {
   JP_TRY(std::string content, trace_text::read_all(path));
   const std::vector<Line> lines = trace_text::split_lines(content);
 
@@ -122,8 +124,8 @@ Result<PowerLog> read_nvidia_smi_log(const std::string& path,
     }
     const auto t = parse_wall_clock_ns(fields[*timestamp_col], options.utc_offset_s);
     if (!t) {
-      if (auto e = reject("timestamp", fields[*timestamp_col],
-                          "not a YYYY/MM/DD hh:mm:ss.fff time")) {
+      if (auto e =
+              reject("timestamp", fields[*timestamp_col], "not a YYYY/MM/DD hh:mm:ss.fff time")) {
         return *e;
       }
       continue;
@@ -148,7 +150,8 @@ Result<PowerLog> read_nvidia_smi_log(const std::string& path,
         complete = false;
         continue;
       }
-      if (!field.empty() && !std::isdigit(static_cast<unsigned char>(field.back()))) ++unit_suffixes[c];
+      if (!field.empty() && !std::isdigit(static_cast<unsigned char>(field.back())))
+        ++unit_suffixes[c];
       values[c] = *value * kImported[c].scale;
     }
     if (!complete) continue;
@@ -160,8 +163,8 @@ Result<PowerLog> read_nvidia_smi_log(const std::string& path,
     }
   }
   if (unavailable > 0) {
-    trace.warnings.push_back(fmt::format("{}: {} values marked unavailable ([N/A]…) left out",
-                                         path, unavailable));
+    trace.warnings.push_back(
+        fmt::format("{}: {} values marked unavailable ([N/A]…) left out", path, unavailable));
   }
   if (gpus.empty() || std::all_of(gpus.begin(), gpus.end(),
                                   [](const auto& g) { return g.second.samples[0].empty(); })) {
@@ -194,9 +197,11 @@ Result<PowerLog> read_nvidia_smi_log(const std::string& path,
           "{} column '{}'{}{}", header_rule, kImported[c].query,
           unit_suffixes[c] > 0 ? fmt::format(", unit suffix '{}' stripped", kImported[c].unit) : "",
           trace.warnings.empty() ? "" : fmt::format(", {} warnings", trace.warnings.size()));
-      JP_TRY(Series series, trace_text::build_series(channel, raw, path, options.gap_factor, options.min_gap_ns, rules));
-      series.channel().provenance_detail = fmt::format(
-          "nvidia-smi log {}: {}", path, trace_text::describe_rules(options, trace.offset_ns, rules, extra));
+      JP_TRY(Series series, trace_text::build_series(channel, raw, path, options.gap_factor,
+                                                     options.min_gap_ns, rules));
+      series.channel().provenance_detail =
+          fmt::format("nvidia-smi log {}: {}", path,
+                      trace_text::describe_rules(options, trace.offset_ns, rules, extra));
       series.channel().measured_period_ns = series.measured_update_period_ns();
       if (rules.gaps > 0 && c == 0) {
         trace.warnings.push_back(fmt::format("{}: {} gaps in the power samples", path, rules.gaps));
@@ -205,7 +210,8 @@ Result<PowerLog> read_nvidia_smi_log(const std::string& path,
     }
   }
   if (repeated_headers > 0) {
-    trace.warnings.push_back(fmt::format("{}: {} repeated header lines skipped", path, repeated_headers));
+    trace.warnings.push_back(
+        fmt::format("{}: {} repeated header lines skipped", path, repeated_headers));
   }
   return trace;
 }

@@ -1,10 +1,10 @@
 // `perf stat -I N -x ';' -e power/energy-pkg/,power/energy-ram/` output:
 //   <seconds since start>;<value>;<unit>;<event>;<run time ns>;<percent>;;
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
@@ -32,17 +32,20 @@ std::optional<TimeNs> parse_perf_start(std::string_view line, std::int64_t utc_o
   if (month == kMonths.end() || !day || words[4].size() != 4 || words[3].size() != 8) {
     return std::nullopt;
   }
-  const std::string stamp = fmt::format("{}-{:02d}-{:02d} {}", words[4],
-                                        static_cast<int>(month - kMonths.begin()) + 1,
-                                        static_cast<int>(*day), words[3]);
+  const std::string stamp =
+      fmt::format("{}-{:02d}-{:02d} {}", words[4], static_cast<int>(month - kMonths.begin()) + 1,
+                  static_cast<int>(*day), words[3]);
   return parse_wall_clock_ns(stamp, utc_offset_s);
 }
 
 // perf's event name -> RAPL domain.
 std::string domain_of(std::string_view event) {
   static const std::map<std::string, std::string, std::less<>> kDomains = {
-      {"energy-pkg", "package"}, {"energy-ram", "dram"}, {"energy-cores", "core"},
-      {"energy-gpu", "uncore"},  {"energy-psys", "psys"}};
+      {"energy-pkg", "package"},
+      {"energy-ram", "dram"},
+      {"energy-cores", "core"},
+      {"energy-gpu", "uncore"},
+      {"energy-psys", "psys"}};
   for (const auto& [name, domain] : kDomains) {
     if (event.find(name) != std::string_view::npos) return domain;
   }
@@ -93,14 +96,16 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
                                       value, problem);
     };
     if (fields.size() < 4) {
-      if (auto e = reject("fields", std::to_string(fields.size()), "expected at least 4 (-x ';')")) {
+      if (auto e =
+              reject("fields", std::to_string(fields.size()), "expected at least 4 (-x ';')")) {
         return *e;
       }
       continue;
     }
     const auto seconds = trace_text::parse_number(fields[0]);
     if (!seconds || *seconds < 0) {
-      if (auto e = reject("time", fields[0], "not seconds since perf started (-I output)")) return *e;
+      if (auto e = reject("time", fields[0], "not seconds since perf started (-I output)"))
+        return *e;
       continue;
     }
     const std::string event(fields[3]);
@@ -155,8 +160,9 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
     const TimeNs median_ns = sorted[sorted.size() / 2];
     std::string partial_rule;
     if (intervals.size() > 1 && intervals.back() < median_ns * 9 / 10) {
-      partial_rule = fmt::format(", last interval partial ({:.3f} s of {:.3f} s) kept at its true end",
-                                 ns_to_s(intervals.back()), ns_to_s(median_ns));
+      partial_rule =
+          fmt::format(", last interval partial ({:.3f} s of {:.3f} s) kept at its true end",
+                      ns_to_s(intervals.back()), ns_to_s(median_ns));
     }
     std::vector<RawSample> raw;
     raw.reserve(ev.samples.size() + 1);
@@ -176,14 +182,17 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
       channel.parent_id = "perf-stat:package";
     }
     trace_text::SeriesRules rules;
-    JP_TRY(Series series, trace_text::build_series(channel, raw, path, options.gap_factor, options.min_gap_ns, rules));
-    std::string extra = fmt::format("event {}, Joules per interval summed into a counter from 0 J "
-                                    "at perf's start; {}{}",
-                                    event, start_rule, partial_rule);
+    JP_TRY(Series series, trace_text::build_series(channel, raw, path, options.gap_factor,
+                                                   options.min_gap_ns, rules));
+    std::string extra = fmt::format(
+        "event {}, Joules per interval summed into a counter from 0 J "
+        "at perf's start; {}{}",
+        event, start_rule, partial_rule);
     if (ev.not_counted > 0) {
-      extra += fmt::format(", {} intervals <not counted> (their energy is missing)", ev.not_counted);
-      trace.warnings.push_back(fmt::format("{}: event {}: {} intervals not counted", path, event,
-                                           ev.not_counted));
+      extra +=
+          fmt::format(", {} intervals <not counted> (their energy is missing)", ev.not_counted);
+      trace.warnings.push_back(
+          fmt::format("{}: event {}: {} intervals not counted", path, event, ev.not_counted));
     }
     series.channel().provenance_detail =
         fmt::format("perf stat -I log {}: {}", path,

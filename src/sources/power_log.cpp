@@ -1,8 +1,8 @@
 #include "sources/power_log.hpp"
 
-#include <array>
-
 #include <fmt/format.h>
+
+#include <array>
 
 #include "sources/trace_text.hpp"
 
@@ -51,7 +51,8 @@ std::optional<TimeNs> parse_wall_clock_ns(std::string_view text, std::int64_t ut
   unsigned year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
   if (!read_digits(s, 4, year) || !expect(s, "-/") || !read_digits(s, 2, month) ||
       !expect(s, "-/") || !read_digits(s, 2, day) || !expect(s, " T") || !read_digits(s, 2, hour) ||
-      !expect(s, ":") || !read_digits(s, 2, minute) || !expect(s, ":") || !read_digits(s, 2, second)) {
+      !expect(s, ":") || !read_digits(s, 2, minute) || !expect(s, ":") ||
+      !read_digits(s, 2, second)) {
     return std::nullopt;
   }
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) {
@@ -69,13 +70,13 @@ std::optional<TimeNs> parse_wall_clock_ns(std::string_view text, std::int64_t ut
     }
   }
   if (!s.empty()) return std::nullopt;
-  const std::int64_t seconds = days_from_civil(year, month, day) * 86400 + hour * 3600 +
-                               minute * 60 + second - utc_offset_s;
+  const std::int64_t seconds =
+      days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - utc_offset_s;
   return seconds * kNsPerS + fraction_ns;
 }
 
 Result<PowerLog> read_power_log(const std::string& path, PowerLogFormat format,
-                                 const PowerLogOptions& options) {
+                                const PowerLogOptions& options) {
   if (format == PowerLogFormat::kAuto) {
     JP_TRY(std::string content, trace_text::read_all(path));
     const std::vector<trace_text::Line> lines = trace_text::split_lines(content);
@@ -99,10 +100,14 @@ Result<PowerLog> read_power_log(const std::string& path, PowerLogFormat format,
     }
   }
   switch (format) {
-    case PowerLogFormat::kNvidiaSmi: return read_nvidia_smi_log(path, options);
-    case PowerLogFormat::kPerfStat: return read_perf_stat_log(path, options);
-    case PowerLogFormat::kMeterCsv: return read_meter_csv(path, options);
-    case PowerLogFormat::kAuto: break;
+    case PowerLogFormat::kNvidiaSmi:
+      return read_nvidia_smi_log(path, options);
+    case PowerLogFormat::kPerfStat:
+      return read_perf_stat_log(path, options);
+    case PowerLogFormat::kMeterCsv:
+      return read_meter_csv(path, options);
+    case PowerLogFormat::kAuto:
+      break;
   }
   return Error(ErrorCode::kInternal, "read_trace: unknown format");
 }
@@ -123,8 +128,8 @@ std::string describe_rules(const PowerLogOptions& options, TimeNs offset_ns,
     text += fmt::format("; {} duplicate timestamps merged (mean)", rules.duplicates_merged);
   }
   if (rules.gaps > 0) {
-    text += fmt::format("; {} gaps (> {} x median interval and > {} s) not integrated",
-                        rules.gaps, options.gap_factor, ns_to_s(options.min_gap_ns));
+    text += fmt::format("; {} gaps (> {} x median interval and > {} s) not integrated", rules.gaps,
+                        options.gap_factor, ns_to_s(options.min_gap_ns));
   }
   return text;
 }

@@ -29,8 +29,8 @@ struct PowerLogOptions {
   // Seconds east of UTC of the clock that wrote wall-clock stamps without a zone (nvidia-smi,
   // the seaa2023 logs). 0 reads them as UTC; a log written in CET would need 3600.
   std::int64_t utc_offset_s = 0;
-  TimeNs offset_ns = 0;                       // trace clock + offset_ns = monotonic
-  std::optional<TimeNs> first_sample_at_ns;   // overrides offset_ns: first sample lands here
+  TimeNs offset_ns = 0;                      // trace clock + offset_ns = monotonic
+  std::optional<TimeNs> first_sample_at_ns;  // overrides offset_ns: first sample lands here
   // Two samples further apart than both gap_factor × the median interval and min_gap_ns bound a
   // gap: nothing is integrated across it (DESIGN rule 6: no fabricated values). The floor keeps
   // bursty host timestamps (a Monsoon meter delivers ~128 samples every ~26 ms) from reading as
@@ -47,9 +47,9 @@ struct PowerLogOptions {
 
 struct PowerLog {
   std::string path;
-  std::string format;          // "nvidia-smi", "perf-stat", "meter-csv"
-  std::vector<Series> series;  // power/energy first, then utilisation and temperature
-  TimeNs offset_ns = 0;        // the offset actually used (trace clock + offset = monotonic)
+  std::string format;                 // "nvidia-smi", "perf-stat", "meter-csv"
+  std::vector<Series> series;         // power/energy first, then utilisation and temperature
+  TimeNs offset_ns = 0;               // the offset actually used (trace clock + offset = monotonic)
   std::vector<std::string> warnings;  // rules that changed or dropped data, with file:line
 
   // The first series of this kind (power or counter, utilisation, temperature); null if none.
@@ -75,7 +75,7 @@ Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& 
 
 // Picks the reader from the file's first line.
 Result<PowerLog> read_power_log(const std::string& path, PowerLogFormat format,
-                                 const PowerLogOptions& options);
+                                const PowerLogOptions& options);
 
 // Realtime ns of a wall-clock stamp `YYYY-MM-DD hh:mm:ss[.frac]` (also `/` date separators and
 // `T`), read as local time at utc_offset_s. Exposed for the other logs of a run (memory logs).

@@ -28,9 +28,9 @@ class PowerLogReplaySource final : public Source {
     }
     errors_.resize(channels_.size());
     if (!series_.empty() && series_.front().size() > 1) {
-      period_ns_ = std::max<TimeNs>(
-          kNsPerMs, (series_.front().end_ns() - series_.front().begin_ns()) /
-                        static_cast<TimeNs>(series_.front().size() - 1));
+      period_ns_ =
+          std::max<TimeNs>(kNsPerMs, (series_.front().end_ns() - series_.front().begin_ns()) /
+                                         static_cast<TimeNs>(series_.front().size() - 1));
     }
   }
 
@@ -55,8 +55,8 @@ class PowerLogReplaySource final : public Source {
   Reading read_at(std::size_t i, TimeNs now) {
     const Series& s = series_[i];
     if (s.empty() || now < s.begin_ns() || now > s.end_ns()) {
-      errors_[i] = fmt::format("{}: now is outside the recorded range [{}, {}] ns",
-                               channels_[i].id, s.begin_ns(), s.end_ns());
+      errors_[i] = fmt::format("{}: now is outside the recorded range [{}, {}] ns", channels_[i].id,
+                               s.begin_ns(), s.end_ns());
       return Reading{now, 0.0, false};
     }
     std::size_t at = s.lower_bound(now);
@@ -75,7 +75,7 @@ class PowerLogReplaySource final : public Source {
 }  // namespace
 
 std::unique_ptr<Source> make_power_log_replay_source(const std::string& path, PowerLogFormat format,
-                                                 TimeNs first_sample_at_ns) {
+                                                     TimeNs first_sample_at_ns) {
   return std::make_unique<PowerLogReplaySource>(path, format, first_sample_at_ns);
 }
 

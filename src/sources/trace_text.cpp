@@ -1,12 +1,12 @@
 #include "sources/trace_text.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 namespace jouleprof::trace_text {
 
@@ -26,7 +26,8 @@ std::vector<Line> split_lines(std::string_view content) {
   while (start < content.size()) {
     const std::size_t end = content.find('\n', start);
     const bool terminated = end != std::string_view::npos;
-    std::string_view text = content.substr(start, terminated ? end - start : std::string_view::npos);
+    std::string_view text =
+        content.substr(start, terminated ? end - start : std::string_view::npos);
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     lines.push_back(Line{number++, text, terminated});
     if (!terminated) break;
@@ -129,18 +130,19 @@ Result<Series> build_series(Channel channel, const std::vector<RawSample>& sampl
   }
   if (merged.size() >= 3 && gap_factor > 0.0) {
     std::vector<TimeNs> intervals;
-    for (std::size_t i = 1; i < merged.size(); ++i) intervals.push_back(merged[i].t_ns - merged[i - 1].t_ns);
+    for (std::size_t i = 1; i < merged.size(); ++i)
+      intervals.push_back(merged[i].t_ns - merged[i - 1].t_ns);
     std::vector<TimeNs> sorted = intervals;
-    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2),
-                     sorted.end());
+    std::nth_element(sorted.begin(),
+                     sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
     const double limit_ns = std::max(gap_factor * static_cast<double>(sorted[sorted.size() / 2]),
-                                    static_cast<double>(min_gap_ns));
+                                     static_cast<double>(min_gap_ns));
     for (std::size_t i = 0; i < intervals.size(); ++i) {
       if (static_cast<double>(intervals[i]) > limit_ns) {
-        series.add_gap(Gap{merged[i].t_ns, merged[i + 1].t_ns,
-                           fmt::format("no samples between lines {} and {} of {} ({:.3f} s)",
-                                       merged[i].line, merged[i + 1].line, path,
-                                       ns_to_s(intervals[i]))});
+        series.add_gap(
+            Gap{merged[i].t_ns, merged[i + 1].t_ns,
+                fmt::format("no samples between lines {} and {} of {} ({:.3f} s)", merged[i].line,
+                            merged[i + 1].line, path, ns_to_s(intervals[i]))});
         ++rules.gaps;
       }
     }

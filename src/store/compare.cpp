@@ -1,12 +1,12 @@
 // Node-by-node comparison of two runs and the energy-budget check.
+#include "jouleprof/compare.hpp"
+
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <map>
-
-#include <fmt/format.h>
-
-#include "jouleprof/compare.hpp"
 
 namespace jouleprof {
 
@@ -21,9 +21,11 @@ Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::st
     return snapshot_of(profile, reference);
   }
   std::int64_t id = 0;
-  const auto [end, parse] = std::from_chars(reference.data(), reference.data() + reference.size(), id);
+  const auto [end, parse] =
+      std::from_chars(reference.data(), reference.data() + reference.size(), id);
   if (parse != std::errc() || end != reference.data() + reference.size() || reference.empty()) {
-    return Error(ErrorCode::kNotFound, "'" + reference + "' is neither a profile file nor a run id in the history");
+    return Error(ErrorCode::kNotFound,
+                 "'" + reference + "' is neither a profile file nor a run id in the history");
   }
   JP_TRY(HistoryDb db, HistoryDb::open(db_path));
   JP_TRY(RunRecord run, db.run(id));
@@ -70,12 +72,14 @@ Result<EnergyBudget> parse_budget(std::string_view text) {
     b.kind = EnergyBudget::Kind::kAbsolute;
     t.remove_suffix(1);
   } else {
-    return invalid_input("--budget", "budget", text, "needs a unit: a percentage like 5% or joules like 2.5J");
+    return invalid_input("--budget", "budget", text,
+                         "needs a unit: a percentage like 5% or joules like 2.5J");
   }
   while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
   double value = 0.0;
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
-  if (ec != std::errc() || end != t.data() + t.size() || t.empty() || !std::isfinite(value) || value < 0.0) {
+  if (ec != std::errc() || end != t.data() + t.size() || t.empty() || !std::isfinite(value) ||
+      value < 0.0) {
     return invalid_input("--budget", "budget", text, "is not a non-negative number with % or J");
   }
   b.value = b.kind == EnergyBudget::Kind::kRelative ? value / 100.0 : value;
@@ -84,16 +88,20 @@ Result<EnergyBudget> parse_budget(std::string_view text) {
 
 BudgetVerdict check_budget(const RunComparison& c, const EnergyBudget& budget) {
   BudgetVerdict v;
-  v.allowed_increase_j = budget.kind == EnergyBudget::Kind::kRelative ? budget.value * c.before_total_j : budget.value;
+  v.allowed_increase_j =
+      budget.kind == EnergyBudget::Kind::kRelative ? budget.value * c.before_total_j : budget.value;
   v.exceeded = c.delta_j() > v.allowed_increase_j;
-  const std::string budget_text = budget.kind == EnergyBudget::Kind::kRelative
-                                      ? fmt::format("{:g} % = {:.6g} J", budget.value * 100.0, v.allowed_increase_j)
-                                      : fmt::format("{:.6g} J", v.allowed_increase_j);
-  const std::string change = c.relative() ? fmt::format("{:+.6g} J ({:+.2f} %)", c.delta_j(), *c.relative() * 100.0)
-                                          : fmt::format("{:+.6g} J", c.delta_j());
-  v.explanation = fmt::format("energy {} -> {} J: {} against a budget of {}: {}", fmt::format("{:.6g}", c.before_total_j),
-                              fmt::format("{:.6g}", c.after_total_j), change, budget_text,
-                              v.exceeded ? "REGRESSION" : "within budget");
+  const std::string budget_text =
+      budget.kind == EnergyBudget::Kind::kRelative
+          ? fmt::format("{:g} % = {:.6g} J", budget.value * 100.0, v.allowed_increase_j)
+          : fmt::format("{:.6g} J", v.allowed_increase_j);
+  const std::string change =
+      c.relative() ? fmt::format("{:+.6g} J ({:+.2f} %)", c.delta_j(), *c.relative() * 100.0)
+                   : fmt::format("{:+.6g} J", c.delta_j());
+  v.explanation =
+      fmt::format("energy {} -> {} J: {} against a budget of {}: {}",
+                  fmt::format("{:.6g}", c.before_total_j), fmt::format("{:.6g}", c.after_total_j),
+                  change, budget_text, v.exceeded ? "REGRESSION" : "within budget");
   return v;
 }
 

@@ -2,14 +2,14 @@
 // transactions for every write, a busy timeout, and numbered migrations recorded in
 // `schema_migrations` (applied inside one transaction, so two processes opening a fresh
 // database at once cannot both apply them).
+#include <fmt/format.h>
+#include <sqlite3.h>
+
 #include <chrono>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <thread>
-
-#include <fmt/format.h>
-#include <sqlite3.h>
 
 #include "jouleprof/history.hpp"
 
@@ -71,8 +71,9 @@ CREATE INDEX runs_by_time ON runs(recorded_at_ns);
 Error db_error(sqlite3* db, const std::string& path, std::string_view what) {
   const int code = sqlite3_errcode(db);
   const ErrorCode kind = (code == SQLITE_BUSY || code == SQLITE_LOCKED) ? ErrorCode::kUnavailable
-                         : code == SQLITE_PERM || code == SQLITE_READONLY ? ErrorCode::kPermissionDenied
-                                                                          : ErrorCode::kIo;
+                         : code == SQLITE_PERM || code == SQLITE_READONLY
+                             ? ErrorCode::kPermissionDenied
+                             : ErrorCode::kIo;
   return Error(kind, fmt::format("{}: {}: {}", path, what, sqlite3_errmsg(db)));
 }
 
@@ -85,18 +86,30 @@ class Statement {
   Statement& operator=(const Statement&) = delete;
 
   bool ok() const { return stmt_ != nullptr; }
-  Statement& bind(int i, std::int64_t v) { sqlite3_bind_int64(stmt_, i, v); return *this; }
-  Statement& bind(int i, double v) { sqlite3_bind_double(stmt_, i, v); return *this; }
+  Statement& bind(int i, std::int64_t v) {
+    sqlite3_bind_int64(stmt_, i, v);
+    return *this;
+  }
+  Statement& bind(int i, double v) {
+    sqlite3_bind_double(stmt_, i, v);
+    return *this;
+  }
   Statement& bind(int i, const std::string& v) {
     sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
     return *this;
   }
   Statement& bind(int i, const std::optional<int>& v) {
-    if (v) sqlite3_bind_int64(stmt_, i, *v); else sqlite3_bind_null(stmt_, i);
+    if (v)
+      sqlite3_bind_int64(stmt_, i, *v);
+    else
+      sqlite3_bind_null(stmt_, i);
     return *this;
   }
   int step() { return sqlite3_step(stmt_); }
-  void reset() { sqlite3_reset(stmt_); sqlite3_clear_bindings(stmt_); }
+  void reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
 
   std::int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
   double real(int col) const { return sqlite3_column_double(stmt_, col); }
@@ -137,22 +150,29 @@ Status in_write_transaction(sqlite3* db, const std::string& path, Body body) {
 
 Status migrate(sqlite3* db, const std::string& path) {
   return in_write_transaction(db, path, [&]() -> Status {
-    JP_RETURN_IF_ERROR(exec(db, path,
-                            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
-                            "description TEXT NOT NULL, applied_at_ns INTEGER NOT NULL)"));
+    JP_RETURN_IF_ERROR(
+        exec(db, path,
+             "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
+             "description TEXT NOT NULL, applied_at_ns INTEGER NOT NULL)"));
     Statement current(db, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
-    if (!current.ok() || current.step() != SQLITE_ROW) return db_error(db, path, "reading schema_migrations");
+    if (!current.ok() || current.step() != SQLITE_ROW)
+      return db_error(db, path, "reading schema_migrations");
     const auto version = static_cast<int>(current.int64(0));
     if (version > kHistorySchemaVersion) {
-      return invalid_input(path, "schema_migrations.version", std::to_string(version),
-                           fmt::format("is newer than this jouleprof understands ({}); upgrade jouleprof",
-                                       kHistorySchemaVersion));
+      return invalid_input(
+          path, "schema_migrations.version", std::to_string(version),
+          fmt::format("is newer than this jouleprof understands ({}); upgrade jouleprof",
+                      kHistorySchemaVersion));
     }
     for (const Migration& m : kMigrations) {
       if (m.version <= version) continue;
       JP_RETURN_IF_ERROR(exec(db, path, m.sql));
-      Statement note(db, "INSERT INTO schema_migrations (version, description, applied_at_ns) VALUES (?, ?, ?)");
-      note.bind(1, std::int64_t{m.version}).bind(2, std::string(m.description)).bind(3, realtime_now_ns());
+      Statement note(
+          db,
+          "INSERT INTO schema_migrations (version, description, applied_at_ns) VALUES (?, ?, ?)");
+      note.bind(1, std::int64_t{m.version})
+          .bind(2, std::string(m.description))
+          .bind(3, realtime_now_ns());
       if (note.step() != SQLITE_DONE) return db_error(db, path, "recording a migration");
     }
     return Status::Ok();
@@ -160,7 +180,8 @@ Status migrate(sqlite3* db, const std::string& path) {
 }
 
 constexpr const char* kRunColumns =
-    "id, recorded_at_ns, kind, host, rank, world_size, command, tool_version, begin_ns, end_ns, exit_code, "
+    "id, recorded_at_ns, kind, host, rank, world_size, command, tool_version, begin_ns, end_ns, "
+    "exit_code, "
     "partial, total_energy_j, profile_path, warnings";
 
 RunRecord run_from_row(const Statement& s) {
@@ -190,7 +211,8 @@ Result<HistoryDb> HistoryDb::open(const std::string& path) {
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   if (ec) return Error(ErrorCode::kIo, path + ": cannot create its directory: " + ec.message());
   sqlite3* raw = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  const int rc =
+      sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   HistoryDb db(raw, path);  // closes the handle on every return below
   if (rc != SQLITE_OK) return db_error(raw, path, "cannot open the history database");
   sqlite3_busy_timeout(raw, kHistoryBusyTimeoutMs);
@@ -209,8 +231,9 @@ Result<HistoryDb> HistoryDb::open(const std::string& path) {
     }
     if (!wal->ok() || step != SQLITE_ROW) return db_error(raw, path, "switching to WAL");
     if (wal->text(0) != "wal") {
-      return Error(ErrorCode::kUnsupported, path + ": the database cannot use WAL mode (journal mode '" +
-                                                wal->text(0) + "'); is it on a network file system?");
+      return Error(ErrorCode::kUnsupported,
+                   path + ": the database cannot use WAL mode (journal mode '" + wal->text(0) +
+                       "'); is it on a network file system?");
     }
   }
   JP_RETURN_IF_ERROR(exec(raw, path, "PRAGMA foreign_keys=ON"));
@@ -255,37 +278,61 @@ Result<std::int64_t> HistoryDb::record(const Profile& profile, const std::string
   std::int64_t id = 0;
   const Status s = in_write_transaction(db_, path_, [&]() -> Status {
     Statement run(db_,
-                  "INSERT INTO runs (recorded_at_ns, kind, host, rank, world_size, command, tool_version, begin_ns, "
+                  "INSERT INTO runs (recorded_at_ns, kind, host, rank, world_size, command, "
+                  "tool_version, begin_ns, "
                   "end_ns, exit_code, partial, total_energy_j, profile_path, warnings) "
                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     const RunMetadata& m = profile.meta;
-    run.bind(1, realtime_now_ns()).bind(2, m.kind).bind(3, m.host).bind(4, m.rank).bind(5, m.world_size);
-    run.bind(6, command).bind(7, m.tool_version).bind(8, m.begin_ns).bind(9, m.end_ns).bind(10, m.exit_code);
-    run.bind(11, std::int64_t{m.partial ? 1 : 0}).bind(12, energy_total_of(profile)).bind(13, stored_path);
+    run.bind(1, realtime_now_ns())
+        .bind(2, m.kind)
+        .bind(3, m.host)
+        .bind(4, m.rank)
+        .bind(5, m.world_size);
+    run.bind(6, command)
+        .bind(7, m.tool_version)
+        .bind(8, m.begin_ns)
+        .bind(9, m.end_ns)
+        .bind(10, m.exit_code);
+    run.bind(11, std::int64_t{m.partial ? 1 : 0})
+        .bind(12, energy_total_of(profile))
+        .bind(13, stored_path);
     run.bind(14, static_cast<std::int64_t>(profile.warnings.size()));
     if (!run.ok() || run.step() != SQLITE_DONE) return db_error(db_, path_, "recording the run");
     id = sqlite3_last_insert_rowid(db_);
 
-    Statement channel(db_,
-                      "INSERT INTO run_channels (run_id, channel_id, device, domain, parent_id, provenance, energy_j, "
-                      "mean_power_w) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, channel_id) DO UPDATE "
-                      "SET energy_j = energy_j + excluded.energy_j");
+    Statement channel(
+        db_,
+        "INSERT INTO run_channels (run_id, channel_id, device, domain, parent_id, provenance, "
+        "energy_j, "
+        "mean_power_w) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, channel_id) DO UPDATE "
+        "SET energy_j = energy_j + excluded.energy_j");
     for (const ChannelSummary& c : profile.channels) {
       const Series* series = profile.find_series(c.channel_id);
       const Channel info = series ? series->channel() : Channel{};
-      channel.bind(1, id).bind(2, c.channel_id).bind(3, info.device).bind(4, info.domain).bind(5, info.parent_id);
-      channel.bind(6, std::string(to_string(c.provenance))).bind(7, c.energy_j).bind(8, c.mean_power_w);
-      if (!channel.ok() || channel.step() != SQLITE_DONE) return db_error(db_, path_, "recording a channel");
+      channel.bind(1, id)
+          .bind(2, c.channel_id)
+          .bind(3, info.device)
+          .bind(4, info.domain)
+          .bind(5, info.parent_id);
+      channel.bind(6, std::string(to_string(c.provenance)))
+          .bind(7, c.energy_j)
+          .bind(8, c.mean_power_w);
+      if (!channel.ok() || channel.step() != SQLITE_DONE)
+        return db_error(db_, path_, "recording a channel");
       channel.reset();
     }
     Statement node(db_,
-                   "INSERT INTO run_nodes (run_id, ord, path, energy_j, self_energy_j, time_ns, calls, provenance) "
+                   "INSERT INTO run_nodes (run_id, ord, path, energy_j, self_energy_j, time_ns, "
+                   "calls, provenance) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     std::int64_t ord = 0;
     for (const NodeEnergy& n : node_energies_of(profile)) {
       node.bind(1, id).bind(2, ord++).bind(3, n.path).bind(4, n.energy_j).bind(5, n.self_energy_j);
-      node.bind(6, n.time_ns).bind(7, static_cast<std::int64_t>(n.calls)).bind(8, std::string(to_string(n.provenance)));
-      if (!node.ok() || node.step() != SQLITE_DONE) return db_error(db_, path_, "recording a tree node");
+      node.bind(6, n.time_ns)
+          .bind(7, static_cast<std::int64_t>(n.calls))
+          .bind(8, std::string(to_string(n.provenance)));
+      if (!node.ok() || node.step() != SQLITE_DONE)
+        return db_error(db_, path_, "recording a tree node");
       node.reset();
     }
     return Status::Ok();
@@ -313,13 +360,15 @@ Result<RunRecord> HistoryDb::run(std::int64_t id) const {
   s.bind(1, id);
   const int rc = s.step();
   if (rc == SQLITE_ROW) return run_from_row(s);
-  if (rc == SQLITE_DONE) return Error(ErrorCode::kNotFound, fmt::format("{}: no run with id {}", path_, id));
+  if (rc == SQLITE_DONE)
+    return Error(ErrorCode::kNotFound, fmt::format("{}: no run with id {}", path_, id));
   return db_error(db_, path_, "reading a run");
 }
 
 Result<std::vector<NodeEnergy>> HistoryDb::nodes(std::int64_t id) const {
   Statement s(db_,
-              "SELECT path, energy_j, self_energy_j, time_ns, calls, provenance FROM run_nodes WHERE run_id = ? "
+              "SELECT path, energy_j, self_energy_j, time_ns, calls, provenance FROM run_nodes "
+              "WHERE run_id = ? "
               "ORDER BY ord");
   if (!s.ok()) return db_error(db_, path_, "reading run nodes");
   s.bind(1, id);

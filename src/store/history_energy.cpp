@@ -22,7 +22,8 @@ std::vector<NodeEnergy> node_energies_of(const Profile& profile) {
     std::string path = row.depth == 0 ? std::string() : row.path.substr(root_prefix);
     auto [it, inserted] = index_of_path.try_emplace(path, out.size());
     if (inserted) {
-      out.push_back(NodeEnergy{std::move(path), n.energy_j, n.self_energy_j, n.time_ns, n.calls, n.provenance});
+      out.push_back(NodeEnergy{std::move(path), n.energy_j, n.self_energy_j, n.time_ns, n.calls,
+                               n.provenance});
       continue;
     }
     NodeEnergy& same = out[it->second];  // a sibling with the same name: one path, summed

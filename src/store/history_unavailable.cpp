@@ -7,8 +7,9 @@ namespace {
 
 Error unavailable(const std::string& path) {
   return Error(ErrorCode::kUnavailable,
-               path + ": run history needs SQLite: rebuild jouleprof with libsqlite3-dev installed "
-                      "and -DJOULEPROF_WITH_SQLITE=ON");
+               path +
+                   ": run history needs SQLite: rebuild jouleprof with libsqlite3-dev installed "
+                   "and -DJOULEPROF_WITH_SQLITE=ON");
 }
 
 }  // namespace
@@ -21,7 +22,9 @@ HistoryDb& HistoryDb::operator=(HistoryDb&& other) noexcept {
   return *this;
 }
 Result<int> HistoryDb::schema_version() const { return unavailable(path_); }
-Result<std::int64_t> HistoryDb::record(const Profile&, const std::string&) { return unavailable(path_); }
+Result<std::int64_t> HistoryDb::record(const Profile&, const std::string&) {
+  return unavailable(path_);
+}
 Result<std::vector<RunRecord>> HistoryDb::list(std::size_t) const { return unavailable(path_); }
 Result<RunRecord> HistoryDb::run(std::int64_t) const { return unavailable(path_); }
 Result<std::vector<NodeEnergy>> HistoryDb::nodes(std::int64_t) const { return unavailable(path_); }

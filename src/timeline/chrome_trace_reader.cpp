@@ -14,11 +14,11 @@ Error json_error(std::string_view origin, std::string_view where, simdjson::erro
 }
 
 // Evaluates a simdjson call; on failure returns a JSON error naming `where`.
-#define JP_JSON(expr, where)                                                \
-  do {                                                                      \
+#define JP_JSON(expr, where)                                                           \
+  do {                                                                                 \
     if (const simdjson::error_code jp_code_ = (expr); jp_code_ != simdjson::SUCCESS) { \
-      return json_error(origin, where, jp_code_);                           \
-    }                                                                       \
+      return json_error(origin, where, jp_code_);                                      \
+    }                                                                                  \
   } while (false)
 
 // Optional fields: a value of an unexpected type leaves the field unset.
@@ -53,7 +53,8 @@ void read_args(ondemand::object args, ChromeEvent& event) {
       event.arg_bytes = trimmed(value.raw_json_token());
     } else if (key == "Input Dims") {
       ondemand::array dims;
-      if (value.get_array().get(dims) == simdjson::SUCCESS) keep_if_present(dims.raw_json().get(event.arg_input_dims));
+      if (value.get_array().get(dims) == simdjson::SUCCESS)
+        keep_if_present(dims.raw_json().get(event.arg_input_dims));
     } else if (key == "device") {
       keep_if_present(value.get_int64().get(event.arg_device));
     } else if (key == "stream") {
@@ -141,8 +142,9 @@ Status read_chrome_trace(const TraceText& text, std::string_view origin, ChromeT
     return read_events(events, origin, sink);
   }
   if (type != ondemand::json_type::object) {
-    return Error(ErrorCode::kInvalidInput,
-                 fmt::format("{}: not a trace: the document is neither an object nor an array", origin));
+    return Error(
+        ErrorCode::kInvalidInput,
+        fmt::format("{}: not a trace: the document is neither an object nor an array", origin));
   }
   ondemand::object root;
   JP_JSON(doc.get_object().get(root), "(document)");
@@ -156,7 +158,8 @@ Status read_chrome_trace(const TraceText& text, std::string_view origin, ChromeT
     if (key == "traceEvents") {
       ondemand::array events;
       if (value.get_array().get(events) != simdjson::SUCCESS) {
-        return Error(ErrorCode::kInvalidInput, fmt::format("{}: traceEvents is not an array", origin));
+        return Error(ErrorCode::kInvalidInput,
+                     fmt::format("{}: traceEvents is not an array", origin));
       }
       JP_RETURN_IF_ERROR(read_events(events, origin, sink));
       saw_events = true;

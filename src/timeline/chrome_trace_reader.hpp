@@ -27,10 +27,10 @@ struct ChromeEvent {
   std::string_view scope;      // instant events: "s" (g, p, t)
   // args
   std::int64_t correlation = -1;
-  std::string_view arg_name;    // args.name: TensorFlow's node name; M events: the name given
-  std::string_view arg_op;      // args.op (TensorFlow's op type)
-  std::string_view arg_labels;  // args.labels (Kineto process_labels)
-  std::string_view arg_bytes;   // args.bytes, raw
+  std::string_view arg_name;        // args.name: TensorFlow's node name; M events: the name given
+  std::string_view arg_op;          // args.op (TensorFlow's op type)
+  std::string_view arg_labels;      // args.labels (Kineto process_labels)
+  std::string_view arg_bytes;       // args.bytes, raw
   std::string_view arg_input_dims;  // args["Input Dims"], raw JSON
   std::int64_t arg_device = -1;
   std::int64_t arg_stream = -1;

@@ -5,7 +5,8 @@
 
 namespace jouleprof::timeline {
 
-std::vector<std::uint32_t> append_by_containment(Timeline& timeline, const std::vector<Span>& spans) {
+std::vector<std::uint32_t> append_by_containment(Timeline& timeline,
+                                                 const std::vector<Span>& spans) {
   std::vector<std::uint32_t> order(spans.size());
   std::iota(order.begin(), order.end(), 0U);
   std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {

@@ -15,6 +15,7 @@ namespace jouleprof::timeline {
 // ([b, e) inside [B, E) when B <= b and e <= E). A span whose pass is kNone takes its parent's.
 // Parents set on input are ignored. Returns the timeline index of each input span, so that callers
 // can keep their own links (correlation ids) pointing at the right spans.
-std::vector<std::uint32_t> append_by_containment(Timeline& timeline, const std::vector<Span>& spans);
+std::vector<std::uint32_t> append_by_containment(Timeline& timeline,
+                                                 const std::vector<Span>& spans);
 
 }  // namespace jouleprof::timeline

@@ -1,13 +1,12 @@
 #include "jouleprof/epoch_file.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 namespace jouleprof {
 

@@ -10,10 +10,10 @@
 // change NTP slewing applied to CLOCK_MONOTONIC in between (parts per million).
 #pragma once
 
+#include <time.h>
+
 #include <cstdint>
 #include <string_view>
-
-#include <time.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>

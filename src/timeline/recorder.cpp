@@ -85,7 +85,8 @@ ThreadBuffer* prepare_buffer(std::uint64_t state) noexcept {
     if (detail::recorder_state.load(std::memory_order_relaxed) != state) return nullptr;
     ThreadBuffer* buffer = tls_buffer;
     if (buffer == nullptr) {
-      auto fresh = std::make_unique<ThreadBuffer>(current_tid(), current_cpu_device(), registry.clock);
+      auto fresh =
+          std::make_unique<ThreadBuffer>(current_tid(), current_cpu_device(), registry.clock);
       buffer = fresh.get();
       registry.buffers.push_back(std::move(fresh));
       tls_buffer = buffer;
@@ -126,7 +127,8 @@ void record_overflow(ThreadBuffer& buffer, std::uint32_t size, std::int64_t raw_
     buffer.size.store(size + 1, std::memory_order_release);
   }
   // Only this thread writes the counter: a plain load and store avoid a locked instruction.
-  buffer.dropped.store(buffer.dropped.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  buffer.dropped.store(buffer.dropped.load(std::memory_order_relaxed) + 1,
+                       std::memory_order_relaxed);
 }
 
 inline void push(std::uint64_t state, RecordKind kind, std::uint32_t payload, SpanCategory category,

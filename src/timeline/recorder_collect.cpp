@@ -26,7 +26,8 @@ class NameMapper {
       : timeline_(timeline), names_(std::move(names)), ids_(names_.size(), kNoIndex) {}
 
   std::uint32_t operator()(NameId id) {
-    if (id >= names_.size()) return timeline_.intern("[unknown name id " + std::to_string(id) + "]");
+    if (id >= names_.size())
+      return timeline_.intern("[unknown name id " + std::to_string(id) + "]");
     if (ids_[id] == kNoIndex) ids_[id] = timeline_.intern(names_[id]);
     return ids_[id];
   }
@@ -52,8 +53,8 @@ void collect_thread(ThreadBuffer& buffer, CollectContext& ctx) {
   if (size == buffer.consumed && buffer.carried.empty()) return;
 
   Timeline& t = ctx.timeline;
-  const std::uint32_t track =
-      t.add_track(Track{TrackKind::kCpuThread, "thread " + std::to_string(buffer.tid), buffer.device});
+  const std::uint32_t track = t.add_track(
+      Track{TrackKind::kCpuThread, "thread " + std::to_string(buffer.tid), buffer.device});
   std::vector<std::uint32_t> open;  // timeline span indices, outermost first
   std::vector<CarriedSpan> open_source;
   std::map<std::uint32_t, Attributes> attributes_of;
@@ -85,7 +86,8 @@ void collect_thread(ThreadBuffer& buffer, CollectContext& ctx) {
   // can be read now, and records stamped before it can still be on their way. Spans still open are
   // cut at the last record read instead (or where the carried spans began): every child read now
   // ends before it, and every record read next time, being later on this thread, comes after it.
-  TimeNs latest_ns = buffer.carried.empty() ? std::numeric_limits<TimeNs>::min() : buffer.carried_from_ns;
+  TimeNs latest_ns =
+      buffer.carried.empty() ? std::numeric_limits<TimeNs>::min() : buffer.carried_from_ns;
   for (std::uint32_t i = buffer.consumed; i < size && !overflowed; ++i) {
     const Record& r = buffer.records[i];
     const TimeNs at = ctx.to_ns(r.raw_time);
@@ -122,7 +124,8 @@ void collect_thread(ThreadBuffer& buffer, CollectContext& ctx) {
   for (const std::uint32_t span : open) {
     t.spans()[span].end_ns = std::max(close_ns, t.spans()[span].begin_ns);
   }
-  for (auto& [span, attrs] : attributes_of) t.spans()[span].attributes = t.add_attributes(std::move(attrs));
+  for (auto& [span, attrs] : attributes_of)
+    t.spans()[span].attributes = t.add_attributes(std::move(attrs));
 
   buffer.consumed = size;
   if (ctx.still_recording && !overflowed) {
@@ -169,7 +172,8 @@ Timeline Recorder::collect() {
   NameMapper names(result, timeline::NameTable::instance().snapshot());
   const timeline::RawAnchor now = timeline::RawAnchor::capture(registry.clock);
   const timeline::RawToMonotonic to_ns(registry.clock, registry.start_anchor, now);
-  CollectContext ctx{result, names, to_ns, registry.stopped ? to_ns(registry.stop_raw) : now.monotonic_ns,
+  CollectContext ctx{result, names, to_ns,
+                     registry.stopped ? to_ns(registry.stop_raw) : now.monotonic_ns,
                      (state & 1U) != 0};
   if (state != 0) {
     const std::uint64_t session = timeline::recording_state_of(state);

@@ -1,5 +1,7 @@
 #include "jouleprof/span_dump.hpp"
 
+#include <fmt/format.h>
+#include <simdjson.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -7,9 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-
-#include <fmt/format.h>
-#include <simdjson.h>
 
 #include "timeline/json_text.hpp"
 #include "timeline/span_dump_parse.hpp"
@@ -85,13 +84,17 @@ Status read_tracks(const Reader& r, simdjson::dom::object root, Timeline& t) {
   for (simdjson::dom::element e : tracks) {
     const std::string at = fmt::format("tracks[{}]", i++);
     simdjson::dom::object track;
-    if (e.get_object().get(track) != simdjson::SUCCESS) return r.bad(at, shown(e), "is not an object");
+    if (e.get_object().get(track) != simdjson::SUCCESS)
+      return r.bad(at, shown(e), "is not an object");
     std::string_view kind;
     std::string_view name;
     std::string_view device;
-    if (track["kind"].get_string().get(kind) != simdjson::SUCCESS) return r.bad(at + ".kind", shown(e), "missing or not a string");
-    if (track["name"].get_string().get(name) != simdjson::SUCCESS) return r.bad(at + ".name", shown(e), "missing or not a string");
-    if (track["device"].get_string().get(device) != simdjson::SUCCESS) return r.bad(at + ".device", shown(e), "missing or not a string");
+    if (track["kind"].get_string().get(kind) != simdjson::SUCCESS)
+      return r.bad(at + ".kind", shown(e), "missing or not a string");
+    if (track["name"].get_string().get(name) != simdjson::SUCCESS)
+      return r.bad(at + ".name", shown(e), "missing or not a string");
+    if (track["device"].get_string().get(device) != simdjson::SUCCESS)
+      return r.bad(at + ".device", shown(e), "missing or not a string");
     const auto parsed = enum_by_name<3, TrackKind>(kind);
     if (!parsed) return r.bad(at + ".kind", kind, "is not cpu-thread, gpu-stream or process");
     t.add_track(Track{*parsed, std::string(name), std::string(device)});
@@ -105,7 +108,8 @@ Status read_attributes(const Reader& r, simdjson::dom::object root, Timeline& t)
   for (simdjson::dom::element set : sets) {
     const std::string at = fmt::format("attributes[{}]", i++);
     simdjson::dom::array pairs;
-    if (set.get_array().get(pairs) != simdjson::SUCCESS) return r.bad(at, shown(set), "is not an array of pairs");
+    if (set.get_array().get(pairs) != simdjson::SUCCESS)
+      return r.bad(at, shown(set), "is not an array of pairs");
     Attributes attrs;
     for (simdjson::dom::element pair : pairs) {
       simdjson::dom::array kv;
@@ -130,21 +134,32 @@ Status read_spans(const Reader& r, simdjson::dom::object root, Timeline& t) {
     const std::string at = fmt::format("spans[{}]", i);
     simdjson::dom::array a;
     if (e.get_array().get(a) != simdjson::SUCCESS || a.size() != 8) {
-      return r.bad(at, shown(e), "is not [begin_ns, end_ns, track, name, parent, attributes, category, pass]");
+      return r.bad(at, shown(e),
+                   "is not [begin_ns, end_ns, track, name, parent, attributes, category, pass]");
     }
     std::int64_t v[8];
     for (std::size_t k = 0; k < 8; ++k) {
       const auto x = as<std::int64_t>(a.at(k).value_unsafe());
-      if (!x) return r.bad(fmt::format("{}[{}]", at, k), shown(a.at(k).value_unsafe()), "is not an integer");
+      if (!x)
+        return r.bad(fmt::format("{}[{}]", at, k), shown(a.at(k).value_unsafe()),
+                     "is not an integer");
       v[k] = *x;
     }
-    const auto index_in = [](std::int64_t x, std::size_t count) { return x >= 0 && static_cast<std::size_t>(x) < count; };
-    if (v[1] < v[0]) return r.bad(at + "[1]", std::to_string(v[1]), fmt::format("end_ns is before begin_ns {}", v[0]));
-    if (!index_in(v[2], t.tracks().size())) return r.bad(at + "[2]", std::to_string(v[2]), "no such track");
-    if (!index_in(v[3], t.names().size())) return r.bad(at + "[3]", std::to_string(v[3]), "no such name");
+    const auto index_in = [](std::int64_t x, std::size_t count) {
+      return x >= 0 && static_cast<std::size_t>(x) < count;
+    };
+    if (v[1] < v[0])
+      return r.bad(at + "[1]", std::to_string(v[1]),
+                   fmt::format("end_ns is before begin_ns {}", v[0]));
+    if (!index_in(v[2], t.tracks().size()))
+      return r.bad(at + "[2]", std::to_string(v[2]), "no such track");
+    if (!index_in(v[3], t.names().size()))
+      return r.bad(at + "[3]", std::to_string(v[3]), "no such name");
     // Parents precede their children: this also rules out cycles.
-    if (v[4] != -1 && !index_in(v[4], i)) return r.bad(at + "[4]", std::to_string(v[4]), "parent must be -1 or an earlier span");
-    if (v[5] != -1 && !index_in(v[5], t.attributes().size())) return r.bad(at + "[5]", std::to_string(v[5]), "no such attribute set");
+    if (v[4] != -1 && !index_in(v[4], i))
+      return r.bad(at + "[4]", std::to_string(v[4]), "parent must be -1 or an earlier span");
+    if (v[5] != -1 && !index_in(v[5], t.attributes().size()))
+      return r.bad(at + "[5]", std::to_string(v[5]), "no such attribute set");
     if (!index_in(v[6], 9)) return r.bad(at + "[6]", std::to_string(v[6]), "category must be 0..8");
     if (!index_in(v[7], 4)) return r.bad(at + "[7]", std::to_string(v[7]), "pass must be 0..3");
     Span s;
@@ -170,10 +185,13 @@ Status read_marks(const Reader& r, simdjson::dom::object root, Timeline& t) {
     simdjson::dom::array a;
     std::int64_t v[3];
     bool ok = e.get_array().get(a) == simdjson::SUCCESS && a.size() == 3;
-    for (std::size_t k = 0; ok && k < 3; ++k) ok = a.at(k).get_int64().get(v[k]) == simdjson::SUCCESS;
+    for (std::size_t k = 0; ok && k < 3; ++k)
+      ok = a.at(k).get_int64().get(v[k]) == simdjson::SUCCESS;
     if (!ok) return r.bad(at, shown(e), "is not [t_ns, track, name]");
-    if (v[1] < 0 || static_cast<std::size_t>(v[1]) >= t.tracks().size()) return r.bad(at + "[1]", std::to_string(v[1]), "no such track");
-    if (v[2] < 0 || static_cast<std::size_t>(v[2]) >= t.names().size()) return r.bad(at + "[2]", std::to_string(v[2]), "no such name");
+    if (v[1] < 0 || static_cast<std::size_t>(v[1]) >= t.tracks().size())
+      return r.bad(at + "[1]", std::to_string(v[1]), "no such track");
+    if (v[2] < 0 || static_cast<std::size_t>(v[2]) >= t.names().size())
+      return r.bad(at + "[2]", std::to_string(v[2]), "no such name");
     t.add_mark(Mark{v[0], static_cast<std::uint32_t>(v[1]), static_cast<std::uint32_t>(v[2])});
   }
   return Status::Ok();
@@ -274,7 +292,8 @@ Status write_span_dump(const SpanDump& dump, const std::string& path) {
   std::filesystem::rename(temporary, path, ec);
   if (ec) {
     std::filesystem::remove(temporary, ec);
-    return Error(ErrorCode::kIo, fmt::format("{}: cannot rename the written spans into place", path));
+    return Error(ErrorCode::kIo,
+                 fmt::format("{}: cannot rename the written spans into place", path));
   }
   return Status::Ok();
 }
@@ -287,16 +306,20 @@ Result<SpanDump> parse_span_dump(const TraceText& text, std::string_view origin)
   simdjson::dom::element doc;
   if (const auto error = parser.parse(text.data(), text.size(), false).get(doc);
       error != simdjson::SUCCESS) {
-    return r.bad("(document)", "", fmt::format("not valid JSON ({})", simdjson::error_message(error)));
+    return r.bad("(document)", "",
+                 fmt::format("not valid JSON ({})", simdjson::error_message(error)));
   }
   simdjson::dom::object root;
-  if (doc.get_object().get(root) != simdjson::SUCCESS) return r.bad("(document)", shown(doc), "is not a JSON object");
+  if (doc.get_object().get(root) != simdjson::SUCCESS)
+    return r.bad("(document)", shown(doc), "is not a JSON object");
   std::string_view format;
   if (root["format"].get_string().get(format) != simdjson::SUCCESS || format != kSpanDumpFormat) {
-    return r.bad("format", format, fmt::format("is not \"{}\": not a jouleprof span dump", kSpanDumpFormat));
+    return r.bad("format", format,
+                 fmt::format("is not \"{}\": not a jouleprof span dump", kSpanDumpFormat));
   }
   std::int64_t version = 0;
-  if (root["version"].get_int64().get(version) != simdjson::SUCCESS) return r.bad("version", "", "missing or not an integer");
+  if (root["version"].get_int64().get(version) != simdjson::SUCCESS)
+    return r.bad("version", "", "missing or not an integer");
   if (version != kSpanDumpVersion) {
     return Error(ErrorCode::kUnsupported,
                  fmt::format("{}: span dump version {}; this jouleprof reads version {}", origin,

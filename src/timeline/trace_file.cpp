@@ -1,5 +1,7 @@
 #include "timeline/trace_file.hpp"
 
+#include <fmt/format.h>
+#include <simdjson.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -8,9 +10,6 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
-
-#include <fmt/format.h>
-#include <simdjson.h>
 
 namespace jouleprof::timeline {
 namespace {
@@ -27,14 +26,15 @@ Status read_all(const std::string& path, std::string& bytes) {
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
   if (!file) {
     const int err = errno;
-    return Error(err == ENOENT ? ErrorCode::kNotFound
+    return Error(err == ENOENT   ? ErrorCode::kNotFound
                  : err == EACCES ? ErrorCode::kPermissionDenied
                                  : ErrorCode::kIo,
                  fmt::format("{}: cannot open: {}", path, std::strerror(err)));
   }
   struct stat info {};
-  const std::size_t expected =
-      fstat(fileno(file.get()), &info) == 0 && info.st_size > 0 ? static_cast<std::size_t>(info.st_size) : 0;
+  const std::size_t expected = fstat(fileno(file.get()), &info) == 0 && info.st_size > 0
+                                   ? static_cast<std::size_t>(info.st_size)
+                                   : 0;
   bytes.resize(expected + TraceText::kPadding);
   std::size_t size = 0;
   for (;;) {
@@ -63,10 +63,12 @@ Result<std::string> gunzip(const std::string& compressed, const std::string& pat
   // The gzip trailer holds the text's size modulo 2^32: exact for one member under 4 GiB, and a
   // good first guess otherwise. Room for the padding is kept so that TraceText need not copy.
   const auto trailer = [&](std::size_t k) {
-    return static_cast<std::size_t>(static_cast<unsigned char>(compressed[compressed.size() - 4 + k]));
+    return static_cast<std::size_t>(
+        static_cast<unsigned char>(compressed[compressed.size() - 4 + k]));
   };
   const std::size_t size_hint =
-      compressed.size() >= 18 ? trailer(0) | trailer(1) << 8 | trailer(2) << 16 | trailer(3) << 24 : 0;
+      compressed.size() >= 18 ? trailer(0) | trailer(1) << 8 | trailer(2) << 16 | trailer(3) << 24
+                              : 0;
   std::string out;
   out.resize(std::max(size_hint, compressed.size()) + TraceText::kPadding + 1);
   std::size_t produced = 0;
@@ -93,13 +95,15 @@ Result<std::string> gunzip(const std::string& compressed, const std::string& pat
       // No end of stream although all input is used and output room is left: cut short.
       if (consumed == compressed.size() && produced < out.size()) {
         inflateEnd(&stream);
-        return Error(ErrorCode::kInvalidInput,
-                     fmt::format("{}: the gzip stream is truncated (it ends after {} bytes of text)",
-                                 path, produced));
+        return Error(
+            ErrorCode::kInvalidInput,
+            fmt::format("{}: the gzip stream is truncated (it ends after {} bytes of text)", path,
+                        produced));
       }
       continue;
     }
-    const std::string why = stream.msg != nullptr ? stream.msg : fmt::format("zlib error {}", status);
+    const std::string why =
+        stream.msg != nullptr ? stream.msg : fmt::format("zlib error {}", status);
     inflateEnd(&stream);
     return Error(ErrorCode::kInvalidInput, fmt::format("{}: not valid gzip data: {}", path, why));
   }

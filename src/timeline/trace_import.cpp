@@ -2,13 +2,13 @@
 // detection. The mapping of fields to spans is documented in docs/timeline.md.
 #include "jouleprof/trace_import.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <functional>
 #include <string>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "timeline/chrome_trace_reader.hpp"
 #include "timeline/containment.hpp"
@@ -20,10 +20,14 @@ namespace jouleprof {
 
 std::string_view to_string(TraceFormat format) {
   switch (format) {
-    case TraceFormat::kKineto: return "kineto";
-    case TraceFormat::kTensorFlow: return "tensorflow";
-    case TraceFormat::kChrome: return "chrome";
-    case TraceFormat::kSpanDump: return "jouleprof-spans";
+    case TraceFormat::kKineto:
+      return "kineto";
+    case TraceFormat::kTensorFlow:
+      return "tensorflow";
+    case TraceFormat::kChrome:
+      return "chrome";
+    case TraceFormat::kSpanDump:
+      return "jouleprof-spans";
   }
   return "unknown";
 }
@@ -83,7 +87,8 @@ CategoryMeaning meaning_of(std::string_view cat, std::string_view name) {
   if (cat == "kernel") return {SpanCategory::kKernel, true, true, false};
   if (cat == "gpu_memcpy" || cat == "gpu_memset") return {SpanCategory::kMemory, true, true, false};
   if (cat == "gpu_user_annotation") return {SpanCategory::kRegion, true, true, false};
-  if (cat == "cuda_runtime" || cat == "cuda_driver") return {SpanCategory::kCall, false, true, false};
+  if (cat == "cuda_runtime" || cat == "cuda_driver")
+    return {SpanCategory::kCall, false, true, false};
   if (cat == "cpu_op" || cat == "operator") {
     return {step ? SpanCategory::kStep : SpanCategory::kOp, false, true, false};
   }
@@ -193,10 +198,12 @@ class TraceBuilder final : public timeline::ChromeEventSink {
  private:
   Error bad(const ChromeEvent& e, std::string_view field, std::string_view value,
             std::string_view problem) const {
-    return invalid_input(origin_, fmt::format("traceEvents[{}].{}", e.index, field), value, problem);
+    return invalid_input(origin_, fmt::format("traceEvents[{}].{}", e.index, field), value,
+                         problem);
   }
 
-  Result<TimeNs> time_field(const ChromeEvent& e, std::string_view field, std::string_view token) const {
+  Result<TimeNs> time_field(const ChromeEvent& e, std::string_view field,
+                            std::string_view token) const {
     if (token.empty()) return bad(e, field, "", "missing");
     const auto ns = timeline::microseconds_token_to_ns(token);
     if (!ns) return bad(e, field, token, "is not a number of microseconds");
@@ -293,7 +300,8 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     JP_TRY(const TimeNs begin_ns, time_field(e, "ts", e.ts_token));
     const std::uint32_t track = track_of(e);
     if (open_.size() <= track) open_.resize(track + 1);
-    open_[track].push_back(OpenBegin{begin_ns, span_name(e), meaning_of(e.category, e.name), pass_evidence(e)});
+    open_[track].push_back(
+        OpenBegin{begin_ns, span_name(e), meaning_of(e.category, e.name), pass_evidence(e)});
     return Status::Ok();
   }
 
@@ -327,7 +335,8 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     if (e.id_token.empty() || e.ts_token.empty()) return Status::Ok();
     JP_TRY(const TimeNs t_ns, time_field(e, "ts", e.ts_token));
     // Kept as a list: link_flows() indexes them only if some GPU span lacks a correlation arg.
-    (e.phase == 's' ? flow_starts_ : flow_finishes_).emplace_back(e.id_token, FlowEnd{track_of(e), t_ns});
+    (e.phase == 's' ? flow_starts_ : flow_finishes_)
+        .emplace_back(e.id_token, FlowEnd{track_of(e), t_ns});
     return Status::Ok();
   }
 
@@ -388,15 +397,19 @@ void TraceBuilder::classify_tracks(TraceFormat format) {
     }
     for (LocalTrack& track : tracks_) {
       const auto it = process_names_.find(std::string(unquoted(track.key.pid)));
-      const std::string process = it != process_names_.end() ? it->second : std::string(unquoted(track.key.pid));
+      const std::string process =
+          it != process_names_.end() ? it->second : std::string(unquoted(track.key.pid));
       classify_tensorflow_track(track, process);
       const auto gpu = number_after(process, "device:GPU:");
       if (gpu && process.find("/stream:all") != std::string::npos && gpu_has_streams[*gpu]) {
         track.skip = true;
       }
     }
-    if (std::any_of(gpu_has_streams.begin(), gpu_has_streams.end(), [](const auto& kv) { return kv.second; })) {
-      warnings_.push_back("TensorFlow timeline: the stream:all lanes repeat the per-stream lanes and were left out");
+    if (std::any_of(gpu_has_streams.begin(), gpu_has_streams.end(),
+                    [](const auto& kv) { return kv.second; })) {
+      warnings_.push_back(
+          "TensorFlow timeline: the stream:all lanes repeat the per-stream lanes and were left "
+          "out");
     }
     return;
   }
@@ -406,7 +419,8 @@ void TraceBuilder::classify_tracks(TraceFormat format) {
     const auto labels = process_labels_.find(pid);
     if (labels != process_labels_.end() && labels->second.starts_with("GPU")) track.gpu = true;
     const auto thread = thread_names_.find(track.key);
-    const std::string thread_name = thread != thread_names_.end() ? std::string(trimmed(thread->second)) : "";
+    const std::string thread_name =
+        thread != thread_names_.end() ? std::string(trimmed(thread->second)) : "";
     if (track.gpu) {
       track.kind = TrackKind::kGpuStream;
       const std::int64_t device = track.device >= 0 ? track.device : parse_int(pid).value_or(0);
@@ -435,11 +449,10 @@ void TraceBuilder::link_flows() {
     bool operator==(const At&) const = default;
   };
   struct AtHash {
-    std::size_t operator()(const At& a) const {
-      return std::hash<TimeNs>()(a.t_ns) * 31 + a.track;
-    }
+    std::size_t operator()(const At& a) const { return std::hash<TimeNs>()(a.t_ns) * 31 + a.track; }
   };
-  const std::unordered_map<std::string_view, FlowEnd> starts(flow_starts_.begin(), flow_starts_.end());
+  const std::unordered_map<std::string_view, FlowEnd> starts(flow_starts_.begin(),
+                                                             flow_starts_.end());
   std::unordered_map<At, std::size_t, AtHash> span_at;
   for (std::size_t i = 0; i < spans_.size(); ++i) {
     span_at.emplace(At{spans_[i].span.track, spans_[i].span.begin_ns}, i);
@@ -453,8 +466,9 @@ void TraceBuilder::link_flows() {
     PendingSpan& gpu_span = spans_[gpu->second];
     PendingSpan& launch_span = spans_[launch->second];
     if (gpu_span.correlation >= 0) continue;
-    const std::int64_t correlation =
-        launch_span.correlation >= 0 ? launch_span.correlation : parse_int(unquoted(id)).value_or(-1);
+    const std::int64_t correlation = launch_span.correlation >= 0
+                                         ? launch_span.correlation
+                                         : parse_int(unquoted(id)).value_or(-1);
     if (correlation < 0) continue;
     gpu_span.correlation = correlation;
     launch_span.correlation = correlation;
@@ -463,7 +477,8 @@ void TraceBuilder::link_flows() {
 
 void TraceBuilder::place_spans(TraceImport& out) {
   for (LocalTrack& track : tracks_) {
-    if (!track.skip) track.placed = timeline_.add_track(Track{track.kind, track.name, track.device_name});
+    if (!track.skip)
+      track.placed = timeline_.add_track(Track{track.kind, track.name, track.device_name});
   }
   std::vector<std::vector<std::size_t>> by_track(tracks_.size());
   for (std::size_t i = 0; i < spans_.size(); ++i) {
@@ -476,7 +491,8 @@ void TraceBuilder::place_spans(TraceImport& out) {
   // Host tracks first: GPU spans take their pass from the call that launched them.
   std::unordered_map<std::int64_t, std::uint32_t> launch_by_correlation;
   for (std::size_t t = 0; t < tracks_.size(); ++t) {
-    if (tracks_[t].skip || tracks_[t].kind == TrackKind::kGpuStream || by_track[t].empty()) continue;
+    if (tracks_[t].skip || tracks_[t].kind == TrackKind::kGpuStream || by_track[t].empty())
+      continue;
     std::vector<Span> spans;
     spans.reserve(by_track[t].size());
     for (const std::size_t i : by_track[t]) {
@@ -490,7 +506,8 @@ void TraceBuilder::place_spans(TraceImport& out) {
     }
   }
   for (std::size_t t = 0; t < tracks_.size(); ++t) {
-    if (tracks_[t].skip || tracks_[t].kind != TrackKind::kGpuStream || by_track[t].empty()) continue;
+    if (tracks_[t].skip || tracks_[t].kind != TrackKind::kGpuStream || by_track[t].empty())
+      continue;
     std::vector<Span> spans;
     spans.reserve(by_track[t].size());
     for (const std::size_t i : by_track[t]) {
@@ -523,9 +540,9 @@ void TraceBuilder::place_spans(TraceImport& out) {
 Result<TraceImport> TraceBuilder::finish(const timeline::ChromeTraceHeader& header,
                                          const TraceImportOptions& options) {
   TraceImport out;
-  const bool tensorflow = std::any_of(process_names_.begin(), process_names_.end(), [](const auto& kv) {
-    return kv.second.find("/device:") != std::string::npos;
-  });
+  const bool tensorflow =
+      std::any_of(process_names_.begin(), process_names_.end(),
+                  [](const auto& kv) { return kv.second.find("/device:") != std::string::npos; });
   out.format = tensorflow ? TraceFormat::kTensorFlow
                : (header.base_time_ns || header.has_device_properties || kineto_seen_)
                    ? TraceFormat::kKineto
@@ -540,7 +557,8 @@ Result<TraceImport> TraceBuilder::finish(const timeline::ChromeTraceHeader& head
     }
   }
   if (unmatched_ends_ > 0) {
-    warnings_.push_back(fmt::format("{} E event(s) without a B event were left out", unmatched_ends_));
+    warnings_.push_back(
+        fmt::format("{} E event(s) without a B event were left out", unmatched_ends_));
   }
 
   // Clock: trace_ns = base + ts; monotonic = trace_ns + offset.
@@ -550,7 +568,8 @@ Result<TraceImport> TraceBuilder::finish(const timeline::ChromeTraceHeader& head
     if (out.format == TraceFormat::kChrome) {
       const auto [first, last] = timeline_.extent();
       (void)last;
-      out.clock = base_ns + first >= kEpochTimesFromNs ? TraceClock::kRealtime : TraceClock::kMonotonic;
+      out.clock =
+          base_ns + first >= kEpochTimesFromNs ? TraceClock::kRealtime : TraceClock::kMonotonic;
     } else {
       out.clock = TraceClock::kRealtime;
     }
@@ -563,7 +582,8 @@ Result<TraceImport> TraceBuilder::finish(const timeline::ChromeTraceHeader& head
     out.offset_ns = anchor.monotonic_ns - anchor.realtime_ns;
     out.clock_mapping = fmt::format(
         "realtime to monotonic through {} anchor (realtime {} ns = monotonic {} ns): offset {} ns",
-        options.anchor ? "the given" : "this host's current (valid for traces recorded here since boot)",
+        options.anchor ? "the given"
+                       : "this host's current (valid for traces recorded here since boot)",
         anchor.realtime_ns, anchor.monotonic_ns, out.offset_ns);
   } else {
     out.offset_ns = 0;
@@ -592,9 +612,9 @@ Result<TraceImport> from_span_dump(const timeline::TraceText& text, std::string_
   out.format = TraceFormat::kSpanDump;
   out.clock = TraceClock::kMonotonic;
   out.offset_ns = options.offset_ns.value_or(0);
-  out.clock_mapping = options.offset_ns
-                          ? fmt::format("offset {} ns given explicitly (--offset-ns)", out.offset_ns)
-                          : "span dumps are CLOCK_MONOTONIC: offset 0 ns";
+  out.clock_mapping =
+      options.offset_ns ? fmt::format("offset {} ns given explicitly (--offset-ns)", out.offset_ns)
+                        : "span dumps are CLOCK_MONOTONIC: offset 0 ns";
   out.timeline = std::move(dump.timeline);
   out.timeline.shift(out.offset_ns);
   out.events = out.timeline.spans().size() + out.timeline.marks().size();
@@ -603,7 +623,8 @@ Result<TraceImport> from_span_dump(const timeline::TraceText& text, std::string_
     if (out.timeline.tracks()[s.track].kind == TrackKind::kGpuStream) ++out.gpu_spans;
   }
   if (dump.dropped > 0) {
-    out.warnings.push_back(fmt::format("the recorder dropped {} records (full buffers): spans are missing", dump.dropped));
+    out.warnings.push_back(fmt::format(
+        "the recorder dropped {} records (full buffers): spans are missing", dump.dropped));
   }
   return out;
 }

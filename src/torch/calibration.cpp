@@ -3,15 +3,15 @@
 // baseline from the window the gate accepted, the call looped until its window spans many counter
 // updates, tail, repetitions). A class's net power is its net energy per call over its time per
 // call; its power while it runs, the weight of the calibrated attribution, is baseline + net.
-#include <algorithm>
-#include <map>
-#include <optional>
-
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/record_function.h>
 #include <fmt/format.h>
 #include <torch/cuda.h>
 #include <torch/torch.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
 
 #include "jouleprof/statistics.hpp"
 #include "jouleprof/torch.hpp"
@@ -70,8 +70,10 @@ std::vector<Channel> device_channels(const std::vector<Channel>& all, const std:
 
 std::string describe_protocol(const GatedOptions& g) {
   return fmt::format(
-      "gated protocol (FECoM): intervals of {} ms; gate: CV of the last {} intervals ≤ {} (CPU) / {} "
-      "(DRAM) / {} (GPU) × (1 + {}), checked every {:.3g} s, given up after {:.3g} s; the replay loops "
+      "gated protocol (FECoM): intervals of {} ms; gate: CV of the last {} intervals ≤ {} (CPU) / "
+      "{} "
+      "(DRAM) / {} (GPU) × (1 + {}), checked every {:.3g} s, given up after {:.3g} s; the replay "
+      "loops "
       "until its window spans {} counter updates; tail watched {:.3g} s; {} repetitions per class; "
       "net power = net energy per call ÷ time per call; power = baseline + net power",
       g.interval_ns / kNsPerMs, g.last_n, g.cpu_max_cv, g.dram_max_cv, g.gpu_max_cv, g.tolerance,
@@ -80,7 +82,8 @@ std::string describe_protocol(const GatedOptions& g) {
 }
 
 // The class's figures from the gated result: per repetition, the chosen channels added up.
-std::optional<CalibrationClass> class_figures(const GatedResult& result, const std::vector<Channel>& channels) {
+std::optional<CalibrationClass> class_figures(const GatedResult& result,
+                                              const std::vector<Channel>& channels) {
   CalibrationClass c;
   ClassMeasurement& m = c.measurement.emplace();
   std::vector<double> net_power, power, baseline, tail, call_s;
@@ -131,7 +134,8 @@ GatedOptions calibration_gate_defaults() {
 }
 
 Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes& times,
-                              const MonitorFactory& open_monitor, const CalibrationOptions& options) {
+                              const MonitorFactory& open_monitor,
+                              const CalibrationOptions& options) {
   if (!(options.time_coverage > 0.0 && options.time_coverage <= 1.0)) {
     return invalid_input("calibration", "time coverage", std::to_string(options.time_coverage),
                          "must be in (0, 1]");
@@ -178,14 +182,18 @@ Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes&
       continue;
     }
     auto& best = representative[op.op_name];
-    if (!best || std::pair(signature_time(op), op.calls) > std::pair(signature_time(*best), best->calls)) best = &op;
+    if (!best ||
+        std::pair(signature_time(op), op.calls) > std::pair(signature_time(*best), best->calls))
+      best = &op;
   }
   for (const auto& [name, reason] : why_not) {
     if (!representative.count(name)) {
-      calibration.skipped.push_back(fmt::format("{} ({}): {}", name, percent(share_of(class_time(name))), reason));
+      calibration.skipped.push_back(
+          fmt::format("{} ({}): {}", name, percent(share_of(class_time(name))), reason));
     }
   }
-  std::vector<std::pair<std::string, const CapturedOp*>> order(representative.begin(), representative.end());
+  std::vector<std::pair<std::string, const CapturedOp*>> order(representative.begin(),
+                                                               representative.end());
   std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
     return class_time(a.first) > class_time(b.first);
   });
@@ -197,25 +205,28 @@ Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes&
   for (const auto& [name, op] : order) {
     const std::string share = percent(share_of(class_time(name)));
     if (calibration.classes.size() >= options.max_classes) {
-      calibration.skipped.push_back(fmt::format("{} ({}): beyond the first {} classes", name, share, options.max_classes));
+      calibration.skipped.push_back(
+          fmt::format("{} ({}): beyond the first {} classes", name, share, options.max_classes));
       continue;
     }
     if (calibration.time_coverage.value_or(0.0) >= options.time_coverage) {
-      calibration.skipped.push_back(fmt::format("{} ({}): the classes before it cover {:.1f} % of op time",
-                                                name, share, 100.0 * *calibration.time_coverage));
+      calibration.skipped.push_back(
+          fmt::format("{} ({}): the classes before it cover {:.1f} % of op time", name, share,
+                      100.0 * *calibration.time_coverage));
       continue;
     }
     const auto handle = c10::Dispatcher::singleton().findSchema(op->args->op);
     if (!handle) {
-      calibration.skipped.push_back(fmt::format("{} ({}): overload \"{}\" not found in the dispatcher", name,
-                                                share, op->overload));
+      calibration.skipped.push_back(fmt::format(
+          "{} ({}): overload \"{}\" not found in the dispatcher", name, share, op->overload));
       continue;
     }
     std::vector<c10::IValue> prototype;
     try {
       prototype = make_stack(*op->args);
     } catch (const std::exception& e) {
-      calibration.skipped.push_back(fmt::format("{} ({}): arguments not rebuilt: {}", name, share, first_line(e.what())));
+      calibration.skipped.push_back(
+          fmt::format("{} ({}): arguments not rebuilt: {}", name, share, first_line(e.what())));
       continue;
     }
     const MeasuredCall replay = [&]() -> Status {
@@ -232,17 +243,19 @@ Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes&
     if (channels.empty()) channels = device_channels(monitor->channels(), prefix);
     const Result<GatedResult> measured = measure_gated(*monitor, replay, options.gate);
     if (!measured.ok()) {
-      calibration.skipped.push_back(fmt::format("{} ({}): replay failed: {}", name, share, measured.error().message()));
+      calibration.skipped.push_back(
+          fmt::format("{} ({}): replay failed: {}", name, share, measured.error().message()));
       continue;
     }
     std::optional<CalibrationClass> figures = class_figures(*measured, channels);
     if (!figures) {
-      calibration.skipped.push_back(fmt::format("{} ({}): not measured: {}", name, share, measured->missing));
+      calibration.skipped.push_back(
+          fmt::format("{} ({}): not measured: {}", name, share, measured->missing));
       continue;
     }
     if (!(figures->power_w > 0.0)) {
-      calibration.skipped.push_back(fmt::format("{} ({}): measured power {:.3g} W is not positive", name, share,
-                                                figures->power_w));
+      calibration.skipped.push_back(fmt::format("{} ({}): measured power {:.3g} W is not positive",
+                                                name, share, figures->power_w));
       continue;
     }
     CalibrationClass& c = *figures;

@@ -5,6 +5,9 @@
 // begin/end, and for forward ops that feed autograd one store of the current layer under the op's
 // autograd sequence number. Locks are taken only on first sight of a name or layer path, and on
 // the per-thread sequence table (uncontended: only its own thread writes, backward reads it).
+#include <ATen/record_function.h>
+#include <torch/cuda.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -15,9 +18,6 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <ATen/record_function.h>
-#include <torch/cuda.h>
 
 #include "jouleprof/torch.hpp"
 #include "torch/replay_args.hpp"
@@ -67,7 +67,8 @@ class LayerTrie {
   // The recorder name of the node's full path ("encoder/layer_3/attention"), interned on first use.
   NameId path_name(std::uint32_t node) {
     std::lock_guard lock(mutex_);
-    if (nodes_[node].path_name == kNoPathName) nodes_[node].path_name = intern_name(path_locked(node));
+    if (nodes_[node].path_name == kNoPathName)
+      nodes_[node].path_name = intern_name(path_locked(node));
     return nodes_[node].path_name;
   }
 
@@ -196,7 +197,7 @@ struct ThreadState {
   std::uint32_t layer = 0;  // current layer trie node
   Pass pass = Pass::kNone;
   int backward_depth = 0;
-  int op_depth = 0;  // FUNCTION-scope ops open on this thread
+  int op_depth = 0;                      // FUNCTION-scope ops open on this thread
   std::vector<std::size_t> device_open;  // indices of this thread's open device intervals
   std::vector<std::uint32_t> layer_stack;
   std::vector<std::uint8_t> opened;
@@ -308,14 +309,17 @@ class DeviceTimer {
     std::size_t added = 0;
     for (Interval& i : pending_) {
       if (i.begin->isCreated() && i.end->isCreated() && reference_) {
-        const TimeNs begin_ns = reference_ns_ + static_cast<TimeNs>(reference_->elapsed_time(*i.begin) * 1e6);
-        const TimeNs end_ns = reference_ns_ + static_cast<TimeNs>(reference_->elapsed_time(*i.end) * 1e6);
+        const TimeNs begin_ns =
+            reference_ns_ + static_cast<TimeNs>(reference_->elapsed_time(*i.begin) * 1e6);
+        const TimeNs end_ns =
+            reference_ns_ + static_cast<TimeNs>(reference_->elapsed_time(*i.end) * 1e6);
         if (end_ns > begin_ns) {
           const std::string path = path_of(i.layer);
           const NameId name = intern_name(path.empty() ? *i.op : path + "/" + *i.op);
-          Recorder::global().add_external_span(TrackKind::kGpuStream, "stream " + std::to_string(i.stream),
-                                               "gpu" + std::to_string(i.device), name, begin_ns, end_ns,
-                                               SpanCategory::kKernel, i.pass);
+          Recorder::global().add_external_span(TrackKind::kGpuStream,
+                                               "stream " + std::to_string(i.stream),
+                                               "gpu" + std::to_string(i.device), name, begin_ns,
+                                               end_ns, SpanCategory::kKernel, i.pass);
           ++added;
         }
       }
@@ -362,15 +366,24 @@ class DeviceTimer {
 
 std::string dtype_short(c10::ScalarType type) {
   switch (type) {
-    case c10::ScalarType::Float: return "f32";
-    case c10::ScalarType::Double: return "f64";
-    case c10::ScalarType::Half: return "f16";
-    case c10::ScalarType::BFloat16: return "bf16";
-    case c10::ScalarType::Long: return "i64";
-    case c10::ScalarType::Int: return "i32";
-    case c10::ScalarType::Bool: return "bool";
-    case c10::ScalarType::Byte: return "u8";
-    default: return c10::toString(type);
+    case c10::ScalarType::Float:
+      return "f32";
+    case c10::ScalarType::Double:
+      return "f64";
+    case c10::ScalarType::Half:
+      return "f16";
+    case c10::ScalarType::BFloat16:
+      return "bf16";
+    case c10::ScalarType::Long:
+      return "i64";
+    case c10::ScalarType::Int:
+      return "i32";
+    case c10::ScalarType::Bool:
+      return "bool";
+    case c10::ScalarType::Byte:
+      return "u8";
+    default:
+      return c10::toString(type);
   }
 }
 
@@ -566,10 +579,14 @@ NameId pass_name(Pass pass) {
   static const NameId optimizer = intern_name("optimizer");
   static const NameId none = intern_name("step");
   switch (pass) {
-    case Pass::kForward: return forward;
-    case Pass::kBackward: return backward;
-    case Pass::kOptimizer: return optimizer;
-    case Pass::kNone: return none;
+    case Pass::kForward:
+      return forward;
+    case Pass::kBackward:
+      return backward;
+    case Pass::kOptimizer:
+      return optimizer;
+    case Pass::kNone:
+      return none;
   }
   return none;
 }
@@ -648,7 +665,8 @@ std::vector<CapturedOp> Observer::captured_ops() const {
 std::size_t Observer::flush_device_spans() {
 #ifdef JOULEPROF_DEVICE_TIMING
   if (options_.device_timing) {
-    return DeviceTimer::instance().flush([](std::uint32_t node) { return LayerTrie::instance().path(node); });
+    return DeviceTimer::instance().flush(
+        [](std::uint32_t node) { return LayerTrie::instance().path(node); });
   }
 #endif
   return 0;

@@ -1,5 +1,4 @@
 #include <fmt/format.h>
-
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
@@ -29,8 +28,8 @@ double elements(const ::torch::Tensor& t) { return static_cast<double>(t.numel()
 }  // namespace
 
 std::vector<std::string> measurable_ops() {
-  std::vector<std::string> ops{"matmul", "conv2d", "linear", "layer_norm", "softmax", "embedding",
-                               "sgd-step"};
+  std::vector<std::string> ops{"matmul",  "conv2d",    "linear",  "layer_norm",
+                               "softmax", "embedding", "sgd-step"};
   for (const ZooModel& m : zoo_models()) ops.push_back(kTrainStepPrefix + m.name);
   return ops;
 }
@@ -124,8 +123,8 @@ Result<OpCall> make_op_call(const std::string& op, std::int64_t size, const std:
     }
   } catch (const std::exception& e) {
     return Error(ErrorCode::kInvalidInput,
-                 fmt::format("--op {} --sizes {}: libtorch could not build the inputs: {}", op, size,
-                             e.what()));
+                 fmt::format("--op {} --sizes {}: libtorch could not build the inputs: {}", op,
+                             size, e.what()));
   }
   return call;
 }

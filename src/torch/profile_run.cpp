@@ -38,8 +38,12 @@ LayerBlockShares transformer_block_shares(const ProfileNode& tree) {
 }
 
 Result<TorchProfile> profile_workload(Workload& workload, const TorchProfileOptions& options) {
-  if (options.steps < 1) return invalid_input("command line", "--steps", std::to_string(options.steps), "must be at least 1");
-  if (options.warmup < 0) return invalid_input("command line", "--warmup", std::to_string(options.warmup), "must not be negative");
+  if (options.steps < 1)
+    return invalid_input("command line", "--steps", std::to_string(options.steps),
+                         "must be at least 1");
+  if (options.warmup < 0)
+    return invalid_input("command line", "--warmup", std::to_string(options.warmup),
+                         "must not be negative");
   JP_TRY(auto monitor, Monitor::open(options.monitor));
   JP_RETURN_IF_ERROR(monitor->start());
   if (options.idle_ns > 0) {
@@ -75,12 +79,14 @@ Result<TorchProfile> profile_workload(Workload& workload, const TorchProfileOpti
   result.profile = monitor->stop();
   result.profile.timeline = Recorder::global().collect();
   if (const std::uint64_t dropped = Recorder::global().dropped(); dropped > 0) {
-    result.profile.warnings.push_back(std::to_string(dropped) + " span records dropped: the recorder's buffers were full");
+    result.profile.warnings.push_back(std::to_string(dropped) +
+                                      " span records dropped: the recorder's buffers were full");
   }
   result.captured = observer.captured_ops();
   if (workload.device() == "cuda" && !observer_options.device_timing) {
     result.profile.warnings.push_back(
-        "GPU ops were not timed on the device (this libtorch build has no CUDA event support): GPU energy "
+        "GPU ops were not timed on the device (this libtorch build has no CUDA event support): GPU "
+        "energy "
         "follows CPU launch times");
   }
   result.samples = workload.samples_per_step() * options.steps;

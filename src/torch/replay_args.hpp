@@ -3,12 +3,12 @@
 // are recorded, turned back into a dispatcher stack by the calibration's replay.
 #pragma once
 
+#include <ATen/core/ivalue.h>
+#include <ATen/core/operator_name.h>
+
 #include <string>
 #include <variant>
 #include <vector>
-
-#include <ATen/core/ivalue.h>
-#include <ATen/core/operator_name.h>
 
 namespace jouleprof::torch_adapter {
 

@@ -1,8 +1,8 @@
 // The zoo's presets, synthetic inputs and the inference / training step that jouleprof profiles.
+#include <torch/cuda.h>
+
 #include <map>
 #include <sstream>
-
-#include <torch/cuda.h>
 
 #include "torch/zoo.hpp"
 
@@ -36,7 +36,8 @@ BertConfig bert_config(int layers, int hidden) {
 
 std::map<std::string, Preset> presets() {
   std::map<std::string, Preset> p;
-  auto bert = [&](const std::string& name, int layers, int hidden, int heads, const std::string& what) {
+  auto bert = [&](const std::string& name, int layers, int hidden, int heads,
+                  const std::string& what) {
     Preset preset(Family::kBert, "bert", bert_config(layers, hidden));
     preset.bert.heads = heads;
     preset.classes = 2;
@@ -45,12 +46,13 @@ std::map<std::string, Preset> presets() {
     p.emplace(name, preset);
   };
   bert("bert-base", 12, 768, 12, "BERT-base encoder");
-  bert("bert", 12, 768, 12, "BERT encoder (bert-base unless --layers/--hidden/--heads say otherwise)");
+  bert("bert", 12, 768, 12,
+       "BERT encoder (bert-base unless --layers/--hidden/--heads say otherwise)");
   bert("bert-mini", 4, 256, 4, "BERT-mini encoder");
   for (int layers : {6, 8, 10, 12}) {
     for (int hidden : {512, 768}) {
-      bert("bert-L" + std::to_string(layers) + "-H" + std::to_string(hidden), layers, hidden, hidden / 64,
-           "BERT grid variant");
+      bert("bert-L" + std::to_string(layers) + "-H" + std::to_string(hidden), layers, hidden,
+           hidden / 64, "BERT grid variant");
     }
   }
   for (const std::string name : {"albert-base", "albert"}) {
@@ -60,7 +62,8 @@ std::map<std::string, Preset> presets() {
     albert.bert.shared_layers = true;
     albert.bert.dropout = 0.0;  // ALBERT trains without dropout
     albert.classes = 2;
-    albert.description = "ALBERT-base: one shared layer applied L=12 times, H=768 A=12, embeddings E=128";
+    albert.description =
+        "ALBERT-base: one shared layer applied L=12 times, H=768 A=12, embeddings E=128";
     p.emplace(name, albert);
   }
   auto vision = [&](const std::string& name, Family family, const std::string& family_name,
@@ -166,7 +169,8 @@ std::optional<Mode> mode_from_string(std::string_view text) {
 
 std::vector<ZooModel> zoo_models() {
   std::vector<ZooModel> models;
-  for (const auto& [name, preset] : presets()) models.push_back({name, preset.family_name, preset.description});
+  for (const auto& [name, preset] : presets())
+    models.push_back({name, preset.family_name, preset.description});
   return models;
 }
 
@@ -178,10 +182,14 @@ Result<std::unique_ptr<Workload>> make_workload(const WorkloadOptions& options) 
                          "is not a zoo model (`jouleprof profile --list-models` lists them)");
   }
   Preset preset = found->second;
-  for (auto [option, value] : {std::pair{"--batch", options.batch}, {"--seq", options.seq},
-                               {"--image", options.image}, {"--layers", options.layers},
-                               {"--hidden", options.hidden}, {"--heads", options.heads},
-                               {"--vocab", options.vocab}, {"--threads", options.threads}}) {
+  for (auto [option, value] : {std::pair{"--batch", options.batch},
+                               {"--seq", options.seq},
+                               {"--image", options.image},
+                               {"--layers", options.layers},
+                               {"--hidden", options.hidden},
+                               {"--heads", options.heads},
+                               {"--vocab", options.vocab},
+                               {"--threads", options.threads}}) {
     if (value < 0) return bad_option(option, value, "must not be negative");
   }
   if (options.device != "cpu" && options.device != "cuda") {
@@ -214,10 +222,14 @@ Result<std::unique_ptr<Workload>> make_workload(const WorkloadOptions& options) 
     if (options.heads) c.heads = options.heads;
     if (options.vocab) c.vocab = options.vocab;
     if (c.hidden % c.heads != 0) {
-      return bad_option("--hidden", c.hidden, "must be a multiple of the number of heads (" + std::to_string(c.heads) + ")");
+      return bad_option(
+          "--hidden", c.hidden,
+          "must be a multiple of the number of heads (" + std::to_string(c.heads) + ")");
     }
     if (seq > c.max_positions) {
-      return bad_option("--seq", seq, "exceeds the " + std::to_string(c.max_positions) + " positions of the model");
+      return bad_option(
+          "--seq", seq,
+          "exceeds the " + std::to_string(c.max_positions) + " positions of the model");
     }
     net = make_bert(c, preset.family == Family::kAlbert ? "albert" : "bert");
     input = torch::randint(0, c.vocab, {batch, seq}, torch::kLong);
@@ -232,12 +244,21 @@ Result<std::unique_ptr<Workload>> make_workload(const WorkloadOptions& options) 
     input = torch::randn({batch, inputs});
     description << " inputs=" << inputs << " hidden=" << hidden << " layers=" << depth;
   } else {
-    if (image < 32) return bad_option("--image", image, "must be at least 32 for the vision models");
+    if (image < 32)
+      return bad_option("--image", image, "must be at least 32 for the vision models");
     switch (preset.family) {
-      case Family::kResNet18: net = make_resnet(18, classes); break;
-      case Family::kResNet50: net = make_resnet(50, classes); break;
-      case Family::kMobileNetV2: net = make_mobilenet_v2(classes); break;
-      default: net = make_vgg16(classes, options.hidden ? options.hidden : preset.hidden); break;
+      case Family::kResNet18:
+        net = make_resnet(18, classes);
+        break;
+      case Family::kResNet50:
+        net = make_resnet(50, classes);
+        break;
+      case Family::kMobileNetV2:
+        net = make_mobilenet_v2(classes);
+        break;
+      default:
+        net = make_vgg16(classes, options.hidden ? options.hidden : preset.hidden);
+        break;
     }
     input = torch::randn({batch, 3, image, image});
     description << " image=" << image;
@@ -245,9 +266,9 @@ Result<std::unique_ptr<Workload>> make_workload(const WorkloadOptions& options) 
   description << " batch=" << batch << ' ' << to_string(options.mode) << " on " << options.device;
   torch::Tensor target = torch::randint(0, classes, {batch}, torch::kLong);
   net->to(device);
-  return std::unique_ptr<Workload>(std::make_unique<ZooWorkload>(
-      net, input.to(device), target.to(device), options.mode, options.device, description.str(),
-      options.learning_rate));
+  return std::unique_ptr<Workload>(
+      std::make_unique<ZooWorkload>(net, input.to(device), target.to(device), options.mode,
+                                    options.device, description.str(), options.learning_rate));
 }
 
 }  // namespace jouleprof::torch_adapter

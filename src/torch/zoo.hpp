@@ -2,10 +2,10 @@
 // scope per module, so that its aten ops land under paths like bert/encoder/layer_3/attention.
 #pragma once
 
+#include <torch/torch.h>
+
 #include <string>
 #include <utility>
-
-#include <torch/torch.h>
 
 #include "jouleprof/torch.hpp"
 
@@ -32,7 +32,7 @@ struct BertConfig {
   int vocab = 30522;
   int max_positions = 512;
   int type_vocab = 2;
-  int embedding = 0;     // ALBERT's factorised embedding size; 0: = hidden (BERT)
+  int embedding = 0;           // ALBERT's factorised embedding size; 0: = hidden (BERT)
   bool shared_layers = false;  // ALBERT: one layer's weights used by every layer
   int classes = 2;
   double dropout = 0.1;

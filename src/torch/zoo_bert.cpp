@@ -51,8 +51,8 @@ class BertLayer : public nn::Module {
             "intermediate", nn::Linear(c.hidden, c.intermediate ? c.intermediate : 4 * c.hidden))),
         output_dense_(register_module(
             "output_dense", nn::Linear(c.intermediate ? c.intermediate : 4 * c.hidden, c.hidden))),
-        output_norm_(register_module(
-            "output_norm", nn::LayerNorm(nn::LayerNormOptions({c.hidden}).eps(1e-12)))),
+        output_norm_(register_module("output_norm",
+                                     nn::LayerNorm(nn::LayerNormOptions({c.hidden}).eps(1e-12)))),
         dropout_(register_module("dropout", nn::Dropout(c.dropout))) {}
 
   torch::Tensor forward(const torch::Tensor& hidden) {
@@ -60,7 +60,8 @@ class BertLayer : public nn::Module {
     torch::Tensor attention = scoped(n.attention, [&] {
       torch::Tensor context = scoped(n.self, [&] { return self_attention(hidden); });
       return scoped(n.output, [&] {
-        torch::Tensor projected = scoped(n.dense, [&] { return dropout_(attention_dense_(context)); });
+        torch::Tensor projected =
+            scoped(n.dense, [&] { return dropout_(attention_dense_(context)); });
         return scoped(n.layer_norm, [&] { return attention_norm_(projected + hidden); });
       });
     });
@@ -117,9 +118,11 @@ class Bert : public ScopedNet {
     }
     const int distinct_layers = c.shared_layers ? 1 : c.layers;
     for (int i = 0; i < distinct_layers; ++i) {
-      layers_.push_back(register_module("layer_" + std::to_string(i), std::make_shared<BertLayer>(c)));
+      layers_.push_back(
+          register_module("layer_" + std::to_string(i), std::make_shared<BertLayer>(c)));
     }
-    for (int i = 0; i < c.layers; ++i) layer_names_.push_back(layer_name("layer_" + std::to_string(i)));
+    for (int i = 0; i < c.layers; ++i)
+      layer_names_.push_back(layer_name("layer_" + std::to_string(i)));
   }
 
   torch::Tensor forward(const torch::Tensor& token_ids) override {

@@ -19,10 +19,10 @@ class ConvNorm : public nn::Module {
   ConvNorm(int in, int out, int kernel, int stride, int groups, Activation activation,
            const std::string& conv_name = "conv", const std::string& norm_name = "bn")
       : conv_(register_module(conv_name, nn::Conv2d(nn::Conv2dOptions(in, out, kernel)
-                                                         .stride(stride)
-                                                         .padding(kernel / 2)
-                                                         .groups(groups)
-                                                         .bias(false)))),
+                                                        .stride(stride)
+                                                        .padding(kernel / 2)
+                                                        .groups(groups)
+                                                        .bias(false)))),
         norm_(register_module(norm_name, nn::BatchNorm2d(out))),
         conv_name_(layer_name(conv_name)),
         norm_name_(layer_name(norm_name)),
@@ -50,16 +50,24 @@ class ResidualBlock : public nn::Module {
   ResidualBlock(int in, int planes, int stride, bool bottleneck) {
     const int expansion = bottleneck ? 4 : 1;
     if (bottleneck) {
-      parts_.push_back(register_module("a", std::make_shared<ConvNorm>(in, planes, 1, 1, 1, Act::kRelu, "conv1", "bn1")));
-      parts_.push_back(register_module("b", std::make_shared<ConvNorm>(planes, planes, 3, stride, 1, Act::kRelu, "conv2", "bn2")));
-      parts_.push_back(register_module("c", std::make_shared<ConvNorm>(planes, planes * 4, 1, 1, 1, Act::kNone, "conv3", "bn3")));
+      parts_.push_back(register_module(
+          "a", std::make_shared<ConvNorm>(in, planes, 1, 1, 1, Act::kRelu, "conv1", "bn1")));
+      parts_.push_back(register_module(
+          "b",
+          std::make_shared<ConvNorm>(planes, planes, 3, stride, 1, Act::kRelu, "conv2", "bn2")));
+      parts_.push_back(register_module(
+          "c",
+          std::make_shared<ConvNorm>(planes, planes * 4, 1, 1, 1, Act::kNone, "conv3", "bn3")));
     } else {
-      parts_.push_back(register_module("a", std::make_shared<ConvNorm>(in, planes, 3, stride, 1, Act::kRelu, "conv1", "bn1")));
-      parts_.push_back(register_module("b", std::make_shared<ConvNorm>(planes, planes, 3, 1, 1, Act::kNone, "conv2", "bn2")));
+      parts_.push_back(register_module(
+          "a", std::make_shared<ConvNorm>(in, planes, 3, stride, 1, Act::kRelu, "conv1", "bn1")));
+      parts_.push_back(register_module(
+          "b", std::make_shared<ConvNorm>(planes, planes, 3, 1, 1, Act::kNone, "conv2", "bn2")));
     }
     if (stride != 1 || in != planes * expansion) {
       downsample_ = register_module(
-          "downsample", std::make_shared<ConvNorm>(in, planes * expansion, 1, stride, 1, Act::kNone, "0", "1"));
+          "downsample",
+          std::make_shared<ConvNorm>(in, planes * expansion, 1, stride, 1, Act::kNone, "0", "1"));
     }
   }
 
@@ -67,7 +75,8 @@ class ResidualBlock : public nn::Module {
     torch::Tensor y = x;
     for (auto& part : parts_) y = part->forward(y);
     static const LayerName downsample_name = layer_name("downsample");
-    torch::Tensor identity = downsample_ ? scoped(downsample_name, [&] { return downsample_->forward(x); }) : x;
+    torch::Tensor identity =
+        downsample_ ? scoped(downsample_name, [&] { return downsample_->forward(x); }) : x;
     return torch::relu(y + identity);
   }
 
@@ -80,20 +89,21 @@ class ResNet : public ScopedNet {
  public:
   ResNet(int depth, int classes)
       : root_(layer_name("resnet" + std::to_string(depth))),
-        stem_(register_module("stem", std::make_shared<ConvNorm>(3, 64, 7, 2, 1, Act::kRelu, "conv1", "bn1"))),
+        stem_(register_module(
+            "stem", std::make_shared<ConvNorm>(3, 64, 7, 2, 1, Act::kRelu, "conv1", "bn1"))),
         fc_(register_module("fc", nn::Linear(depth >= 50 ? 2048 : 512, classes))) {
     const bool bottleneck = depth >= 50;
-    const std::array<int, 4> blocks = depth >= 50 ? std::array<int, 4>{3, 4, 6, 3}
-                                                  : std::array<int, 4>{2, 2, 2, 2};
+    const std::array<int, 4> blocks =
+        depth >= 50 ? std::array<int, 4>{3, 4, 6, 3} : std::array<int, 4>{2, 2, 2, 2};
     int in = 64;
     for (int stage = 0; stage < 4; ++stage) {
       const int planes = 64 << stage;
       std::vector<std::shared_ptr<ResidualBlock>> stage_blocks;
       for (int b = 0; b < blocks[static_cast<std::size_t>(stage)]; ++b) {
         const int stride = (b == 0 && stage > 0) ? 2 : 1;
-        stage_blocks.push_back(register_module(
-            "layer" + std::to_string(stage + 1) + "_" + std::to_string(b),
-            std::make_shared<ResidualBlock>(in, planes, stride, bottleneck)));
+        stage_blocks.push_back(
+            register_module("layer" + std::to_string(stage + 1) + "_" + std::to_string(b),
+                            std::make_shared<ResidualBlock>(in, planes, stride, bottleneck)));
         in = planes * (bottleneck ? 4 : 1);
       }
       stages_.push_back(std::move(stage_blocks));
@@ -107,7 +117,8 @@ class ResNet : public ScopedNet {
     static const LayerName fc = layer_name("fc");
     LayerScope root(root_);
     torch::Tensor x = stem_->forward(image);
-    x = scoped(maxpool, [&] { return F::max_pool2d(x, F::MaxPool2dFuncOptions(3).stride(2).padding(1)); });
+    x = scoped(maxpool,
+               [&] { return F::max_pool2d(x, F::MaxPool2dFuncOptions(3).stride(2).padding(1)); });
     for (std::size_t s = 0; s < stages_.size(); ++s) {
       x = scoped(stage_names_[s], [&] {
         torch::Tensor y = x;
@@ -117,7 +128,9 @@ class ResNet : public ScopedNet {
         return y;
       });
     }
-    x = scoped(avgpool, [&] { return F::adaptive_avg_pool2d(x, F::AdaptiveAvgPool2dFuncOptions(1)).flatten(1); });
+    x = scoped(avgpool, [&] {
+      return F::adaptive_avg_pool2d(x, F::AdaptiveAvgPool2dFuncOptions(1)).flatten(1);
+    });
     return scoped(fc, [&] { return fc_(x); });
   }
 
@@ -135,11 +148,16 @@ class InvertedResidual : public nn::Module {
       : residual_(stride == 1 && in == out) {
     const int hidden = in * expand_ratio;
     if (expand_ratio != 1) {
-      expand_ = register_module("expand", std::make_shared<ConvNorm>(in, hidden, 1, 1, 1, Act::kRelu6, "expand", "expand_bn"));
+      expand_ = register_module(
+          "expand",
+          std::make_shared<ConvNorm>(in, hidden, 1, 1, 1, Act::kRelu6, "expand", "expand_bn"));
     }
     depthwise_ = register_module(
-        "depthwise", std::make_shared<ConvNorm>(hidden, hidden, 3, stride, hidden, Act::kRelu6, "depthwise", "depthwise_bn"));
-    project_ = register_module("project", std::make_shared<ConvNorm>(hidden, out, 1, 1, 1, Act::kNone, "project", "project_bn"));
+        "depthwise", std::make_shared<ConvNorm>(hidden, hidden, 3, stride, hidden, Act::kRelu6,
+                                                "depthwise", "depthwise_bn"));
+    project_ = register_module(
+        "project",
+        std::make_shared<ConvNorm>(hidden, out, 1, 1, 1, Act::kNone, "project", "project_bn"));
   }
 
   torch::Tensor forward(const torch::Tensor& x) {
@@ -162,13 +180,14 @@ class MobileNetV2 : public ScopedNet {
         dropout_(register_module("dropout", nn::Dropout(0.2))),
         classifier_(register_module("classifier", nn::Linear(1280, classes))) {
     // (expansion t, channels c, repeats n, first stride s), as in the paper's Table 2.
-    const int settings[7][4] = {{1, 16, 1, 1}, {6, 24, 2, 2}, {6, 32, 3, 2}, {6, 64, 4, 2},
+    const int settings[7][4] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
                                 {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
     int in = 32;
     for (const auto& s : settings) {
       for (int i = 0; i < s[2]; ++i) {
-        blocks_.push_back(register_module("block" + std::to_string(blocks_.size() + 1),
-                                          std::make_shared<InvertedResidual>(in, s[1], i == 0 ? s[3] : 1, s[0])));
+        blocks_.push_back(
+            register_module("block" + std::to_string(blocks_.size() + 1),
+                            std::make_shared<InvertedResidual>(in, s[1], i == 0 ? s[3] : 1, s[0])));
         in = s[1];
       }
     }
@@ -183,7 +202,8 @@ class MobileNetV2 : public ScopedNet {
       for (std::size_t b = 0; b < blocks_.size(); ++b) {
         y = scoped(indexed(static_cast<int>(b + 1)), [&] { return blocks_[b]->forward(y); });
       }
-      return scoped(indexed(static_cast<int>(blocks_.size() + 1)), [&] { return head_->forward(y); });
+      return scoped(indexed(static_cast<int>(blocks_.size() + 1)),
+                    [&] { return head_->forward(y); });
     });
     x = F::adaptive_avg_pool2d(x, F::AdaptiveAvgPool2dFuncOptions(1)).flatten(1);
     return scoped(classifier, [&] { return classifier_(dropout_(x)); });
@@ -206,7 +226,8 @@ class Vgg16 : public ScopedNet {
         fc3_(register_module("fc3", nn::Linear(classifier_width, classes))),
         dropout_(register_module("dropout", nn::Dropout(0.5))) {
     // Channels per conv, 0 = max pool (configuration "D" of the VGG paper).
-    const int config[] = {64, 64, 0, 128, 128, 0, 256, 256, 256, 0, 512, 512, 512, 0, 512, 512, 512, 0};
+    const int config[] = {64, 64,  0,   128, 128, 0,   256, 256, 256,
+                          0,  512, 512, 512, 0,   512, 512, 512, 0};
     int in = 3;
     int block = 1;
     int conv_in_block = 1;
@@ -217,9 +238,11 @@ class Vgg16 : public ScopedNet {
         conv_in_block = 1;
         continue;
       }
-      const std::string name = "conv" + std::to_string(block) + "_" + std::to_string(conv_in_block++);
-      layers_.push_back({register_module(name, nn::Conv2d(nn::Conv2dOptions(in, channels, 3).padding(1))),
-                         layer_name(name)});
+      const std::string name =
+          "conv" + std::to_string(block) + "_" + std::to_string(conv_in_block++);
+      layers_.push_back(
+          {register_module(name, nn::Conv2d(nn::Conv2dOptions(in, channels, 3).padding(1))),
+           layer_name(name)});
       in = channels;
     }
   }
@@ -227,12 +250,15 @@ class Vgg16 : public ScopedNet {
   torch::Tensor forward(const torch::Tensor& image) override {
     static const LayerName features = layer_name("features");
     static const LayerName classifier = layer_name("classifier");
-    static const std::array<LayerName, 3> fc_names{layer_name("fc1"), layer_name("fc2"), layer_name("fc3")};
+    static const std::array<LayerName, 3> fc_names{layer_name("fc1"), layer_name("fc2"),
+                                                   layer_name("fc3")};
     LayerScope root(root_);
     torch::Tensor x = scoped(features, [&] {
       torch::Tensor y = image;
       for (auto& [conv, name] : layers_) {
-        y = scoped(name, [&] { return conv ? torch::relu(conv(y)) : F::max_pool2d(y, F::MaxPool2dFuncOptions(2)); });
+        y = scoped(name, [&] {
+          return conv ? torch::relu(conv(y)) : F::max_pool2d(y, F::MaxPool2dFuncOptions(2));
+        });
       }
       return y;
     });
@@ -261,7 +287,8 @@ class Mlp : public ScopedNet {
     int in = inputs;
     for (int i = 0; i < depth; ++i) {
       const std::string name = "fc" + std::to_string(i + 1);
-      layers_.push_back({register_module(name, nn::Linear(in, i + 1 == depth ? classes : hidden)), layer_name(name)});
+      layers_.push_back({register_module(name, nn::Linear(in, i + 1 == depth ? classes : hidden)),
+                         layer_name(name)});
       in = hidden;
     }
   }
@@ -289,8 +316,12 @@ class Mlp : public ScopedNet {
 
 }  // namespace
 
-std::shared_ptr<ScopedNet> make_resnet(int depth, int classes) { return std::make_shared<ResNet>(depth, classes); }
-std::shared_ptr<ScopedNet> make_mobilenet_v2(int classes) { return std::make_shared<MobileNetV2>(classes); }
+std::shared_ptr<ScopedNet> make_resnet(int depth, int classes) {
+  return std::make_shared<ResNet>(depth, classes);
+}
+std::shared_ptr<ScopedNet> make_mobilenet_v2(int classes) {
+  return std::make_shared<MobileNetV2>(classes);
+}
 std::shared_ptr<ScopedNet> make_vgg16(int classes, int classifier_width) {
   return std::make_shared<Vgg16>(classes, classifier_width);
 }

@@ -22,6 +22,8 @@ double joules_per_flop_at_tdp(double tdp_w, double peak_fp32_tflops) {
   return peak_fp32_tflops > 0.0 ? tdp_w / (peak_fp32_tflops * 1e12) : 0.0;
 }
 
-double flops_linear_energy_j(double flops, double joules_per_flop) { return flops * joules_per_flop; }
+double flops_linear_energy_j(double flops, double joules_per_flop) {
+  return flops * joules_per_flop;
+}
 
 }  // namespace jouleprof

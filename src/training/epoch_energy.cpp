@@ -1,9 +1,9 @@
 #include "training/epoch_energy.hpp"
 
-#include <numeric>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <numeric>
 
 #include "sources/trace_text.hpp"
 
@@ -38,11 +38,12 @@ Result<EpochEnergies> epoch_energies(const std::vector<const Series*>& series, c
       out.energy_j[e] += s->energy_between_j(a, b, rule);
     }
     if (uncovered > 0) {
-      out.warnings.push_back(fmt::format(
-          "{}: {} of {} epochs lie partly outside the series (it covers {:.1f} s, starting {:+.1f} s "
-          "from the start of epoch 0): their energy counts only the covered part",
-          s->channel().id, uncovered, log.size(), ns_to_s(s->end_ns() - s->begin_ns()),
-          ns_to_s(s->begin_ns() - log.begin_ns)));
+      out.warnings.push_back(
+          fmt::format("{}: {} of {} epochs lie partly outside the series (it covers {:.1f} s, "
+                      "starting {:+.1f} s "
+                      "from the start of epoch 0): their energy counts only the covered part",
+                      s->channel().id, uncovered, log.size(), ns_to_s(s->end_ns() - s->begin_ns()),
+                      ns_to_s(s->begin_ns() - log.begin_ns)));
     }
     if (!s->gaps().empty()) {
       out.warnings.push_back(fmt::format("{}: {} gaps in the series are not integrated",
@@ -82,8 +83,8 @@ Result<Series> read_ram_power_log(const std::string& path, const PowerLogOptions
     const auto t = fields.size() > *time_col
                        ? parse_wall_clock_ns(fields[*time_col], options.utc_offset_s)
                        : std::nullopt;
-    const auto mb = fields.size() > *memory_col ? trace_text::parse_number(fields[*memory_col])
-                                                : std::nullopt;
+    const auto mb =
+        fields.size() > *memory_col ? trace_text::parse_number(fields[*memory_col]) : std::nullopt;
     if (!t || !mb || *mb < 0.0) {
       if (last) {
         warnings.push_back(fmt::format("{}: last line dropped as truncated", where));
@@ -110,10 +111,10 @@ Result<Series> read_ram_power_log(const std::string& path, const PowerLogOptions
   trace_text::SeriesRules rules;
   JP_TRY(Series series, trace_text::build_series(channel, raw, path, options.gap_factor,
                                                  options.min_gap_ns, rules));
-  series.channel().provenance_detail = fmt::format(
-      "RAM power = {} W/GB x resident memory (memory usage (MB) / 1024) from {}: {}{}", watts_per_gb,
-      path, trace_text::describe_rules(options, offset, rules, ""),
-      warnings.empty() ? "" : fmt::format("; {}", fmt::join(warnings, "; ")));
+  series.channel().provenance_detail =
+      fmt::format("RAM power = {} W/GB x resident memory (memory usage (MB) / 1024) from {}: {}{}",
+                  watts_per_gb, path, trace_text::describe_rules(options, offset, rules, ""),
+                  warnings.empty() ? "" : fmt::format("; {}", fmt::join(warnings, "; ")));
   return series;
 }
 

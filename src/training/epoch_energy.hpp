@@ -16,8 +16,8 @@ namespace jouleprof {
 inline constexpr double kRamWattsPerGb = 0.375;
 
 struct EpochEnergies {
-  std::vector<double> energy_j;    // one per epoch, all series summed
-  std::vector<double> duration_s;  // one per epoch
+  std::vector<double> energy_j;       // one per epoch, all series summed
+  std::vector<double> duration_s;     // one per epoch
   std::vector<std::string> channels;  // the series that were summed, with their provenance
   std::vector<std::string> warnings;  // e.g. epochs that fall (partly) outside a series
 

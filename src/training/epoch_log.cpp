@@ -1,9 +1,9 @@
 #include "training/epoch_log.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <fstream>
-
-#include <fmt/format.h>
 
 #include "sources/trace_text.hpp"
 
@@ -11,9 +11,12 @@ namespace jouleprof {
 
 std::string_view to_string(EpochOrigin origin) {
   switch (origin) {
-    case EpochOrigin::kMarks: return "epoch_end marks";
-    case EpochOrigin::kCsv: return "epochs CSV";
-    case EpochOrigin::kEqualSplit: return "equal split";
+    case EpochOrigin::kMarks:
+      return "epoch_end marks";
+    case EpochOrigin::kCsv:
+      return "epochs CSV";
+    case EpochOrigin::kEqualSplit:
+      return "equal split";
   }
   return "unknown";
 }

@@ -17,10 +17,10 @@ enum class EpochOrigin { kMarks, kCsv, kEqualSplit };
 std::string_view to_string(EpochOrigin origin);
 
 struct EpochLog {
-  TimeNs begin_ns = 0;            // start of epoch 0
-  std::vector<TimeNs> end_ns;     // end of each epoch, increasing
+  TimeNs begin_ns = 0;         // start of epoch 0
+  std::vector<TimeNs> end_ns;  // end of each epoch, increasing
   EpochOrigin origin = EpochOrigin::kEqualSplit;
-  std::string note;               // how the boundaries were obtained, for the output
+  std::string note;  // how the boundaries were obtained, for the output
 
   std::size_t size() const { return end_ns.size(); }
   TimeNs epoch_begin_ns(std::size_t e) const { return e == 0 ? begin_ns : end_ns[e - 1]; }

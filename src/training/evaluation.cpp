@@ -1,12 +1,12 @@
 #include "training/evaluation.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <numeric>
 #include <random>
-
-#include <fmt/format.h>
 
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
@@ -56,7 +56,8 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
   const auto trace_index = static_cast<std::size_t>(trace_col - header.begin());
   const std::filesystem::path folder = std::filesystem::path(runs_csv).parent_path();
 
-  std::vector<double> measured, step, step_online, step_power, first_epoch, ml_co2, green, flops_tdp, flops;
+  std::vector<double> measured, step, step_online, step_power, first_epoch, ml_co2, green,
+      flops_tdp, flops;
   std::size_t fallbacks = 0;
   std::size_t run_index = 0;
   for (const auto& line : lines) {
@@ -80,7 +81,8 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
     double utilisation = 0.0;
     if (const Series* util = trace.find(ChannelKind::kUtilisation)) {
       std::size_t n = 0;
-      for (std::size_t i = util->lower_bound(begin); i < util->size() && (*util)[i].t_ns <= epochs.end_ns.back(); ++i, ++n) {
+      for (std::size_t i = util->lower_bound(begin);
+           i < util->size() && (*util)[i].t_ns <= epochs.end_ns.back(); ++i, ++n) {
         utilisation += (*util)[i].value;
       }
       utilisation /= static_cast<double>(std::max<std::size_t>(n, 1));
@@ -92,8 +94,10 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
     first_epoch.push_back(first_epoch_energy_j(energies.energy_j[0], run.epochs));
     ml_co2.push_back(ml_co2_energy_j(spec.tdp_w, run.duration_s));
     green.push_back(green_algorithms_energy_j(spec.tdp_w, utilisation, 0.0, run.duration_s));
-    const double f = training_flops(run.features.gflops_per_sample, run.features.training_size, run.epochs);
-    flops_tdp.push_back(flops_linear_energy_j(f, joules_per_flop_at_tdp(spec.tdp_w, spec.fp32_tflops)));
+    const double f =
+        training_flops(run.features.gflops_per_sample, run.features.training_size, run.epochs);
+    flops_tdp.push_back(
+        flops_linear_energy_j(f, joules_per_flop_at_tdp(spec.tdp_w, spec.fp32_tflops)));
     flops.push_back(f);
   }
   // FLOPs-linear with J/FLOP fitted through the origin on every other run (leave-one-out).
@@ -109,21 +113,26 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
   }
   EvaluationReport report;
   const std::string scope = "all runs with traces";
-  report.scores.push_back(score(fmt::format("STEP (s={}, w={})", options.stable_epoch, options.window), scope, step, measured));
-  report.scores.push_back(score(fmt::format("STEP online stability (CV <= {:.2f})", options.stability_cv),
-                                scope, step_online, measured));
+  report.scores.push_back(
+      score(fmt::format("STEP (s={}, w={})", options.stable_epoch, options.window), scope, step,
+            measured));
+  report.scores.push_back(
+      score(fmt::format("STEP online stability (CV <= {:.2f})", options.stability_cv), scope,
+            step_online, measured));
   report.scores.push_back(score("STEP power variant", scope, step_power, measured));
   report.scores.push_back(score("first epoch E0 x N", scope, first_epoch, measured));
   report.scores.push_back(score("ML CO2 (TDP x T)", scope, ml_co2, measured));
   report.scores.push_back(score("Green Algorithms (GPU part)", scope, green, measured));
   report.scores.push_back(score("FLOPs-linear (TDP / peak FLOP/s)", scope, flops_tdp, measured));
-  report.scores.push_back(score("FLOPs-linear (J/FLOP fitted, leave-one-out)", scope, flops_fit, measured));
+  report.scores.push_back(
+      score("FLOPs-linear (J/FLOP fitted, leave-one-out)", scope, flops_fit, measured));
   report.notes.push_back(fmt::format(
       "{} runs: no per-epoch timestamps were published, so each run's training time (first "
       "nvidia-smi sample + 'training_duration_h') is split into equal epochs",
       measured.size()));
-  report.notes.push_back("measured = runs.csv energy_MJ (GPU only); every method is GPU-only "
-                         "(Green Algorithms without its RAM term)");
+  report.notes.push_back(
+      "measured = runs.csv energy_MJ (GPU only); every method is GPU-only "
+      "(Green Algorithms without its RAM term)");
   if (fallbacks > 0) report.notes.push_back(fmt::format("{} runs used a STEP fallback", fallbacks));
   return report;
 }
@@ -140,7 +149,8 @@ Result<EvaluationReport> evaluate_pre(const std::string& runs_csv, double test_f
   std::iota(order.begin(), order.end(), 0);
   std::mt19937 rng(seed);
   std::shuffle(order.begin(), order.end(), rng);
-  const auto test_count = static_cast<std::size_t>(std::round(test_fraction * static_cast<double>(order.size())));
+  const auto test_count =
+      static_cast<std::size_t>(std::round(test_fraction * static_cast<double>(order.size())));
   std::vector<PreRun> train, test;
   for (std::size_t p = 0; p < order.size(); ++p) {
     (p < test_count ? test : train).push_back(table.runs[order[p]]);
@@ -157,7 +167,8 @@ Result<EvaluationReport> evaluate_pre(const std::string& runs_csv, double test_f
     std::vector<double> krr, linear;
     for (const PreRun& r : test) {
       krr.push_back(pre_energy_j(model.predict_target(r.features), target, r.duration_s, r.epochs));
-      linear.push_back(pre_energy_j(model.predict_linear_target(r.features), target, r.duration_s, r.epochs));
+      linear.push_back(
+          pre_energy_j(model.predict_linear_target(r.features), target, r.duration_s, r.epochs));
     }
     const std::string what = target == PreTarget::kAveragePower ? "power x T" : "epoch energy x N";
     report.scores.push_back(score(fmt::format("PRE KRR ({})", what), scope, krr, measured));
@@ -169,16 +180,17 @@ Result<EvaluationReport> evaluate_pre(const std::string& runs_csv, double test_f
   std::vector<double> ml_co2, green;
   for (const PreRun& r : test) {
     ml_co2.push_back(ml_co2_energy_j(r.features.gpu_tdp_w, r.duration_s));
-    green.push_back(green_algorithms_energy_j(r.features.gpu_tdp_w, r.mean_gpu_utilisation.value_or(1.0),
-                                              0.0, r.duration_s));
+    green.push_back(green_algorithms_energy_j(
+        r.features.gpu_tdp_w, r.mean_gpu_utilisation.value_or(1.0), 0.0, r.duration_s));
   }
   report.scores.push_back(score("ML CO2 (TDP x T)", scope, ml_co2, measured));
   report.scores.push_back(score("Green Algorithms (GPU part)", scope, green, measured));
   report.notes.push_back(fmt::format(
       "{} runs, seed {}: {} train, {} test; search {} iterations x {}-fold CV", table.runs.size(),
       seed, train.size(), test.size(), search.iterations, search.folds));
-  report.notes.push_back("power x T uses each run's measured duration as the expected duration, "
-                         "epoch energy x N its trained epochs (what a user states before training)");
+  report.notes.push_back(
+      "power x T uses each run's measured duration as the expected duration, "
+      "epoch energy x N its trained epochs (what a user states before training)");
   for (const std::string& note : table.notes) report.notes.push_back(note);
   return report;
 }

@@ -16,7 +16,7 @@ namespace jouleprof {
 
 struct MethodScore {
   std::string method;
-  std::string scope;        // "all runs with traces", "30 % test split"
+  std::string scope;  // "all runs with traces", "30 % test split"
   std::size_t runs = 0;
   double mape_percent = 0.0;
   double rmse_mj = 0.0;

@@ -1,10 +1,10 @@
 #include "training/gpu_specs.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
-
-#include <fmt/format.h>
 
 #include "sources/trace_text.hpp"
 

@@ -1,11 +1,10 @@
 #include "training/kernel_ridge.hpp"
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <random>
-
-#include <Eigen/Dense>
 
 namespace jouleprof {
 namespace {
@@ -77,7 +76,8 @@ double KernelRidge::predict(const FeatureRow& x_scaled) const {
   return y;
 }
 
-LinearModel LinearModel::fit(const std::vector<FeatureRow>& x_scaled, const std::vector<double>& y) {
+LinearModel LinearModel::fit(const std::vector<FeatureRow>& x_scaled,
+                             const std::vector<double>& y) {
   LinearModel m;
   const auto n = static_cast<Eigen::Index>(y.size());
   const auto d = static_cast<Eigen::Index>(x_scaled.empty() ? 0 : x_scaled[0].size());
@@ -85,7 +85,8 @@ LinearModel LinearModel::fit(const std::vector<FeatureRow>& x_scaled, const std:
   Eigen::VectorXd b(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     a(i, 0) = 1.0;
-    for (Eigen::Index j = 0; j < d; ++j) a(i, j + 1) = x_scaled[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+    for (Eigen::Index j = 0; j < d; ++j)
+      a(i, j + 1) = x_scaled[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
     b(i) = y[static_cast<std::size_t>(i)];
   }
   Eigen::MatrixXd normal = a.transpose() * a;
@@ -149,7 +150,8 @@ RandomSearchResult random_search_cv(const std::vector<FeatureRow>& x_raw,
     for (const Fold& fold : prepared) {
       const KernelRidge model = KernelRidge::fit(fold.train_x, fold.train_y, alpha, gamma);
       for (std::size_t i = 0; i < fold.test_x.size(); ++i) {
-        error_sum += std::abs(model.predict(fold.test_x[i]) - fold.test_y[i]) / std::abs(fold.test_y[i]);
+        error_sum +=
+            std::abs(model.predict(fold.test_x[i]) - fold.test_y[i]) / std::abs(fold.test_y[i]);
         ++count;
       }
     }

@@ -4,7 +4,8 @@
 
 namespace jouleprof {
 
-LiveEpochProjector::LiveEpochProjector(std::string epoch_file, int total_epochs, StepOptions options)
+LiveEpochProjector::LiveEpochProjector(std::string epoch_file, int total_epochs,
+                                       StepOptions options)
     : epoch_file_(std::move(epoch_file)), total_epochs_(total_epochs), options_(options) {}
 
 Result<std::vector<EpochUpdate>> LiveEpochProjector::poll(const Monitor& monitor,

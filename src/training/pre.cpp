@@ -1,13 +1,13 @@
 #include "training/pre.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "sources/trace_text.hpp"
@@ -85,7 +85,8 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
           }
         }
       }
-      for (const char* required : {"batch_size", "training_size", "validation_size", "gflops", "gpu", "epochs"}) {
+      for (const char* required :
+           {"batch_size", "training_size", "validation_size", "gflops", "gpu", "epochs"}) {
         if (!column.count(required)) {
           return invalid_input(where, "header", required,
                                fmt::format("column missing (accepted names: {})",
@@ -96,14 +97,16 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
         table.notes.push_back("no RAM column (ram_gb or 'average memory used (MB)'): RAM GB = 0");
       }
       if (!column.count("duration_h") && !column.count("duration_s")) {
-        return invalid_input(where, "header", "duration_s", "column missing (or 'training duration (h)')");
+        return invalid_input(where, "header", "duration_s",
+                             "column missing (or 'training duration (h)')");
       }
       if (!column.count("energy_mj") && !column.count("energy_j")) {
         return invalid_input(where, "header", "energy_j", "column missing (or 'energy (MJ)')");
       }
       if (column.count("memory_mb") && !column.count("ram_gb")) {
-        table.notes.push_back("RAM GB feature = 'average memory used (MB)' / 1024 (in seaa2023 "
-                              "this column holds the GPU memory in use)");
+        table.notes.push_back(
+            "RAM GB feature = 'average memory used (MB)' / 1024 (in seaa2023 "
+            "this column holds the GPU memory in use)");
       }
       if (!column.count("input_height")) {
         table.notes.push_back(fmt::format(
@@ -120,7 +123,8 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
       }
       const auto v = trace_text::parse_number(fields[col]);
       if (!v || !std::isfinite(*v)) {
-        return invalid_input(where, column_aliases().at(std::string(key))[0], fields[col], "not a number");
+        return invalid_input(where, column_aliases().at(std::string(key))[0], fields[col],
+                             "not a number");
       }
       return *v;
     };
@@ -148,7 +152,8 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
     run.features.set_gpu(*spec);
     JP_TRY(const double epochs, number("epochs"));
     if (epochs < 1 || epochs != std::floor(epochs)) {
-      return invalid_input(where, "epochs", fields[column.at("epochs")], "must be a whole number ≥ 1");
+      return invalid_input(where, "epochs", fields[column.at("epochs")],
+                           "must be a whole number ≥ 1");
     }
     run.epochs = static_cast<int>(epochs);
     if (column.count("duration_s")) {
@@ -164,7 +169,8 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
       run.energy_j = mj * 1e6;
     }
     if (!(run.duration_s > 0.0) || !(run.energy_j > 0.0)) {
-      return invalid_input(where, "duration/energy", fmt::format("{}/{}", run.duration_s, run.energy_j),
+      return invalid_input(where, "duration/energy",
+                           fmt::format("{}/{}", run.duration_s, run.energy_j),
                            "must both be positive");
     }
     if (column.count("average_power_w")) {
@@ -178,7 +184,8 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
     }
     std::vector<std::string> label;
     for (const char* key : {"environment", "architecture", "run"}) {
-      if (column.count(key) && column.at(key) < fields.size()) label.emplace_back(fields[column.at(key)]);
+      if (column.count(key) && column.at(key) < fields.size())
+        label.emplace_back(fields[column.at(key)]);
     }
     run.label = label.empty() ? where : fmt::format("{}", fmt::join(label, "/"));
     table.runs.push_back(std::move(run));
@@ -234,7 +241,9 @@ Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& op
 Status save_pre_model(const PreModel& model, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) return Error(ErrorCode::kIo, fmt::format("{}: cannot create the directory: {}", dir, ec.message()));
+  if (ec)
+    return Error(ErrorCode::kIo,
+                 fmt::format("{}: cannot create the directory: {}", dir, ec.message()));
   nlohmann::json j;
   j["format"] = "jouleprof-pre-model";
   j["version"] = 1;
@@ -269,15 +278,18 @@ Result<PreModel> load_pre_model(const std::string& dir) {
   try {
     const nlohmann::json j = nlohmann::json::parse(content);
     if (j.value("format", "") != "jouleprof-pre-model" || j.value("version", 0) != 1) {
-      return invalid_input(path, "format", j.value("format", ""), "not a jouleprof PRE model (version 1)");
+      return invalid_input(path, "format", j.value("format", ""),
+                           "not a jouleprof PRE model (version 1)");
     }
     PreModel m;
     const auto target = pre_target_from_string(j.at("target").get<std::string>());
-    if (!target) return invalid_input(path, "target", j.at("target").dump(), "expected power or epoch-energy");
+    if (!target)
+      return invalid_input(path, "target", j.at("target").dump(), "expected power or epoch-energy");
     m.target = *target;
     if (j.at("features").get<std::vector<std::string>>() !=
         std::vector<std::string>(kPreFeatureNames.begin(), kPreFeatureNames.end())) {
-      return invalid_input(path, "features", j.at("features").dump(), "feature list differs from this jouleprof");
+      return invalid_input(path, "features", j.at("features").dump(),
+                           "feature list differs from this jouleprof");
     }
     m.scaler.mean = j.at("scaler").at("mean").get<std::vector<double>>();
     m.scaler.stdev = j.at("scaler").at("stdev").get<std::vector<double>>();
@@ -303,7 +315,8 @@ Result<PreModel> load_pre_model(const std::string& dir) {
       return invalid_input(path, "kernel_ridge", "", "array sizes do not match the feature count");
     }
     for (const FeatureRow& r : m.kernel_ridge.x) {
-      if (r.size() != d) return invalid_input(path, "x_scaled", "", "row size differs from the feature count");
+      if (r.size() != d)
+        return invalid_input(path, "x_scaled", "", "row size differs from the feature count");
     }
     return m;
   } catch (const nlohmann::json::exception& e) {

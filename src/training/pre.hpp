@@ -25,8 +25,8 @@ inline constexpr double kDefaultInputSide = 224.0;
 
 // METHODS.md §5, in this order.
 inline constexpr std::array<std::string_view, 10> kPreFeatureNames = {
-    "batch_size",  "ram_gb",       "training_size",   "validation_size", "gflops_per_sample",
-    "input_height", "input_width", "gpu_cuda_cores",  "gpu_memory_gb",   "gpu_tdp_w"};
+    "batch_size",   "ram_gb",      "training_size",  "validation_size", "gflops_per_sample",
+    "input_height", "input_width", "gpu_cuda_cores", "gpu_memory_gb",   "gpu_tdp_w"};
 
 struct PreFeatures {
   double batch_size = 0.0;
@@ -46,12 +46,12 @@ struct PreFeatures {
 
 // One finished run: its features and what it measured.
 struct PreRun {
-  std::string label;       // environment/architecture/run, for reports
+  std::string label;  // environment/architecture/run, for reports
   std::string gpu_name;
   PreFeatures features;
   double duration_s = 0.0;
   int epochs = 0;
-  double energy_j = 0.0;   // GPU energy
+  double energy_j = 0.0;  // GPU energy
   double average_power_w = 0.0;
   std::optional<double> mean_gpu_utilisation;  // 0..1, when the table has it
 };

@@ -1,9 +1,9 @@
 #include "training/run_projection.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
-
-#include <fmt/format.h>
 
 #include "sources/power_log.hpp"
 #include "training/baselines.hpp"
@@ -14,7 +14,8 @@ namespace jouleprof {
 Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
                                                const GpuSpecTable& specs) {
   if (request.epochs < 1) {
-    return invalid_input("project", "--epochs", std::to_string(request.epochs), "must be at least 1");
+    return invalid_input("project", "--epochs", std::to_string(request.epochs),
+                         "must be at least 1");
   }
   PowerLogOptions import;
   import.utc_offset_s = request.utc_offset_s;
@@ -32,7 +33,8 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
   TimeNs end = energy->end_ns();
   if (request.duration_s) {
     if (!(*request.duration_s > 0.0)) {
-      return invalid_input("project", "--duration", fmt::format("{}", *request.duration_s), "must be positive");
+      return invalid_input("project", "--duration", fmt::format("{}", *request.duration_s),
+                           "must be positive");
     }
     end = begin + s_to_ns(*request.duration_s);
     if (end > energy->end_ns()) {
@@ -50,7 +52,8 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
   std::vector<const Series*> series = {energy};
   std::optional<Series> ram;
   if (request.memory_log) {
-    JP_TRY(Series ram_power, read_ram_power_log(*request.memory_log, import, request.ram_watts_per_gb));
+    JP_TRY(Series ram_power,
+           read_ram_power_log(*request.memory_log, import, request.ram_watts_per_gb));
     ram = std::move(ram_power);
     series.push_back(&*ram);
   }
@@ -65,16 +68,19 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
   // STEP projects the whole run (N epochs) from the measured epochs < s + w.
   const int known = static_cast<int>(energies.energy_j.size());
   if (known < request.epochs) {
-    report.warnings.push_back(fmt::format("{} of {} epochs are in the trace", known, request.epochs));
+    report.warnings.push_back(
+        fmt::format("{} of {} epochs are in the trace", known, request.epochs));
   }
   JP_TRY(StepProjection step, step_project(energies.energy_j, request.epochs, request.step));
   for (const std::string& w : step.warnings) report.warnings.push_back(w);
-  report.estimates.push_back({"STEP", step.total_j, step.band_low_j, step.band_high_j, step.method});
+  report.estimates.push_back(
+      {"STEP", step.total_j, step.band_low_j, step.band_high_j, step.method});
   const double projected_duration_s = duration_s * request.epochs / known;
-  JP_TRY(StepProjection by_power, step_power_project(energies.energy_j, energies.duration_s,
-                                                     request.epochs, projected_duration_s, request.step));
-  report.estimates.push_back({"STEP power", by_power.total_j, by_power.band_low_j,
-                              by_power.band_high_j, by_power.method});
+  JP_TRY(StepProjection by_power,
+         step_power_project(energies.energy_j, energies.duration_s, request.epochs,
+                            projected_duration_s, request.step));
+  report.estimates.push_back(
+      {"STEP power", by_power.total_j, by_power.band_low_j, by_power.band_high_j, by_power.method});
   report.estimates.push_back({"first epoch E0 x N",
                               first_epoch_energy_j(energies.energy_j[0], request.epochs),
                               std::nullopt, std::nullopt, "Carbontracker-style E_0 × N"});
@@ -82,19 +88,20 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
   std::string gpu_name = request.gpu_name.value_or(energy->channel().device);
   auto spec = specs.find(gpu_name);
   if (!spec) {
-    report.warnings.push_back(fmt::format("no GPU specifications ({}): ML CO2, Green Algorithms "
-                                          "and FLOPs-linear left out; pass --gpu NAME",
-                                          spec.error().message()));
+    report.warnings.push_back(
+        fmt::format("no GPU specifications ({}): ML CO2, Green Algorithms "
+                    "and FLOPs-linear left out; pass --gpu NAME",
+                    spec.error().message()));
     return report;
   }
-  report.estimates.push_back({"ML CO2", ml_co2_energy_j(spec->tdp_w, projected_duration_s),
-                              std::nullopt, std::nullopt,
-                              fmt::format("TDP {:.0f} W ({}) × {:.0f} s", spec->tdp_w, spec->name,
-                                          projected_duration_s)});
+  report.estimates.push_back(
+      {"ML CO2", ml_co2_energy_j(spec->tdp_w, projected_duration_s), std::nullopt, std::nullopt,
+       fmt::format("TDP {:.0f} W ({}) × {:.0f} s", spec->tdp_w, spec->name, projected_duration_s)});
   if (const Series* util = trace.find(ChannelKind::kUtilisation)) {
     double sum = 0.0;
     std::size_t n = 0;
-    for (std::size_t i = util->lower_bound(begin); i < util->size() && (*util)[i].t_ns <= window_end; ++i, ++n) {
+    for (std::size_t i = util->lower_bound(begin);
+         i < util->size() && (*util)[i].t_ns <= window_end; ++i, ++n) {
       sum += (*util)[i].value;
     }
     const double mean_util = n > 0 ? sum / static_cast<double>(n) : 0.0;
@@ -114,7 +121,8 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
     report.warnings.push_back("the trace has no GPU utilisation: Green Algorithms left out");
   }
   if (request.forward_gflops && request.samples_per_epoch) {
-    const double flops = training_flops(*request.forward_gflops, *request.samples_per_epoch, request.epochs);
+    const double flops =
+        training_flops(*request.forward_gflops, *request.samples_per_epoch, request.epochs);
     const double j_per_flop = joules_per_flop_at_tdp(spec->tdp_w, spec->fp32_tflops);
     report.estimates.push_back({"FLOPs-linear", flops_linear_energy_j(flops, j_per_flop),
                                 std::nullopt, std::nullopt,

@@ -19,13 +19,13 @@ namespace jouleprof {
 struct ProjectRequest {
   std::string trace_path;
   PowerLogFormat trace_format = PowerLogFormat::kAuto;
-  int epochs = 0;                          // N, the whole run
-  std::optional<double> duration_s;        // training window from the first sample; else the trace
-  std::optional<std::string> epochs_csv;   // epoch,end_s; else an equal split
-  std::optional<std::string> memory_log;   // process log for the RAM power model
+  int epochs = 0;                         // N, the whole run
+  std::optional<double> duration_s;       // training window from the first sample; else the trace
+  std::optional<std::string> epochs_csv;  // epoch,end_s; else an equal split
+  std::optional<std::string> memory_log;  // process log for the RAM power model
   double ram_watts_per_gb = 0.375;
-  std::optional<std::string> gpu_name;     // else the trace's device name
-  std::optional<double> forward_gflops;    // per sample, for FLOPs-linear
+  std::optional<std::string> gpu_name;   // else the trace's device name
+  std::optional<double> forward_gflops;  // per sample, for FLOPs-linear
   std::optional<double> samples_per_epoch;
   std::int64_t utc_offset_s = 0;
   StepOptions step;

@@ -1,11 +1,11 @@
 #include "jouleprof/step.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <numeric>
-
-#include <fmt/format.h>
 
 namespace jouleprof {
 namespace {
@@ -52,7 +52,8 @@ Status validate(std::span<const double> energies, int total_epochs, const StepOp
   }
   for (std::size_t e = 0; e < energies.size(); ++e) {
     if (!std::isfinite(energies[e]) || energies[e] < 0.0) {
-      return invalid_input("STEP", fmt::format("epoch {} energy", e), fmt::format("{}", energies[e]),
+      return invalid_input("STEP", fmt::format("epoch {} energy", e),
+                           fmt::format("{}", energies[e]),
                            "must be a finite, non-negative number of joules");
     }
   }
@@ -69,14 +70,16 @@ struct Plan {
 
 Plan plan(std::span<const double> energies, int total_epochs, const StepOptions& options,
           StepProjection& out) {
-  const int k = static_cast<int>(std::min<std::size_t>(energies.size(), static_cast<std::size_t>(total_epochs)));
+  const int k = static_cast<int>(
+      std::min<std::size_t>(energies.size(), static_cast<std::size_t>(total_epochs)));
   Plan p{options.stable_epoch, options.window, false, false};
   if (options.online_stability) {
     bool found = false;
     // Stable at e: the windows [e − w, e) and [e, e + w) each vary by at most stability_cv and
     // their means agree within stability_cv — the level has stopped drifting, not just the noise.
     const auto window_at = [&](int first) {
-      return window_stats(energies.subspan(static_cast<std::size_t>(first), static_cast<std::size_t>(p.w)));
+      return window_stats(
+          energies.subspan(static_cast<std::size_t>(first), static_cast<std::size_t>(p.w)));
     };
     for (int e = 1 + p.w; e + p.w <= k; ++e) {
       const Window before = window_at(e - p.w);
@@ -90,9 +93,10 @@ Plan plan(std::span<const double> energies, int total_epochs, const StepOptions&
       }
     }
     if (found) {
-      out.method = fmt::format("STEP s = {} (online stability: windows before and from epoch {} "
-                               "agree within {:.3g}), w = {}",
-                               p.s, p.s, options.stability_cv, p.w);
+      out.method = fmt::format(
+          "STEP s = {} (online stability: windows before and from epoch {} "
+          "agree within {:.3g}), w = {}",
+          p.s, p.s, options.stability_cv, p.w);
     } else {
       out.warnings.push_back(fmt::format(
           "online stability: no window of {} epochs with CV ≤ {:.3g} among {} epochs; s = {} kept",
@@ -119,10 +123,10 @@ Plan plan(std::span<const double> energies, int total_epochs, const StepOptions&
       return p;
     }
     const int w = std::min(p.w, k - 1);
-    out.warnings.push_back(fmt::format(
-        "only {} of the s + w = {} epochs STEP needs are known: using s = {}, w = {} "
-        "(the last {} known epochs after epoch 0)",
-        k, p.s + p.w, k - w, w, w));
+    out.warnings.push_back(
+        fmt::format("only {} of the s + w = {} epochs STEP needs are known: using s = {}, w = {} "
+                    "(the last {} known epochs after epoch 0)",
+                    k, p.s + p.w, k - w, w, w));
     p.w = w;
     p.s = k - w;
   }
@@ -155,7 +159,8 @@ Result<StepProjection> step_project(std::span<const double> epoch_energies_j, in
     return out;
   }
   const auto head = epoch_energies_j.first(static_cast<std::size_t>(p.s));
-  const auto window = epoch_energies_j.subspan(static_cast<std::size_t>(p.s), static_cast<std::size_t>(p.w));
+  const auto window =
+      epoch_energies_j.subspan(static_cast<std::size_t>(p.s), static_cast<std::size_t>(p.w));
   const Window win = window_stats(window);
   const double remaining_epochs = n - static_cast<double>(p.s);
   out.head_j = std::accumulate(head.begin(), head.end(), 0.0);
@@ -177,8 +182,9 @@ Result<StepProjection> step_power_project(std::span<const double> epoch_energies
                                           int total_epochs, double total_duration_s,
                                           const StepOptions& options) {
   if (epoch_durations_s.size() != epoch_energies_j.size()) {
-    return invalid_input("STEP power", "epoch durations", std::to_string(epoch_durations_s.size()),
-                         fmt::format("expected one per epoch energy ({})", epoch_energies_j.size()));
+    return invalid_input(
+        "STEP power", "epoch durations", std::to_string(epoch_durations_s.size()),
+        fmt::format("expected one per epoch energy ({})", epoch_energies_j.size()));
   }
   if (!(total_duration_s > 0.0)) {
     return invalid_input("STEP power", "duration", fmt::format("{}", total_duration_s),
@@ -203,8 +209,8 @@ Result<StepProjection> step_power_project(std::span<const double> epoch_energies
   const Window win = window_stats(powers_w);
   const double mean_power_w = window_energy_j / window_time_s;
   out.total_j = mean_power_w * total_duration_s;
-  const double half_width =
-      total_duration_s * student_t95(static_cast<int>(w) - 1) * win.stdev / std::sqrt(static_cast<double>(w));
+  const double half_width = total_duration_s * student_t95(static_cast<int>(w) - 1) * win.stdev /
+                            std::sqrt(static_cast<double>(w));
   out.band_low_j = std::max(0.0, out.total_j - half_width);
   out.band_high_j = out.total_j + half_width;
   out.head_j = 0.0;

@@ -1,6 +1,6 @@
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <random>
 
 #include "jouleprof/attribution.hpp"
 
@@ -9,9 +9,10 @@ namespace {
 
 Series counter(const std::string& id, const std::string& device, TimeNs period_ns, TimeNs end_ns,
                double power_w, std::string parent = "") {
-  Series s(Channel{id, "test", device, "package", ChannelKind::kEnergyCounter, Provenance::kMeasured, "",
-                   std::move(parent), period_ns, 0});
-  for (TimeNs t = 0; t <= end_ns; t += period_ns) EXPECT_TRUE(s.append(t, power_w * ns_to_s(t)).ok());
+  Series s(Channel{id, "test", device, "package", ChannelKind::kEnergyCounter,
+                   Provenance::kMeasured, "", std::move(parent), period_ns, 0});
+  for (TimeNs t = 0; t <= end_ns; t += period_ns)
+    EXPECT_TRUE(s.append(t, power_w * ns_to_s(t)).ok());
   return s;
 }
 
@@ -51,8 +52,8 @@ TEST(Attributor, InterpolateSplitsEquallyAndTreeSumsToMeasured) {
 // updates every 1 ms: several ops share each update interval.
 struct ShortOps {
   Timeline timeline;
-  Series counter{Channel{"rapl:pkg", "test", "cpu0", "package", ChannelKind::kEnergyCounter, Provenance::kMeasured,
-                         "", "", kNsPerMs, 0}};
+  Series counter{Channel{"rapl:pkg", "test", "cpu0", "package", ChannelKind::kEnergyCounter,
+                         Provenance::kMeasured, "", "", kNsPerMs, 0}};
   double true_hot_j = 0.0;
   double true_cool_j = 0.0;
 };
@@ -115,7 +116,8 @@ TEST(Attributor, InterpolateRefinesOpsShorterThanTheUpdatePeriod) {
   ASSERT_TRUE(plain.ok());
   EXPECT_EQ(plain->records[0].diagnostics.at("refined_classes"), 0.0);
   // Plain interpolation pulls the two classes towards the mean power of their intervals.
-  EXPECT_GT(std::abs(plain->tree.child("cool")->energy_j - ops.true_cool_j), 0.05 * ops.true_cool_j);
+  EXPECT_GT(std::abs(plain->tree.child("cool")->energy_j - ops.true_cool_j),
+            0.05 * ops.true_cool_j);
   EXPECT_NEAR(plain->tree.energy_j, refined->tree.energy_j, 1e-9);
 }
 
@@ -190,7 +192,8 @@ TEST(Attributor, ChildrenCarveTheirTimeOutOfTheParent) {
 
 TEST(Attributor, HoldUsesThePreviousReadingOnHalfOpenIntervals) {
   // Power 10 W for 10 ms, then 30 W: a counter updated every 10 ms.
-  Series s(Channel{"c", "test", "cpu0", "package", ChannelKind::kEnergyCounter, Provenance::kMeasured, "", "", 0, 0});
+  Series s(Channel{"c", "test", "cpu0", "package", ChannelKind::kEnergyCounter,
+                   Provenance::kMeasured, "", "", 0, 0});
   ASSERT_TRUE(s.append(0, 0.0).ok());
   ASSERT_TRUE(s.append(10 * kNsPerMs, 0.1).ok());
   ASSERT_TRUE(s.append(20 * kNsPerMs, 0.4).ok());
@@ -226,13 +229,15 @@ TEST(Attributor, CoarseCounterWithoutCalibrationTriesRegressAndSaysWhy) {
   auto r = attribute(series, tl, AttributionOptions{});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->records[0].method, "interpolate");
-  EXPECT_NE(r->records[0].reason.find("regress declined"), std::string::npos) << r->records[0].reason;
+  EXPECT_NE(r->records[0].reason.find("regress declined"), std::string::npos)
+      << r->records[0].reason;
   EXPECT_NEAR(r->tree.energy_j, r->per_channel[0].measured_energy_j, 1e-9);
 }
 
 TEST(Attributor, RejectsInputsWithoutEnergy) {
   std::vector<Series> series;
-  series.push_back(Series(Channel{"temp", "t", "cpu0", "", ChannelKind::kTemperature, Provenance::kMeasured, "", "", 0, 0}));
+  series.push_back(Series(Channel{"temp", "t", "cpu0", "", ChannelKind::kTemperature,
+                                  Provenance::kMeasured, "", "", 0, 0}));
   auto r = attribute(series, two_tracks(), AttributionOptions{});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message().find("energy"), std::string::npos);

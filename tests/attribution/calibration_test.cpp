@@ -1,6 +1,7 @@
+#include "jouleprof/calibration.hpp"
+
 #include <gtest/gtest.h>
 
-#include "jouleprof/calibration.hpp"
 #include "test_support.hpp"
 
 namespace jouleprof {
@@ -22,19 +23,20 @@ TEST(Calibration, ReadsClassesGlobsAndProvenance) {
 
 TEST(Calibration, NamesFileFieldAndValueOnBadInput) {
   auto no_prov = calibration_from_json_string(
-      R"({"format": "jouleprof-calibration", "version": 1, "classes": [{"match": "a", "power_w": 1}]})", "x.json");
+      R"({"format": "jouleprof-calibration", "version": 1, "classes": [{"match": "a", "power_w": 1}]})",
+      "x.json");
   ASSERT_FALSE(no_prov.ok());
   EXPECT_NE(no_prov.error().message().find("provenance"), std::string::npos);
   auto bad_power = calibration_from_json_string(
       R"({"format": "jouleprof-calibration", "version": 1, "provenance": "p",
-          "classes": [{"match": "a", "power_w": -3}]})", "x.json");
+          "classes": [{"match": "a", "power_w": -3}]})",
+      "x.json");
   ASSERT_FALSE(bad_power.ok());
   EXPECT_NE(bad_power.error().message().find("classes[0].power_w"), std::string::npos);
   EXPECT_NE(bad_power.error().message().find("x.json"), std::string::npos);
   EXPECT_FALSE(calibration_from_json_string("[1,2", "x.json").ok());
   EXPECT_FALSE(read_calibration_json("/nonexistent/cal.json").ok());
 }
-
 
 TEST(Calibration, AHandWrittenFileRoundTripsWithoutMeasurementFields) {
   Calibration c;

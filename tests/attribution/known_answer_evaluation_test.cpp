@@ -1,8 +1,8 @@
 // The known-answer targets of docs/attribution.md, on the seeded simulator (the same cases that
 // eval/attribution prints).
-#include <gtest/gtest.h>
-
 #include "attribution/known_answer_evaluation.hpp"
+
+#include <gtest/gtest.h>
 
 namespace jouleprof::attribution {
 namespace {
@@ -52,7 +52,8 @@ TEST(KnownAnswer, SimulatorIsSeededAndShaped) {
 }
 
 TEST(KnownAnswer, RegressDeclaresTheSteadyStepUnidentifiable) {
-  const EvaluationOutcome o = run(WorkloadShape::kSteadyStep, SimulatedCounter::kNvml100ms, AttributionMethod::kRegress);
+  const EvaluationOutcome o =
+      run(WorkloadShape::kSteadyStep, SimulatedCounter::kNvml100ms, AttributionMethod::kRegress);
   EXPECT_TRUE(o.declined) << o.note;
   EXPECT_GE(o.windows, 300u);
 }
@@ -65,7 +66,8 @@ TEST(KnownAnswer, CalibratedStaysWithinTenPercentOnTheSteadyStep) {
 }
 
 TEST(KnownAnswer, RegressIdentifiesClassesOnFineWindowsOfAChangingMix) {
-  const EvaluationOutcome o = run(WorkloadShape::kChangingMix, SimulatedCounter::kRapl1ms, AttributionMethod::kRegress);
+  const EvaluationOutcome o =
+      run(WorkloadShape::kChangingMix, SimulatedCounter::kRapl1ms, AttributionMethod::kRegress);
   EXPECT_FALSE(o.declined) << o.note;
   EXPECT_LE(o.median_class_error, 0.02);
 }
@@ -86,7 +88,8 @@ TEST(KnownAnswer, InterpolateResolvesOpsShorterThanTheUpdatePeriod) {
     const auto refined = run(shape, SimulatedCounter::kRapl1ms, AttributionMethod::kInterpolate);
     const Fixture& f = fixture(shape);
     const Series series = simulate_counter(f.workload, SimulatedCounter::kRapl1ms, kSeed + 11);
-    const auto plain = evaluate_method(f.workload, series, AttributionMethod::kInterpolate, f.calibration, false);
+    const auto plain =
+        evaluate_method(f.workload, series, AttributionMethod::kInterpolate, f.calibration, false);
     EXPECT_LE(refined.median_class_error, 0.02) << to_string(shape);
     EXPECT_GE(refined.refined_classes, refined.classes / 2) << to_string(shape);
     EXPECT_EQ(plain.refined_classes, 0u);
@@ -123,12 +126,13 @@ TEST(KnownAnswer, InterpolateBeatsTheBaselinesOnTheFineCounter) {
 
 TEST(KnownAnswer, TreeAlwaysSumsToTheMeasuredTotal) {
   for (WorkloadShape shape : {WorkloadShape::kSteadyStep, WorkloadShape::kChangingMix}) {
-    for (SimulatedCounter c :
-         {SimulatedCounter::kRapl1ms, SimulatedCounter::kNvml100ms, SimulatedCounter::kAveragedPower1s}) {
+    for (SimulatedCounter c : {SimulatedCounter::kRapl1ms, SimulatedCounter::kNvml100ms,
+                               SimulatedCounter::kAveragedPower1s}) {
       for (AttributionMethod m : {AttributionMethod::kInterpolate, AttributionMethod::kHold,
                                   AttributionMethod::kCalibrated, AttributionMethod::kTimeSplit}) {
         const EvaluationOutcome o = run(shape, c, m);
-        EXPECT_LE(o.tree_vs_measured, 0.005) << to_string(shape) << " " << to_string(c) << " " << to_string(m);
+        EXPECT_LE(o.tree_vs_measured, 0.005)
+            << to_string(shape) << " " << to_string(c) << " " << to_string(m);
       }
     }
   }

@@ -1,9 +1,9 @@
 // Attribution of real recordings from ../shared/data.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "jouleprof/attribution.hpp"
 #include "test_support.hpp"
@@ -51,7 +51,8 @@ std::vector<Inference> read_inferences(const std::filesystem::path& path) {
   int run = -1;
   while (std::getline(in, line)) {
     long long index = 0, start = 0, end = 0, duration = 0;
-    if (std::sscanf(line.c_str(), "%lld,%lld,%lld,%lld", &index, &start, &end, &duration) != 4) continue;
+    if (std::sscanf(line.c_str(), "%lld,%lld,%lld,%lld", &index, &start, &end, &duration) != 4)
+      continue;
     if (index == 0) ++run;  // the index restarts with each run of the app
     out.push_back(Inference{run, static_cast<int>(index), start * kNsPerUs, end * kNsPerUs});
   }
@@ -67,7 +68,8 @@ double trapezoid_j(const MeterTrace& m, TimeNs a, TimeNs b) {
     if (hi <= lo) continue;
     const double span = static_cast<double>(m.t_ns[i + 1] - m.t_ns[i]);
     const auto p = [&](TimeNs t) {
-      return m.power_w[i] + (m.power_w[i + 1] - m.power_w[i]) * static_cast<double>(t - m.t_ns[i]) / span;
+      return m.power_w[i] +
+             (m.power_w[i + 1] - m.power_w[i]) * static_cast<double>(t - m.t_ns[i]) / span;
     };
     e += 0.5 * (p(lo) + p(hi)) * ns_to_s(hi - lo);
   }
@@ -90,9 +92,11 @@ TEST(RealData, MonsoonEnergyPerInferenceMatchesAnIndependentIntegral) {
     ASSERT_LE(inf.end_ns, meter.t_ns.back());
   }
 
-  Series power(Channel{"monsoon:main", "monsoon", "phone", "system", ChannelKind::kPower, Provenance::kImported,
-                       "mnv2_live_power.csv: Main(mA) × Main Voltage(V)", "", 0, 0});
-  for (std::size_t i = 0; i < meter.t_ns.size(); ++i) ASSERT_TRUE(power.append(meter.t_ns[i], meter.power_w[i]).ok());
+  Series power(Channel{"monsoon:main", "monsoon", "phone", "system", ChannelKind::kPower,
+                       Provenance::kImported, "mnv2_live_power.csv: Main(mA) × Main Voltage(V)", "",
+                       0, 0});
+  for (std::size_t i = 0; i < meter.t_ns.size(); ++i)
+    ASSERT_TRUE(power.append(meter.t_ns[i], meter.power_w[i]).ok());
   double idle_sum = 0.0;
   for (double p : idle.power_w) idle_sum += p;
   const double idle_w = idle_sum / static_cast<double>(idle.power_w.size());
@@ -100,9 +104,10 @@ TEST(RealData, MonsoonEnergyPerInferenceMatchesAnIndependentIntegral) {
   Timeline tl;
   const auto track = tl.add_track(Track{TrackKind::kCpuThread, "app", "phone"});
   for (const Inference& inf : inferences) {
-    tl.add_span(Span{inf.begin_ns, inf.end_ns, track,
-                     tl.intern("run_" + std::to_string(inf.run) + "/inference_" + std::to_string(inf.index)),
-                     kNoIndex, kNoIndex, SpanCategory::kCall});
+    tl.add_span(Span{
+        inf.begin_ns, inf.end_ns, track,
+        tl.intern("run_" + std::to_string(inf.run) + "/inference_" + std::to_string(inf.index)),
+        kNoIndex, kNoIndex, SpanCategory::kCall});
   }
   std::vector<Series> series;
   series.push_back(std::move(power));
@@ -119,7 +124,8 @@ TEST(RealData, MonsoonEnergyPerInferenceMatchesAnIndependentIntegral) {
   double energy_sum_j = 0.0;
   for (std::size_t s = 0; s < inferences.size(); ++s) {
     const double reference = trapezoid_j(meter, inferences[s].begin_ns, inferences[s].end_ns);
-    EXPECT_NEAR(r->per_channel[0].span_energy_j[s], reference, 1e-9 + 1e-9 * reference) << "inference " << s;
+    EXPECT_NEAR(r->per_channel[0].span_energy_j[s], reference, 1e-9 + 1e-9 * reference)
+        << "inference " << s;
     energy_sum_j += reference;
     dynamic_sum_j += reference - idle_w * ns_to_s(inferences[s].end_ns - inferences[s].begin_ns);
   }

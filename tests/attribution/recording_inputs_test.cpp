@@ -1,6 +1,7 @@
+#include "attribution/recording_inputs.hpp"
+
 #include <gtest/gtest.h>
 
-#include "attribution/recording_inputs.hpp"
 #include "test_support.hpp"
 
 namespace jouleprof::attribution {
@@ -28,10 +29,12 @@ TEST(RecordingInputs, ReadsAnNvmlPollLog) {
 
 TEST(RecordingInputs, NamesLineAndFieldOfBadRows) {
   testing::TempDir dir;
-  const auto path = dir.write("nvml.csv", "t_ns,instant_mw,instant_nvml_ts_us,avg_mw,energy_mj\n1000,x,1,2,3\n");
+  const auto path =
+      dir.write("nvml.csv", "t_ns,instant_mw,instant_nvml_ts_us,avg_mw,energy_mj\n1000,x,1,2,3\n");
   auto s = read_nvml_poll_csv(path.string());
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error().message().find("line 2 instant_mw"), std::string::npos) << s.error().message();
+  EXPECT_NE(s.error().message().find("line 2 instant_mw"), std::string::npos)
+      << s.error().message();
   const auto other = dir.write("other.csv", "a,b\n");
   EXPECT_FALSE(read_nvml_poll_csv(other.string()).ok());
 }

@@ -44,20 +44,25 @@ TEST(TreeViews, TopOperatorsSumSelfEnergyByCollapsedName) {
 TEST(TreeViews, RepetitionsGiveStatsAndAgreement) {
   Timeline tl;
   const auto t = tl.add_track(Track{TrackKind::kGpuStream, "s", "gpu0"});
-  Series s(Channel{"c", "test", "gpu0", "gpu", ChannelKind::kEnergyCounter, Provenance::kMeasured, "", "", 0, 0});
+  Series s(Channel{"c", "test", "gpu0", "gpu", ChannelKind::kEnergyCounter, Provenance::kMeasured,
+                   "", "", 0, 0});
   double e = 0.0;
   for (int step = 0; step < 4; ++step) {
     const TimeNs b = step * 10 * kNsPerMs;
-    const auto sp = tl.add_span(Span{b, b + 8 * kNsPerMs, t, tl.intern("step_" + std::to_string(step)), kNoIndex,
-                                     kNoIndex, SpanCategory::kStep});
+    const auto sp =
+        tl.add_span(Span{b, b + 8 * kNsPerMs, t, tl.intern("step_" + std::to_string(step)),
+                         kNoIndex, kNoIndex, SpanCategory::kStep});
     tl.add_span(Span{b, b + 4 * kNsPerMs, t, tl.intern("a"), sp, kNoIndex, SpanCategory::kKernel});
-    tl.add_span(Span{b + 4 * kNsPerMs, b + 8 * kNsPerMs, t, tl.intern("b"), sp, kNoIndex, SpanCategory::kKernel});
+    tl.add_span(Span{b + 4 * kNsPerMs, b + 8 * kNsPerMs, t, tl.intern("b"), sp, kNoIndex,
+                     SpanCategory::kKernel});
   }
   // Power: 100 W during "a", 200 + 10·step W during "b", 10 W otherwise; 1 ms counter.
   for (TimeNs ms = 0; ms <= 40; ++ms) {
     ASSERT_TRUE(s.append(ms * kNsPerMs, e).ok());
     const TimeNs in_step = ms % 10;
-    const double p = in_step < 4 ? 100.0 : in_step < 8 ? 200.0 + 10.0 * static_cast<double>(ms / 10) : 10.0;
+    const double p = in_step < 4   ? 100.0
+                     : in_step < 8 ? 200.0 + 10.0 * static_cast<double>(ms / 10)
+                                   : 10.0;
     e += p * 1e-3;
   }
   std::vector<Series> series;

@@ -11,13 +11,13 @@
 
 static int failures = 0;
 
-#define CHECK(cond)                                                                 \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n", __FILE__, __LINE__, \
-              #cond, jp_last_error());                                              \
-      ++failures;                                                                   \
-    }                                                                               \
+#define CHECK(cond)                                                                            \
+  do {                                                                                         \
+    if (!(cond)) {                                                                             \
+      fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, \
+              jp_last_error());                                                                \
+      ++failures;                                                                              \
+    }                                                                                          \
   } while (0)
 
 static void busy_for_ms(long ms) {
@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
 
   /* A monitored run: 40 W simulated, two regions and an epoch mark. */
   jp_monitor* monitor = NULL;
-  CHECK(jp_monitor_start("simulated", "{\"settings\": {\"simulate.watts\": 40}, \"interval_ms\": 2}",
+  CHECK(jp_monitor_start("simulated",
+                         "{\"settings\": {\"simulate.watts\": 40}, \"interval_ms\": 2}",
                          &monitor) == JP_OK);
   CHECK(monitor != NULL);
   CHECK(jp_recorder_enabled() == 1);

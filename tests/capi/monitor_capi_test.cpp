@@ -1,15 +1,14 @@
 // The monitor, external-span and attribution sections of the C API, called as a C program would,
 // with the profiles they write read back through the C++ library.
-#include "jouleprof/jouleprof.h"
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
 #include <string>
 
-#include <fmt/format.h>
-#include <gtest/gtest.h>
-
 #include "jouleprof/attribution.hpp"
+#include "jouleprof/jouleprof.h"
 #include "jouleprof/profile.hpp"
 #include "test_support.hpp"
 
@@ -71,7 +70,8 @@ TEST(MonitorCApi, MeasuresRegionsAndTheTreeSumsToTheMeasuredTotal) {
   ASSERT_NE(inner_node, nullptr);
   ASSERT_NE(find_node(*outer_node, "inner"), nullptr) << "inner nests under outer";
   // At a constant 40 W a span's energy is 40 W × its time.
-  EXPECT_NEAR(inner_node->energy_j, 40.0 * ns_to_s(inner_node->time_ns), 0.1 * inner_node->energy_j);
+  EXPECT_NEAR(inner_node->energy_j, 40.0 * ns_to_s(inner_node->time_ns),
+              0.1 * inner_node->energy_j);
   EXPECT_GT(outer_node->energy_j, inner_node->energy_j);
   ASSERT_NE(find_node(tree, kUnattributedNode), nullptr);
 }
@@ -80,9 +80,10 @@ TEST(MonitorCApi, WithoutSpanRecordingTheProfileHasNoTree) {
   const TempDir dir;
   const std::string path = (dir.path() / "profile.json").string();
   jp_monitor* monitor = nullptr;
-  ASSERT_EQ(jp_monitor_start("simulated", R"({"settings": {"simulate.watts": 10}, "record_spans": false})",
-                             &monitor),
-            JP_OK)
+  ASSERT_EQ(
+      jp_monitor_start("simulated",
+                       R"({"settings": {"simulate.watts": 10}, "record_spans": false})", &monitor),
+      JP_OK)
       << jp_last_error();
   EXPECT_EQ(jp_recorder_enabled(), 0);
   busy_for_ms(30);
@@ -102,7 +103,8 @@ TEST(MonitorCApi, ExternalSpansLandOnTheirOwnTrack) {
   ASSERT_EQ(jp_monitor_start("simulated", kFortyWatts, &monitor), JP_OK) << jp_last_error();
   const std::int64_t begin_ns = jp_now_ns();
   busy_for_ms(40);
-  ASSERT_EQ(jp_add_span("async work", nullptr, jp_intern("upload"), begin_ns, jp_now_ns(), JP_CATEGORY_CALL),
+  ASSERT_EQ(jp_add_span("async work", nullptr, jp_intern("upload"), begin_ns, jp_now_ns(),
+                        JP_CATEGORY_CALL),
             JP_OK)
       << jp_last_error();
   ASSERT_EQ(jp_monitor_stop(monitor, path.c_str(), nullptr), JP_OK) << jp_last_error();
@@ -114,8 +116,10 @@ TEST(MonitorCApi, ExternalSpansLandOnTheirOwnTrack) {
   EXPECT_EQ(profile->timeline.tracks()[span.track].name, "async work");
   EXPECT_EQ(profile->timeline.tracks()[span.track].device, "cpu0");
   EXPECT_EQ(span.category, SpanCategory::kCall);
-  EXPECT_EQ(jp_add_span("t", nullptr, jp_intern("x"), 10, 5, JP_CATEGORY_REGION), JP_ERR_INVALID_INPUT);
-  EXPECT_EQ(jp_add_span("t", nullptr, JP_INVALID_NAME, 1, 5, JP_CATEGORY_REGION), JP_ERR_INVALID_INPUT);
+  EXPECT_EQ(jp_add_span("t", nullptr, jp_intern("x"), 10, 5, JP_CATEGORY_REGION),
+            JP_ERR_INVALID_INPUT);
+  EXPECT_EQ(jp_add_span("t", nullptr, JP_INVALID_NAME, 1, 5, JP_CATEGORY_REGION),
+            JP_ERR_INVALID_INPUT);
 }
 
 TEST(AttributeCApi, AttributesAProfileToAnImportedTrace) {
@@ -133,15 +137,17 @@ TEST(AttributeCApi, AttributesAProfileToAnImportedTrace) {
   // A generic Chrome trace on the monotonic clock (µs), as another tool in this process would
   // write it: "model" containing "forward" and then "backward".
   const auto us = [](std::int64_t ns) { return static_cast<double>(ns) / 1000.0; };
-  const std::string trace = dir.write("trace.json", fmt::format(R"({{"traceEvents": [
+  const std::string trace =
+      dir.write("trace.json", fmt::format(R"({{"traceEvents": [
     {{"ph": "X", "name": "model", "pid": 1, "tid": 1, "ts": {:.3f}, "dur": {:.3f}}},
     {{"ph": "X", "name": "forward", "pid": 1, "tid": 1, "ts": {:.3f}, "dur": {:.3f}}},
     {{"ph": "X", "name": "backward", "pid": 1, "tid": 1, "ts": {:.3f}, "dur": {:.3f}}}]}})",
-                                                               us(a_ns), us(c_ns - a_ns), us(a_ns),
-                                                               us(b_ns - a_ns), us(b_ns), us(c_ns - b_ns)))
-                                .string();
+                                          us(a_ns), us(c_ns - a_ns), us(a_ns), us(b_ns - a_ns),
+                                          us(b_ns), us(c_ns - b_ns)))
+          .string();
   const std::string out = (dir.path() / "attributed.json").string();
-  ASSERT_EQ(jp_attribute(measured.c_str(), trace.c_str(), out.c_str(), nullptr), JP_OK) << jp_last_error();
+  ASSERT_EQ(jp_attribute(measured.c_str(), trace.c_str(), out.c_str(), nullptr), JP_OK)
+      << jp_last_error();
   Result<Profile> profile = read_profile_json(out);
   ASSERT_TRUE(profile) << profile.error().message();
   ASSERT_TRUE(profile->tree.has_value());
@@ -163,7 +169,8 @@ TEST(AttributeCApi, ErrorsNameTheirCause) {
   EXPECT_NE(std::string(jp_last_error()).find("missing.json"), std::string::npos);
   const std::string bad = dir.write("bad.json", "[1, 2").string();
   EXPECT_NE(jp_attribute(bad.c_str(), nullptr, out.c_str(), nullptr), JP_OK);
-  EXPECT_EQ(jp_attribute(bad.c_str(), nullptr, out.c_str(), R"({"window": "week"})"), JP_ERR_INVALID_INPUT);
+  EXPECT_EQ(jp_attribute(bad.c_str(), nullptr, out.c_str(), R"({"window": "week"})"),
+            JP_ERR_INVALID_INPUT);
   EXPECT_NE(std::string(jp_last_error()).find("window"), std::string::npos);
 }
 

@@ -1,12 +1,10 @@
 // The recording section of the C API, called as a C program would.
-#include "jouleprof/jouleprof.h"
-
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <string>
 
-#include <gtest/gtest.h>
-
+#include "jouleprof/jouleprof.h"
 #include "jouleprof/span_dump.hpp"
 #include "test_support.hpp"
 

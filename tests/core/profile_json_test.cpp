@@ -1,7 +1,6 @@
-#include "jouleprof/profile.hpp"
-
 #include <gtest/gtest.h>
 
+#include "jouleprof/profile.hpp"
 #include "test_support.hpp"
 
 namespace jouleprof {
@@ -43,7 +42,13 @@ Profile sample_profile() {
                                       1'000'000'000, 7.0, 8.0, Provenance::kMeasured});
   const auto track = p.timeline.add_track(Track{TrackKind::kGpuStream, "stream 7", "gpu0"});
   const auto attrs = p.timeline.add_attributes({{"shape", "[32,128]"}});
-  Span span{200, 300, track, p.timeline.intern("gemm"), kNoIndex, attrs, SpanCategory::kKernel,
+  Span span{200,
+            300,
+            track,
+            p.timeline.intern("gemm"),
+            kNoIndex,
+            attrs,
+            SpanCategory::kKernel,
             Pass::kBackward};
   p.timeline.add_span(span);
   p.timeline.add_mark(Mark{250, track, p.timeline.intern("epoch_end")});
@@ -61,8 +66,8 @@ Profile sample_profile() {
   child.energy_stats = RepetitionStats{4, 10.0, 10.1, 0.2, 9.7, 10.3};
   root.children.push_back(child);
   p.tree = root;
-  p.attribution.push_back(AttributionRecord{"rapl:package-0", "interpolate", "fine counter",
-                                            {{"update_period_ms", 1.0}}, {"note"}});
+  p.attribution.push_back(AttributionRecord{
+      "rapl:package-0", "interpolate", "fine counter", {{"update_period_ms", 1.0}}, {"note"}});
   p.warnings.push_back("something was missing");
   return p;
 }

@@ -1,8 +1,8 @@
 #include "jouleprof/series.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace jouleprof {
 namespace {

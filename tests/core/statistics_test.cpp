@@ -1,9 +1,9 @@
 #include "jouleprof/statistics.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace jouleprof {
 namespace {

@@ -1,6 +1,6 @@
-#include <map>
-
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include "jouleprof/cluster.hpp"
 
@@ -16,8 +16,11 @@ EnvLookup env_of(std::map<std::string, std::string> vars) {
 }
 
 TEST(ClusterIdentity, Torchrun) {
-  const auto id = detect_cluster_identity(env_of({{"RANK", "5"}, {"WORLD_SIZE", "8"}, {"LOCAL_RANK", "1"},
-                                                  {"GROUP_RANK", "2"}, {"TORCHELASTIC_RUN_ID", "x"}}));
+  const auto id = detect_cluster_identity(env_of({{"RANK", "5"},
+                                                  {"WORLD_SIZE", "8"},
+                                                  {"LOCAL_RANK", "1"},
+                                                  {"GROUP_RANK", "2"},
+                                                  {"TORCHELASTIC_RUN_ID", "x"}}));
   EXPECT_EQ(id.launcher, "torchrun");
   EXPECT_EQ(id.rank, 5);
   EXPECT_EQ(id.world_size, 8);
@@ -28,8 +31,10 @@ TEST(ClusterIdentity, Torchrun) {
 }
 
 TEST(ClusterIdentity, SlurmWithItsNodeName) {
-  const auto id = detect_cluster_identity(env_of({{"SLURM_PROCID", "17"}, {"SLURM_NTASKS", "32"},
-                                                  {"SLURM_LOCALID", "1"}, {"SLURM_NODEID", "4"},
+  const auto id = detect_cluster_identity(env_of({{"SLURM_PROCID", "17"},
+                                                  {"SLURM_NTASKS", "32"},
+                                                  {"SLURM_LOCALID", "1"},
+                                                  {"SLURM_NODEID", "4"},
                                                   {"SLURMD_NODENAME", "gpu-node-04"}}));
   EXPECT_EQ(id.launcher, "slurm");
   EXPECT_EQ(id.rank, 17);
@@ -40,8 +45,11 @@ TEST(ClusterIdentity, SlurmWithItsNodeName) {
 }
 
 TEST(ClusterIdentity, TorchrunInsideSlurmUsesTorchrunRanks) {
-  const auto id = detect_cluster_identity(env_of({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "2"},
-                                                  {"SLURMD_NODENAME", "n1"}, {"RANK", "3"}, {"WORLD_SIZE", "16"},
+  const auto id = detect_cluster_identity(env_of({{"SLURM_PROCID", "0"},
+                                                  {"SLURM_NTASKS", "2"},
+                                                  {"SLURMD_NODENAME", "n1"},
+                                                  {"RANK", "3"},
+                                                  {"WORLD_SIZE", "16"},
                                                   {"LOCAL_RANK", "3"}}));
   EXPECT_EQ(id.launcher, "torchrun");
   EXPECT_EQ(id.rank, 3);
@@ -50,7 +58,8 @@ TEST(ClusterIdentity, TorchrunInsideSlurmUsesTorchrunRanks) {
 }
 
 TEST(ClusterIdentity, MpiFlavours) {
-  auto ompi = detect_cluster_identity(env_of({{"OMPI_COMM_WORLD_RANK", "2"}, {"OMPI_COMM_WORLD_SIZE", "4"},
+  auto ompi = detect_cluster_identity(env_of({{"OMPI_COMM_WORLD_RANK", "2"},
+                                              {"OMPI_COMM_WORLD_SIZE", "4"},
                                               {"OMPI_COMM_WORLD_LOCAL_RANK", "0"}}));
   EXPECT_EQ(ompi.launcher, "openmpi");
   EXPECT_EQ(ompi.rank, 2);
@@ -60,7 +69,8 @@ TEST(ClusterIdentity, MpiFlavours) {
   EXPECT_EQ(mpich.launcher, "mpich");
   EXPECT_EQ(mpich.rank, 1);
   EXPECT_EQ(mpich.world_size, 2);
-  auto mv = detect_cluster_identity(env_of({{"MV2_COMM_WORLD_RANK", "7"}, {"MV2_COMM_WORLD_SIZE", "8"}}));
+  auto mv =
+      detect_cluster_identity(env_of({{"MV2_COMM_WORLD_RANK", "7"}, {"MV2_COMM_WORLD_SIZE", "8"}}));
   EXPECT_EQ(mv.launcher, "mvapich");
   EXPECT_EQ(mv.rank, 7);
 }
@@ -88,8 +98,10 @@ TEST(ClusterIdentity, BadValuesAreWarningsNamingTheVariable) {
 TEST(ClusterIdentity, AppliesToRunMetadata) {
   RunMetadata meta;
   meta.host = "old";
-  apply_cluster_identity(detect_cluster_identity(env_of({{"SLURM_PROCID", "3"}, {"SLURM_NTASKS", "4"},
-                                                         {"SLURM_NODEID", "1"}, {"SLURM_LOCALID", "1"},
+  apply_cluster_identity(detect_cluster_identity(env_of({{"SLURM_PROCID", "3"},
+                                                         {"SLURM_NTASKS", "4"},
+                                                         {"SLURM_NODEID", "1"},
+                                                         {"SLURM_LOCALID", "1"},
                                                          {"SLURMD_NODENAME", "n2"}})),
                          meta);
   EXPECT_EQ(meta.rank, 3);

@@ -12,15 +12,21 @@ struct Rig {
 };
 
 Rig make_rig() {
-  Channel counter{"c", "fake", "cpu0", "package", ChannelKind::kEnergyCounter, Provenance::kMeasured, "", "", 0, 0};
-  Channel power{"p", "fake", "gpu0", "gpu", ChannelKind::kPower, Provenance::kEstimated, "", "", 0, 0};
-  Channel temp{"t", "fake", "gpu0", "gpu", ChannelKind::kTemperature, Provenance::kMeasured, "", "", 0, 0};
-  auto fake = std::make_unique<testing::FakeSource>("fake", std::vector<Channel>{counter, power, temp});
+  Channel counter{
+      "c", "fake", "cpu0", "package", ChannelKind::kEnergyCounter, Provenance::kMeasured,
+      "",  "",     0,      0};
+  Channel power{"p", "fake", "gpu0", "gpu", ChannelKind::kPower, Provenance::kEstimated,
+                "",  "",     0,      0};
+  Channel temp{"t", "fake", "gpu0", "gpu", ChannelKind::kTemperature, Provenance::kMeasured,
+               "",  "",     0,      0};
+  auto fake =
+      std::make_unique<testing::FakeSource>("fake", std::vector<Channel>{counter, power, temp});
   Rig rig;
   rig.fake = fake.get();
   SourceDiscovery d;
   d.available.push_back(std::move(fake));
-  d.unavailable.push_back(UnavailableSource{"nvml", Availability{false, "no driver", "install it"}});
+  d.unavailable.push_back(
+      UnavailableSource{"nvml", Availability{false, "no driver", "install it"}});
   rig.poller = std::make_unique<EnergyPoller>(std::move(d), EnergyPollerOptions{});
   return rig;
 }
@@ -34,7 +40,8 @@ void set_all(testing::FakeSource& f, TimeNs t, double joules, double watts, doub
 TEST(EnergyPoller, CountsCounterDifferencesAndIntegratesPower) {
   Rig rig = make_rig();
   EXPECT_EQ(rig.poller->interval_ns(), 20 * kNsPerMs);  // the fake's default period
-  set_all(*rig.fake, 1 * kNsPerS, 1000.0, 100.0, 40.0);  // the counter's first value is only a baseline
+  set_all(*rig.fake, 1 * kNsPerS, 1000.0, 100.0,
+          40.0);  // the counter's first value is only a baseline
   rig.poller->poll_once();
   set_all(*rig.fake, 2 * kNsPerS, 1010.0, 200.0, 41.0);
   rig.poller->poll_once();
@@ -43,8 +50,8 @@ TEST(EnergyPoller, CountsCounterDifferencesAndIntegratesPower) {
   const ExporterSnapshot s = rig.poller->snapshot();
   ASSERT_EQ(s.channels.size(), 3u);
   EXPECT_DOUBLE_EQ(s.channels[0].energy_j, 50.0);
-  EXPECT_DOUBLE_EQ(*s.channels[0].power_w, 20.0);             // 40 J over 2 s
-  EXPECT_DOUBLE_EQ(s.channels[1].energy_j, 150.0 + 400.0);    // trapezoid: 1 s at 100→200, 2 s at 200
+  EXPECT_DOUBLE_EQ(*s.channels[0].power_w, 20.0);           // 40 J over 2 s
+  EXPECT_DOUBLE_EQ(s.channels[1].energy_j, 150.0 + 400.0);  // trapezoid: 1 s at 100→200, 2 s at 200
   EXPECT_DOUBLE_EQ(*s.channels[1].power_w, 200.0);
   EXPECT_DOUBLE_EQ(*s.channels[2].value, 42.0);
   ASSERT_EQ(s.sources.size(), 2u);

@@ -1,7 +1,7 @@
+#include <gtest/gtest.h>
+
 #include <map>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "jouleprof/exporter.hpp"
 
@@ -9,14 +9,24 @@ namespace jouleprof {
 namespace {
 
 ExporterSnapshot sample_snapshot() {
-  Channel pkg{"rapl:package-0", "rapl-powercap", "cpu0", "package", ChannelKind::kEnergyCounter, Provenance::kMeasured,
-              "", "", 0, 0};
+  Channel pkg{"rapl:package-0",
+              "rapl-powercap",
+              "cpu0",
+              "package",
+              ChannelKind::kEnergyCounter,
+              Provenance::kMeasured,
+              "",
+              "",
+              0,
+              0};
   Channel core = pkg;
   core.id = "rapl:package-0/core";
   core.domain = "core";
   core.parent_id = pkg.id;
-  Channel odd{"sim\"x\\y\nz", "simulated", "gpu \"0\"", "gpu", ChannelKind::kPower, Provenance::kSimulated, "", "", 0, 0};
-  Channel temp{"nvml:0:temp", "nvml", "gpu0", "gpu", ChannelKind::kTemperature, Provenance::kMeasured, "", "", 0, 0};
+  Channel odd{"sim\"x\\y\nz",         "simulated", "gpu \"0\"", "gpu", ChannelKind::kPower,
+              Provenance::kSimulated, "",          "",          0,     0};
+  Channel temp{"nvml:0:temp",         "nvml", "gpu0", "gpu", ChannelKind::kTemperature,
+               Provenance::kMeasured, "",     "",     0,     0};
   ExporterSnapshot s;
   s.channels.push_back({pkg, 123.5, 41.25, std::nullopt});
   s.channels.push_back({core, 60.0, std::nullopt, std::nullopt});  // no power yet: no gauge sample
@@ -28,9 +38,9 @@ ExporterSnapshot sample_snapshot() {
 }
 
 struct Parsed {
-  std::map<std::string, std::string> types;          // family -> type
+  std::map<std::string, std::string> types;  // family -> type
   std::map<std::string, std::string> units;
-  std::map<std::string, double> samples;             // full "name{labels}" -> value
+  std::map<std::string, double> samples;  // full "name{labels}" -> value
   std::vector<std::string> sample_names;
   bool eof = false;
   bool anything_after_eof = false;
@@ -66,22 +76,34 @@ TEST(Exposition, PrometheusTextFormat) {
   EXPECT_EQ(p.types.at("jouleprof_power_watts"), "gauge");
   EXPECT_EQ(p.types.at("jouleprof_source_info"), "gauge");
   EXPECT_TRUE(p.units.empty());
-  EXPECT_DOUBLE_EQ(p.samples.at(R"(jouleprof_energy_joules_total{device="cpu0",domain="package",provenance="measured",channel="rapl:package-0",top_level="true"})"),
-                   123.5);
-  EXPECT_DOUBLE_EQ(p.samples.at(R"(jouleprof_energy_joules_total{device="cpu0",domain="core",provenance="measured",channel="rapl:package-0/core",top_level="false"})"),
-                   60.0);
-  EXPECT_DOUBLE_EQ(p.samples.at(R"(jouleprof_power_watts{device="cpu0",domain="package",provenance="measured",channel="rapl:package-0",top_level="true"})"),
-                   41.25);
+  EXPECT_DOUBLE_EQ(
+      p.samples.at(
+          R"(jouleprof_energy_joules_total{device="cpu0",domain="package",provenance="measured",channel="rapl:package-0",top_level="true"})"),
+      123.5);
+  EXPECT_DOUBLE_EQ(
+      p.samples.at(
+          R"(jouleprof_energy_joules_total{device="cpu0",domain="core",provenance="measured",channel="rapl:package-0/core",top_level="false"})"),
+      60.0);
+  EXPECT_DOUBLE_EQ(
+      p.samples.at(
+          R"(jouleprof_power_watts{device="cpu0",domain="package",provenance="measured",channel="rapl:package-0",top_level="true"})"),
+      41.25);
   // Escaped label values: backslash, quote and newline.
-  EXPECT_TRUE(p.samples.contains(R"(jouleprof_power_watts{device="gpu \"0\"",domain="gpu",provenance="simulated",channel="sim\"x\\y\nz",top_level="true"})"))
+  EXPECT_TRUE(p.samples.contains(
+      R"(jouleprof_power_watts{device="gpu \"0\"",domain="gpu",provenance="simulated",channel="sim\"x\\y\nz",top_level="true"})"))
       << text;
-  EXPECT_DOUBLE_EQ(p.samples.at(R"(jouleprof_temperature_celsius{device="gpu0",domain="gpu",provenance="measured",channel="nvml:0:temp",top_level="true"})"), 55.0);
+  EXPECT_DOUBLE_EQ(
+      p.samples.at(
+          R"(jouleprof_temperature_celsius{device="gpu0",domain="gpu",provenance="measured",channel="nvml:0:temp",top_level="true"})"),
+      55.0);
   EXPECT_DOUBLE_EQ(p.samples.at(R"(jouleprof_source_up{source="rapl-powercap"})"), 1.0);
   EXPECT_DOUBLE_EQ(p.samples.at(R"(jouleprof_source_up{source="nvml"})"), 0.0);
   EXPECT_TRUE(p.samples.contains(
       R"(jouleprof_source_info{source="nvml",reason="libnvidia-ml.so.1 not found",fix="install the NVIDIA driver"})"));
-  EXPECT_EQ(std::count(p.sample_names.begin(), p.sample_names.end(), "jouleprof_power_watts"), 2);  // core has none
-  EXPECT_FALSE(p.samples.contains(R"(jouleprof_energy_joules_total{device="gpu0",domain="gpu",provenance="measured",channel="nvml:0:temp",top_level="true"})"));
+  EXPECT_EQ(std::count(p.sample_names.begin(), p.sample_names.end(), "jouleprof_power_watts"),
+            2);  // core has none
+  EXPECT_FALSE(p.samples.contains(
+      R"(jouleprof_energy_joules_total{device="gpu0",domain="gpu",provenance="measured",channel="nvml:0:temp",top_level="true"})"));
 }
 
 TEST(Exposition, OpenMetricsFormat) {
@@ -96,9 +118,10 @@ TEST(Exposition, OpenMetricsFormat) {
   EXPECT_EQ(p.types.at("jouleprof_source"), "info");
   for (const std::string& name : p.sample_names) {
     // Every sample belongs to a declared family (counter samples carry _total, info samples _info).
-    const bool declared = p.types.contains(name) ||
-                          (name.ends_with("_total") && p.types.contains(name.substr(0, name.size() - 6))) ||
-                          (name.ends_with("_info") && p.types.contains(name.substr(0, name.size() - 5)));
+    const bool declared =
+        p.types.contains(name) ||
+        (name.ends_with("_total") && p.types.contains(name.substr(0, name.size() - 6))) ||
+        (name.ends_with("_info") && p.types.contains(name.substr(0, name.size() - 5)));
     EXPECT_TRUE(declared) << name;
   }
 }
@@ -107,13 +130,17 @@ TEST(Exposition, NegotiatesFromTheAcceptHeader) {
   EXPECT_EQ(negotiate_exposition_format(""), ExpositionFormat::kPrometheusText);
   EXPECT_EQ(negotiate_exposition_format("text/plain"), ExpositionFormat::kPrometheusText);
   // What Prometheus 2.x sends.
-  EXPECT_EQ(negotiate_exposition_format("application/openmetrics-text;version=1.0.0,application/openmetrics-text;"
-                                        "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"),
+  EXPECT_EQ(negotiate_exposition_format(
+                "application/openmetrics-text;version=1.0.0,application/openmetrics-text;"
+                "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"),
             ExpositionFormat::kOpenMetrics);
-  EXPECT_EQ(negotiate_exposition_format("application/openmetrics-text;q=0,text/plain"), ExpositionFormat::kPrometheusText);
-  EXPECT_NE(exposition_content_type(ExpositionFormat::kOpenMetrics).find("application/openmetrics-text; version=1.0.0"),
+  EXPECT_EQ(negotiate_exposition_format("application/openmetrics-text;q=0,text/plain"),
+            ExpositionFormat::kPrometheusText);
+  EXPECT_NE(exposition_content_type(ExpositionFormat::kOpenMetrics)
+                .find("application/openmetrics-text; version=1.0.0"),
             std::string_view::npos);
-  EXPECT_NE(exposition_content_type(ExpositionFormat::kPrometheusText).find("version=0.0.4"), std::string_view::npos);
+  EXPECT_NE(exposition_content_type(ExpositionFormat::kPrometheusText).find("version=0.0.4"),
+            std::string_view::npos);
 }
 
 }  // namespace

@@ -11,7 +11,10 @@ namespace jouleprof::testing {
 class FakeSource : public Source {
  public:
   FakeSource(std::string name, std::vector<Channel> channels)
-      : name_(std::move(name)), channels_(std::move(channels)), next_(channels_.size()), errors_(channels_.size()) {}
+      : name_(std::move(name)),
+        channels_(std::move(channels)),
+        next_(channels_.size()),
+        errors_(channels_.size()) {}
 
   std::string_view name() const override { return name_; }
   Availability availability() const override { return {true, "", ""}; }

@@ -1,9 +1,8 @@
 // The exporter over real HTTP on loopback (a random free port), read with cpp-httplib's client.
+#include <gtest/gtest.h>
 #include <httplib.h>
 
 #include <atomic>
-
-#include <gtest/gtest.h>
 
 #include "jouleprof/exporter.hpp"
 
@@ -11,8 +10,8 @@ namespace jouleprof {
 namespace {
 
 ExporterSnapshot one_channel(double joules) {
-  Channel c{"sim:package", "simulated", "cpu0", "package", ChannelKind::kEnergyCounter, Provenance::kSimulated, "",
-            "", 0, 0};
+  Channel c{"sim:package",          "simulated", "cpu0", "package", ChannelKind::kEnergyCounter,
+            Provenance::kSimulated, "",          "",     0,         0};
   ExporterSnapshot s;
   s.channels.push_back({c, joules, 50.0, std::nullopt});
   s.sources.push_back({"simulated", true, "", ""});
@@ -35,7 +34,8 @@ TEST(HttpExporter, ServesBothFormatsOnLoopback) {
   joules = 2.5;
   auto om = client.Get("/metrics", {{"Accept", "application/openmetrics-text;version=1.0.0"}});
   ASSERT_TRUE(om);
-  EXPECT_NE(om->get_header_value("Content-Type").find("application/openmetrics-text"), std::string::npos);
+  EXPECT_NE(om->get_header_value("Content-Type").find("application/openmetrics-text"),
+            std::string::npos);
   EXPECT_NE(om->body.find("} 2.5\n"), std::string::npos) << om->body;
   EXPECT_NE(om->body.find("# EOF\n"), std::string::npos);
   auto root = client.Get("/");

@@ -24,7 +24,8 @@ std::vector<Profile> profiles(P&&... p) {
 }
 
 TEST(MergeProfiles, TotalsPerRankAndHostAndOneTreeMergedByPath) {
-  std::vector<Profile> ranks = profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n2", 2.0), rank_profile(2, "n3", 1.0));
+  std::vector<Profile> ranks =
+      profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n2", 2.0), rank_profile(2, "n3", 1.0));
   ProfileNode extra;
   extra.name = "only_on_r2";
   ranks[2].tree->children.front().children.front().children.push_back(extra);
@@ -42,7 +43,8 @@ TEST(MergeProfiles, TotalsPerRankAndHostAndOneTreeMergedByPath) {
   EXPECT_EQ(m.meta.options.at("merge.origin.r2"), "c.json");
   // Channels prefixed by rank and host; nesting kept.
   ASSERT_NE(m.find_series("r1@n2/rapl:package-0"), nullptr);
-  EXPECT_EQ(m.find_series("r1@n2/rapl:package-0/core")->channel().parent_id, "r1@n2/rapl:package-0");
+  EXPECT_EQ(m.find_series("r1@n2/rapl:package-0/core")->channel().parent_id,
+            "r1@n2/rapl:package-0");
   EXPECT_EQ(m.find_series("r2@n3/nvml:0:power")->channel().device, "r2@n3/gpu0");
   EXPECT_EQ(m.series.size(), 12u);
   // One tree: the same paths summed.
@@ -58,7 +60,8 @@ TEST(MergeProfiles, TotalsPerRankAndHostAndOneTreeMergedByPath) {
   EXPECT_FALSE(m.tree->child("train_step")->child("backward")->energy_stats.has_value());
   EXPECT_EQ(m.tree->child("[unattributed]")->provenance, Provenance::kEstimated);
   bool mixed_warning = false;
-  for (const std::string& w : m.warnings) mixed_warning |= w.find("[unattributed]") != std::string::npos;
+  for (const std::string& w : m.warnings)
+    mixed_warning |= w.find("[unattributed]") != std::string::npos;
   EXPECT_TRUE(mixed_warning);
   // Timelines concatenated with tracks prefixed; warnings prefixed by rank.
   EXPECT_EQ(m.timeline.spans().size(), 3 * ranks[0].timeline.spans().size());
@@ -92,20 +95,25 @@ TEST(MergeProfiles, AlignsClocksThroughTheRealtimeAnchors) {
 }
 
 TEST(MergeProfiles, RanksOnOneHostSharingACounterCountItOnce) {
-  auto merged = merge_profiles(profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n1", 1.0)), {"a", "b"});
+  auto merged =
+      merge_profiles(profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n1", 1.0)), {"a", "b"});
   ASSERT_TRUE(merged.ok());
   EXPECT_DOUBLE_EQ(merged->total_energy_j(), 280.0);
-  EXPECT_EQ(merged->find_series("r1@n1/rapl:package-0")->channel().parent_id, "r0@n1/rapl:package-0");
-  EXPECT_EQ(merged->find_series("r1@n1/rapl:package-0/core")->channel().parent_id, "r1@n1/rapl:package-0");
+  EXPECT_EQ(merged->find_series("r1@n1/rapl:package-0")->channel().parent_id,
+            "r0@n1/rapl:package-0");
+  EXPECT_EQ(merged->find_series("r1@n1/rapl:package-0/core")->channel().parent_id,
+            "r1@n1/rapl:package-0");
   EXPECT_EQ(merged->meta.options.at("merge.host_energy_j.n1"), "280");
   EXPECT_EQ(merged->meta.options.at("merge.rank_energy_j.r1"), "280");
   bool warned = false;
-  for (const std::string& w : merged->warnings) warned |= w.find("several ranks on n1") != std::string::npos;
+  for (const std::string& w : merged->warnings)
+    warned |= w.find("several ranks on n1") != std::string::npos;
   EXPECT_TRUE(warned);
 }
 
 TEST(MergeProfiles, DuplicateRanksAreAnErrorNamingBothFiles) {
-  auto merged = merge_profiles(profiles(rank_profile(0, "n1", 1.0), rank_profile(0, "n1", 1.0)), {"x.json", "y.json"});
+  auto merged = merge_profiles(profiles(rank_profile(0, "n1", 1.0), rank_profile(0, "n1", 1.0)),
+                               {"x.json", "y.json"});
   ASSERT_FALSE(merged.ok());
   EXPECT_NE(merged.error().message().find("x.json"), std::string::npos);
   EXPECT_NE(merged.error().message().find("y.json"), std::string::npos);
@@ -120,7 +128,8 @@ TEST(MergeProfiles, ARankWithoutNumberIsNumberedByPositionWithAWarning) {
   ASSERT_TRUE(merged.ok());
   EXPECT_NE(merged->find_series("r1@n2/rapl:package-0"), nullptr);
   bool warned = false;
-  for (const std::string& w : merged->warnings) warned |= w.find("b: no rank recorded; numbered 1") == 0;
+  for (const std::string& w : merged->warnings)
+    warned |= w.find("b: no rank recorded; numbered 1") == 0;
   EXPECT_TRUE(warned);
 }
 

@@ -5,8 +5,9 @@
 // temporary config and data directory and is stopped (SIGTERM, then SIGKILL) at the end.
 // Bounded: at most kDeadline. Skipped when Prometheus is not installed (JOULEPROF_PROMETHEUS
 // names another binary).
-#include <httplib.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
@@ -18,10 +19,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <thread>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "jouleprof/exporter.hpp"
 #include "test_support.hpp"
@@ -55,22 +54,24 @@ int free_loopback_port() {
 class PrometheusProcess {
  public:
   PrometheusProcess(const std::filesystem::path& dir, int port, int exporter_port) {
-    const std::string config = "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
-                               "scrape_configs:\n  - job_name: jouleprof\n    static_configs:\n"
-                               "      - targets: ['127.0.0.1:" + std::to_string(exporter_port) + "']\n";
+    const std::string config =
+        "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+        "scrape_configs:\n  - job_name: jouleprof\n    static_configs:\n"
+        "      - targets: ['127.0.0.1:" +
+        std::to_string(exporter_port) + "']\n";
     std::ofstream(dir / "prometheus.yml") << config;
-    std::vector<std::string> args{prometheus_binary(),
-                                  "--config.file=" + (dir / "prometheus.yml").string(),
-                                  "--storage.tsdb.path=" + (dir / "data").string(),
-                                  "--web.listen-address=127.0.0.1:" + std::to_string(port),
-                                  "--log.level=warn"};
+    std::vector<std::string> args{
+        prometheus_binary(), "--config.file=" + (dir / "prometheus.yml").string(),
+        "--storage.tsdb.path=" + (dir / "data").string(),
+        "--web.listen-address=127.0.0.1:" + std::to_string(port), "--log.level=warn"};
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     const std::string log = (dir / "prometheus.log").string();
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
     if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
     posix_spawn_file_actions_destroy(&actions);

@@ -1,12 +1,11 @@
 // Our declarations of the NVTX injection ABI (src/nvtx/nvtx_abi.hpp) checked against NVIDIA's
 // nvtx3 headers, where they are installed: ids, layouts and sizes must match exactly. The
 // static_asserts are the test; the one runtime test makes it show up in CTest.
+#include <gtest/gtest.h>
 #include <nvtx3/nvToolsExt.h>
 
 #include <cstddef>
 #include <cstring>
-
-#include <gtest/gtest.h>
 
 #include "nvtx/nvtx_abi.hpp"
 
@@ -46,7 +45,8 @@ static_assert(sizeof(EventAttributes) == sizeof(nvtxEventAttributes_t));
 static_assert(offsetof(EventAttributes, version) == offsetof(nvtxEventAttributes_t, version));
 static_assert(offsetof(EventAttributes, size) == offsetof(nvtxEventAttributes_t, size));
 static_assert(offsetof(EventAttributes, payload) == offsetof(nvtxEventAttributes_t, payload));
-static_assert(offsetof(EventAttributes, message_type) == offsetof(nvtxEventAttributes_t, messageType));
+static_assert(offsetof(EventAttributes, message_type) ==
+              offsetof(nvtxEventAttributes_t, messageType));
 static_assert(offsetof(EventAttributes, message) == offsetof(nvtxEventAttributes_t, message));
 static_assert(sizeof(RangeId) == sizeof(nvtxRangeId_t));
 

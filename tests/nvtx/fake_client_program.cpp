@@ -1,6 +1,7 @@
 // A program instrumented with NVTX ranges through the fake client (fake_nvtx_client.hpp): it
 // loads the injection library named by NVTX_INJECTION64_PATH, as NVTX's own loader does, and
-// then marks an epoch with forward and backward ranges. Without the variable it runs uninstrumented.
+// then marks an epoch with forward and backward ranges. Without the variable it runs
+// uninstrumented.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -22,7 +23,8 @@ int main() {
   testing::FakeNvtxClient client;
   const char* library = std::getenv("NVTX_INJECTION64_PATH");
   if (library != nullptr && client.attach(library) != 1) {
-    std::fprintf(stderr, "fake NVTX client: could not attach %s: %s\n", library, client.error().c_str());
+    std::fprintf(stderr, "fake NVTX client: could not attach %s: %s\n", library,
+                 client.error().c_str());
     return 1;
   }
   const auto push = testing::FakeNvtxClient::core<int (*)(const char*)>(kRangePushA);

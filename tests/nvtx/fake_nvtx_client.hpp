@@ -82,7 +82,9 @@ class FakeNvtxClient {
   }
 
   static int get_module_function_table(int module, FunctionTable* out_table, unsigned* out_size) {
-    Slots* slots = module == kModuleCore ? &core_slots() : module == kModuleCore2 ? &core2_slots() : nullptr;
+    Slots* slots = module == kModuleCore    ? &core_slots()
+                   : module == kModuleCore2 ? &core2_slots()
+                                            : nullptr;
     if (slots == nullptr) return 0;
     *out_table = table_of(*slots).data();
     *out_size = kSlots;

@@ -2,14 +2,14 @@
 // dlopen, initialised with the client's export table, then called through the slots it filled.
 // What this checks is the library against our reading of the NVTX v3 ABI (fake_nvtx_client.hpp);
 // tests/nvtx/nvtx_program.cpp checks it against NVIDIA's headers where they are installed.
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "fake_nvtx_client.hpp"
 #include "jouleprof/jouleprof.h"
@@ -38,7 +38,8 @@ struct RecordedSpan {
 
 // jp_recorder_write_spans, read back with nothing but a JSON parser (this test links only
 // libjouleprof.so, whose C++ internals are not exported).
-std::vector<RecordedSpan> recorded_spans(const jouleprof::testing::TempDir& dir, std::vector<std::string>* marks) {
+std::vector<RecordedSpan> recorded_spans(const jouleprof::testing::TempDir& dir,
+                                         std::vector<std::string>* marks) {
   const std::string path = (dir.path() / "spans.json").string();
   EXPECT_EQ(jp_recorder_write_spans(path.c_str()), JP_OK) << jp_last_error();
   std::ifstream in(path);
@@ -51,7 +52,8 @@ std::vector<RecordedSpan> recorded_spans(const jouleprof::testing::TempDir& dir,
                      dump.at("tracks").at(s.at(2).get<std::size_t>()).at("name").get<std::string>(),
                      parent < 0 ? "" : spans.at(static_cast<std::size_t>(parent)).name});
   }
-  for (const auto& m : dump.at("marks")) marks->push_back(names.at(m.at(2).get<std::size_t>()).get<std::string>());
+  for (const auto& m : dump.at("marks"))
+    marks->push_back(names.at(m.at(2).get<std::size_t>()).get<std::string>());
   return spans;
 }
 

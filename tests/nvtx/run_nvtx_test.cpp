@@ -1,10 +1,10 @@
 // `jouleprof run --nvtx` end to end: a program's NVTX ranges come back as spans and the
 // simulated source's energy is attributed to them; the tree sums to the measured total.
-#include <cstdlib>
-#include <string>
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
 
 #include "jouleprof/attribution.hpp"
 #include "jouleprof/profile.hpp"
@@ -26,13 +26,15 @@ const ProfileNode* find_node(const ProfileNode& node, std::string_view name) {
 void expect_epoch_tree(const std::string& program) {
   const TempDir dir;
   const std::string out = (dir.path() / "run").string();
-  const std::string command =
-      fmt::format("'{}' run --nvtx --source simulated --simulate 30 --interval 2 --output '{}' -- '{}' > '{}' 2>&1",
-                  JOULEPROF_CLI, out, program, (dir.path() / "log.txt").string());
+  const std::string command = fmt::format(
+      "'{}' run --nvtx --source simulated --simulate 30 --interval 2 --output '{}' -- '{}' > '{}' "
+      "2>&1",
+      JOULEPROF_CLI, out, program, (dir.path() / "log.txt").string());
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   Result<Profile> profile = read_profile_json(out + "/profile.json");
   ASSERT_TRUE(profile) << profile.error().message();
-  ASSERT_TRUE(profile->tree.has_value()) << "no tree; warnings: " << fmt::format("{}", fmt::join(profile->warnings, "; "));
+  ASSERT_TRUE(profile->tree.has_value())
+      << "no tree; warnings: " << fmt::format("{}", fmt::join(profile->warnings, "; "));
   const ProfileNode& tree = *profile->tree;
   EXPECT_NEAR(tree.energy_j, profile->total_energy_j(), 1e-6 * profile->total_energy_j());
   const ProfileNode* epoch = find_node(tree, "epoch");
@@ -50,7 +52,9 @@ void expect_epoch_tree(const std::string& program) {
 TEST(RunNvtx, FakeClientRangesAreAttributed) { expect_epoch_tree(JOULEPROF_FAKE_CLIENT_PROGRAM); }
 
 #ifdef JOULEPROF_REAL_NVTX_PROGRAM
-TEST(RunNvtx, RealNvtxHeadersRangesAreAttributed) { expect_epoch_tree(JOULEPROF_REAL_NVTX_PROGRAM); }
+TEST(RunNvtx, RealNvtxHeadersRangesAreAttributed) {
+  expect_epoch_tree(JOULEPROF_REAL_NVTX_PROGRAM);
+}
 #endif
 
 }  // namespace

@@ -61,16 +61,19 @@ TEST(JsonGraphImport, NchwShapesAreNormalised) {
 TEST(JsonGraphImport, MissingTypeIsNamed) {
   TempDir dir;
   auto models = load_model_kernels(
-      dir.write("g.json", R"({"conv": {"inbounds": [], "attr": {"name": "conv"}, "outbounds": []}})"),
+      dir.write("g.json",
+                R"({"conv": {"inbounds": [], "attr": {"name": "conv"}, "outbounds": []}})"),
       options_with_rules());
   ASSERT_FALSE(models.ok());
-  EXPECT_NE(models.error().message().find("attr.type"), std::string::npos) << models.error().message();
+  EXPECT_NE(models.error().message().find("attr.type"), std::string::npos)
+      << models.error().message();
 }
 
 TEST(JsonGraphImport, KernelListOfOneModel) {
   TempDir dir;
   auto models = load_model_kernels(
-      dir.write("m.json", R"({"layer1": {"op": "conv-bn-relu", "cin": 3, "cout": 32, "ks": 3, "stride": 2,
+      dir.write("m.json",
+                R"({"layer1": {"op": "conv-bn-relu", "cin": 3, "cout": 32, "ks": 3, "stride": 2,
                                          "inputh": 224, "inputw": 224},
                               "layer2": {"op": "fc", "cin": 1024, "cout": 1000, "ks": null, "stride": null,
                                          "inputh": null, "inputw": null}})"),
@@ -84,8 +87,9 @@ TEST(JsonGraphImport, KernelListOfOneModel) {
 
 TEST(JsonGraphImport, MobileNetV1Variants) {
   JP_REQUIRE_SHARED_DATA("deepen2023/models/mobilenetv1-variants.json");
-  auto models = load_model_kernels(jouleprof::testing::shared_data() / "deepen2023/models/mobilenetv1-variants.json",
-                                   options_with_rules());
+  auto models = load_model_kernels(
+      jouleprof::testing::shared_data() / "deepen2023/models/mobilenetv1-variants.json",
+      options_with_rules());
   ASSERT_TRUE(models.ok()) << models.error().message();
   ASSERT_EQ(models->size(), 201u);
   EXPECT_EQ(models->front().name, "mobilenetv1_0");

@@ -43,15 +43,17 @@ TEST(KernelDataset, TruncatedJsonNamesTheFile) {
   const std::string text(kConfig);
   auto samples = read({dir.write("cut.json", text.substr(0, text.size() / 2))});
   ASSERT_FALSE(samples.ok());
-  EXPECT_NE(samples.error().message().find("cut.json"), std::string::npos) << samples.error().message();
+  EXPECT_NE(samples.error().message().find("cut.json"), std::string::npos)
+      << samples.error().message();
   EXPECT_NE(samples.error().message().find("JSON"), std::string::npos);
 }
 
 TEST(KernelDataset, MissingConfigKeyIsNamed) {
   TempDir dir;
-  auto samples = read({dir.write("c.json", R"({"conv-bn-relu": {"A": {"config": {"HW": 56, "CIN": 32,
+  auto samples =
+      read({dir.write("c.json", R"({"conv-bn-relu": {"A": {"config": {"HW": 56, "CIN": 32,
       "COUT": 64, "STRIDES": 1}}}})"),
-                       dir.write("e.json", R"({"conv-bn-relu": {"A": {"energy": "1"}}})")});
+            dir.write("e.json", R"({"conv-bn-relu": {"A": {"energy": "1"}}})")});
   ASSERT_FALSE(samples.ok());
   const std::string& m = samples.error().message();
   EXPECT_NE(m.find("KERNEL_SIZE"), std::string::npos) << m;
@@ -60,10 +62,13 @@ TEST(KernelDataset, MissingConfigKeyIsNamed) {
 
 TEST(KernelDataset, EnergyThatIsNotANumber) {
   TempDir dir;
-  auto samples = read({dir.write("c.json", kConfig),
-                       dir.write("e.json", R"({"conv-bn-relu": {"A": {"energy": "1.2mJ"}, "B": {"energy": "1"}}})")});
+  auto samples =
+      read({dir.write("c.json", kConfig),
+            dir.write("e.json",
+                      R"({"conv-bn-relu": {"A": {"energy": "1.2mJ"}, "B": {"energy": "1"}}})")});
   ASSERT_FALSE(samples.ok());
-  EXPECT_NE(samples.error().message().find("1.2mJ"), std::string::npos) << samples.error().message();
+  EXPECT_NE(samples.error().message().find("1.2mJ"), std::string::npos)
+      << samples.error().message();
   EXPECT_NE(samples.error().message().find("not a number"), std::string::npos);
 }
 
@@ -71,7 +76,8 @@ TEST(KernelDataset, ConfigWithoutEnergyIsReported) {
   TempDir dir;
   auto samples = read({dir.write("c.json", kConfig)});
   ASSERT_FALSE(samples.ok());
-  EXPECT_NE(samples.error().message().find("no energy"), std::string::npos) << samples.error().message();
+  EXPECT_NE(samples.error().message().find("no energy"), std::string::npos)
+      << samples.error().message();
 }
 
 TEST(KernelDataset, ReadsTheCsvFormat) {
@@ -119,7 +125,8 @@ TEST(KernelDataset, CsvKeepsTheEnergyProvenanceAndSkipsComments) {
 
 TEST(KernelDataset, CsvRejectsAnUnknownProvenance) {
   TempDir dir;
-  auto samples = read({dir.write("k.csv", kernel_csv_header() + "\nx,relu,1,7,1,1,8,8,guessed:me\n")});
+  auto samples =
+      read({dir.write("k.csv", kernel_csv_header() + "\nx,relu,1,7,1,1,8,8,guessed:me\n")});
   ASSERT_FALSE(samples.ok());
   const std::string m = samples.error().message();
   EXPECT_NE(m.find("k.csv: line 2"), std::string::npos) << m;
@@ -129,9 +136,11 @@ TEST(KernelDataset, CsvRejectsAnUnknownProvenance) {
 
 TEST(KernelDataset, CsvBadEnergyNamesLineAndColumn) {
   TempDir dir;
-  auto samples = read({dir.write("k.csv", "id,OP,energy_mJ,HW,KERNEL_SIZE,STRIDES,CIN,COUT\nx,conv,abc,1,1,1,1,1\n")});
+  auto samples = read({dir.write(
+      "k.csv", "id,OP,energy_mJ,HW,KERNEL_SIZE,STRIDES,CIN,COUT\nx,conv,abc,1,1,1,1,1\n")});
   ASSERT_FALSE(samples.ok());
-  EXPECT_NE(samples.error().message().find("line 2"), std::string::npos) << samples.error().message();
+  EXPECT_NE(samples.error().message().find("line 2"), std::string::npos)
+      << samples.error().message();
   EXPECT_NE(samples.error().message().find("energy_mJ"), std::string::npos);
 }
 

@@ -13,8 +13,8 @@ TensorShape nhwc(int h, int c) {
   return s;
 }
 
-GraphNode node(std::string name, std::string type, std::vector<std::string> inputs, std::vector<TensorShape> in,
-               TensorShape out, int ks = 0, int stride = 0) {
+GraphNode node(std::string name, std::string type, std::vector<std::string> inputs,
+               std::vector<TensorShape> in, TensorShape out, int ks = 0, int stride = 0) {
   GraphNode n;
   n.name = std::move(name);
   n.op_type = std::move(type);
@@ -91,11 +91,15 @@ TEST(KernelDetector, DepthwiseConvolutionByGroups) {
 
 TEST(KernelDetector, DropsNoOpsAndFusesAcrossThem) {
   ModelGraph g;
-  g.nodes.push_back(node("fc", "Gemm", {"flatten"}, {TensorShape{2, 1, 1, 1, 1024}}, TensorShape{2, 1, 1, 1, 10}));
-  g.nodes.push_back(node("flatten", "Flatten", {"gap"}, {nhwc(1, 1024)}, TensorShape{2, 1, 1, 1, 1024}));
+  g.nodes.push_back(node("fc", "Gemm", {"flatten"}, {TensorShape{2, 1, 1, 1, 1024}},
+                         TensorShape{2, 1, 1, 1, 10}));
+  g.nodes.push_back(
+      node("flatten", "Flatten", {"gap"}, {nhwc(1, 1024)}, TensorShape{2, 1, 1, 1, 1024}));
   g.nodes.push_back(node("gap", "GlobalAveragePool", {"x"}, {nhwc(7, 1024)}, nhwc(1, 1024)));
-  g.nodes.push_back(node("id", "Identity", {"fc"}, {TensorShape{2, 1, 1, 1, 10}}, TensorShape{2, 1, 1, 1, 10}));
-  g.nodes.push_back(node("relu", "Relu", {"id"}, {TensorShape{2, 1, 1, 1, 10}}, TensorShape{2, 1, 1, 1, 10}));
+  g.nodes.push_back(
+      node("id", "Identity", {"fc"}, {TensorShape{2, 1, 1, 1, 10}}, TensorShape{2, 1, 1, 1, 10}));
+  g.nodes.push_back(
+      node("relu", "Relu", {"id"}, {TensorShape{2, 1, 1, 1, 10}}, TensorShape{2, 1, 1, 1, 10}));
   DetectionOptions options;
   options.rules = rules({{"BF_fc_relu", true}});
   auto kernels = detect_kernels(g, options);  // nodes out of order on purpose: detection sorts
@@ -143,7 +147,8 @@ TEST(KernelDetector, FusesBothHswishForms) {
 TEST(KernelDetector, FusesChannelShuffleBeforeDroppingReshapes) {
   ModelGraph g;
   g.nodes.push_back(node("r1", "Reshape", {"x"}, {nhwc(28, 116)}, TensorShape{5, 1, 28, 28, 58}));
-  g.nodes.push_back(node("t", "Transpose", {"r1"}, {TensorShape{5, 1, 28, 28, 58}}, TensorShape{5, 1, 28, 28, 58}));
+  g.nodes.push_back(node("t", "Transpose", {"r1"}, {TensorShape{5, 1, 28, 28, 58}},
+                         TensorShape{5, 1, 28, 28, 58}));
   g.nodes.push_back(node("r2", "Reshape", {"t"}, {TensorShape{5, 1, 28, 28, 58}}, nhwc(28, 116)));
   g.nodes.push_back(node("other", "Reshape", {"r2"}, {nhwc(28, 116)}, nhwc(28, 116)));
   auto kernels = detect_kernels(g, DetectionOptions{});
@@ -164,15 +169,17 @@ TEST(KernelDetector, CycleIsAnError) {
 
 TEST(FusionRules, ReadsNnMeterFormatAndRejectsBadRules) {
   jouleprof::testing::TempDir dir;
-  auto ok = FusionRules::from_file(
-      dir.write("r.json", R"({"BF_conv_bn": {"obey": true, "latency": {"ops": 1.0}}, "BF_bn_relu": {"obey": false}})"));
+  auto ok = FusionRules::from_file(dir.write(
+      "r.json",
+      R"({"BF_conv_bn": {"obey": true, "latency": {"ops": 1.0}}, "BF_bn_relu": {"obey": false}})"));
   ASSERT_TRUE(ok.ok()) << ok.error().message();
   EXPECT_TRUE(ok->fusible("conv", "bn"));
   EXPECT_FALSE(ok->fusible("bn", "relu"));
   EXPECT_FALSE(ok->fusible("conv", "relu"));  // no rule: not fused
   auto bad = FusionRules::from_file(dir.write("bad.json", R"({"BF_conv_bn": {"obey": "yes"}})"));
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message().find("BF_conv_bn.obey"), std::string::npos) << bad.error().message();
+  EXPECT_NE(bad.error().message().find("BF_conv_bn.obey"), std::string::npos)
+      << bad.error().message();
 }
 
 TEST(FusionRules, TheShippedDefaultLoads) {

@@ -69,7 +69,8 @@ TEST(KernelFeatures, PoolAddConcatAndOthers) {
 }
 
 TEST(KernelFeatures, EveryConvVariantUsesTheConvPredictor) {
-  for (const char* op : {"conv", "conv-bn", "conv-relu6", "conv-bn-hswish", "conv-block", "conv-bn-relu"}) {
+  for (const char* op :
+       {"conv", "conv-bn", "conv-relu6", "conv-bn-hswish", "conv-block", "conv-bn-relu"}) {
     EXPECT_EQ(predictor_type(op), "conv-bn-relu") << op;
   }
   EXPECT_EQ(predictor_type("dwconv-bn-relu6"), "dwconv-bn-relu");

@@ -74,10 +74,13 @@ TEST_P(PublishedAccuracy, ForestBeatsTheFlopsBaseline) {
   EXPECT_LT(e.forest.rmspe_pct, e.flops_baseline->rmspe_pct);
 }
 
-INSTANTIATE_TEST_SUITE_P(Sets, PublishedAccuracy,
-                         ::testing::Values(PublishedSet{"conv-bn-relu_test.json", "conv-bn-relu_energy.json", 437},
-                                           PublishedSet{"conv_GPU.json", "conv_energy_GPU.json", 592}),
-                         [](const auto& param_info) { return param_info.param.kernels == 437 ? "PhoneCpu437" : "PhoneGpu592"; });
+INSTANTIATE_TEST_SUITE_P(
+    Sets, PublishedAccuracy,
+    ::testing::Values(PublishedSet{"conv-bn-relu_test.json", "conv-bn-relu_energy.json", 437},
+                      PublishedSet{"conv_GPU.json", "conv_energy_GPU.json", 592}),
+    [](const auto& param_info) {
+      return param_info.param.kernels == 437 ? "PhoneCpu437" : "PhoneGpu592";
+    });
 
 }  // namespace
 }  // namespace jouleprof::predict

@@ -1,9 +1,9 @@
 #include "predict/metrics.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace jouleprof::predict {
 namespace {

@@ -1,9 +1,9 @@
 #include "predict/onnx_import.hpp"
 
-#include <fstream>
-
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
+
+#include <fstream>
 
 #include "predict/json_graph_import.hpp"
 #include "test_support.hpp"
@@ -13,7 +13,8 @@ namespace {
 
 using jouleprof::testing::TempDir;
 
-void add_input(onnx::GraphProto& g, const std::string& name, std::vector<std::int64_t> dims, bool with_shape = true) {
+void add_input(onnx::GraphProto& g, const std::string& name, std::vector<std::int64_t> dims,
+               bool with_shape = true) {
   auto* in = g.add_input();
   in->set_name(name);
   auto* tensor = in->mutable_type()->mutable_tensor_type();
@@ -99,7 +100,8 @@ std::filesystem::path write_model(const TempDir& dir, bool with_shapes) {
 TEST(OnnxImport, ShapeInferenceAndFusion) {
   TempDir dir;
   ModelLoadOptions options;
-  options.detection.rules = FusionRules({{"BF_conv_bn", true}, {"BF_bn_relu", true}, {"BF_dwconv_relu", true}});
+  options.detection.rules =
+      FusionRules({{"BF_conv_bn", true}, {"BF_bn_relu", true}, {"BF_dwconv_relu", true}});
   auto models = load_model_kernels(write_model(dir, true), options);
   ASSERT_TRUE(models.ok()) << models.error().message();
   const auto& kernels = models->front().kernels;
@@ -113,7 +115,7 @@ TEST(OnnxImport, ShapeInferenceAndFusion) {
   EXPECT_EQ(conv.kernel_size, 3);
   EXPECT_EQ(conv.stride, 2);
   const KernelConfig& dwconv = kernels[1].config;
-  EXPECT_EQ(dwconv.hw, 16);  // inferred by ONNX: (32 + 2 − 3)/2 + 1
+  EXPECT_EQ(dwconv.hw, 16);          // inferred by ONNX: (32 + 2 − 3)/2 + 1
   EXPECT_EQ(dwconv.kernel_size, 3);  // from the weight's shape: no kernel_shape attribute
   EXPECT_EQ(dwconv.stride, 1);
   EXPECT_EQ(kernels[3].config.cin, 16);

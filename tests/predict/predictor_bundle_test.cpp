@@ -1,8 +1,8 @@
 #include "predict/predictor_bundle.hpp"
 
-#include <fstream>
-
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "predict/kernel_training.hpp"
@@ -43,7 +43,8 @@ TEST_P(BundleRoundTrip, LoadsBackToIdenticalPredictions) {
   EXPECT_EQ(loaded->seed, bundle.seed);
   ASSERT_NE(loaded->find("conv-bn-relu"), nullptr);
   EXPECT_EQ(loaded->find("conv-bn-relu")->n_train, bundle.find("conv-bn-relu")->n_train);
-  EXPECT_DOUBLE_EQ(loaded->find("conv-bn-relu")->test.rmspe_pct, bundle.find("conv-bn-relu")->test.rmspe_pct);
+  EXPECT_DOUBLE_EQ(loaded->find("conv-bn-relu")->test.rmspe_pct,
+                   bundle.find("conv-bn-relu")->test.rmspe_pct);
   const FeatureMatrix rows = probe_rows();
   auto before = bundle.find("conv-bn-relu")->model.predict_mj(rows);
   auto after = loaded->find("conv-bn-relu")->model.predict_mj(rows);
@@ -55,9 +56,13 @@ TEST_P(BundleRoundTrip, LoadsBackToIdenticalPredictions) {
 
 INSTANTIATE_TEST_SUITE_P(Regressors, BundleRoundTrip,
                          ::testing::Values(RegressorKind::kRandomForest, RegressorKind::kBoosting),
-                         [](const auto& param_info) { return param_info.param == RegressorKind::kRandomForest ? "Forest" : "Boosting"; });
+                         [](const auto& param_info) {
+                           return param_info.param == RegressorKind::kRandomForest ? "Forest"
+                                                                                   : "Boosting";
+                         });
 
-void edit_json(const std::filesystem::path& path, const std::function<void(nlohmann::json&)>& edit) {
+void edit_json(const std::filesystem::path& path,
+               const std::function<void(nlohmann::json&)>& edit) {
   nlohmann::json doc;
   {
     std::ifstream in(path);
@@ -74,7 +79,8 @@ TEST(Bundle, RejectsAnotherVersion) {
   edit_json(dir.path() / "manifest.json", [](nlohmann::json& j) { j["version"] = 99; });
   auto loaded = load_bundle(dir.path());
   ASSERT_FALSE(loaded.ok());
-  EXPECT_NE(loaded.error().message().find("version"), std::string::npos) << loaded.error().message();
+  EXPECT_NE(loaded.error().message().find("version"), std::string::npos)
+      << loaded.error().message();
 }
 
 TEST(Bundle, RejectsFeaturesInAnotherOrder) {
@@ -87,7 +93,8 @@ TEST(Bundle, RejectsFeaturesInAnotherOrder) {
   });
   auto loaded = load_bundle(dir.path());
   ASSERT_FALSE(loaded.ok());
-  EXPECT_NE(loaded.error().message().find("conv-bn-relu.features"), std::string::npos) << loaded.error().message();
+  EXPECT_NE(loaded.error().message().find("conv-bn-relu.features"), std::string::npos)
+      << loaded.error().message();
 }
 
 TEST(Bundle, MissingDirectoryIsNotFound) {

@@ -56,7 +56,8 @@ TEST(CallEnergy, TailStopsWhenMovingAverageFallsBelowBaselinePlusMargin) {
 
 TEST(CallEnergy, CallShorterThanOneSampleAsksForAmplification) {
   const IntervalTrace t = trace_of(std::vector<double>(60, 10.0));
-  const Result<CallEnergy> r = analyse_call(t, 30 * kStep + 10, 30 * kStep + 20, CallAnalysisOptions{});
+  const Result<CallEnergy> r =
+      analyse_call(t, 30 * kStep + 10, 30 * kStep + 20, CallAnalysisOptions{});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code(), ErrorCode::kUnsupported);
   EXPECT_NE(r.error().message().find("amplify"), std::string::npos);

@@ -1,9 +1,9 @@
 #include "jouleprof/fecom_records.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <fstream>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -123,7 +123,8 @@ class FecomBadInput : public ::testing::Test {
 
 TEST_F(FecomBadInput, MissingGpuSeriesNamesTheField) {
   JP_REQUIRE_SHARED_DATA(kCnn);
-  const std::string path = write_modified([](json& records) { records[2].begin().value()["energy_data"].erase("gpu"); });
+  const std::string path =
+      write_modified([](json& records) { records[2].begin().value()["energy_data"].erase("gpu"); });
   const auto r = read_fecom_experiment(path);
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message().find("energy_data.gpu"), std::string::npos) << r.error().message();

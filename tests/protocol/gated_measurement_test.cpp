@@ -1,10 +1,10 @@
 #include "jouleprof/gated_measurement.hpp"
 
-#include <mutex>
-#include <cmath>
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <mutex>
+#include <random>
 
 namespace jouleprof {
 namespace {

@@ -1,8 +1,8 @@
 #include "jouleprof/interval_trace.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace jouleprof {
 namespace {

@@ -1,8 +1,8 @@
 #include "jouleprof/stability.hpp"
 
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <random>
 
 namespace jouleprof {
 namespace {
@@ -19,7 +19,8 @@ IntervalTrace trace_with(double mean_w, double noise_w, double drift_w_per_sampl
 }
 
 TEST(Stability, StableTraceIsAccepted) {
-  const StabilityCheck c = check_stability(trace_with(50, 0.2, 0, 1), 4 * kNsPerS, StabilityOptions{});
+  const StabilityCheck c =
+      check_stability(trace_with(50, 0.2, 0, 1), 4 * kNsPerS, StabilityOptions{});
   EXPECT_TRUE(c.stable) << c.reason;
   EXPECT_LT(c.cv, 0.03);
   EXPECT_EQ(c.samples, 20u);
@@ -27,10 +28,12 @@ TEST(Stability, StableTraceIsAccepted) {
 }
 
 TEST(Stability, NoisyAndDriftingTracesAreRejected) {
-  const StabilityCheck noisy = check_stability(trace_with(50, 5, 0, 2), 4 * kNsPerS, StabilityOptions{});
+  const StabilityCheck noisy =
+      check_stability(trace_with(50, 5, 0, 2), 4 * kNsPerS, StabilityOptions{});
   EXPECT_FALSE(noisy.stable);
   EXPECT_NE(noisy.reason.find("coefficient of variation"), std::string::npos);
-  const StabilityCheck drifting = check_stability(trace_with(50, 0, 1.0, 3), 4 * kNsPerS, StabilityOptions{});
+  const StabilityCheck drifting =
+      check_stability(trace_with(50, 0, 1.0, 3), 4 * kNsPerS, StabilityOptions{});
   EXPECT_FALSE(drifting.stable);
   // A GPU threshold (1 %) rejects what the CPU threshold (3 %) accepts.
   StabilityOptions gpu;
@@ -43,7 +46,8 @@ TEST(Stability, NoisyAndDriftingTracesAreRejected) {
 }
 
 TEST(Stability, TooFewSamplesIsNotStable) {
-  const StabilityCheck c = check_stability(trace_with(50, 0, 0, 5), 1 * kNsPerS, StabilityOptions{});
+  const StabilityCheck c =
+      check_stability(trace_with(50, 0, 0, 5), 1 * kNsPerS, StabilityOptions{});
   EXPECT_FALSE(c.stable);
   EXPECT_EQ(c.samples, 10u);
 }

@@ -1,7 +1,7 @@
+#include <gtest/gtest.h>
+
 #include <map>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "jouleprof/report.hpp"
 #include "report/sample_profile.hpp"
@@ -52,8 +52,9 @@ TEST(CsvReport, OneRowPerNodeWithPathsAndFiguresThatParseBack) {
   const auto& header = rows[0];
   std::map<std::string, std::size_t> col;
   for (std::size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
-  for (const char* name : {"path", "depth", "energy_j", "self_energy_j", "share", "time_ns", "calls", "provenance",
-                           "static_energy_j", "dynamic_energy_j", "category", "pass"}) {
+  for (const char* name :
+       {"path", "depth", "energy_j", "self_energy_j", "share", "time_ns", "calls", "provenance",
+        "static_energy_j", "dynamic_energy_j", "category", "pass"}) {
     ASSERT_TRUE(col.contains(name)) << name;
   }
   std::map<std::string, const std::vector<std::string>*> by_path;

@@ -1,6 +1,6 @@
-#include <map>
-
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include "jouleprof/report.hpp"
 #include "report/sample_profile.hpp"
@@ -115,7 +115,9 @@ TEST(FlameGraph, DifferentialColoursByChangeAgainstTheBaseline) {
   ASSERT_TRUE(back.ok());
   auto back_doc = XmlDoc::parse_xml(*back);
   ASSERT_NE(back_doc, nullptr);
-  EXPECT_EQ(XmlDoc::text(back_doc->select("//s:text[@class='removed']").at(0)).rfind("1 baseline nodes", 0), 0u);
+  EXPECT_EQ(XmlDoc::text(back_doc->select("//s:text[@class='removed']").at(0))
+                .rfind("1 baseline nodes", 0),
+            0u);
 }
 
 }  // namespace

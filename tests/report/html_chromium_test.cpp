@@ -3,12 +3,12 @@
 // render (sections in the DOM), the screenshot must not be blank, and the console must stay free
 // of errors. A page with a deliberate script error checks that such errors are seen. Skipped when
 // Chromium is not installed (JOULEPROF_CHROMIUM names another binary).
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "jouleprof/report.hpp"
 #include "report/png_pixels.hpp"
@@ -38,16 +38,19 @@ BrowserRun load_in_chromium(const fs::path& page, const fs::path& work) {
   BrowserRun run;
   run.screenshot = work / "shot.png";
   const std::string common =
-      " --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update"
+      " --headless --no-sandbox --disable-gpu --disable-background-networking "
+      "--disable-component-update"
       " --disable-sync --no-first-run --disable-extensions --host-resolver-rules='MAP * ~NOTFOUND'"
       " --enable-logging=stderr --v=0 --window-size=1280,1600 ";
   const std::string url = "file://" + page.string();
-  const std::string shot = "timeout 90 " + chromium_binary().string() + common + "--user-data-dir=" +
-                           (work / "p1").string() + " --screenshot=" + run.screenshot.string() + " '" + url +
+  const std::string shot = "timeout 90 " + chromium_binary().string() + common +
+                           "--user-data-dir=" + (work / "p1").string() +
+                           " --screenshot=" + run.screenshot.string() + " '" + url +
                            "' >/dev/null 2>" + (work / "shot.log").string();
-  const std::string dump = "timeout 90 " + chromium_binary().string() + common + "--user-data-dir=" +
-                           (work / "p2").string() + " --dump-dom '" + url + "' >" + (work / "dom.html").string() +
-                           " 2>" + (work / "dom.log").string();
+  const std::string dump = "timeout 90 " + chromium_binary().string() + common +
+                           "--user-data-dir=" + (work / "p2").string() + " --dump-dom '" + url +
+                           "' >" + (work / "dom.html").string() + " 2>" +
+                           (work / "dom.log").string();
   run.exit_code = std::system(shot.c_str());
   const int dump_code = std::system(dump.c_str());
   if (run.exit_code == 0) run.exit_code = dump_code;
@@ -62,7 +65,8 @@ std::vector<std::string> console_errors(const std::string& log) {
   std::istringstream in(log);
   for (std::string line; std::getline(in, line);) {
     const bool console = line.find("CONSOLE") != std::string::npos;
-    if ((console && (line.find("ERROR") != std::string::npos || line.find("Uncaught") != std::string::npos)) ||
+    if ((console &&
+         (line.find("ERROR") != std::string::npos || line.find("Uncaught") != std::string::npos)) ||
         line.find("Uncaught") != std::string::npos) {
       errors.push_back(line);
     }
@@ -73,7 +77,8 @@ std::vector<std::string> console_errors(const std::string& log) {
 class HtmlInChromium : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!fs::exists(chromium_binary())) GTEST_SKIP() << "chromium not installed: " << chromium_binary();
+    if (!fs::exists(chromium_binary()))
+      GTEST_SKIP() << "chromium not installed: " << chromium_binary();
   }
   testing::TempDir dir_;
 };
@@ -98,7 +103,9 @@ TEST_F(HtmlInChromium, RendersANonBlankPageWithoutConsoleErrors) {
 
 TEST_F(HtmlInChromium, ABlankPageAndAScriptErrorAreDetected) {
   const fs::path page = dir_.write(
-      "broken.html", "<!DOCTYPE html><html><body><script>undefined_function_for_the_test();</script></body></html>");
+      "broken.html",
+      "<!DOCTYPE "
+      "html><html><body><script>undefined_function_for_the_test();</script></body></html>");
   const BrowserRun run = load_in_chromium(page, dir_.path());
   ASSERT_EQ(run.exit_code, 0) << run.log;
   EXPECT_FALSE(console_errors(run.log).empty()) << run.log;

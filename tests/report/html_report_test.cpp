@@ -1,6 +1,6 @@
-#include <set>
-
 #include <gtest/gtest.h>
+
+#include <set>
 
 #include "jouleprof/report.hpp"
 #include "report/sample_profile.hpp"
@@ -24,7 +24,8 @@ TEST(HtmlReport, HasEverySectionAndNeedsNoNetwork) {
     EXPECT_EQ(doc->select(std::string("//section[@id='") + id + "']").size(), 1u) << id;
   }
   // Self-contained: no external scripts, styles, images, frames or fonts.
-  EXPECT_TRUE(doc->select("//script[@src] | //link | //img | //iframe | //object | //embed").empty());
+  EXPECT_TRUE(
+      doc->select("//script[@src] | //link | //img | //iframe | //object | //embed").empty());
   for (xmlNodePtr n : doc->select("//@href | //@src | //@*[starts-with(., 'url(')]")) {
     ADD_FAILURE() << "external reference: " << XmlDoc::text(n);
   }
@@ -41,8 +42,10 @@ TEST(HtmlReport, ThePowerChartDrawsEveryEnergyChannelAndTheSpans) {
     channels.insert(XmlDoc::attr(l, "data-channel"));
     EXPECT_EQ(XmlDoc::attr(l, "d").rfind("M", 0), 0u);
   }
-  EXPECT_EQ(channels, (std::set<std::string>{"rapl:package-0", "rapl:package-0/core", "nvml:0:power"}));
-  EXPECT_EQ(doc->select("//svg[@id='power-chart']//rect[@class='span']").size(), p.timeline.spans().size());
+  EXPECT_EQ(channels,
+            (std::set<std::string>{"rapl:package-0", "rapl:package-0/core", "nvml:0:power"}));
+  EXPECT_EQ(doc->select("//svg[@id='power-chart']//rect[@class='span']").size(),
+            p.timeline.spans().size());
   EXPECT_EQ(doc->select("//svg[@id='power-chart']//rect[@class='gap']").size(), 1u);
 }
 
@@ -68,7 +71,8 @@ TEST(HtmlReport, TreeOperatorsProvenanceAndWarnings) {
   EXPECT_NE(first.find("aten::addmm"), std::string::npos);
   EXPECT_NE(first.find("110 J"), std::string::npos) << first;
   EXPECT_NE(first.find("39.3 %"), std::string::npos) << first;
-  EXPECT_EQ(doc->select("//section[@id='provenance']//tr[td]").size(), 4u + 1u);  // 4 series + 1 attribution
+  EXPECT_EQ(doc->select("//section[@id='provenance']//tr[td]").size(),
+            4u + 1u);  // 4 series + 1 attribution
   const auto warnings = doc->select("//section[@id='warnings']//li");
   ASSERT_EQ(warnings.size(), 2u);
   // A warning holding markup is text, not a script.

@@ -1,7 +1,6 @@
-#include "jouleprof/report.hpp"
-
 #include <gtest/gtest.h>
 
+#include "jouleprof/report.hpp"
 #include "report/sample_profile.hpp"
 #include "test_support.hpp"
 
@@ -9,7 +8,8 @@ namespace jouleprof {
 namespace {
 
 TEST(ReportRegistry, ListsEveryFormatOnceAndFindsThemByName) {
-  const std::vector<std::string_view> expected{"text", "json", "csv", "trace", "flamegraph", "html"};
+  const std::vector<std::string_view> expected{"text",  "json",       "csv",
+                                               "trace", "flamegraph", "html"};
   ASSERT_EQ(report_formats().size(), expected.size());
   for (std::string_view name : expected) {
     const ReportFormat* f = find_report_format(name);

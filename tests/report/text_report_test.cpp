@@ -1,6 +1,6 @@
-#include <sstream>
-
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 #include "jouleprof/report.hpp"
 #include "report/sample_profile.hpp"
@@ -17,7 +17,8 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 // The tree table's line whose node column holds `name` indented by `depth` levels: the node
 // column starts where the header says "node".
-const std::string* tree_line(const std::vector<std::string>& lines, const std::string& name, int depth) {
+const std::string* tree_line(const std::vector<std::string>& lines, const std::string& name,
+                             int depth) {
   std::size_t column = std::string::npos;
   for (const std::string& l : lines) {
     if (l.find("energy") != std::string::npos && l.ends_with(" node")) column = l.size() - 4;
@@ -56,7 +57,8 @@ TEST(TextReport, ListsChannelsWarningsAndAttribution) {
   auto text = render_report("text", p);
   ASSERT_TRUE(text.ok());
   EXPECT_NE(text->find("PARTIAL RUN"), std::string::npos);
-  EXPECT_NE(text->find("total energy: 280 J"), std::string::npos) << *text;  // 40 + 240, core nested
+  EXPECT_NE(text->find("total energy: 280 J"), std::string::npos)
+      << *text;  // 40 + 240, core nested
   EXPECT_NE(text->find("not added to the total"), std::string::npos);
   EXPECT_NE(text->find("NVML timeout"), std::string::npos);
   EXPECT_NE(text->find("regress"), std::string::npos);

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "report/text_tree.hpp"
+
+#include <gtest/gtest.h>
 
 namespace jouleprof::report {
 namespace {

@@ -1,8 +1,8 @@
-#include <map>
-#include <set>
-
 #include <gtest/gtest.h>
+
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "jouleprof/report.hpp"
 #include "report/sample_profile.hpp"
@@ -32,7 +32,8 @@ TEST(TraceReport, EverySpanIsACompleteEventOnANamedThread) {
   std::set<std::pair<int, int>> named_threads;
   std::set<int> named_processes;
   for (const json& m : events_with(doc, "M")) {
-    if (m.at("name") == "thread_name") named_threads.insert({m.at("pid").get<int>(), m.at("tid").get<int>()});
+    if (m.at("name") == "thread_name")
+      named_threads.insert({m.at("pid").get<int>(), m.at("tid").get<int>()});
     if (m.at("name") == "process_name") named_processes.insert(m.at("pid").get<int>());
   }
   const auto spans = events_with(doc, "X");
@@ -41,7 +42,8 @@ TEST(TraceReport, EverySpanIsACompleteEventOnANamedThread) {
   for (const json& e : spans) {
     if (e.at("cat") == "gap") continue;
     ++span_events;
-    EXPECT_TRUE(named_threads.contains({e.at("pid").get<int>(), e.at("tid").get<int>()})) << e.dump();
+    EXPECT_TRUE(named_threads.contains({e.at("pid").get<int>(), e.at("tid").get<int>()}))
+        << e.dump();
     EXPECT_TRUE(named_processes.contains(e.at("pid").get<int>()));
     EXPECT_GE(e.at("ts").get<double>(), 0.0);
     EXPECT_GT(e.at("dur").get<double>(), 0.0);
@@ -69,7 +71,8 @@ TEST(TraceReport, APowerCounterPerChannelLabelledWithProvenance) {
   std::map<std::string, std::vector<double>> counters;
   for (const json& c : events_with(doc, "C")) {
     const json& args = c.at("args");
-    counters[c.at("name")].push_back(args.contains("W") ? args.at("W").get<double>() : args.at("value").get<double>());
+    counters[c.at("name")].push_back(args.contains("W") ? args.at("W").get<double>()
+                                                        : args.at("value").get<double>());
   }
   ASSERT_TRUE(counters.contains("power rapl:package-0 (W, measured)"));
   ASSERT_TRUE(counters.contains("power rapl:package-0/core (W, measured)"));
@@ -85,7 +88,8 @@ TEST(TraceReport, APowerCounterPerChannelLabelledWithProvenance) {
   EXPECT_NEAR(gpu.front(), 102.5, 1e-9);
   EXPECT_EQ(counters["temperature nvml:0:temp (°C)"].size(), 21u);
   bool gap_slice = false;
-  for (const json& e : events_with(doc, "X")) gap_slice |= e.at("cat") == "gap" && e.at("name") == "gap: NVML timeout";
+  for (const json& e : events_with(doc, "X"))
+    gap_slice |= e.at("cat") == "gap" && e.at("name") == "gap: NVML timeout";
   EXPECT_TRUE(gap_slice);
 }
 
@@ -93,8 +97,8 @@ TEST(TraceReport, ACoarseCounterPolledFastGivesOneStepPerUpdate) {
   Profile p;
   p.meta.begin_ns = 0;
   p.meta.end_ns = 1'000 * kNsPerMs;
-  Channel c{"nvml:0:energy", "nvml", "gpu0", "gpu", ChannelKind::kEnergyCounter, Provenance::kMeasured, "", "",
-            100 * kNsPerMs, 0};
+  Channel c{"nvml:0:energy",       "nvml", "gpu0", "gpu",          ChannelKind::kEnergyCounter,
+            Provenance::kMeasured, "",     "",     100 * kNsPerMs, 0};
   Series s(c);
   // Polled every 1 ms, updates every 100 ms by 10 J: 100 W, never 0 W and never 10 kW spikes.
   for (int i = 0; i <= 1000; ++i) ASSERT_TRUE(s.append(i * kNsPerMs, 10.0 * (i / 100)).ok());

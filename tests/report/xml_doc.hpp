@@ -2,14 +2,14 @@
 // (lenient, for the HTML report), queried with XPath. SVG elements are under the prefix "s".
 #pragma once
 
-#include <memory>
-#include <string>
-#include <vector>
-
 #include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 #include <libxml/xpathInternals.h>
+
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace jouleprof::testing {
 
@@ -22,8 +22,9 @@ class XmlDoc {
     return doc ? std::unique_ptr<XmlDoc>(new XmlDoc(doc)) : nullptr;
   }
   static std::unique_ptr<XmlDoc> parse_html(const std::string& text) {
-    htmlDocPtr doc = htmlReadMemory(text.data(), static_cast<int>(text.size()), "report.html", "UTF-8",
-                                    HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+    htmlDocPtr doc =
+        htmlReadMemory(text.data(), static_cast<int>(text.size()), "report.html", "UTF-8",
+                       HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
     return doc ? std::unique_ptr<XmlDoc>(new XmlDoc(doc)) : nullptr;
   }
   ~XmlDoc() { xmlFreeDoc(doc_); }
@@ -36,7 +37,8 @@ class XmlDoc {
     xmlXPathRegisterNs(ctx, xc("s"), xc("http://www.w3.org/2000/svg"));
     xmlXPathObjectPtr result = xmlXPathEvalExpression(xc(xpath.c_str()), ctx);
     if (result != nullptr && result->nodesetval != nullptr) {
-      for (int i = 0; i < result->nodesetval->nodeNr; ++i) nodes.push_back(result->nodesetval->nodeTab[i]);
+      for (int i = 0; i < result->nodesetval->nodeNr; ++i)
+        nodes.push_back(result->nodesetval->nodeTab[i]);
     }
     xmlXPathFreeObject(result);
     xmlXPathFreeContext(ctx);

@@ -1,8 +1,8 @@
 #include "scoring/device_scores.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "test_support.hpp"
 

@@ -1,9 +1,9 @@
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "sources/power_log.hpp"
 #include "test_support.hpp"
@@ -36,7 +36,9 @@ IndependentLog independent_parse(const std::filesystem::path& path, int power_fi
     if (static_cast<int>(fields.size()) != field_count) continue;  // the truncated line
     char* end = nullptr;
     const double p = std::strtod(fields[static_cast<std::size_t>(power_field)].c_str(), &end);
-    if (end == fields[static_cast<std::size_t>(power_field)].c_str() || std::string(end).find('W') == std::string::npos) continue;
+    if (end == fields[static_cast<std::size_t>(power_field)].c_str() ||
+        std::string(end).find('W') == std::string::npos)
+      continue;
     std::tm tm{};
     double sec = 0.0;
     char sep = 0;

@@ -1,8 +1,8 @@
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <map>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "sources/power_log.hpp"
 #include "test_support.hpp"
@@ -43,8 +43,10 @@ TEST_P(FecomPerf, CountersEndAtTheSummedIntervals) {
   EXPECT_EQ(pkg.channel().domain, "package");
   EXPECT_EQ(ram.channel().domain, "dram");
   EXPECT_EQ(pkg.channel().kind, ChannelKind::kEnergyCounter);
-  EXPECT_NEAR(pkg.total_energy_j(), totals.at("power/energy-pkg/"), 1e-9 * totals.at("power/energy-pkg/"));
-  EXPECT_NEAR(ram.total_energy_j(), totals.at("power/energy-ram/"), 1e-9 * totals.at("power/energy-ram/"));
+  EXPECT_NEAR(pkg.total_energy_j(), totals.at("power/energy-pkg/"),
+              1e-9 * totals.at("power/energy-pkg/"));
+  EXPECT_NEAR(ram.total_energy_j(), totals.at("power/energy-ram/"),
+              1e-9 * totals.at("power/energy-ram/"));
   EXPECT_DOUBLE_EQ(pkg.front().value, 0.0);  // the counter starts at perf's start
   EXPECT_NE(pkg.channel().provenance_detail.find("start from the header"), std::string::npos);
 }

@@ -1,6 +1,6 @@
-#include <array>
-
 #include <gtest/gtest.h>
+
+#include <array>
 
 #include "sources/backends.hpp"
 #include "test_support.hpp"
@@ -20,7 +20,7 @@ TEST(TraceReplay, ReadsTheLastRecordedValueAtOrBeforeNow) {
                               "2023/05/10 12:10:00.000, 400.00 W\n");
   // The second sample played 5 s ago; the third plays in 5 s.
   auto source = make_power_log_replay_source(path.string(), PowerLogFormat::kAuto,
-                                         monotonic_now_ns() - 15 * kNsPerS);
+                                             monotonic_now_ns() - 15 * kNsPerS);
   ASSERT_TRUE(source->availability().available) << source->availability().reason;
   ASSERT_EQ(source->channels().size(), 1u);
   EXPECT_EQ(source->channels()[0].provenance, Provenance::kImported);
@@ -38,7 +38,7 @@ TEST(TraceReplay, OutsideTheRecordingAReadFailsWithAReason) {
                               "2023/05/10 12:00:00.000, 100.00 W, 30\n"
                               "2023/05/10 12:00:01.000, 200.00 W, 30\n");
   auto source = make_power_log_replay_source(path.string(), PowerLogFormat::kNvidiaSmi,
-                                         monotonic_now_ns() + 3600 * kNsPerS);
+                                             monotonic_now_ns() + 3600 * kNsPerS);
   std::vector<Reading> out(source->channels().size());
   source->read(out);
   ASSERT_FALSE(out.empty());

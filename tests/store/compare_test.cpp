@@ -70,7 +70,8 @@ TEST(Compare, BudgetVerdicts) {
   EXPECT_DOUBLE_EQ(v.allowed_increase_j, 14.0);
   EXPECT_NE(v.explanation.find("REGRESSION"), std::string::npos) << v.explanation;
   EXPECT_FALSE(check_budget(better, five).exceeded);
-  EXPECT_TRUE(check_budget(small, EnergyBudget{EnergyBudget::Kind::kAbsolute, 10.0}).exceeded);  // +11.2 J
+  EXPECT_TRUE(
+      check_budget(small, EnergyBudget{EnergyBudget::Kind::kAbsolute, 10.0}).exceeded);  // +11.2 J
   EXPECT_FALSE(check_budget(small, EnergyBudget{EnergyBudget::Kind::kAbsolute, 12.0}).exceeded);
 }
 
@@ -90,7 +91,8 @@ TEST(Compare, LoadsSnapshotsFromProfilesAndTheHistory) {
   EXPECT_EQ(from_db->label, "run " + std::to_string(*id));
   EXPECT_DOUBLE_EQ(from_file->total_energy_j, from_db->total_energy_j);
   ASSERT_EQ(from_file->nodes.size(), from_db->nodes.size());
-  for (std::size_t i = 0; i < from_db->nodes.size(); ++i) EXPECT_EQ(from_file->nodes[i].path, from_db->nodes[i].path);
+  for (std::size_t i = 0; i < from_db->nodes.size(); ++i)
+    EXPECT_EQ(from_file->nodes[i].path, from_db->nodes[i].path);
   auto missing = load_snapshot("no-such-thing", db);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message().find("no-such-thing"), std::string::npos);

@@ -1,13 +1,12 @@
 // Several writers recording into one history at once: separate processes (fork, each with its own
 // connection, as parallel CI jobs would) and threads. Every run must arrive, complete with its
 // nodes, and ids must be unique.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <set>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "jouleprof/history.hpp"
 #include "report/sample_profile.hpp"

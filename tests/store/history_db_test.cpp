@@ -1,10 +1,9 @@
-#include "jouleprof/history.hpp"
-
-#include <cstdlib>
+#include <gtest/gtest.h>
 #include <sqlite3.h>
 
-#include <gtest/gtest.h>
+#include <cstdlib>
 
+#include "jouleprof/history.hpp"
 #include "report/sample_profile.hpp"
 #include "test_support.hpp"
 
@@ -30,7 +29,8 @@ TEST(HistoryDb, RecordsARunWithTotalsChannelsAndNodes) {
   EXPECT_EQ(run->duration_ns, 2 * kNsPerS);
   EXPECT_EQ(run->exit_code, 0);
   EXPECT_FALSE(run->partial);
-  EXPECT_DOUBLE_EQ(run->total_energy_j, 280.0);  // package + GPU; the nested core channel is not added
+  EXPECT_DOUBLE_EQ(run->total_energy_j,
+                   280.0);  // package + GPU; the nested core channel is not added
   EXPECT_EQ(run->profile_path, (dir.path() / "profile.json").string());
   EXPECT_EQ(run->warnings, 2u);
   EXPECT_GT(run->recorded_at_realtime_ns, 0);
@@ -84,13 +84,16 @@ TEST(HistoryDb, UsesWalAndRecordsItsMigrations) {
     sqlite3_stmt* s = nullptr;
     sqlite3_prepare_v2(raw, sql, -1, &s, nullptr);
     std::string out;
-    if (sqlite3_step(s) == SQLITE_ROW) out = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+    if (sqlite3_step(s) == SQLITE_ROW)
+      out = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
     sqlite3_finalize(s);
     return out;
   };
   EXPECT_EQ(scalar("PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(scalar("SELECT COUNT(*) FROM schema_migrations"), std::to_string(kHistorySchemaVersion));
-  EXPECT_EQ(scalar("SELECT MAX(version) FROM schema_migrations"), std::to_string(kHistorySchemaVersion));
+  EXPECT_EQ(scalar("SELECT COUNT(*) FROM schema_migrations"),
+            std::to_string(kHistorySchemaVersion));
+  EXPECT_EQ(scalar("SELECT MAX(version) FROM schema_migrations"),
+            std::to_string(kHistorySchemaVersion));
   sqlite3_close(raw);
 }
 
@@ -100,7 +103,8 @@ TEST(HistoryDb, RefusesADatabaseFromANewerJouleprof) {
   ASSERT_TRUE(HistoryDb::open(path).ok());
   sqlite3* raw = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(raw, "INSERT INTO schema_migrations VALUES (99, 'future', 0)", nullptr, nullptr, nullptr),
+  ASSERT_EQ(sqlite3_exec(raw, "INSERT INTO schema_migrations VALUES (99, 'future', 0)", nullptr,
+                         nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(raw);
   auto db = HistoryDb::open(path);
@@ -127,7 +131,8 @@ TEST(HistoryDb, DefaultPathFollowsTheEnvironment) {
   setenv("XDG_DATA_HOME", "/data", 1);
   EXPECT_EQ(default_history_path(), "/data/jouleprof/history.db");
   unsetenv("XDG_DATA_HOME");
-  EXPECT_EQ(default_history_path(), std::string(std::getenv("HOME")) + "/.local/share/jouleprof/history.db");
+  EXPECT_EQ(default_history_path(),
+            std::string(std::getenv("HOME")) + "/.local/share/jouleprof/history.db");
   if (saved_db) setenv("JOULEPROF_DB", saved_db_value.c_str(), 1);
   if (saved_xdg) setenv("XDG_DATA_HOME", saved_xdg_value.c_str(), 1);
 }

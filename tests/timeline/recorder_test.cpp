@@ -1,12 +1,11 @@
 #include "jouleprof/recorder.hpp"
 
+#include <gtest/gtest.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace jouleprof {
 namespace {
@@ -96,9 +95,7 @@ TEST_F(RecorderTest, ScopeMacrosEndAtScopeExit) {
   recorder().start();
   {
     JOULEPROF_SCOPE("outer");
-    {
-      JOULEPROF_SCOPE_CAT("inner", SpanCategory::kOp);
-    }
+    { JOULEPROF_SCOPE_CAT("inner", SpanCategory::kOp); }
     JOULEPROF_SCOPE_PASS("update", SpanCategory::kStep, Pass::kOptimizer);
   }
   const Timeline t = recorder().collect();

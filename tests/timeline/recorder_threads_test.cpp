@@ -1,11 +1,11 @@
 // Recording from many threads at once, with collect() running beside them.
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "jouleprof/recorder.hpp"
 

@@ -13,7 +13,8 @@ Timeline every_feature() {
   Timeline t;
   const auto cpu = t.add_track(Track{TrackKind::kCpuThread, "thread 17", "cpu0"});
   const auto gpu = t.add_track(Track{TrackKind::kGpuStream, "stream 7", "gpu0"});
-  const auto attrs = t.add_attributes({{"shape", "[32,128]"}, {"note", "quote \" back\\slash\ttab"}});
+  const auto attrs =
+      t.add_attributes({{"shape", "[32,128]"}, {"note", "quote \" back\\slash\ttab"}});
   const auto step = t.add_span(Span{1'000, 9'000, cpu, t.intern("step"), kNoIndex, kNoIndex,
                                     SpanCategory::kStep, Pass::kNone});
   t.add_span(Span{2'000, 3'000, cpu, t.intern("encoder/layer_3 µ"), step, attrs,
@@ -91,14 +92,16 @@ std::string with_spans(const std::string& spans) {
 
 TEST(SpanDump, RejectsBadDumpsWithTheField) {
   EXPECT_TRUE(span_dump_from_json(with_spans("[0,1,0,0,-1,-1,0,0]"), "ok").ok());
-  EXPECT_NE(error_of(with_spans("[0,1,0,0,-1,-1,0,0],[0,1,0,0,5,-1,0,0]")).find("spans[1][4]"), std::string::npos);
+  EXPECT_NE(error_of(with_spans("[0,1,0,0,-1,-1,0,0],[0,1,0,0,5,-1,0,0]")).find("spans[1][4]"),
+            std::string::npos);
   EXPECT_NE(error_of(with_spans("[0,1,0,0,1,-1,0,0]")).find("earlier span"), std::string::npos)
       << "a parent after its child could form a cycle";
   EXPECT_NE(error_of(with_spans("[5,1,0,0,-1,-1,0,0]")).find("before begin_ns"), std::string::npos);
   EXPECT_NE(error_of(with_spans("[0,1,3,0,-1,-1,0,0]")).find("no such track"), std::string::npos);
   EXPECT_NE(error_of(with_spans("[0,1,0,0,-1,-1,42,0]")).find("category"), std::string::npos);
   EXPECT_NE(error_of(with_spans("[0,1,0]")).find("spans[0]"), std::string::npos);
-  EXPECT_NE(error_of(with_spans("[0,1,0,0,-1,-1,0,0]").substr(0, 90)).find("not valid JSON"), std::string::npos);
+  EXPECT_NE(error_of(with_spans("[0,1,0,0,-1,-1,0,0]").substr(0, 90)).find("not valid JSON"),
+            std::string::npos);
   EXPECT_NE(error_of(R"({"format":"other"})").find("not a jouleprof span dump"), std::string::npos);
   auto future = span_dump_from_json(R"({"format":"jouleprof-spans","version":2})", "v2.json");
   ASSERT_FALSE(future.ok());

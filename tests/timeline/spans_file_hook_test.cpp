@@ -1,5 +1,6 @@
 // JOULEPROF_SPANS_FILE: a child process instrumented with the C API records from start-up and
 // writes its spans at exit, on the same monotonic clock as this process.
+#include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -7,8 +8,6 @@
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "jouleprof/recorder.hpp"
 #include "jouleprof/span_dump.hpp"
@@ -77,7 +76,8 @@ TEST(SpansFileHook, ChildWritesItsSpansAtExit) {
   EXPECT_EQ(steps, 3);
   ASSERT_EQ(t.marks().size(), 3U);
   EXPECT_EQ(t.name(t.marks()[0].name), "epoch_end");
-  EXPECT_FALSE(std::filesystem::exists(path + ".tmp" + std::to_string(pid))) << "written via rename";
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp" + std::to_string(pid)))
+      << "written via rename";
 }
 
 TEST(SpansFileHook, PercentPIsTheProcessId) {

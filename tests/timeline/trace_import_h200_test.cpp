@@ -1,11 +1,11 @@
 // The real PyTorch profiler traces of BERT-base training on an H200 (../shared/data/h200).
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "jouleprof/trace_import.hpp"
 #include "test_support.hpp"
@@ -31,10 +31,17 @@ Counts count(const Timeline& t) {
         ++c.kernels;
         ++c.kernels_by_pass[s.pass];
         break;
-      case SpanCategory::kMemory: ++c.memory_ops; break;
-      case SpanCategory::kOp: ++c.cpu_ops; break;
-      case SpanCategory::kCall: ++c.runtime_calls; break;
-      default: break;
+      case SpanCategory::kMemory:
+        ++c.memory_ops;
+        break;
+      case SpanCategory::kOp:
+        ++c.cpu_ops;
+        break;
+      case SpanCategory::kCall:
+        ++c.runtime_calls;
+        break;
+      default:
+        break;
     }
   }
   return c;
@@ -54,7 +61,8 @@ TEST(H200Traces, CpuAndCudaTraceHasEveryActivity) {
   EXPECT_EQ(c.cpu_ops, 267'520U);
   EXPECT_EQ(c.runtime_calls, 41'683U + 3'480U);
   EXPECT_EQ(imported->gpu_spans, c.kernels + c.memory_ops + 40U) << "plus 40 GPU annotations";
-  EXPECT_EQ(imported->gpu_spans_linked, c.kernels + c.memory_ops) << "every kernel finds its launch";
+  EXPECT_EQ(imported->gpu_spans_linked, c.kernels + c.memory_ops)
+      << "every kernel finds its launch";
 
   std::set<std::string> gpu_tracks;
   std::size_t cpu_tracks = 0;
@@ -84,7 +92,8 @@ TEST(H200Traces, CpuAndCudaTraceHasEveryActivity) {
 
 TEST(H200Traces, EveryKernelFallsInsideTheRunMarksAfterClockMapping) {
   JP_REQUIRE_SHARED_DATA("h200/bert_fold.json.gz");
-  const auto meta = nlohmann::json::parse(testing::read_file(shared_data() / "h200/meta_fold.json"));
+  const auto meta =
+      nlohmann::json::parse(testing::read_file(shared_data() / "h200/meta_fold.json"));
   TraceImportOptions options;
   options.anchor = ClockAnchor{meta.at("anchor_monotonic_ns").get<TimeNs>(),
                                meta.at("anchor_realtime_ns").get<TimeNs>()};

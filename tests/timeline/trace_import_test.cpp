@@ -2,12 +2,11 @@
 // clock mapping and bad input.
 #include "jouleprof/trace_import.hpp"
 
+#include <gtest/gtest.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "jouleprof/span_dump.hpp"
 #include "test_support.hpp"
@@ -65,7 +64,8 @@ TEST(KinetoImport, TracksFromProcessesThreadsAndStreams) {
       EXPECT_TRUE(tr.name == "stream 7" || tr.name == "stream 13") << tr.name;
     } else {
       EXPECT_EQ(tr.device, "cpu0");
-      EXPECT_TRUE(tr.name == "thread 100 (python3)" || tr.name == "thread 101 (pt_autograd_0)") << tr.name;
+      EXPECT_TRUE(tr.name == "thread 100 (python3)" || tr.name == "thread 101 (pt_autograd_0)")
+          << tr.name;
     }
   }
   EXPECT_EQ(gpu_tracks, 2);
@@ -82,7 +82,8 @@ TEST(KinetoImport, CategoriesParentsAndPasses) {
   EXPECT_EQ(t.spans()[only_span(t, "cudaMemsetAsync")].category, SpanCategory::kCall);
   EXPECT_EQ(t.spans()[only_span(t, "Memset (Device)")].category, SpanCategory::kMemory);
   EXPECT_EQ(attribute(t, only_span(t, "Memset (Device)"), "bytes"), "8");
-  EXPECT_EQ(attribute(t, only_span(t, "aten::linear"), "input_dims"), "[[32, 128, 768], [3072, 768], [3072]]");
+  EXPECT_EQ(attribute(t, only_span(t, "aten::linear"), "input_dims"),
+            "[[32, 128, 768], [3072, 768], [3072]]");
 
   // Passes: autograd's sequence numbers mark forward ops; backward and optimizer by name.
   EXPECT_EQ(t.spans()[only_span(t, "ProfilerStep#3")].pass, Pass::kNone);
@@ -105,11 +106,14 @@ TEST(KinetoImport, KernelsLinkToTheirLaunchByCorrelationOrFlow) {
   EXPECT_EQ(imported.gpu_spans, 5U);
   EXPECT_EQ(imported.gpu_spans_linked, 4U) << "the gpu_user_annotation has no launch";
 
-  const std::uint32_t gemm = only_span(t, "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32");
+  const std::uint32_t gemm =
+      only_span(t, "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32");
   EXPECT_EQ(t.spans()[gemm].category, SpanCategory::kKernel);
   EXPECT_EQ(attribute(t, gemm, "correlation"), "41");
-  const std::uint32_t launch = static_cast<std::uint32_t>(std::stoul(attribute(t, gemm, "launch_span")));
-  EXPECT_EQ(t.path_of(launch), "ProfilerStep#3/nn.Module: BertLayer_0/aten::linear/aten::addmm/cudaLaunchKernel");
+  const std::uint32_t launch =
+      static_cast<std::uint32_t>(std::stoul(attribute(t, gemm, "launch_span")));
+  EXPECT_EQ(t.path_of(launch),
+            "ProfilerStep#3/nn.Module: BertLayer_0/aten::linear/aten::addmm/cudaLaunchKernel");
   EXPECT_EQ(t.spans()[gemm].pass, Pass::kForward) << "a kernel takes its launching call's pass";
 
   // No correlation arg: the ac2g flow links it; and the GPU annotation contains it.
@@ -119,7 +123,8 @@ TEST(KinetoImport, KernelsLinkToTheirLaunchByCorrelationOrFlow) {
   EXPECT_EQ(t.name(t.spans()[t.spans()[apply].parent].name), "Optimizer.step#AdamW.step");
   EXPECT_EQ(t.tracks()[t.spans()[t.spans()[apply].parent].track].kind, TrackKind::kGpuStream);
 
-  const std::uint32_t backward_gemm = only_span(t, "sm90_xmma_gemm_f32f32_tf32f32_f32_nt_n_tilesize64x128x32");
+  const std::uint32_t backward_gemm =
+      only_span(t, "sm90_xmma_gemm_f32f32_tf32f32_f32_nt_n_tilesize64x128x32");
   EXPECT_EQ(t.spans()[backward_gemm].pass, Pass::kBackward);
 }
 
@@ -130,7 +135,8 @@ TEST(KinetoImport, OffsetOverrideWins) {
   auto imported = import_trace((fixtures() / "timeline/kineto_small.json").string(), options);
   ASSERT_TRUE(imported.ok()) << imported.error().message();
   EXPECT_EQ(imported->offset_ns, options.offset_ns);
-  EXPECT_EQ(imported->timeline.spans()[only_span(imported->timeline, "ProfilerStep#3")].begin_ns, 7);
+  EXPECT_EQ(imported->timeline.spans()[only_span(imported->timeline, "ProfilerStep#3")].begin_ns,
+            7);
   EXPECT_NE(imported->clock_mapping.find("--offset-ns"), std::string::npos);
 }
 
@@ -151,13 +157,15 @@ TEST(KinetoImport, ReadsGzippedTraces) {
   const auto cut = dir.write("cut.json.gz", compressed.substr(0, compressed.size() / 2));
   auto truncated = import_trace(cut.string());
   ASSERT_FALSE(truncated.ok());
-  EXPECT_NE(truncated.error().message().find("truncated"), std::string::npos) << truncated.error().message();
+  EXPECT_NE(truncated.error().message().find("truncated"), std::string::npos)
+      << truncated.error().message();
 }
 
 TEST(TensorFlowImport, DevicesFromProcessNamesAndHierarchicalOpNames) {
   TraceImportOptions options;
   options.anchor = ClockAnchor{0, 1'552'000'000'000'000'000};
-  auto imported = import_trace((fixtures() / "timeline/tensorflow_timeline.json").string(), options);
+  auto imported =
+      import_trace((fixtures() / "timeline/tensorflow_timeline.json").string(), options);
   ASSERT_TRUE(imported.ok()) << imported.error().message();
   const Timeline& t = imported->timeline;
   EXPECT_EQ(imported->format, TraceFormat::kTensorFlow);
@@ -184,7 +192,8 @@ TEST(TensorFlowImport, DevicesFromProcessNamesAndHierarchicalOpNames) {
   bool found_matmul = false;
   for (std::uint32_t i = 0; i < t.spans().size(); ++i) {
     const Span& s = t.spans()[i];
-    if (t.name(s.name) == "sequential/dense/MatMul" && t.tracks()[s.track].kind == TrackKind::kCpuThread) {
+    if (t.name(s.name) == "sequential/dense/MatMul" &&
+        t.tracks()[s.track].kind == TrackKind::kCpuThread) {
       found_matmul = true;
       EXPECT_EQ(attribute(t, i, "op"), "MatMul");
       EXPECT_EQ(s.begin_ns, 100'050'000) << "realtime epoch µs mapped through the anchor";
@@ -264,15 +273,18 @@ TEST(TraceImportErrors, MissingTimesAndNegativeDurations) {
   EXPECT_NE(missing_ts.find("traceEvents[1].ts"), std::string::npos) << missing_ts;
   EXPECT_NE(missing_ts.find("missing"), std::string::npos) << missing_ts;
 
-  const std::string missing_dur = import_error(R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1}]})");
+  const std::string missing_dur =
+      import_error(R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1}]})");
   EXPECT_NE(missing_dur.find("traceEvents[0].dur"), std::string::npos) << missing_dur;
 
-  const std::string negative = import_error(R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 10, "dur": -2.5}]})");
+  const std::string negative =
+      import_error(R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 10, "dur": -2.5}]})");
   EXPECT_NE(negative.find("traceEvents[0].dur"), std::string::npos) << negative;
   EXPECT_NE(negative.find("-2.5"), std::string::npos) << negative;
   EXPECT_NE(negative.find("negative"), std::string::npos) << negative;
 
-  const std::string text_ts = import_error(R"({"traceEvents": [{"ph": "X", "name": "a", "ts": "soon", "dur": 1}]})");
+  const std::string text_ts =
+      import_error(R"({"traceEvents": [{"ph": "X", "name": "a", "ts": "soon", "dur": 1}]})");
   EXPECT_NE(text_ts.find("not a number"), std::string::npos) << text_ts;
 }
 

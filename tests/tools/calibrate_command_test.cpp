@@ -1,10 +1,9 @@
 // `jouleprof calibrate` end to end on the simulated source with short gate options: the classes
 // with the most op time first, the coverage line, the gated figures in the file, bad flags.
-#include <fstream>
-
-#include <nlohmann/json.hpp>
-
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "jouleprof_runner.hpp"
 
@@ -15,10 +14,11 @@ TEST(CalibrateCommand, GatedClassesByTimeOnASimulatedSource) {
   TempDir dir;
   const std::string file = (dir.path() / "calibration.json").string();
   const Invocation inv = run_jouleprof(
-      {"calibrate", "--model", "mlp", "--layers", "2", "--hidden", "64", "--batch", "8", "--threads", "1",
-       "--simulate", "30", "--repeat", "2", "--gate-interval", "20", "--last-n", "5",
-       "--check-period", "0.15", "--tail-wait", "0.1", "--min-updates", "100", "--max-classes", "3",
-       "--output", file},
+      {"calibrate", "--model",        "mlp",  "--layers",        "2",   "--hidden",
+       "64",        "--batch",        "8",    "--threads",       "1",   "--simulate",
+       "30",        "--repeat",       "2",    "--gate-interval", "20",  "--last-n",
+       "5",         "--check-period", "0.15", "--tail-wait",     "0.1", "--min-updates",
+       "100",       "--max-classes",  "3",    "--output",        file},
       dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.out << inv.err;
   EXPECT_NE(inv.out.find("NOT MEASURED"), std::string::npos) << inv.out;
@@ -49,7 +49,8 @@ TEST(CalibrateCommand, GatedClassesByTimeOnASimulatedSource) {
 
 TEST(CalibrateCommand, BadCoverageNamesTheFlag) {
   TempDir dir;
-  const Invocation inv = run_jouleprof({"calibrate", "--model", "mlp", "--simulate", "30", "--coverage", "0"}, dir);
+  const Invocation inv =
+      run_jouleprof({"calibrate", "--model", "mlp", "--simulate", "30", "--coverage", "0"}, dir);
   EXPECT_NE(inv.exit_code, 0);
   EXPECT_NE(inv.err.find("--coverage"), std::string::npos) << inv.err;
 }

@@ -1,11 +1,10 @@
 // The report, history and compare subcommands end to end through the jouleprof executable:
 // outputs and exit codes (0 ok, 1 error, 2 usage, 3 energy budget exceeded).
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdlib>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "jouleprof/history.hpp"
@@ -26,10 +25,11 @@ class Cli : public ::testing::Test {
   CommandResult jouleprof(const std::string& args) {
     const auto out = dir_.path() / "stdout";
     const auto err = dir_.path() / "stderr";
-    const std::string cmd = std::string(JOULEPROF_BINARY_DIR) + "/bin/jouleprof " + args + " >" + out.string() +
-                            " 2>" + err.string();
+    const std::string cmd = std::string(JOULEPROF_BINARY_DIR) + "/bin/jouleprof " + args + " >" +
+                            out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, testing::read_file(out), testing::read_file(err)};
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, testing::read_file(out),
+            testing::read_file(err)};
   }
   std::string profile_file(const std::string& name, double scale) {
     testing::SampleProfileOptions o;
@@ -72,8 +72,10 @@ TEST_F(Cli, CompareProfilesAndBudgetExitCodes) {
   EXPECT_EQ(regressed.exit_code, 3);
   EXPECT_NE(regressed.err.find("budget exceeded"), std::string::npos);
   EXPECT_EQ(jouleprof("compare " + base + " " + much).exit_code, 0);  // no budget: report only
-  EXPECT_EQ(jouleprof("compare " + much + " " + base + " --budget 0%").exit_code, 0);  // less energy
-  const CommandResult json = jouleprof("compare " + base + " " + much + " --format json --budget 50%");
+  EXPECT_EQ(jouleprof("compare " + much + " " + base + " --budget 0%").exit_code,
+            0);  // less energy
+  const CommandResult json =
+      jouleprof("compare " + base + " " + much + " --format json --budget 50%");
   EXPECT_EQ(json.exit_code, 0);
   const auto doc = nlohmann::json::parse(json.out);
   EXPECT_NEAR(doc.at("relative").get<double>(), 0.2, 1e-9);
@@ -100,7 +102,8 @@ TEST_F(Cli, HistoryListsRecordedRunsAndCompareTakesTheirIds) {
   EXPECT_EQ(jouleprof("compare 1 2 --db " + db + " --budget 15%").exit_code, 0);
   // JOULEPROF_DB names the database when --db is absent.
   const std::string cmd = "JOULEPROF_DB=" + db + " " + std::string(JOULEPROF_BINARY_DIR) +
-                          "/bin/jouleprof history --format csv > " + (dir_.path() / "env.csv").string();
+                          "/bin/jouleprof history --format csv > " +
+                          (dir_.path() / "env.csv").string();
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   const std::string csv = testing::read_file(dir_.path() / "env.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);  // header + 2 runs

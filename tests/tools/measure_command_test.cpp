@@ -1,8 +1,8 @@
 // `jouleprof measure` end to end: a gated command on the simulated source, FECoM's records, and
 // the errors a user meets.
-#include <nlohmann/json.hpp>
-
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 #include "jouleprof_runner.hpp"
 
@@ -11,17 +11,36 @@ namespace {
 
 TEST(MeasureCommand, GatedCommandOnASimulatedSource) {
   TempDir dir;
-  const Invocation inv = run_jouleprof(
-      {"measure", "--simulate", "40", "--repeat", "2", "--interval", "50", "--last-n", "5",
-       "--check-period", "0.3", "--tail-wait", "0.5", "--min-updates", "20", "--format", "json",
-       "--output", (dir.path() / "out").string(), "--", "sleep", "0.1"},
-      dir);
+  const Invocation inv = run_jouleprof({"measure",
+                                        "--simulate",
+                                        "40",
+                                        "--repeat",
+                                        "2",
+                                        "--interval",
+                                        "50",
+                                        "--last-n",
+                                        "5",
+                                        "--check-period",
+                                        "0.3",
+                                        "--tail-wait",
+                                        "0.5",
+                                        "--min-updates",
+                                        "20",
+                                        "--format",
+                                        "json",
+                                        "--output",
+                                        (dir.path() / "out").string(),
+                                        "--",
+                                        "sleep",
+                                        "0.1"},
+                                       dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.err;
   const auto result = nlohmann::json::parse(inv.out);
   ASSERT_EQ(result["repetitions"].size(), 2u);
   const auto& first = result["repetitions"][0];
   EXPECT_TRUE(first["gate"]["passed"].get<bool>());
-  EXPECT_GE(first["calls"].get<int>(), 2) << "a 0.1 s call repeats until the window spans 20 updates";
+  EXPECT_GE(first["calls"].get<int>(), 2)
+      << "a 0.1 s call repeats until the window spans 20 updates";
   const auto& channel = first["per_call"][0];
   EXPECT_EQ(channel["provenance"], "simulated");
   // A constant 40 W: each call draws 40 W × its duration (≥ 0.1 s, plus starting the process)
@@ -63,8 +82,8 @@ TEST(MeasureCommand, BadInputIsOneLine) {
   TempDir dir;
   const Invocation missing = run_jouleprof({"measure", "--fecom-records", "/nonexistent"}, dir);
   EXPECT_NE(missing.exit_code, 0);
-  const Invocation failing = run_jouleprof(
-      {"measure", "--simulate", "40", "--check-period", "0.1", "--", "false"}, dir);
+  const Invocation failing =
+      run_jouleprof({"measure", "--simulate", "40", "--check-period", "0.1", "--", "false"}, dir);
   EXPECT_EQ(failing.exit_code, 1);
   EXPECT_NE(failing.err.find("exited with code 1"), std::string::npos) << failing.err;
 }

@@ -168,11 +168,11 @@ TEST(RunCommandEpochs, ProjectsTheRunFromItsEpochs) {
   TempDir dir;
   // 20 epochs of 0.1 s at a simulated 50 W: ≈ 5 J each, the first one more (it includes the
   // process starting). STEP's projection equals the run's total when the epochs are steady.
-  const Invocation inv = run_jouleprof(
-      {"run", "--simulate", "50", "--epochs", "20", "--no-history", "--output",
-       (dir.path() / "out").string(), "--", jouleprof_binary(), "burn", "--seconds", "2",
-       "--threads", "1", "--epochs", "20"},
-      dir);
+  const Invocation inv =
+      run_jouleprof({"run", "--simulate", "50", "--epochs", "20", "--no-history", "--output",
+                     (dir.path() / "out").string(), "--", jouleprof_binary(), "burn", "--seconds",
+                     "2", "--threads", "1", "--epochs", "20"},
+                    dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.err;
   EXPECT_NE(inv.err.find("epoch 20/20"), std::string::npos) << inv.err;
   const auto at = inv.err.rfind("projected total ");

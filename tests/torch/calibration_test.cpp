@@ -1,11 +1,11 @@
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
 #include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <torch/torch.h>
 
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/recorder.hpp"
@@ -21,7 +21,10 @@ namespace {
 class ProcessCpuSource : public Source {
  public:
   ProcessCpuSource(double idle_w, double per_cpu_w, TimeNs flip_period_ns = 0)
-      : idle_w_(idle_w), per_cpu_w_(per_cpu_w), flip_period_ns_(flip_period_ns), origin_ns_(monotonic_now_ns()),
+      : idle_w_(idle_w),
+        per_cpu_w_(per_cpu_w),
+        flip_period_ns_(flip_period_ns),
+        origin_ns_(monotonic_now_ns()),
         origin_cpu_ns_(process_cpu_ns()) {
     Channel c;
     c.id = "fake:package-0";
@@ -42,7 +45,8 @@ class ProcessCpuSource : public Source {
   const std::vector<Channel>& channels() const override { return channels_; }
   void read(std::span<Reading> out) override {
     const TimeNs now = monotonic_now_ns();
-    double joules = idle_w_ * ns_to_s(now - origin_ns_) + per_cpu_w_ * ns_to_s(process_cpu_ns() - origin_cpu_ns_);
+    double joules = idle_w_ * ns_to_s(now - origin_ns_) +
+                    per_cpu_w_ * ns_to_s(process_cpu_ns() - origin_cpu_ns_);
     if (flip_period_ns_ > 0) {  // a machine that never settles: +100 W every other period
       const TimeNs elapsed = now - origin_ns_;
       const TimeNs periods = elapsed / flip_period_ns_;

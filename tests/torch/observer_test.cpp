@@ -1,10 +1,10 @@
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
 #include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <torch/torch.h>
 
 #include "jouleprof/recorder.hpp"
 #include "jouleprof/torch.hpp"

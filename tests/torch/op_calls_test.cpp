@@ -1,13 +1,13 @@
-#include "jouleprof/torch_ops.hpp"
-
 #include <gtest/gtest.h>
+
+#include "jouleprof/torch_ops.hpp"
 
 namespace jouleprof::torch_adapter {
 namespace {
 
 TEST(OpCalls, EveryOpRunsAtASmallSize) {
   for (const char* op : {"matmul", "conv2d", "linear", "layer_norm", "softmax", "embedding",
-                                "sgd-step", "train-step:mlp"}) {
+                         "sgd-step", "train-step:mlp"}) {
     const Result<OpCall> call = make_op_call(op, 8, "cpu", 1);
     ASSERT_TRUE(call) << op << ": " << call.error().message();
     EXPECT_GT(call->input_elements, 0.0) << op;

@@ -9,8 +9,10 @@ namespace {
 TEST(OpTimes, SelfTimeLeavesOutNestedOpsAndIsKeptPerSignature) {
   Timeline tl;
   const auto track = tl.add_track(Track{TrackKind::kCpuThread, "main", "cpu0"});
-  const auto layer = tl.add_span(Span{0, 200, track, tl.intern("encoder"), kNoIndex, kNoIndex, SpanCategory::kLayer});
-  const auto linear = tl.add_span(Span{0, 100, track, tl.intern("aten::linear"), layer, kNoIndex, SpanCategory::kOp});
+  const auto layer = tl.add_span(
+      Span{0, 200, track, tl.intern("encoder"), kNoIndex, kNoIndex, SpanCategory::kLayer});
+  const auto linear = tl.add_span(
+      Span{0, 100, track, tl.intern("aten::linear"), layer, kNoIndex, SpanCategory::kOp});
   const auto shapes = tl.add_attributes({{"shapes", "f32[8,4], f32[4,4]"}});
   tl.add_span(Span{10, 90, track, tl.intern("aten::addmm"), linear, shapes, SpanCategory::kOp});
   tl.add_span(Span{120, 150, track, tl.intern("aten::addmm"), layer, kNoIndex, SpanCategory::kOp});

@@ -1,8 +1,8 @@
 // profile_workload end to end on a simulated source: the tree sums to the measured total, the
 // passes and layers are in it, and the views over it add up.
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "jouleprof/torch_profile.hpp"
 
@@ -17,7 +17,8 @@ double sum_children(const ProfileNode& node) {
 
 void expect_children_sum_to_parent(const ProfileNode& node) {
   if (node.children.empty()) return;
-  EXPECT_NEAR(node.self_energy_j + sum_children(node), node.energy_j, 1e-9 + 1e-9 * node.energy_j) << node.name;
+  EXPECT_NEAR(node.self_energy_j + sum_children(node), node.energy_j, 1e-9 + 1e-9 * node.energy_j)
+      << node.name;
   for (const ProfileNode& c : node.children) expect_children_sum_to_parent(c);
 }
 

@@ -11,8 +11,10 @@ namespace {
 TEST(ZooLarge, ReferenceParameterCounts) {
   // Hugging Face's BertModel / AlbertModel (with pooler) plus our 2-class classifier, and
   // torchvision's VGG16.
-  for (const auto& [model, count] : {std::pair<std::string, std::int64_t>{"bert-base", 109'482'240 + 1'538},
-                                     {"albert-base", 11'683'584 + 1'538}, {"vgg16", 138'357'544}}) {
+  for (const auto& [model, count] :
+       {std::pair<std::string, std::int64_t>{"bert-base", 109'482'240 + 1'538},
+        {"albert-base", 11'683'584 + 1'538},
+        {"vgg16", 138'357'544}}) {
     WorkloadOptions o;
     o.model = model;
     o.batch = 1;

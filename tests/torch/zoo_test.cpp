@@ -1,9 +1,9 @@
 // Every zoo model builds and runs one observed training step on the CPU at a small size.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "jouleprof/recorder.hpp"
 #include "jouleprof/torch.hpp"
@@ -14,9 +14,7 @@ namespace {
 
 class SmallZooModel : public ::testing::TestWithParam<WorkloadOptions> {};
 
-TEST_P(SmallZooModel, RunsOneObservedTrainingStep) {
-  expect_observed_training_step(GetParam());
-}
+TEST_P(SmallZooModel, RunsOneObservedTrainingStep) { expect_observed_training_step(GetParam()); }
 
 WorkloadOptions small(std::string model) {
   WorkloadOptions o;
@@ -31,14 +29,29 @@ WorkloadOptions small(std::string model) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, SmallZooModel,
-                         ::testing::Values(small("bert-mini"),
-                                           [] { auto o = small("bert-L6-H512"); o.layers = 2; return o; }(),
-                                           [] { auto o = small("albert-base"); o.hidden = 128; o.layers = 3; return o; }(),
-                                           small("resnet-18"), small("mobilenet-v2"),
-                                           [] { auto o = small("mlp"); o.hidden = 64; return o; }()),
+                         ::testing::Values(
+                             small("bert-mini"),
+                             [] {
+                               auto o = small("bert-L6-H512");
+                               o.layers = 2;
+                               return o;
+                             }(),
+                             [] {
+                               auto o = small("albert-base");
+                               o.hidden = 128;
+                               o.layers = 3;
+                               return o;
+                             }(),
+                             small("resnet-18"), small("mobilenet-v2"),
+                             [] {
+                               auto o = small("mlp");
+                               o.hidden = 64;
+                               return o;
+                             }()),
                          [](const auto& param_info) {
                            std::string name = param_info.param.model;
-                           for (char& c : name) if (c == '-') c = '_';
+                           for (char& c : name)
+                             if (c == '-') c = '_';
                            return name;
                          });
 
@@ -46,8 +59,8 @@ TEST(Zoo, ListsEveryPresetOfTheIssue) {
   std::vector<std::string> names;
   for (const auto& m : zoo_models()) names.push_back(m.name);
   for (const std::string expected :
-       {"bert-base", "bert-mini", "albert-base", "resnet-18", "resnet-50", "mobilenet-v2", "vgg16", "mlp",
-        "bert-L6-H512", "bert-L8-H768", "bert-L10-H512", "bert-L12-H768"}) {
+       {"bert-base", "bert-mini", "albert-base", "resnet-18", "resnet-50", "mobilenet-v2", "vgg16",
+        "mlp", "bert-L6-H512", "bert-L8-H768", "bert-L10-H512", "bert-L12-H768"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
   }
 }
@@ -78,7 +91,8 @@ TEST(Zoo, RejectsUnknownModelsAndBadSizes) {
 TEST(Zoo, VisionModelsHaveTheReferenceParameterCounts) {
   // torchvision's counts for 1000 classes: the zoo builds the same networks.
   for (const auto& [model, count] : {std::pair<std::string, std::int64_t>{"resnet-18", 11'689'512},
-                                     {"resnet-50", 25'557'032}, {"mobilenet-v2", 3'504'872}}) {
+                                     {"resnet-50", 25'557'032},
+                                     {"mobilenet-v2", 3'504'872}}) {
     WorkloadOptions o;
     o.model = model;
     o.batch = 1;

@@ -1,9 +1,9 @@
 #include "training/epoch_energy.hpp"
 
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "test_support.hpp"
 
@@ -75,7 +75,8 @@ TEST(EpochEnergy, RamPowerFromTheSeaa2023MemoryLog) {
   EXPECT_EQ(ram->size(), n);
   EXPECT_DOUBLE_EQ(ram->front().value, 12833.176 / 1024.0 * 0.375);
   const double span_s = ns_to_s(ram->end_ns() - ram->begin_ns());
-  EXPECT_NEAR(ram->total_energy_j(), sum / static_cast<double>(n) * span_s, 0.002 * sum / static_cast<double>(n) * span_s);
+  EXPECT_NEAR(ram->total_energy_j(), sum / static_cast<double>(n) * span_s,
+              0.002 * sum / static_cast<double>(n) * span_s);
   // The GPU log of the same run, read with the same (zero) offset, lies on the same axis.
   const auto gpu = read_nvidia_smi_log(
       (shared_data() / "seaa2023/traces/cloud/mobilenet_v2/gpu-power-20221205T104713.csv").string(),

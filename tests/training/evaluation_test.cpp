@@ -28,8 +28,8 @@ TEST(TrainingEvaluation, StepMeetsItsTargets) {
 
 TEST(TrainingEvaluation, PreMeetsItsTargetsOnTheSeededTestSplit) {
   JP_REQUIRE_SHARED_DATA("seaa2023/run_summaries.csv");
-  const auto report = evaluate_pre((shared_data() / "seaa2023/run_summaries.csv").string(), 0.3,
-                                   42, RandomSearchOptions{}, GpuSpecTable::built_in());
+  const auto report = evaluate_pre((shared_data() / "seaa2023/run_summaries.csv").string(), 0.3, 42,
+                                   RandomSearchOptions{}, GpuSpecTable::built_in());
   ASSERT_TRUE(report) << report.error().message();
   const MethodScore* green = report->find("Green Algorithms (GPU part)");
   const MethodScore* ml_co2 = report->find("ML CO2 (TDP x T)");

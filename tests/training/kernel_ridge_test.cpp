@@ -1,9 +1,9 @@
 #include "training/kernel_ridge.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <random>
-
-#include <gtest/gtest.h>
 
 namespace jouleprof {
 namespace {

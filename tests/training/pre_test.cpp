@@ -28,18 +28,20 @@ TEST(Pre, ReadsRunSummariesWithGpuFeaturesFromTheSpecTable) {
 
 TEST(Pre, BadTablesNameFileLineAndField) {
   TempDir dir;
-  auto path = dir.write("runs.csv",
-                        "batch_size,ram_gb,training_size,validation_size,gflops,gpu,epochs,duration_s,energy_j\n"
-                        "32,8,1000,100,2.5,RTX 3090,10,100,30000\n"
-                        "32,8,1000,100,much,RTX 3090,10,100,30000\n");
+  auto path = dir.write(
+      "runs.csv",
+      "batch_size,ram_gb,training_size,validation_size,gflops,gpu,epochs,duration_s,energy_j\n"
+      "32,8,1000,100,2.5,RTX 3090,10,100,30000\n"
+      "32,8,1000,100,much,RTX 3090,10,100,30000\n");
   auto table = read_pre_runs_csv(path.string(), GpuSpecTable::built_in());
   ASSERT_FALSE(table);
   EXPECT_NE(table.error().message().find(path.string() + ":3"), std::string::npos);
   EXPECT_NE(table.error().message().find("GFLOPs"), std::string::npos);
 
-  path = dir.write("nogpu.csv",
-                   "batch_size,ram_gb,training_size,validation_size,gflops,gpu,epochs,duration_s,energy_j\n"
-                   "32,8,1000,100,2.5,Voodoo 2,10,100,30000\n");
+  path = dir.write(
+      "nogpu.csv",
+      "batch_size,ram_gb,training_size,validation_size,gflops,gpu,epochs,duration_s,energy_j\n"
+      "32,8,1000,100,2.5,Voodoo 2,10,100,30000\n");
   table = read_pre_runs_csv(path.string(), GpuSpecTable::built_in());
   ASSERT_FALSE(table);
   EXPECT_NE(table.error().message().find("Voodoo 2"), std::string::npos);

@@ -9,7 +9,8 @@ namespace {
 
 using testing::shared_data;
 
-constexpr const char* kMobilenet = "seaa2023/traces/cloud/mobilenet_v2/gpu-power-20221205T104713.csv";
+constexpr const char* kMobilenet =
+    "seaa2023/traces/cloud/mobilenet_v2/gpu-power-20221205T104713.csv";
 
 TEST(RunProjection, StepOnALoggedSeaa2023Run) {
   JP_REQUIRE_SHARED_DATA(kMobilenet);

@@ -1,10 +1,10 @@
 #include "jouleprof/step.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <numeric>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace jouleprof {
 namespace {

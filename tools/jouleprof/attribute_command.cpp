@@ -1,10 +1,10 @@
 // `jouleprof attribute --trace TRACE --samples SAMPLES`: charge measured energy to the spans of a
 // trace and print the tree and the top operators; writes profile.json with --output.
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-
-#include <fmt/format.h>
 
 #include "attribution/kernel_classes.hpp"
 #include "attribution/recording_inputs.hpp"
@@ -36,7 +36,8 @@ void print_records(const Profile& p) {
     std::cout << fmt::format("channel {}: method {} — {}\n", r.channel_id, r.method, r.reason);
     std::string diag;
     for (const auto& [key, value] : r.diagnostics) {
-      if (key.rfind("power_w:", 0) == 0 || key.rfind("se_w:", 0) == 0) continue;  // per class: in JSON
+      if (key.rfind("power_w:", 0) == 0 || key.rfind("se_w:", 0) == 0)
+        continue;  // per class: in JSON
       diag += fmt::format("{}{}={:.4g}", diag.empty() ? "" : ", ", key, value);
     }
     if (!diag.empty()) std::cout << "  diagnostics: " << diag << '\n';
@@ -47,11 +48,13 @@ void print_records(const Profile& p) {
 int run(const AttributeFlags& f) {
   const auto method = attribution_method_from_string(f.method);
   if (!method) {
-    return report_error(invalid_input("--method", "method", f.method,
-                                      "expected auto, interpolate, hold, regress, calibrated or time-split"));
+    return report_error(
+        invalid_input("--method", "method", f.method,
+                      "expected auto, interpolate, hold, regress, calibrated or time-split"));
   }
   if (f.classes != "name" && f.classes != "kernel") {
-    return report_error(invalid_input("--classes", "classes", f.classes, "expected name or kernel"));
+    return report_error(
+        invalid_input("--classes", "classes", f.classes, "expected name or kernel"));
   }
   TraceImportOptions import_options;
   import_options.offset_ns = f.offset_ns;
@@ -80,10 +83,12 @@ int run(const AttributeFlags& f) {
 
   AttributionOptions options;
   options.default_method = *method;
-  if (f.classes == "kernel") options.class_of = [](std::string_view name) { return attribution::kernel_class_of(name); };
+  if (f.classes == "kernel")
+    options.class_of = [](std::string_view name) { return attribution::kernel_class_of(name); };
   if (!meta.marks.empty()) {
     // The run's marks bound the window; they go into the timeline as instant events too.
-    for (const auto& [name, t] : meta.marks) profile.timeline.add_mark(Mark{t, 0, profile.timeline.intern(name)});
+    for (const auto& [name, t] : meta.marks)
+      profile.timeline.add_mark(Mark{t, 0, profile.timeline.intern(name)});
     options.window_begin_ns = meta.marks.front().second;
     options.window_end_ns = meta.marks.back().second;
   }
@@ -105,7 +110,9 @@ int run(const AttributeFlags& f) {
   if (!f.output.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(f.output, ec);
-    if (ec) return report_error(Error(ErrorCode::kIo, fmt::format("{}: cannot create: {}", f.output, ec.message())));
+    if (ec)
+      return report_error(
+          Error(ErrorCode::kIo, fmt::format("{}: cannot create: {}", f.output, ec.message())));
     const std::string path = (std::filesystem::path(f.output) / "profile.json").string();
     if (Status s = write_profile_json(profile, path); !s) return report_error(s.error());
     if (f.format == "table") std::cout << "wrote " << path << '\n';
@@ -114,20 +121,25 @@ int run(const AttributeFlags& f) {
     std::cout << profile_to_json_string(profile, 1) << '\n';
     return kExitOk;
   }
-  std::cout << fmt::format("jouleprof attribute: {} spans on {} tracks, {} channels; trace clock: {}\n",
-                           profile.timeline.spans().size(), profile.timeline.tracks().size(),
-                           profile.series.size(), imported->clock_mapping);
+  std::cout << fmt::format(
+      "jouleprof attribute: {} spans on {} tracks, {} channels; trace clock: {}\n",
+      profile.timeline.spans().size(), profile.timeline.tracks().size(), profile.series.size(),
+      imported->clock_mapping);
   print_records(profile);
   for (const std::string& w : profile.warnings) std::cout << "warning: " << w << '\n';
-  std::cout << '\n' << report::format_profile_tree(*profile.tree, report::TextTreeOptions{f.depth, 0.0, 12});
+  std::cout << '\n'
+            << report::format_profile_tree(*profile.tree,
+                                           report::TextTreeOptions{f.depth, 0.0, 12});
   std::vector<std::vector<std::string>> rows;
   for (const OperatorTotal& op : top_operators(*profile.tree, f.top)) {
     rows.push_back({op.name, fmt::format("{:.4g}", op.energy_j),
                     fmt::format("{:.1f}%", 100.0 * op.energy_j / profile.tree->energy_j),
-                    fmt::format("{:.3f}", static_cast<double>(op.time_ns) / 1e6), std::to_string(op.calls)});
+                    fmt::format("{:.3f}", static_cast<double>(op.time_ns) / 1e6),
+                    std::to_string(op.calls)});
   }
   std::cout << "\ntop operators (self energy, indices collapsed)\n"
-            << report::format_text_table({"operator", "energy J", "share", "time ms", "calls"}, rows);
+            << report::format_text_table({"operator", "energy J", "share", "time ms", "calls"},
+                                         rows);
   return kExitOk;
 }
 
@@ -138,29 +150,38 @@ CommandRunner add_attribute_command(CLI::App& parent) {
   CLI::App* cmd = parent.add_subcommand(
       "attribute", "Charge measured energy to the spans of a trace and print the energy tree");
   cmd->add_option("--trace", flags->trace,
-                  "Trace: PyTorch profiler / TensorFlow / Chrome trace JSON (.gz ok) or a jouleprof span dump")
+                  "Trace: PyTorch profiler / TensorFlow / Chrome trace JSON (.gz ok) or a "
+                  "jouleprof span dump")
       ->required();
   cmd->add_option("--samples", flags->samples,
-                  "Energy readings: jouleprof samples.csv, or an NVML poll log (t_ns,instant_mw,…,energy_mj)")
+                  "Energy readings: jouleprof samples.csv, or an NVML poll log "
+                  "(t_ns,instant_mw,…,energy_mj)")
       ->required();
-  cmd->add_option("--method", flags->method,
-                  "auto (per channel: interpolate fine counters; calibrated or regress coarse ones), "
-                  "interpolate (on counters refined below the update period by class powers fitted on "
-                  "its intervals), hold, regress, calibrated or time-split")
+  cmd->add_option(
+         "--method", flags->method,
+         "auto (per channel: interpolate fine counters; calibrated or regress coarse ones), "
+         "interpolate (on counters refined below the update period by class powers fitted on "
+         "its intervals), hold, regress, calibrated or time-split")
       ->capture_default_str();
   cmd->add_option("--calibration", flags->calibration,
                   "Calibration JSON: per-class power weights (docs/attribution.md)");
-  cmd->add_option("--idle-w", flags->idle_w, "Measured idle power (W) of each top-level channel: static/dynamic split");
-  cmd->add_option("--offset-ns", flags->offset_ns, "Trace clock override: monotonic_ns = trace_ns + N");
-  cmd->add_option("--meta", flags->meta,
-                  "Recording metadata JSON (anchor_realtime_ns, anchor_monotonic_ns, marks): clock anchor, and "
-                  "the first and last mark bound the window");
+  cmd->add_option("--idle-w", flags->idle_w,
+                  "Measured idle power (W) of each top-level channel: static/dynamic split");
+  cmd->add_option("--offset-ns", flags->offset_ns,
+                  "Trace clock override: monotonic_ns = trace_ns + N");
+  cmd->add_option(
+      "--meta", flags->meta,
+      "Recording metadata JSON (anchor_realtime_ns, anchor_monotonic_ns, marks): clock anchor, and "
+      "the first and last mark bound the window");
   cmd->add_option("--classes", flags->classes,
-                  "Span classes for regress/calibrated: name (last level of the span name) or kernel (CUDA kernel classes)")
+                  "Span classes for regress/calibrated: name (last level of the span name) or "
+                  "kernel (CUDA kernel classes)")
       ->capture_default_str();
   cmd->add_option("--depth", flags->depth, "Tree levels to print")->capture_default_str();
   cmd->add_option("--top", flags->top, "Top operators to list")->capture_default_str();
-  cmd->add_option("--format", flags->format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+  cmd->add_option("--format", flags->format, "table or json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
   cmd->add_option("--output", flags->output, "Directory to write profile.json into");
   return [flags] { return run(*flags); };
 }

@@ -1,13 +1,13 @@
 // jouleprof calibrate --model NAME: records the op classes (with their shapes and self times) of a
 // few steps of a zoo model, replays each class alone through the gated protocol, the classes with
 // the most time first, and writes the per-class power as a calibration file.
-#include <iostream>
-
 #include <fmt/format.h>
 
+#include <iostream>
+
 #include "command.hpp"
-#include "jouleprof/recorder.hpp"
 #include "jouleprof/monitor.hpp"
+#include "jouleprof/recorder.hpp"
 #include "jouleprof/torch.hpp"
 #include "torch_options.hpp"
 
@@ -46,11 +46,12 @@ int run_calibrate(CalibrateCommand& c) {
   Recorder::global().stop();
   const jt::OpTimes times = jt::op_self_times(Recorder::global().collect());
 
-  auto calibration = jt::calibrate(observer.captured_ops(), times,
-                                   [&] { return Monitor::open(monitor_options); }, *options);
+  auto calibration = jt::calibrate(
+      observer.captured_ops(), times, [&] { return Monitor::open(monitor_options); }, *options);
   if (!calibration.ok()) return report_error(calibration.error());
   calibration->model = (*workload)->description();
-  if (Status s = write_calibration_json(*calibration, c.output); !s.ok()) return report_error(s.error());
+  if (Status s = write_calibration_json(*calibration, c.output); !s.ok())
+    return report_error(s.error());
   print_calibration(*calibration, c.output);
   std::cout << fmt::format("calibration took {:.1f} s\n", ns_to_s(monotonic_now_ns() - began));
   return kExitOk;
@@ -63,11 +64,14 @@ CommandRunner add_calibrate_command(CLI::App& parent) {
   c->run.steps = 1;
   c->run.warmup = 1;
   CLI::App* command = parent.add_subcommand(
-      "calibrate", "Measure the power of each operator class of a zoo model, replayed alone through the gated "
-                   "protocol");
-  command->add_option("--model", c->run.workload.model, "Zoo model whose op classes are replayed")->capture_default_str();
+      "calibrate",
+      "Measure the power of each operator class of a zoo model, replayed alone through the gated "
+      "protocol");
+  command->add_option("--model", c->run.workload.model, "Zoo model whose op classes are replayed")
+      ->capture_default_str();
   command->add_option("--layers", c->run.workload.layers, "BERT/ALBERT layers, MLP depth");
-  command->add_option("--hidden", c->run.workload.hidden, "BERT/ALBERT hidden size, MLP/VGG classifier width");
+  command->add_option("--hidden", c->run.workload.hidden,
+                      "BERT/ALBERT hidden size, MLP/VGG classifier width");
   add_torch_run_options(*command, c->run);
   // Each class's gate measures its own baseline: no idle period before the run.
   command->remove_option(command->get_option("--idle"));

@@ -3,11 +3,10 @@
 // returns the function to run once the command line is parsed. commands.cpp lists them all.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <functional>
 #include <span>
 #include <string_view>
-
-#include <CLI/CLI.hpp>
 
 #include "jouleprof/result.hpp"
 

@@ -1,8 +1,8 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <iostream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
@@ -11,33 +11,46 @@
 namespace jouleprof::cli {
 namespace {
 
-std::string optional_j(const std::optional<double>& v) { return v ? fmt::format("{:.4f}", *v) : "-"; }
+std::string optional_j(const std::optional<double>& v) {
+  return v ? fmt::format("{:.4f}", *v) : "-";
+}
 
 void print_text(const RunComparison& c, std::size_t top) {
-  std::cout << fmt::format("before: {}  {:.4f} J\nafter:  {}  {:.4f} J\nchange: {:+.4f} J{}\n", c.before_label,
-                           c.before_total_j, c.after_label, c.after_total_j, c.delta_j(),
+  std::cout << fmt::format("before: {}  {:.4f} J\nafter:  {}  {:.4f} J\nchange: {:+.4f} J{}\n",
+                           c.before_label, c.before_total_j, c.after_label, c.after_total_j,
+                           c.delta_j(),
                            c.relative() ? fmt::format(" ({:+.2f} %)", *c.relative() * 100.0) : "");
   std::vector<const NodeDelta*> rows;
   for (const NodeDelta& d : c.nodes) rows.push_back(&d);
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const NodeDelta* a, const NodeDelta* b) { return std::fabs(a->delta_j) > std::fabs(b->delta_j); });
+  std::stable_sort(rows.begin(), rows.end(), [](const NodeDelta* a, const NodeDelta* b) {
+    return std::fabs(a->delta_j) > std::fabs(b->delta_j);
+  });
   if (top > 0 && rows.size() > top) rows.resize(top);
   if (rows.empty()) return;
-  std::cout << fmt::format("\n{:>12} {:>12} {:>12} {:>9}  {}\n", "before J", "after J", "change J", "change", "node");
+  std::cout << fmt::format("\n{:>12} {:>12} {:>12} {:>9}  {}\n", "before J", "after J", "change J",
+                           "change", "node");
   for (const NodeDelta* d : rows) {
-    std::cout << fmt::format("{:>12} {:>12} {:>+12.4f} {:>9}  {}{}\n", optional_j(d->before_j), optional_j(d->after_j),
-                             d->delta_j, d->relative ? fmt::format("{:+.1f}%", *d->relative * 100.0) : "",
+    std::cout << fmt::format("{:>12} {:>12} {:>+12.4f} {:>9}  {}{}\n", optional_j(d->before_j),
+                             optional_j(d->after_j), d->delta_j,
+                             d->relative ? fmt::format("{:+.1f}%", *d->relative * 100.0) : "",
                              d->path.empty() ? "(total of the tree)" : d->path,
-                             !d->before_j ? "  [new]" : !d->after_j ? "  [gone]" : "");
+                             !d->before_j  ? "  [new]"
+                             : !d->after_j ? "  [gone]"
+                                           : "");
   }
 }
 
 nlohmann::json to_json(const RunComparison& c, const std::optional<BudgetVerdict>& verdict) {
-  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+  auto opt = [](const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json();
+  };
   nlohmann::json nodes = nlohmann::json::array();
   for (const NodeDelta& d : c.nodes) {
-    nodes.push_back({{"path", d.path}, {"before_j", opt(d.before_j)}, {"after_j", opt(d.after_j)},
-                     {"delta_j", d.delta_j}, {"relative", opt(d.relative)}});
+    nodes.push_back({{"path", d.path},
+                     {"before_j", opt(d.before_j)},
+                     {"after_j", opt(d.after_j)},
+                     {"delta_j", d.delta_j},
+                     {"relative", opt(d.relative)}});
   }
   nlohmann::json out{{"before", {{"label", c.before_label}, {"total_energy_j", c.before_total_j}}},
                      {"after", {{"label", c.after_label}, {"total_energy_j", c.after_total_j}}},
@@ -45,7 +58,8 @@ nlohmann::json to_json(const RunComparison& c, const std::optional<BudgetVerdict
                      {"relative", opt(c.relative())},
                      {"nodes", nodes}};
   if (verdict) {
-    out["budget"] = {{"allowed_increase_j", verdict->allowed_increase_j}, {"exceeded", verdict->exceeded},
+    out["budget"] = {{"allowed_increase_j", verdict->allowed_increase_j},
+                     {"exceeded", verdict->exceeded},
                      {"explanation", verdict->explanation}};
   }
   return out;
@@ -55,7 +69,8 @@ nlohmann::json to_json(const RunComparison& c, const std::optional<BudgetVerdict
 
 CommandRunner add_compare_command(CLI::App& parent) {
   auto* cmd = parent.add_subcommand(
-      "compare", "Per-node energy differences between two runs; with --budget, exit 3 when energy regressed");
+      "compare",
+      "Per-node energy differences between two runs; with --budget, exit 3 when energy regressed");
   struct Options {
     std::string before;
     std::string after;
@@ -65,14 +80,20 @@ CommandRunner add_compare_command(CLI::App& parent) {
     std::size_t top = 30;
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("A", o->before, "Baseline: a profile file or a run id from `jouleprof history`")->required();
+  cmd->add_option("A", o->before, "Baseline: a profile file or a run id from `jouleprof history`")
+      ->required();
   cmd->add_option("B", o->after, "Candidate: a profile file or a run id")->required();
-  cmd->add_option("--db", o->db, "History database for run ids (default as for `jouleprof history`)");
-  cmd->add_option("--budget", o->budget,
-                  "Allowed increase of B's total energy over A's: a percentage (5%) or joules (2.5J); "
-                  "exceeding it exits with code 3");
-  cmd->add_option("--format,-f", o->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
-  cmd->add_option("--top", o->top, "Nodes listed in text output, largest change first; 0 = all")->capture_default_str();
+  cmd->add_option("--db", o->db,
+                  "History database for run ids (default as for `jouleprof history`)");
+  cmd->add_option(
+      "--budget", o->budget,
+      "Allowed increase of B's total energy over A's: a percentage (5%) or joules (2.5J); "
+      "exceeding it exits with code 3");
+  cmd->add_option("--format,-f", o->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--top", o->top, "Nodes listed in text output, largest change first; 0 = all")
+      ->capture_default_str();
   return [o] {
     std::optional<EnergyBudget> budget;
     if (!o->budget.empty()) {

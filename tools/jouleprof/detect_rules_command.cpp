@@ -9,8 +9,8 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "number_checks.hpp"
 #include "gated_flags.hpp"
+#include "number_checks.hpp"
 #include "predict/fusion_rule_measurement.hpp"
 #include "predict/fusion_rules.hpp"
 #include "source_flags.hpp"

@@ -1,7 +1,7 @@
 // jouleprof estimate train|predict: PRE, the pre-training energy regression (del Rey et al.).
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
@@ -87,13 +87,14 @@ int run_predict(EstimateArgs args, const CLI::App* cmd) {
     std::cout << j.dump(2) << '\n';
     return kExitOk;
   }
-  std::cout << fmt::format("PRE prediction (predicted, {} target, GPU {}: {:.0f} CUDA cores, "
-                           "{:.0f} GB, TDP {:.0f} W)\n  kernel ridge: {:.4g} {}\n  linear baseline: {:.4g} {}\n",
-                           to_string(model->target), gpu->name, gpu->cuda_cores, gpu->memory_gb,
-                           gpu->tdp_w, target, unit, linear, unit);
+  std::cout << fmt::format(
+      "PRE prediction (predicted, {} target, GPU {}: {:.0f} CUDA cores, "
+      "{:.0f} GB, TDP {:.0f} W)\n  kernel ridge: {:.4g} {}\n  linear baseline: {:.4g} {}\n",
+      to_string(model->target), gpu->name, gpu->cuda_cores, gpu->memory_gb, gpu->tdp_w, target,
+      unit, linear, unit);
   if (energy_j) {
-    std::cout << fmt::format("  energy: {:.4f} MJ ({}); linear baseline {:.4f} MJ\n", *energy_j * 1e-6,
-                             energy_rule, *linear_energy_j * 1e-6);
+    std::cout << fmt::format("  energy: {:.4f} MJ ({}); linear baseline {:.4f} MJ\n",
+                             *energy_j * 1e-6, energy_rule, *linear_energy_j * 1e-6);
   } else {
     std::cout << fmt::format("  (pass {} for the energy)\n", power ? "--duration S" : "--epochs N");
   }
@@ -109,41 +110,61 @@ CommandRunner add_estimate_command(CLI::App& parent) {
   cmd->require_subcommand(1);
 
   CLI::App* train = cmd->add_subcommand("train", "Fit a PRE model on a table of finished runs");
-  train->add_option("--data", args->data,
-                    "Runs CSV (seaa2023 run_summaries.csv columns, or batch_size, ram_gb, "
-                    "training_size, validation_size, gflops, gpu, epochs, duration_s, energy_j)")
-      ->required()->check(CLI::ExistingFile);
-  train->add_option("--target", args->target,
-                    "power (average W, × duration) or epoch-energy (J, × epochs)")
-      ->default_val("epoch-energy")->check(CLI::IsMember({"power", "epoch-energy"}));
+  train
+      ->add_option("--data", args->data,
+                   "Runs CSV (seaa2023 run_summaries.csv columns, or batch_size, ram_gb, "
+                   "training_size, validation_size, gflops, gpu, epochs, duration_s, energy_j)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  train
+      ->add_option("--target", args->target,
+                   "power (average W, × duration) or epoch-energy (J, × epochs)")
+      ->default_val("epoch-energy")
+      ->check(CLI::IsMember({"power", "epoch-energy"}));
   train->add_option("--output", args->output, "Directory for pre_model.json")->required();
   train->add_option("--seed", args->search.seed, "Random-search seed")->default_val(42);
   train->add_option("--iterations", args->search.iterations, "Random-search (alpha, gamma) draws")
-      ->default_val(60)->check(kPositiveNumber);
+      ->default_val(60)
+      ->check(kPositiveNumber);
   train->add_option("--folds", args->search.folds, "Cross-validation folds")
-      ->default_val(5)->check(CLI::Range(2, 100));
-  train->add_option("--gpu-specs", args->gpu_specs,
-                    "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")
+      ->default_val(5)
+      ->check(CLI::Range(2, 100));
+  train
+      ->add_option("--gpu-specs", args->gpu_specs,
+                   "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")
       ->check(CLI::ExistingFile);
 
   CLI::App* predict = cmd->add_subcommand("predict", "Predict a run's energy with a PRE model");
   predict->add_option("--model", args->model, "Directory holding pre_model.json")->required();
   predict->add_option("--batch", args->features.batch_size, "Batch size")->required();
-  predict->add_option("--gflops", args->features.gflops_per_sample, "Forward GFLOPs per sample")->required();
+  predict->add_option("--gflops", args->features.gflops_per_sample, "Forward GFLOPs per sample")
+      ->required();
   predict->add_option("--gpu", args->gpu, "GPU name, e.g. 'RTX 3090'")->required();
-  predict->add_option("--ram-gb", args->features.ram_gb, "Memory in use, GB (as in the training table)")->required();
-  predict->add_option("--train-size", args->features.training_size, "Training-set size (samples)")->required();
-  predict->add_option("--val-size", args->features.validation_size, "Validation-set size (samples)")->required();
-  predict->add_option("--input-height", args->features.input_height, "Input height")->default_val(kDefaultInputSide);
-  predict->add_option("--input-width", args->features.input_width, "Input width")->default_val(kDefaultInputSide);
-  predict->add_option("--epochs", args->epochs, "Epochs (energy for an epoch-energy model)")->check(kPositiveNumber);
-  predict->add_option("--duration", args->duration_s, "Expected duration in seconds (energy for a power model)")
+  predict
+      ->add_option("--ram-gb", args->features.ram_gb,
+                   "Memory in use, GB (as in the training table)")
+      ->required();
+  predict->add_option("--train-size", args->features.training_size, "Training-set size (samples)")
+      ->required();
+  predict->add_option("--val-size", args->features.validation_size, "Validation-set size (samples)")
+      ->required();
+  predict->add_option("--input-height", args->features.input_height, "Input height")
+      ->default_val(kDefaultInputSide);
+  predict->add_option("--input-width", args->features.input_width, "Input width")
+      ->default_val(kDefaultInputSide);
+  predict->add_option("--epochs", args->epochs, "Epochs (energy for an epoch-energy model)")
       ->check(kPositiveNumber);
-  predict->add_option("--gpu-specs", args->gpu_specs,
-                      "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")
+  predict
+      ->add_option("--duration", args->duration_s,
+                   "Expected duration in seconds (energy for a power model)")
+      ->check(kPositiveNumber);
+  predict
+      ->add_option("--gpu-specs", args->gpu_specs,
+                   "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")
       ->check(CLI::ExistingFile);
   predict->add_option("--format", args->format, "table or json")
-      ->default_val("table")->check(CLI::IsMember({"table", "json"}));
+      ->default_val("table")
+      ->check(CLI::IsMember({"table", "json"}));
 
   return [args, train, predict] {
     if (train->parsed()) return run_train(*args);

@@ -1,7 +1,8 @@
 #include "gated_flags.hpp"
-#include "number_checks.hpp"
 
 #include <fmt/format.h>
+
+#include "number_checks.hpp"
 
 namespace jouleprof::cli {
 

@@ -10,8 +10,8 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "number_checks.hpp"
 #include "gated_flags.hpp"
+#include "number_checks.hpp"
 #include "predict/kernel_bench.hpp"
 #include "predict/kernel_space.hpp"
 #include "source_flags.hpp"

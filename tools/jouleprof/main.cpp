@@ -15,9 +15,10 @@ int report_error(const Error& error) {
 
 int main(int argc, char** argv) {
   using namespace jouleprof::cli;
-  CLI::App app{"jouleprof: where the energy of your models goes.\n"
-               "Measures energy counters (RAPL, NVML, hwmon, batteries, meters), attributes the\n"
-               "energy to your program's layers, operators and calls, projects and predicts it."};
+  CLI::App app{
+      "jouleprof: where the energy of your models goes.\n"
+      "Measures energy counters (RAPL, NVML, hwmon, batteries, meters), attributes the\n"
+      "energy to your program's layers, operators and calls, projects and predicts it."};
   app.require_subcommand(1);
   app.set_version_flag("--version", JOULEPROF_VERSION);
 

@@ -1,6 +1,6 @@
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <iostream>
 
 #include "command.hpp"
 #include "jouleprof/cluster.hpp"
@@ -10,14 +10,18 @@ namespace jouleprof::cli {
 
 CommandRunner add_merge_command(CLI::App& parent) {
   auto* cmd = parent.add_subcommand(
-      "merge", "Combine per-rank profiles of one job into one cluster profile (totals per node and rank)");
+      "merge",
+      "Combine per-rank profiles of one job into one cluster profile (totals per node and rank)");
   struct Options {
     std::vector<std::string> inputs;
     std::string output;
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("PROFILE", o->inputs, "Per-rank profile files")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--output,-o", o->output, "Write the merged profile here (default: standard output)");
+  cmd->add_option("PROFILE", o->inputs, "Per-rank profile files")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--output,-o", o->output,
+                  "Write the merged profile here (default: standard output)");
   return [o] {
     std::vector<Profile> profiles;
     for (const std::string& path : o->inputs) {
@@ -33,10 +37,13 @@ CommandRunner add_merge_command(CLI::App& parent) {
       const Status s = write_profile_json(*merged, o->output);
       if (!s) return report_error(s.error());
     }
-    std::cerr << fmt::format("merged {} profiles: {:.6g} J in total\n", profiles.size(), energy_total_of(*merged));
+    std::cerr << fmt::format("merged {} profiles: {:.6g} J in total\n", profiles.size(),
+                             energy_total_of(*merged));
     for (const auto& [key, value] : merged->meta.options) {
-      if (key.starts_with("merge.rank_energy_j.")) std::cerr << "  rank " << key.substr(21) << ": " << value << " J\n";
-      if (key.starts_with("merge.host_energy_j.")) std::cerr << "  host " << key.substr(20) << ": " << value << " J\n";
+      if (key.starts_with("merge.rank_energy_j."))
+        std::cerr << "  rank " << key.substr(21) << ": " << value << " J\n";
+      if (key.starts_with("merge.host_energy_j."))
+        std::cerr << "  host " << key.substr(20) << ": " << value << " J\n";
     }
     for (const std::string& w : merged->warnings) std::cerr << "  warning: " << w << '\n';
     return kExitOk;

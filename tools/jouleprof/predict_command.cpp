@@ -1,10 +1,10 @@
+#include <fmt/format.h>
+
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "command.hpp"
 #include "predict/model_prediction.hpp"
@@ -33,25 +33,32 @@ std::string feature_text(const KernelPrediction& k) {
 }
 
 double share_pct(const KernelPrediction& k, const ModelPrediction& m) {
-  return m.predicted_total_mj > 0 && k.energy_mj ? 100.0 * *k.energy_mj / m.predicted_total_mj : 0.0;
+  return m.predicted_total_mj > 0 && k.energy_mj ? 100.0 * *k.energy_mj / m.predicted_total_mj
+                                                 : 0.0;
 }
 
 void print_table(const ModelPrediction& m) {
-  fmt::print("model {}: {} kernels, {} predicted\n", m.model, m.kernels.size(), m.predicted_count());
-  fmt::print("{:<24} {:<16} {:>12} {:>7}  {}\n", "kernel", "type", "energy mJ", "share", "features");
+  fmt::print("model {}: {} kernels, {} predicted\n", m.model, m.kernels.size(),
+             m.predicted_count());
+  fmt::print("{:<24} {:<16} {:>12} {:>7}  {}\n", "kernel", "type", "energy mJ", "share",
+             "features");
   for (const KernelPrediction& k : m.kernels) {
     const std::string energy = k.energy_mj ? fmt::format("{:.4g}", *k.energy_mj) : "-";
     const std::string share = k.energy_mj ? fmt::format("{:.1f} %", share_pct(k, m)) : "-";
-    fmt::print("{:<24} {:<16} {:>12} {:>7}  {}\n", k.kernel.config.name, k.type, energy, share, feature_text(k));
+    fmt::print("{:<24} {:<16} {:>12} {:>7}  {}\n", k.kernel.config.name, k.type, energy, share,
+               feature_text(k));
     if (!k.energy_mj) fmt::print("{:<24}   not predicted: {}\n", "", k.unpredicted_reason);
   }
   if (m.complete) {
     fmt::print("total: {:.4g} mJ (predicted)\n", m.predicted_total_mj);
   } else {
-    fmt::print("total: {:.4g} mJ over the predicted kernels only — INCOMPLETE: {} of {} kernels not predicted{}\n",
-               m.predicted_total_mj, m.kernels.size() - m.predicted_count(), m.kernels.size(),
-               m.missing_types.empty() ? std::string()
-                                       : fmt::format(" (no predictor for {})", fmt::join(m.missing_types, ", ")));
+    fmt::print(
+        "total: {:.4g} mJ over the predicted kernels only — INCOMPLETE: {} of {} kernels not "
+        "predicted{}\n",
+        m.predicted_total_mj, m.kernels.size() - m.predicted_count(), m.kernels.size(),
+        m.missing_types.empty()
+            ? std::string()
+            : fmt::format(" (no predictor for {})", fmt::join(m.missing_types, ", ")));
   }
   fmt::print("provenance: {} — {}\n\n", to_string(m.provenance), m.provenance_detail);
 }
@@ -59,8 +66,11 @@ void print_table(const ModelPrediction& m) {
 nlohmann::json to_json(const ModelPrediction& m) {
   nlohmann::json kernels = nlohmann::json::array();
   for (const KernelPrediction& k : m.kernels) {
-    nlohmann::json j = {{"name", k.kernel.config.name}, {"op", k.kernel.config.op}, {"type", k.type},
-                        {"members", k.kernel.members}, {"features", k.features},
+    nlohmann::json j = {{"name", k.kernel.config.name},
+                        {"op", k.kernel.config.op},
+                        {"type", k.type},
+                        {"members", k.kernel.members},
+                        {"features", k.features},
                         {"feature_names", feature_names(feature_set_of(k.type))}};
     if (k.energy_mj) {
       j["energy_mj"] = *k.energy_mj;
@@ -71,8 +81,11 @@ nlohmann::json to_json(const ModelPrediction& m) {
     }
     kernels.push_back(std::move(j));
   }
-  return {{"model", m.model}, {"kernels", kernels}, {"predicted_total_mj", m.predicted_total_mj},
-          {"complete", m.complete}, {"missing_types", m.missing_types},
+  return {{"model", m.model},
+          {"kernels", kernels},
+          {"predicted_total_mj", m.predicted_total_mj},
+          {"complete", m.complete},
+          {"missing_types", m.missing_types},
           {"provenance", {{"kind", to_string(m.provenance)}, {"detail", m.provenance_detail}}}};
 }
 
@@ -89,14 +102,16 @@ CommandRunner add_predict_command(CLI::App& parent) {
                   "mobilenetv1-variants.json (every model in it is predicted)")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--predictor", args->predictor, "Predictor bundle directory (from train-predictor --output)")
+  cmd->add_option("--predictor", args->predictor,
+                  "Predictor bundle directory (from train-predictor --output)")
       ->required()
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--format", args->format, "table, json, or csv (one row per model)")
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
-  cmd->add_option("--rules", args->rules,
-                  "Fusion rules file of the target device (default: the shipped fusion-rules/default.json)")
+  cmd->add_option(
+         "--rules", args->rules,
+         "Fusion rules file of the target device (default: the shipped fusion-rules/default.json)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--layout", args->layout,
                   "Tensor layout of graph shapes: nchw or nhwc (default: nchw for ONNX, the node's "
@@ -116,7 +131,8 @@ CommandRunner add_predict_command(CLI::App& parent) {
 
     nlohmann::json all = nlohmann::json::array();
     if (args->format == "csv") {
-      fmt::print("model,kernels,predicted_kernels,predicted_total_mJ,complete,missing_types,provenance\n");
+      fmt::print(
+          "model,kernels,predicted_kernels,predicted_total_mJ,complete,missing_types,provenance\n");
     }
     for (const ModelKernels& model : *models) {
       auto prediction = predict_model(*bundle, model);
@@ -128,7 +144,8 @@ CommandRunner add_predict_command(CLI::App& parent) {
         all.push_back(to_json(m));
       } else {
         fmt::print("{},{},{},{:.6g},{},{},{}\n", m.model, m.kernels.size(), m.predicted_count(),
-                   m.predicted_total_mj, m.complete, fmt::join(m.missing_types, ";"), to_string(m.provenance));
+                   m.predicted_total_mj, m.complete, fmt::join(m.missing_types, ";"),
+                   to_string(m.provenance));
       }
     }
     if (args->format == "json") std::cout << nlohmann::json{{"models", all}}.dump(2) << '\n';

@@ -1,14 +1,14 @@
 // jouleprof profile --model NAME: runs a zoo model, prints the per-layer energy tree and the top
 // operators, writes the profile (and with --calibrate, the calibration it measured and used).
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <iostream>
 
-#include <fmt/format.h>
-
 #include "command.hpp"
-#include "jouleprof/report.hpp"
-#include "jouleprof/monitor.hpp"
 #include "jouleprof/attribution.hpp"
+#include "jouleprof/monitor.hpp"
+#include "jouleprof/report.hpp"
 #include "jouleprof/torch_profile.hpp"
 #include "torch_options.hpp"
 
@@ -30,21 +30,23 @@ struct ProfileCommand {
 };
 
 int list_models() {
-  for (const jt::ZooModel& m : jt::zoo_models()) std::cout << fmt::format("{:<16} {}\n", m.name, m.description);
+  for (const jt::ZooModel& m : jt::zoo_models())
+    std::cout << fmt::format("{:<16} {}\n", m.name, m.description);
   return kExitOk;
 }
 
 // Measures each op class of the profiled step alone (calibrate) through the gated protocol and
 // writes the calibration file.
 Result<Calibration> measure_calibration(const jt::TorchProfile& profiled, const ProfileCommand& c,
-                                            const std::string& path) {
+                                        const std::string& path) {
   JP_TRY(jt::CalibrationOptions options, calibration_options(c.calibration, c.run.workload.device));
   JP_TRY(SourceOptions source_options, c.run.source_flags.to_options());
   MonitorOptions monitor_options;
   monitor_options.sources = source_options;
   JP_TRY(Calibration calibration,
-         jt::calibrate(profiled.captured, jt::op_self_times(profiled.profile.timeline),
-                       [&] { return Monitor::open(monitor_options); }, options));
+         jt::calibrate(
+             profiled.captured, jt::op_self_times(profiled.profile.timeline),
+             [&] { return Monitor::open(monitor_options); }, options));
   calibration.model = c.run.workload.model;
   JP_RETURN_IF_ERROR(write_calibration_json(calibration, path));
   return calibration;
@@ -54,12 +56,14 @@ int run_profile(ProfileCommand& c) {
   if (c.list_models) return list_models();
   if (Status s = resolve_mode(c.run); !s.ok()) return report_error(s.error());
   if (c.format != "table" && c.format != "json") {
-    return report_error(invalid_input("command line", "--format", c.format, "must be table or json"));
+    return report_error(
+        invalid_input("command line", "--format", c.format, "must be table or json"));
   }
   const auto method = attribution_method_from_string(c.method);
   if (!method) {
-    return report_error(invalid_input("command line", "--method", c.method,
-                                      "must be auto, interpolate, hold, regress, calibrated or time-split"));
+    return report_error(
+        invalid_input("command line", "--method", c.method,
+                      "must be auto, interpolate, hold, regress, calibrated or time-split"));
   }
   auto workload = jt::make_workload(c.run.workload);
   if (!workload.ok()) return report_error(workload.error());
@@ -106,13 +110,15 @@ int run_profile(ProfileCommand& c) {
     return kExitOk;
   }
   if (profiled->estimated) {
-    std::cout << "CPU ESTIMATE: no readable energy counter here; every figure below is estimated from CPU "
+    std::cout << "CPU ESTIMATE: no readable energy counter here; every figure below is estimated "
+                 "from CPU "
                  "utilisation (see the profile's channels), not measured.\n";
   }
   const double energy_j = profile.total_energy_j();
-  std::cout << fmt::format("{}: {} steps, {:.1f} ms/step, {:.3f} J total, {:.4f} J/sample\n",
-                           (*workload)->description(), c.run.steps, ns_to_s(profiled->step_time_ns) * 1e3,
-                           energy_j, profiled->samples > 0 ? energy_j / static_cast<double>(profiled->samples) : 0.0);
+  std::cout << fmt::format(
+      "{}: {} steps, {:.1f} ms/step, {:.3f} J total, {:.4f} J/sample\n", (*workload)->description(),
+      c.run.steps, ns_to_s(profiled->step_time_ns) * 1e3, energy_j,
+      profiled->samples > 0 ? energy_j / static_cast<double>(profiled->samples) : 0.0);
   for (const AttributionRecord& r : profile.attribution) {
     std::cout << fmt::format("  {}: {} ({})\n", r.channel_id, r.method, r.reason);
   }
@@ -120,12 +126,13 @@ int run_profile(ProfileCommand& c) {
   if (!tree.ok()) return report_error(tree.error());
   std::cout << *tree;
   if (profile.tree) {
-    std::cout << fmt::format("\nTop operators (self energy, all layers and passes):\n{:<40} {:>10} {:>7} {:>10} {:>8}\n",
-                             "operator", "energy J", "share", "time ms", "calls");
+    std::cout << fmt::format(
+        "\nTop operators (self energy, all layers and passes):\n{:<40} {:>10} {:>7} {:>10} {:>8}\n",
+        "operator", "energy J", "share", "time ms", "calls");
     for (const OperatorTotal& op : top_operators(*profile.tree, c.top)) {
       std::cout << fmt::format("{:<40} {:>10.4f} {:>6.1f}% {:>10.2f} {:>8}\n", op.name, op.energy_j,
-                               energy_j > 0 ? 100.0 * op.energy_j / energy_j : 0.0, ns_to_s(op.time_ns) * 1e3,
-                               op.calls);
+                               energy_j > 0 ? 100.0 * op.energy_j / energy_j : 0.0,
+                               ns_to_s(op.time_ns) * 1e3, op.calls);
     }
   }
   for (const std::string& w : profile.warnings) std::cout << "warning: " << w << '\n';
@@ -139,21 +146,31 @@ CommandRunner add_profile_command(CLI::App& parent) {
   auto c = std::make_shared<ProfileCommand>();
   CLI::App* command = parent.add_subcommand(
       "profile", "Run a built-in libtorch model and attribute its energy to layers and operators");
-  command->add_option("--model", c->run.workload.model, "Zoo model (--list-models)")->capture_default_str();
+  command->add_option("--model", c->run.workload.model, "Zoo model (--list-models)")
+      ->capture_default_str();
   command->add_flag("--list-models", c->list_models, "List the zoo's models and exit");
-  command->add_option("--layers", c->run.workload.layers, "BERT/ALBERT layers, MLP depth (default: the preset's)");
-  command->add_option("--hidden", c->run.workload.hidden, "BERT/ALBERT hidden size, MLP/VGG classifier width");
-  command->add_option("--heads", c->run.workload.heads, "BERT/ALBERT attention heads (default: hidden / 64)");
+  command->add_option("--layers", c->run.workload.layers,
+                      "BERT/ALBERT layers, MLP depth (default: the preset's)");
+  command->add_option("--hidden", c->run.workload.hidden,
+                      "BERT/ALBERT hidden size, MLP/VGG classifier width");
+  command->add_option("--heads", c->run.workload.heads,
+                      "BERT/ALBERT attention heads (default: hidden / 64)");
   add_torch_run_options(*command, c->run);
-  command->add_option("--output", c->output, "Directory for profile.json (and calibration.json)")->capture_default_str();
-  command->add_option("--format", c->format, "table (tree and top operators) or json (the profile)")->capture_default_str();
+  command->add_option("--output", c->output, "Directory for profile.json (and calibration.json)")
+      ->capture_default_str();
+  command->add_option("--format", c->format, "table (tree and top operators) or json (the profile)")
+      ->capture_default_str();
   command->add_option("--top", c->top, "Operators listed")->capture_default_str();
-  command->add_flag("--calibrate", c->calibrate,
-                    "Replay each op class alone to measure its power, then attribute with those weights");
+  command->add_flag(
+      "--calibrate", c->calibrate,
+      "Replay each op class alone to measure its power, then attribute with those weights");
   add_calibration_options(*command, c->calibration);
-  command->add_option("--calibration", c->calibration_file, "Attribute with the weights of this calibration file");
-  command->add_option("--method", c->method,
-                      "Attribution method for every channel: auto, interpolate, hold, regress, calibrated, time-split")
+  command->add_option("--calibration", c->calibration_file,
+                      "Attribute with the weights of this calibration file");
+  command
+      ->add_option("--method", c->method,
+                   "Attribution method for every channel: auto, interpolate, hold, regress, "
+                   "calibrated, time-split")
       ->capture_default_str();
   return [c] { return run_profile(*c); };
 }

@@ -1,7 +1,7 @@
 // jouleprof project: STEP and the baselines for one logged training run.
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
@@ -32,8 +32,12 @@ int print(const RunProjectionReport& report, const std::string& format) {
     j["measured_j"] = report.measured_j;
     j["channels"] = report.channels;
     for (const MethodEstimate& e : report.estimates) {
-      nlohmann::json m = {{"method", e.method}, {"energy_j", e.energy_j}, {"detail", e.detail},
-                          {"provenance", e.method.starts_with("STEP") ? "estimated (projected from measured epochs)" : "estimated"}};
+      nlohmann::json m = {
+          {"method", e.method},
+          {"energy_j", e.energy_j},
+          {"detail", e.detail},
+          {"provenance", e.method.starts_with("STEP") ? "estimated (projected from measured epochs)"
+                                                      : "estimated"}};
       if (e.band_low_j) m["band_j"] = {*e.band_low_j, *e.band_high_j};
       j["estimates"].push_back(m);
     }
@@ -41,18 +45,20 @@ int print(const RunProjectionReport& report, const std::string& format) {
     std::cout << j.dump(2) << '\n';
     return kExitOk;
   }
-  std::cout << fmt::format("trace: {}\nepochs: {} ({}: {})\nmeasured over the trace window: {:.4f} MJ\n",
-                           report.trace_path, report.epochs.size(), to_string(report.epochs.origin),
-                           report.epochs.note, report.measured_j * 1e-6);
+  std::cout << fmt::format(
+      "trace: {}\nepochs: {} ({}: {})\nmeasured over the trace window: {:.4f} MJ\n",
+      report.trace_path, report.epochs.size(), to_string(report.epochs.origin), report.epochs.note,
+      report.measured_j * 1e-6);
   for (const std::string& c : report.channels) std::cout << "  from " << c << '\n';
   std::cout << fmt::format("\n{:<20} {:>10} {:>23} {:>12}  {}\n", "method", "energy MJ",
                            "95 % band MJ", "vs measured", "how");
   for (const MethodEstimate& e : report.estimates) {
-    const std::string band = e.band_low_j ? fmt::format("{:.4f} – {:.4f}", *e.band_low_j * 1e-6,
-                                                        *e.band_high_j * 1e-6)
-                                          : "";
-    std::cout << fmt::format("{:<20} {:>10.4f} {:>23} {:>+11.2f}%  {}\n", e.method, e.energy_j * 1e-6,
-                             band, 100.0 * (e.energy_j / report.measured_j - 1.0), e.detail);
+    const std::string band =
+        e.band_low_j ? fmt::format("{:.4f} – {:.4f}", *e.band_low_j * 1e-6, *e.band_high_j * 1e-6)
+                     : "";
+    std::cout << fmt::format("{:<20} {:>10.4f} {:>23} {:>+11.2f}%  {}\n", e.method,
+                             e.energy_j * 1e-6, band,
+                             100.0 * (e.energy_j / report.measured_j - 1.0), e.detail);
   }
   if (!report.warnings.empty()) {
     std::cout << "\nwarnings:\n";
@@ -71,31 +77,39 @@ CommandRunner add_project_command(CLI::App& parent) {
       "beside ML CO2, Green Algorithms, first-epoch and FLOPs-linear estimates");
   cmd->add_option("--trace", args->request.trace_path,
                   "Energy trace of the run: nvidia-smi CSV log, perf stat -I output or meter CSV")
-      ->required()->check(CLI::ExistingFile);
+      ->required()
+      ->check(CLI::ExistingFile);
   cmd->add_option("--trace-format", args->trace_format, "auto, nvidia-smi, perf-stat or meter-csv")
       ->check(CLI::IsMember({"auto", "nvidia-smi", "perf-stat", "meter-csv"}));
   cmd->add_option("--epochs", args->request.epochs, "Total number of epochs N of the run")
-      ->required()->check(kPositiveNumber);
+      ->required()
+      ->check(kPositiveNumber);
   cmd->add_option("--duration", args->duration_s,
                   "Training duration in seconds from the trace's first sample (default: the "
-                  "whole trace)")->check(kPositiveNumber);
+                  "whole trace)")
+      ->check(kPositiveNumber);
   cmd->add_option("--epochs-csv", args->epochs_csv,
                   "CSV 'epoch,end_s' of epoch end times (s after the first sample); default: an "
-                  "equal split of the training time, stated in the output")->check(CLI::ExistingFile);
+                  "equal split of the training time, stated in the output")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--s", args->request.step.stable_epoch, "STEP stable epoch s")
-      ->default_val(10)->check(kNonNegativeNumber);
+      ->default_val(10)
+      ->check(kNonNegativeNumber);
   cmd->add_option("--w", args->request.step.window, "STEP window w (epochs)")
-      ->default_val(5)->check(kPositiveNumber);
+      ->default_val(5)
+      ->check(kPositiveNumber);
   cmd->add_flag("--online-stability", args->request.step.online_stability,
                 "Choose s as the first epoch whose window's coefficient of variation is at most "
                 "--stability-cv (instead of a fixed s)");
   cmd->add_option("--stability-cv", args->request.step.stability_cv,
-                  "Largest coefficient of variation of a stable window")->default_val(0.05);
+                  "Largest coefficient of variation of a stable window")
+      ->default_val(0.05);
   cmd->add_option("--memory-log", args->memory_log,
                   "Process log with 'memory usage (MB)' to add modelled RAM power")
       ->check(CLI::ExistingFile);
   cmd->add_option("--ram-w-per-gb", args->request.ram_watts_per_gb,
-                  "RAM power model, watts per GB resident")->default_val(0.375);
+                  "RAM power model, watts per GB resident")
+      ->default_val(0.375);
   cmd->add_option("--gpu", args->gpu, "GPU name for the baselines (default: the trace's)");
   cmd->add_option("--gpu-specs", args->gpu_specs,
                   "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")
@@ -103,9 +117,11 @@ CommandRunner add_project_command(CLI::App& parent) {
   cmd->add_option("--gflops", args->gflops, "Forward GFLOPs per sample (FLOPs-linear baseline)");
   cmd->add_option("--samples", args->samples, "Training samples per epoch (FLOPs-linear baseline)");
   cmd->add_option("--utc-offset", args->request.utc_offset_s,
-                  "Seconds east of UTC of the trace's wall-clock stamps")->default_val(0);
+                  "Seconds east of UTC of the trace's wall-clock stamps")
+      ->default_val(0);
   cmd->add_option("--format", args->format, "table or json")
-      ->default_val("table")->check(CLI::IsMember({"table", "json"}));
+      ->default_val("table")
+      ->check(CLI::IsMember({"table", "json"}));
   return [args, cmd] {
     ProjectRequest& r = args->request;
     if (cmd->count("--duration") > 0) r.duration_s = args->duration_s;

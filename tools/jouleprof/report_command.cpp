@@ -6,7 +6,8 @@
 namespace jouleprof::cli {
 
 CommandRunner add_report_command(CLI::App& parent) {
-  auto* cmd = parent.add_subcommand("report", "Render a profile as text, JSON, CSV, a Perfetto trace, a flame graph or HTML");
+  auto* cmd = parent.add_subcommand(
+      "report", "Render a profile as text, JSON, CSV, a Perfetto trace, a flame graph or HTML");
   struct Options {
     std::string profile;
     std::string format = "text";
@@ -21,14 +22,19 @@ CommandRunner add_report_command(CLI::App& parent) {
     names.emplace_back(f.name);
     help += "\n  " + std::string(f.name) + ": " + std::string(f.description);
   }
-  cmd->add_option("PROFILE", o->profile, "Profile file (profile.json) written by run/profile/measure/attribute/merge")
+  cmd->add_option("PROFILE", o->profile,
+                  "Profile file (profile.json) written by run/profile/measure/attribute/merge")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--format,-f", o->format, help)->check(CLI::IsMember(names))->capture_default_str();
+  cmd->add_option("--format,-f", o->format, help)
+      ->check(CLI::IsMember(names))
+      ->capture_default_str();
   cmd->add_option("--output,-o", o->output, "Write to FILE instead of standard output");
-  cmd->add_option("--diff", o->diff, "Baseline profile: a differential flame graph (flamegraph format only)")
+  cmd->add_option("--diff", o->diff,
+                  "Baseline profile: a differential flame graph (flamegraph format only)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--top", o->top, "Rows in the HTML report's top-operators table")->capture_default_str();
+  cmd->add_option("--top", o->top, "Rows in the HTML report's top-operators table")
+      ->capture_default_str();
   return [o] {
     auto profile = read_profile_json(o->profile);
     if (!profile) return report_error(profile.error());

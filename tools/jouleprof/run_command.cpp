@@ -8,7 +8,6 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "number_checks.hpp"
 #include "jouleprof/cluster.hpp"
 #include "jouleprof/command_measurement.hpp"
 #include "jouleprof/epoch_file.hpp"
@@ -16,6 +15,7 @@
 #include "jouleprof/live_epochs.hpp"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/samples_csv.hpp"
+#include "number_checks.hpp"
 #include "nvtx/child_spans.hpp"
 #include "source_flags.hpp"
 
@@ -45,11 +45,13 @@ void print_epoch_update(const EpochUpdate& u, int total_epochs, const StepOption
   std::string line = fmt::format("[jouleprof] epoch {}/{}: {:.2f} J in {:.1f} s", u.epoch + 1,
                                  total_epochs, u.energy_j, ns_to_s(u.duration_ns));
   if (p.ready) {
-    line += fmt::format("; projected total {:.1f} J [{:.1f}, {:.1f}] (STEP s={}, w={}), {:.1f} J to go",
-                        p.projection.total_j, p.projection.band_low_j, p.projection.band_high_j,
-                        p.projection.stable_epoch, p.projection.window, p.remaining_j);
+    line +=
+        fmt::format("; projected total {:.1f} J [{:.1f}, {:.1f}] (STEP s={}, w={}), {:.1f} J to go",
+                    p.projection.total_j, p.projection.band_low_j, p.projection.band_high_j,
+                    p.projection.stable_epoch, p.projection.window, p.remaining_j);
   } else {
-    line += fmt::format("; STEP projects once {} epochs are known", step.stable_epoch + step.window);
+    line +=
+        fmt::format("; STEP projects once {} epochs are known", step.stable_epoch + step.window);
   }
   std::cerr << "\r\033[K" << line << '\n';
 }
@@ -163,7 +165,8 @@ int run(const RunFlags& flags) {
   std::vector<std::string> epoch_errors;
   if (flags.epochs) {
     // The job's epoch_end() calls append to this file (the variable is inherited by the child).
-    epoch_file = (fs::temp_directory_path() / fmt::format("jouleprof-epochs-{}", getpid())).string();
+    epoch_file =
+        (fs::temp_directory_path() / fmt::format("jouleprof-epochs-{}", getpid())).string();
     fs::remove(epoch_file);
     setenv(kEpochFileEnv, epoch_file.c_str(), 1);
     epochs.emplace(epoch_file, *flags.epochs);
@@ -175,7 +178,8 @@ int run(const RunFlags& flags) {
           epochs->poll(live_monitor, monotonic_now_ns() - s.elapsed_ns);
       if (!updates && epoch_errors.empty()) epoch_errors.push_back(updates.error().message());
       if (updates) {
-        for (const EpochUpdate& u : *updates) print_epoch_update(u, *flags.epochs, epochs->options());
+        for (const EpochUpdate& u : *updates)
+          print_epoch_update(u, *flags.epochs, epochs->options());
       }
     }
     if (status) status->update(s);
@@ -189,8 +193,10 @@ int run(const RunFlags& flags) {
       if (!found) return report_error(found.error());
       nvtx_library = *found;
     }
-    const fs::path spans_dir = fs::temp_directory_path() / fmt::format("jouleprof-spans-{}", getpid());
-    Result<nvtx::ChildSpanCapture> prepared = nvtx::prepare_child_span_capture(spans_dir.string(), nvtx_library);
+    const fs::path spans_dir =
+        fs::temp_directory_path() / fmt::format("jouleprof-spans-{}", getpid());
+    Result<nvtx::ChildSpanCapture> prepared =
+        nvtx::prepare_child_span_capture(spans_dir.string(), nvtx_library);
     if (!prepared) return report_error(prepared.error());
     capture = std::move(*prepared);
     for (const auto& [name, value] : capture->environment) setenv(name.c_str(), value.c_str(), 1);
@@ -214,7 +220,8 @@ int run(const RunFlags& flags) {
   apply_cluster_identity(detect_cluster_identity(), profile.meta);
   if (epochs) {
     // Epochs that ended after the last tick.
-    const Result<std::vector<EpochUpdate>> late = epochs->poll(profile.series, profile.meta.begin_ns);
+    const Result<std::vector<EpochUpdate>> late =
+        epochs->poll(profile.series, profile.meta.begin_ns);
     if (late) {
       for (const EpochUpdate& u : *late) print_epoch_update(u, *flags.epochs, epochs->options());
     }
@@ -227,7 +234,8 @@ int run(const RunFlags& flags) {
     if (energies.empty()) {
       profile.warnings.push_back(fmt::format(
           "--epochs {}: the command reported no epoch end (call jouleprof::epoch_end() or "
-          "jp_epoch_end() after each epoch)", *flags.epochs));
+          "jp_epoch_end() after each epoch)",
+          *flags.epochs));
     }
     for (const std::string& e : epoch_errors) profile.warnings.push_back("epoch file: " + e);
   }
@@ -241,10 +249,13 @@ int run(const RunFlags& flags) {
   for (const auto& [key, value] : sources.settings) profile.meta.options["setting." + key] = value;
   if (capture) {
     if (const Status attached = nvtx::attach_child_spans(profile, *capture); !attached) {
-      profile.warnings.push_back("the command's spans could not be used: " + attached.error().message());
+      profile.warnings.push_back("the command's spans could not be used: " +
+                                 attached.error().message());
     }
     std::error_code ec;
-    if (fs::exists(capture->spans_path)) fs::copy_file(capture->spans_path, *dir / "spans.json", fs::copy_options::overwrite_existing, ec);
+    if (fs::exists(capture->spans_path))
+      fs::copy_file(capture->spans_path, *dir / "spans.json", fs::copy_options::overwrite_existing,
+                    ec);
     fs::remove_all(fs::path(capture->spans_path).parent_path(), ec);
   }
 
@@ -256,7 +267,8 @@ int run(const RunFlags& flags) {
     const std::string db = flags.db.empty() ? default_history_path() : flags.db;
     const Result<std::int64_t> id = record_run(db, profile, (*dir / "profile.json").string());
     if (!id) {
-      std::cerr << "jouleprof: warning: run not recorded in the history: " << id.error().message() << '\n';
+      std::cerr << "jouleprof: warning: run not recorded in the history: " << id.error().message()
+                << '\n';
     }
   }
 
@@ -265,7 +277,8 @@ int run(const RunFlags& flags) {
   } else {
     print_table(m, *dir, grid);
     if (capture && profile.tree) {
-      std::cout << fmt::format("spans from the command: {}; energy by top-level span:\n", profile.timeline.spans().size());
+      std::cout << fmt::format("spans from the command: {}; energy by top-level span:\n",
+                               profile.timeline.spans().size());
       for (const ProfileNode& node : profile.tree->children) {
         std::cout << fmt::format("  {:<40} {:>11.3f} J\n", node.name, node.energy_j);
       }

@@ -1,14 +1,14 @@
+#include <fmt/format.h>
+
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <iostream>
 #include <thread>
 
-#include <fmt/format.h>
-
 #include "command.hpp"
-#include "number_checks.hpp"
 #include "jouleprof/exporter.hpp"
+#include "number_checks.hpp"
 #include "source_flags.hpp"
 
 namespace jouleprof::cli {
@@ -33,12 +33,15 @@ CommandRunner add_serve_command(CLI::App& parent) {
   cmd->add_option("--port", o->port, "TCP port to listen on (0: any free port, printed on start)")
       ->check(CLI::Range(0, 65535))
       ->capture_default_str();
-  cmd->add_option("--bind", o->bind, "Address to listen on (0.0.0.0: every interface, for scraping from other hosts)")
+  cmd->add_option("--bind", o->bind,
+                  "Address to listen on (0.0.0.0: every interface, for scraping from other hosts)")
       ->capture_default_str();
   cmd->add_option("--interval", o->interval_ms,
-                  "Poll the sources every MS milliseconds (default: the fastest source's period, at least 10)")
+                  "Poll the sources every MS milliseconds (default: the fastest source's period, "
+                  "at least 10)")
       ->check(kNonNegativeNumber);
-  cmd->add_option("--duration", o->duration_s, "Stop after SECONDS (default: run until SIGINT/SIGTERM)")
+  cmd->add_option("--duration", o->duration_s,
+                  "Stop after SECONDS (default: run until SIGINT/SIGTERM)")
       ->check(kNonNegativeNumber);
   o->sources.add_to(*cmd);
   return [o] {
@@ -61,12 +64,15 @@ CommandRunner add_serve_command(CLI::App& parent) {
     HttpExporter http([&poller] { return poller.snapshot(); });
     auto port = http.start(o->bind, o->port);
     if (!port) return report_error(port.error());
-    std::cerr << fmt::format("jouleprof: serving http://{}:{}/metrics (polling every {:.0f} ms)\n", o->bind, *port,
-                             static_cast<double>(poller.interval_ns()) / static_cast<double>(kNsPerMs));
+    std::cerr << fmt::format(
+        "jouleprof: serving http://{}:{}/metrics (polling every {:.0f} ms)\n", o->bind, *port,
+        static_cast<double>(poller.interval_ns()) / static_cast<double>(kNsPerMs));
     std::signal(SIGINT, request_stop);
     std::signal(SIGTERM, request_stop);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(o->duration_s);
-    while (!g_stop.load() && (o->duration_s <= 0.0 || std::chrono::steady_clock::now() < deadline)) {
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(o->duration_s);
+    while (!g_stop.load() &&
+           (o->duration_s <= 0.0 || std::chrono::steady_clock::now() < deadline)) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     http.stop();

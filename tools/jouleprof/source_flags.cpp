@@ -1,11 +1,11 @@
 #include "source_flags.hpp"
-#include "number_checks.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "jouleprof/sources.hpp"
+#include "number_checks.hpp"
 
 namespace jouleprof::cli {
 

@@ -1,10 +1,10 @@
 // jouleprof sweep: Smaragdine's hyperparameter study (BERT layers × hidden size) and the BERT vs
 // ALBERT comparison — per variant the total energy, energy per sample and the attention /
 // intermediate / output shares inside a transformer layer.
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <iostream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
@@ -75,22 +75,28 @@ int run_sweep(SweepCommand& c) {
     const Profile& profile = profiled->profile;
     if (!header_printed) {
       if (profiled->estimated) {
-        std::cout << "CPU ESTIMATE: no readable energy counter here; energies are estimated from CPU "
-                     "utilisation, not measured.\n";
+        std::cout
+            << "CPU ESTIMATE: no readable energy counter here; energies are estimated from CPU "
+               "utilisation, not measured.\n";
       }
-      std::cout << fmt::format("{:<46} {:>11} {:>9} {:>10} {:>10} {:>7} {:>7} {:>7}\n", "variant", "parameters",
-                               "ms/step", "energy J", "J/sample", "attn", "inter", "output");
+      std::cout << fmt::format("{:<46} {:>11} {:>9} {:>10} {:>10} {:>7} {:>7} {:>7}\n", "variant",
+                               "parameters", "ms/step", "energy J", "J/sample", "attn", "inter",
+                               "output");
       header_printed = true;
     }
     const double energy_j = profile.total_energy_j();
-    const double per_sample_j = energy_j / static_cast<double>(std::max<std::int64_t>(1, profiled->samples));
-    const jt::LayerBlockShares shares = profile.tree ? jt::transformer_block_shares(*profile.tree) : jt::LayerBlockShares{};
+    const double per_sample_j =
+        energy_j / static_cast<double>(std::max<std::int64_t>(1, profiled->samples));
+    const jt::LayerBlockShares shares =
+        profile.tree ? jt::transformer_block_shares(*profile.tree) : jt::LayerBlockShares{};
     const std::string description = (*workload)->description();
-    std::cout << fmt::format("{:<46} {:>11} {:>9.1f} {:>10.3f} {:>10.4f} {:>6.1f}% {:>6.1f}% {:>6.1f}%\n",
-                             description.substr(0, description.find(" batch=")), (*workload)->parameter_count(),
-                             ns_to_s(profiled->step_time_ns) * 1e3, energy_j, per_sample_j, 100 * shares.attention,
-                             100 * shares.intermediate, 100 * shares.output);
-    const std::string path = (std::filesystem::path(c.output) / fmt::format("variant-{}.json", index++)).string();
+    std::cout << fmt::format(
+        "{:<46} {:>11} {:>9.1f} {:>10.3f} {:>10.4f} {:>6.1f}% {:>6.1f}% {:>6.1f}%\n",
+        description.substr(0, description.find(" batch=")), (*workload)->parameter_count(),
+        ns_to_s(profiled->step_time_ns) * 1e3, energy_j, per_sample_j, 100 * shares.attention,
+        100 * shares.intermediate, 100 * shares.output);
+    const std::string path =
+        (std::filesystem::path(c.output) / fmt::format("variant-{}.json", index++)).string();
     if (Status s = write_profile_json(profile, path); !s.ok()) return report_error(s.error());
     rows.push_back({{"variant", description},
                     {"parameters", (*workload)->parameter_count()},
@@ -98,15 +104,18 @@ int run_sweep(SweepCommand& c) {
                     {"energy_j", energy_j},
                     {"energy_per_sample_j", per_sample_j},
                     {"estimated", profiled->estimated},
-                    {"layer_shares", {{"attention", shares.attention}, {"intermediate", shares.intermediate},
-                                      {"output", shares.output}}},
+                    {"layer_shares",
+                     {{"attention", shares.attention},
+                      {"intermediate", shares.intermediate},
+                      {"output", shares.output}}},
                     {"profile", path}});
   }
   const std::string summary = (std::filesystem::path(c.output) / "sweep.json").string();
   std::ofstream out(summary);
   out << rows.dump(2) << '\n';
   if (!out) return report_error(Error(ErrorCode::kIo, summary + ": write failed"));
-  std::cout << "shares are of the energy inside the encoder layers (forward and backward); sweep written to "
+  std::cout << "shares are of the energy inside the encoder layers (forward and backward); sweep "
+               "written to "
             << summary << '\n';
   return kExitOk;
 }
@@ -116,13 +125,17 @@ int run_sweep(SweepCommand& c) {
 CommandRunner add_sweep_command(CLI::App& parent) {
   auto c = std::make_shared<SweepCommand>();
   CLI::App* command = parent.add_subcommand(
-      "sweep", "Profile variants of a model: BERT layers x hidden size, or several models side by side");
+      "sweep",
+      "Profile variants of a model: BERT layers x hidden size, or several models side by side");
   command->add_option("--model", c->model, "Base model of the grid")->capture_default_str();
   command->add_option("--layers", c->layers, "Layer counts, e.g. 6,8,10,12")->delimiter(',');
-  command->add_option("--hidden", c->hidden, "Hidden sizes, e.g. 512,768 (heads = hidden / 64)")->delimiter(',');
-  command->add_option("--compare", c->compare, "Models to compare instead of a grid, e.g. bert-base,albert-base");
+  command->add_option("--hidden", c->hidden, "Hidden sizes, e.g. 512,768 (heads = hidden / 64)")
+      ->delimiter(',');
+  command->add_option("--compare", c->compare,
+                      "Models to compare instead of a grid, e.g. bert-base,albert-base");
   add_torch_run_options(*command, c->run);
-  command->add_option("--output", c->output, "Directory for sweep.json and each variant's profile")->capture_default_str();
+  command->add_option("--output", c->output, "Directory for sweep.json and each variant's profile")
+      ->capture_default_str();
   return [c] { return run_sweep(*c); };
 }
 

@@ -1,9 +1,10 @@
 #include "torch_options.hpp"
-#include "number_checks.hpp"
 
 #include <fmt/format.h>
 
 #include <iostream>
+
+#include "number_checks.hpp"
 
 namespace jouleprof::cli {
 

@@ -1,10 +1,10 @@
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "command.hpp"
 #include "number_checks.hpp"
@@ -28,19 +28,24 @@ struct TrainPredictorArgs {
 };
 
 nlohmann::json metrics_json(const AccuracyMetrics& m) {
-  return {{"n", m.n}, {"rmse_mj", m.rmse_mj}, {"rmspe_pct", m.rmspe_pct}, {"within_5_pct", m.within_5_pct},
-          {"within_10_pct", m.within_10_pct}, {"within_15_pct", m.within_15_pct}};
+  return {{"n", m.n},
+          {"rmse_mj", m.rmse_mj},
+          {"rmspe_pct", m.rmspe_pct},
+          {"within_5_pct", m.within_5_pct},
+          {"within_10_pct", m.within_10_pct},
+          {"within_15_pct", m.within_15_pct}};
 }
 
 void print_table(const TrainingResult& result, const TrainOptions& options) {
   fmt::print("held-out accuracy ({:.0f} % train / {:.0f} % test, seed {}, target {})\n",
-             options.train_fraction * 100, (1 - options.train_fraction) * 100, options.regressor.seed,
-             to_string(options.regressor.target));
-  fmt::print("{:<16} {:<14} {:>7} {:>6} {:>10} {:>9} {:>7} {:>7} {:>7}\n", "kernel type", "regressor", "n_train",
-             "n_test", "RMSE mJ", "RMSPE %", "±5 %", "±10 %", "±15 %");
+             options.train_fraction * 100, (1 - options.train_fraction) * 100,
+             options.regressor.seed, to_string(options.regressor.target));
+  fmt::print("{:<16} {:<14} {:>7} {:>6} {:>10} {:>9} {:>7} {:>7} {:>7}\n", "kernel type",
+             "regressor", "n_train", "n_test", "RMSE mJ", "RMSPE %", "±5 %", "±10 %", "±15 %");
   auto row = [](const TypeEvaluation& e, std::string_view name, const AccuracyMetrics& m) {
-    fmt::print("{:<16} {:<14} {:>7} {:>6} {:>10.4g} {:>9.1f} {:>7.1f} {:>7.1f} {:>7.1f}\n", e.type, name, e.n_train,
-               e.n_test, m.rmse_mj, m.rmspe_pct, m.within_5_pct, m.within_10_pct, m.within_15_pct);
+    fmt::print("{:<16} {:<14} {:>7} {:>6} {:>10.4g} {:>9.1f} {:>7.1f} {:>7.1f} {:>7.1f}\n", e.type,
+               name, e.n_train, e.n_test, m.rmse_mj, m.rmspe_pct, m.within_5_pct, m.within_10_pct,
+               m.within_15_pct);
   };
   for (const TypeEvaluation& e : result.evaluations) {
     row(e, "random-forest", e.forest);
@@ -54,16 +59,23 @@ void print_table(const TrainingResult& result, const TrainOptions& options) {
   for (const std::string& s : result.skipped) fmt::print("skipped: {} — too few samples\n", s);
 }
 
-void print_json(const TrainingResult& result, const TrainOptions& options, const std::string& output) {
+void print_json(const TrainingResult& result, const TrainOptions& options,
+                const std::string& output) {
   nlohmann::json types = nlohmann::json::array();
   for (const TypeEvaluation& e : result.evaluations) {
-    nlohmann::json t = {{"type", e.type}, {"features", e.features}, {"n_train", e.n_train}, {"n_test", e.n_test},
-                        {"random_forest", metrics_json(e.forest)}, {"boosting", metrics_json(e.boosting)}};
+    nlohmann::json t = {{"type", e.type},
+                        {"features", e.features},
+                        {"n_train", e.n_train},
+                        {"n_test", e.n_test},
+                        {"random_forest", metrics_json(e.forest)},
+                        {"boosting", metrics_json(e.boosting)}};
     t["flops_linear"] = e.flops_baseline ? metrics_json(*e.flops_baseline) : nlohmann::json();
     types.push_back(std::move(t));
   }
-  nlohmann::json doc = {{"train_fraction", options.train_fraction}, {"seed", options.regressor.seed},
-                        {"target", to_string(options.regressor.target)}, {"kernel_types", types},
+  nlohmann::json doc = {{"train_fraction", options.train_fraction},
+                        {"seed", options.regressor.seed},
+                        {"target", to_string(options.regressor.target)},
+                        {"kernel_types", types},
                         {"skipped", result.skipped}};
   doc["bundle"] = output.empty() ? nlohmann::json() : nlohmann::json(output);
   std::cout << doc.dump(2) << '\n';
@@ -76,16 +88,19 @@ CommandRunner add_train_predictor_command(CLI::App& parent) {
   CLI::App* cmd = parent.add_subcommand(
       "train-predictor",
       "Train per-kernel-type energy predictors (DeepEn2023) from measured kernels and print their "
-      "held-out accuracy: random forest, gradient boosting and a FLOPs-linear baseline side by side");
+      "held-out accuracy: random forest, gradient boosting and a FLOPs-linear baseline side by "
+      "side");
   cmd->add_option("--kernels", args->kernel_files,
                   "Kernel data: nn-Meter JSON pairs (config file + energy file) and/or CSV files "
                   "id,OP,energy_mJ,HW,KERNEL_SIZE,STRIDES,CIN,COUT")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--split", args->split, "Fraction of each kernel type's samples used for training")
+  cmd->add_option("--split", args->split,
+                  "Fraction of each kernel type's samples used for training")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
-  cmd->add_option("--seed", args->seed, "Seed of the split and of the regressors")->capture_default_str();
+  cmd->add_option("--seed", args->seed, "Seed of the split and of the regressors")
+      ->capture_default_str();
   cmd->add_option("--output", args->output, "Write the predictor bundle to this directory");
   cmd->add_option("--format", args->format, "Output format")
       ->check(CLI::IsMember({"table", "json"}))
@@ -100,7 +115,9 @@ CommandRunner add_train_predictor_command(CLI::App& parent) {
   cmd->add_option("--trees", args->trees, "Trees in each random forest")
       ->check(kPositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--threads", args->threads, "XGBoost threads")->check(kPositiveNumber)->capture_default_str();
+  cmd->add_option("--threads", args->threads, "XGBoost threads")
+      ->check(kPositiveNumber)
+      ->capture_default_str();
   return [args] {
     TrainOptions options;
     options.train_fraction = args->split;
@@ -115,7 +132,8 @@ CommandRunner add_train_predictor_command(CLI::App& parent) {
     auto result = train_kernel_predictors(*samples, options);
     if (!result) return report_error(result.error());
     if (!args->output.empty()) {
-      if (auto saved = save_bundle(result->bundle, args->output); !saved) return report_error(saved.error());
+      if (auto saved = save_bundle(result->bundle, args->output); !saved)
+        return report_error(saved.error());
     }
     if (args->format == "json") {
       print_json(*result, options, args->output);

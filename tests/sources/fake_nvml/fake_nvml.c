@@ -82,12 +82,18 @@ nvmlReturn_t nvmlShutdown(void) {
 
 const char* nvmlErrorString(nvmlReturn_t result) {
   switch (result) {
-    case SUCCESS: return "Success";
-    case ERROR_NOT_SUPPORTED: return "Not Supported";
-    case ERROR_NO_PERMISSION: return "Insufficient Permissions";
-    case ERROR_DRIVER_NOT_LOADED: return "Driver Not Loaded";
-    case ERROR_GPU_IS_LOST: return "GPU is lost";
-    default: return "Unknown Error";
+    case SUCCESS:
+      return "Success";
+    case ERROR_NOT_SUPPORTED:
+      return "Not Supported";
+    case ERROR_NO_PERMISSION:
+      return "Insufficient Permissions";
+    case ERROR_DRIVER_NOT_LOADED:
+      return "Driver Not Loaded";
+    case ERROR_GPU_IS_LOST:
+      return "GPU is lost";
+    default:
+      return "Unknown Error";
   }
 }
 
@@ -148,8 +154,8 @@ nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int count, nvmlFieldV
     nvmlFieldValue_t* field = &values[i];
     field->nvmlReturn = ERROR_NOT_SUPPORTED;
     if (is("old_gpus")) continue;
-    if (field->fieldId == 186 && device->index == 0) {  /* NVML_FI_DEV_POWER_INSTANT */
-      field->valueType = 1;                               /* unsigned int */
+    if (field->fieldId == 186 && device->index == 0) { /* NVML_FI_DEV_POWER_INSTANT */
+      field->valueType = 1;                            /* unsigned int */
       field->value.uiVal = 310500u;
       field->nvmlReturn = SUCCESS;
     } else if (field->fieldId == 185) { /* NVML_FI_DEV_POWER_AVERAGE */
