@@ -24,8 +24,6 @@ CommandRunner add_estimate_command(CLI::App& parent);
 CommandRunner add_calibrate_command(CLI::App& parent);
 CommandRunner add_kernel_bench_command(CLI::App& parent);
 CommandRunner add_detect_rules_command(CLI::App& parent);
-#endif
-#ifdef JOULEPROF_TORCH_PROFILE_COMMANDS
 CommandRunner add_profile_command(CLI::App& parent);
 CommandRunner add_sweep_command(CLI::App& parent);
 #endif
@@ -36,7 +34,7 @@ std::span<const CommandSpec> commands() {
       CommandSpec{"run", add_run_command},
       CommandSpec{"burn", add_burn_command},
       CommandSpec{"measure", add_measure_command},
-#ifdef JOULEPROF_TORCH_PROFILE_COMMANDS
+#ifdef JOULEPROF_TORCH_COMMANDS
       CommandSpec{"profile", add_profile_command},
       CommandSpec{"sweep", add_sweep_command},
 #endif

@@ -1,0 +1,39 @@
+# `cmake --install`: the public headers, the C++ library (static, jouleprof::jouleprof), the C API
+# library (libjouleprof.so, jouleprof::c_api), the NVTX injection library, the CLI, the shipped
+# data and a CMake package, so that another project can
+#   find_package(jouleprof 0.1 REQUIRED)
+#   target_link_libraries(app PRIVATE jouleprof::jouleprof)
+# (docs/library.md). The libtorch adapter is not installed: its headers are left out too.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(JOULEPROF_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/jouleprof)
+
+target_include_directories(jouleprof_lib PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+target_include_directories(jouleprof_shared PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+set_target_properties(jouleprof_lib PROPERTIES EXPORT_NAME jouleprof)
+set_target_properties(jouleprof_shared PROPERTIES EXPORT_NAME c_api)
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/jouleprof
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        PATTERN "torch*.hpp" EXCLUDE)
+install(TARGETS jouleprof_lib jouleprof_shared EXPORT jouleprofTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS jouleprof_nvtx LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS jouleprof RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(EXPORT jouleprofTargets NAMESPACE jouleprof:: DESTINATION ${JOULEPROF_INSTALL_CMAKEDIR})
+
+# What the static library's link interface names, for jouleprofConfig.cmake to find again.
+set(JOULEPROF_CONFIG_XGBOOST_LIBRARY "")
+if(JOULEPROF_WITH_XGBOOST)
+  set(JOULEPROF_CONFIG_XGBOOST_LIBRARY ${XGBOOST_LIBRARY})
+endif()
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/jouleprofConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/jouleprofConfig.cmake
+                              INSTALL_DESTINATION ${JOULEPROF_INSTALL_CMAKEDIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/jouleprofConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/jouleprofConfig.cmake
+              ${PROJECT_BINARY_DIR}/jouleprofConfigVersion.cmake
+        DESTINATION ${JOULEPROF_INSTALL_CMAKEDIR})
