@@ -8,11 +8,12 @@ option(JOULEPROF_BUILD_TESTS "Build the unit and integration tests" ON)
 option(JOULEPROF_BUILD_BENCH "Build the benchmarks in bench/" ON)
 option(JOULEPROF_BUILD_EVAL "Build the accuracy evaluations in eval/" ON)
 option(JOULEPROF_WERROR "Treat compiler warnings as errors" OFF)
+option(JOULEPROF_ODR_CHECK "Link libjouleprof.so with LTO and -Werror=odr: a type or function defined twice with different bodies fails the build (GCC)" OFF)
 set(JOULEPROF_SANITIZE "" CACHE STRING "Sanitizers: '', 'address,undefined' or 'thread'")
 
 set(_jouleprof_options JOULEPROF_WITH_TORCH JOULEPROF_WITH_ONNX JOULEPROF_WITH_XGBOOST
     JOULEPROF_WITH_SQLITE JOULEPROF_WITH_HTTP JOULEPROF_BUILD_TESTS JOULEPROF_BUILD_BENCH
-    JOULEPROF_BUILD_EVAL JOULEPROF_WERROR JOULEPROF_SANITIZE)
+    JOULEPROF_BUILD_EVAL JOULEPROF_WERROR JOULEPROF_ODR_CHECK JOULEPROF_SANITIZE)
 
 function(jouleprof_report_options)
   message(STATUS "jouleprof ${PROJECT_VERSION} build options:")
@@ -24,4 +25,10 @@ endfunction()
 if(JOULEPROF_SANITIZE)
   add_compile_options(-fsanitize=${JOULEPROF_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
   add_link_options(-fsanitize=${JOULEPROF_SANITIZE})
+endif()
+
+# With JOULEPROF_ODR_CHECK the library's objects also carry LTO bytecode; every link but that of
+# libjouleprof.so (src/capi) takes their ordinary code, so that only the check pays for LTO.
+if(JOULEPROF_ODR_CHECK)
+  add_link_options(-fno-lto)
 endif()

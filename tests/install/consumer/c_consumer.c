@@ -1,8 +1,7 @@
 /* The C API through the installed libjouleprof.so: the version, and an error for a bad call. */
+#include <jouleprof/jouleprof.h>
 #include <stdio.h>
 #include <string.h>
-
-#include <jouleprof/jouleprof.h>
 
 int main(void) {
   const char* version = jp_version();

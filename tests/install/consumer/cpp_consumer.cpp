@@ -3,9 +3,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <thread>
-
 #include <jouleprof/jouleprof.hpp>
+#include <thread>
 
 int main() {
   jouleprof::MonitorOptions options;
@@ -33,7 +32,8 @@ int main() {
   }
   const double total_j = profile.total_energy_j();
   const double tree_j = profile.tree ? profile.tree->energy_j : 0.0;
-  const jouleprof::ProfileNode* work = profile.tree ? profile.tree->child("consumer_work") : nullptr;
+  const jouleprof::ProfileNode* work =
+      profile.tree ? profile.tree->child("consumer_work") : nullptr;
   std::printf("total %.6f J, tree %.6f J, consumer_work %.6f J, jouleprof %s\n", total_j, tree_j,
               work ? work->energy_j : 0.0, JOULEPROF_VERSION);
   const bool sums = total_j > 0.0 && std::abs(tree_j - total_j) <= 1e-6 * total_j;
