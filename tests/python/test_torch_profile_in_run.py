@@ -9,6 +9,8 @@ import textwrap
 
 import pytest
 
+import jouleprof
+
 pytest.importorskip("torch")
 
 SCRIPT = textwrap.dedent("""
@@ -30,16 +32,6 @@ SCRIPT = textwrap.dedent("""
 """)
 
 
-def find(node, name):
-    if node["name"] == name:
-        return node
-    for child in node.get("children", []):
-        found = find(child, name)
-        if found is not None:
-            return found
-    return None
-
-
 def test_profile_joins_jouleprof_run(tmp_path):
     script = tmp_path / "train.py"
     script.write_text(SCRIPT)
@@ -52,10 +44,9 @@ def test_profile_joins_jouleprof_run(tmp_path):
     profile = json.loads((out / "profile.json").read_text())
     sources = {s["channel"]["source"] for s in profile["series"]}
     assert sources == {"simulated"}, sources  # the run's sources only: no second sampler
-    tree = profile["tree"]
-    step = find(tree, "step")
-    assert step is not None and step["calls"] == 3
-    backward = find(step, "[backward]")
-    model = find(backward, "Sequential")
-    assert model is not None and find(model, "0") is not None, json.dumps(backward)[:2000]
-    assert tree["energy_j"] > 0
+    tree = jouleprof.node_from_dict(profile["tree"])
+    step = tree.find("step")
+    assert step is not None and step.calls == 3
+    model = step.child("[backward]").child("Sequential")
+    assert model is not None and model.child("0") is not None, json.dumps(profile["tree"])[:2000]
+    assert tree.energy_j > 0

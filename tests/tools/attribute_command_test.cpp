@@ -1,6 +1,8 @@
 // `jouleprof attribute` end to end: clocks that cannot fail silently, samples written by hand.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "jouleprof/clock.hpp"
@@ -31,6 +33,13 @@ std::string legacy_trace(const std::string& extra_events = "") {
          extra_events +
          R"({"name": "aten::relu", "ph": "X", "ts": 500000, "dur": 300000, "tid": 1,
               "pid": "CPU functions", "args": {}}])";
+}
+
+// The same with jouleprof's clock reference: monotonic 1.0001 s at the trace's 100 µs, so the
+// ops lie inside the samples' second (ten_watt_samples(kNsPerS)).
+std::string synced_legacy_trace() {
+  return legacy_trace(R"({"name": "jouleprof::clock_sync 1000100000", "ph": "X", "ts": 100,
+                          "dur": 0, "tid": 1, "pid": "CPU functions", "args": {}}, )");
 }
 
 TEST(AttributeCommand, ATraceOutsideTheSamplesFailsWithBothWindowsInWallClockTime) {
@@ -65,12 +74,7 @@ TEST(AttributeCommand, ALegacyTraceWithoutAClockReferenceFails) {
 
 TEST(AttributeCommand, AClockSyncScopeMapsALegacyTraceAndDeviceLessSamplesReachEveryTrack) {
   TempDir dir;
-  // jouleprof's clock reference: monotonic 1.0001 s at the trace's 100 µs, so the trace's ops
-  // lie inside the samples' second.
-  const auto trace =
-      dir.write("trace.json",
-                legacy_trace(R"({"name": "jouleprof::clock_sync 1000100000", "ph": "X", "ts": 100,
-                       "dur": 0, "tid": 1, "pid": "CPU functions", "args": {}}, )"));
+  const auto trace = dir.write("trace.json", synced_legacy_trace());
   const auto samples = dir.write("samples.csv", ten_watt_samples(kNsPerS));
   const Invocation inv = run_jouleprof(
       {"attribute", "--trace", trace.string(), "--samples", samples.string(), "--format", "table"},
@@ -80,17 +84,23 @@ TEST(AttributeCommand, AClockSyncScopeMapsALegacyTraceAndDeviceLessSamplesReachE
   EXPECT_NE(inv.out.find("channel meter names no device, so every track of the timeline consumes"),
             std::string::npos)
       << inv.out;
-  // 10 W over the two ops' 0.7 s.
-  EXPECT_NE(inv.out.find("aten::addmm"), std::string::npos) << inv.out;
   EXPECT_NE(inv.out.find("% of parent"), std::string::npos) << inv.out;
+  // 10 W: 4 J over addmm's 0.4 s, 3 J over relu's 0.3 s.
+  const Invocation json = run_jouleprof(
+      {"attribute", "--trace", trace.string(), "--samples", samples.string(), "--format", "json"},
+      dir);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json profile = nlohmann::json::parse(json.out);
+  std::map<std::string, double> energy;
+  for (const auto& node : profile.at("tree").at("children"))
+    energy[node.at("name").get<std::string>()] = node.at("energy_j").get<double>();
+  EXPECT_NEAR(energy["aten::addmm"], 4.0, 1e-6);
+  EXPECT_NEAR(energy["aten::relu"], 3.0, 1e-6);
 }
 
 TEST(AttributeCommand, ChannelDeviceMovesAChannelAndAnAllZeroTreeIsAnError) {
   TempDir dir;
-  const auto trace =
-      dir.write("trace.json",
-                legacy_trace(R"({"name": "jouleprof::clock_sync 1000100000", "ph": "X", "ts": 100,
-                       "dur": 0, "tid": 1, "pid": "CPU functions", "args": {}}, )"));
+  const auto trace = dir.write("trace.json", synced_legacy_trace());
   const auto samples = dir.write("samples.csv", ten_watt_samples(kNsPerS));
   // On gpu0 the CPU thread's track no longer consumes the meter: every joule would be
   // [unattributed], and that is not a result.
