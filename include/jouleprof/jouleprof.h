@@ -125,8 +125,8 @@ JP_API jp_status jp_add_span(const char* track, const char* device, jp_name_id n
  * its realtime base) and adds its spans to the recorder, each trace track as a track of its own
  * named "trace: <track>", so that they are in what the next collect returns (a
  * JOULEPROF_SPANS_FILE dump: a process under `jouleprof run --spans` adds its torch.profiler trace
- * to the run this way). JP_ERR_INVALID_INPUT when the trace cannot be read or its times have no
- * known clock. Thread-safe. */
+ * to the run this way). JP_ERR_NOT_FOUND for a missing file; JP_ERR_INVALID_INPUT when the
+ * trace cannot be read or its times have no known clock. Thread-safe. */
 JP_API jp_status jp_recorder_add_trace(const char* trace_path);
 
 /* ---- Monitor: measure energy around any piece of work --------------------------------------
