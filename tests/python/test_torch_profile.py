@@ -4,6 +4,7 @@ the energy must be its share of the time, and the backward pass must land under 
 
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -117,10 +118,22 @@ def test_table_is_the_command_lines_tree(trained):
 
 
 def test_exports_pick_the_format_from_the_name(trained, tmp_path):
-    html = trained.export(tmp_path / "out.html")
-    assert open(html, encoding="utf-8").read().startswith("<!DOCTYPE html>")
-    svg = trained.export(tmp_path / "flame.svg")
-    assert "<svg" in open(svg, encoding="utf-8").read()
+    html_text = open(trained.export(tmp_path / "out.html"), encoding="utf-8").read()
+    assert html_text.startswith("<!DOCTYPE html>")
+    svg_text = open(trained.export(tmp_path / "flame.svg"), encoding="utf-8").read()
+    # Frames are coloured by category, as the legend says: modules as layers, autograd nodes and
+    # aten ops as ops (a Python-traced model once drew every frame as a region).
+    legend = dict((name, fill) for fill, name in re.findall(
+        r'<g class="legend"><rect [^>]*fill="([^"]+)"/><text [^>]*>([^<]+)</text>', svg_text))
+    fills = dict(re.findall(r'data-path="([^"]*)"[^>]*>.*?fill="([^"]+)"', svg_text, re.S))
+    assert fills["step/[backward]/ThreeModules/big"] == legend["layer"], legend
+    assert fills["step/[forward]/ThreeModules/big/aten::linear"] == legend["op"], legend
+    assert fills["step"] == legend["step"], legend
+    # The summary's duration is the attributed window's (it once read 0 ns), three digits.
+    value, unit = re.search(r'<div class="v">([0-9.]+) (s|ms)</div><div class="k">duration',
+                            html_text).groups()
+    shown_s = float(value) * (1e-3 if unit == "ms" else 1.0)
+    assert shown_s == pytest.approx(trained.totals.duration_s, rel=0.01)
     profile = json.load(open(trained.export(tmp_path / "profile.json"), encoding="utf-8"))
     assert profile["tree"]["name"] == "run"
     trace = json.load(open(trained.export(tmp_path / "trace.json"), encoding="utf-8"))
