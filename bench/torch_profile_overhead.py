@@ -8,10 +8,11 @@ Each round runs the loop once under each of: (a) no profiler, (b) torch.profiler
 activity, the same settings jouleprof.torch.profile uses), (c) jouleprof.torch.profile (energy
 sources + torch.profiler + module scopes), in an order rotated from round to round. Per step:
 the median over rounds of each mode's mean step time, and the median of the paired per-round
-ratios c/b − 1 and b/a − 1 with their spread (min … max). Entering and leaving a profile (starting
-the sources; stopping, writing the trace and, for (c), attributing) is reported apart: it is
-paid once per profile, not per step. The energy source is the simulated one, so the figures do not
-depend on the machine's counters.
+ratios c/b − 1 and b/a − 1 with their spread (min … max), in wall time and in the process's CPU
+time (all threads: the sampler's included; on a loaded machine it moves less than wall time).
+Entering and leaving a profile (starting the sources; stopping, writing the trace and, for (c),
+attributing) is reported apart: it is paid once per profile, not per step. The energy source is
+the simulated one, so the figures do not depend on the machine's counters.
 """
 
 import argparse
@@ -34,16 +35,16 @@ def make_model(width, layers):
 
 
 def run_steps(model, optimizer, x, y, on_step):
-    times = []
+    """Mean wall and CPU seconds per step."""
+    wall = time.perf_counter()
+    cpu = time.process_time()
     for _ in range(STEPS):
-        begin = time.perf_counter()
         loss = torch.nn.functional.cross_entropy(model(x), y)
         loss.backward()
         optimizer.step()
         optimizer.zero_grad()
         on_step()
-        times.append(time.perf_counter() - begin)
-    return statistics.mean(times)
+    return (time.perf_counter() - wall) / STEPS, (time.process_time() - cpu) / STEPS
 
 
 def bare(model, optimizer, x, y):
@@ -96,25 +97,29 @@ def main():
              ("c jouleprof.torch.profile", jouleprof_profile)]
     for _, fn in modes:  # warm-up: allocator, thread pools, first-call costs
         fn(model, optimizer, x, y)
-    step_s = {name: [] for name, _ in modes}
+    wall_s = {name: [] for name, _ in modes}
+    cpu_s = {name: [] for name, _ in modes}
     once_s = {name: [] for name, _ in modes}
     for r in range(args.rounds):
         for name, fn in modes[r % 3:] + modes[:r % 3]:
-            step, once = fn(model, optimizer, x, y)
-            step_s[name].append(step)
+            (wall, cpu), once = fn(model, optimizer, x, y)
+            wall_s[name].append(wall)
+            cpu_s[name].append(cpu)
             once_s[name].append(once)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} intra-op thread(s); model: "
           f"{args.layers}×Linear({args.width},{args.width})+ReLU, batch {args.batch}; {STEPS} "
           f"steps per profile, {args.rounds} rounds")
-    print(f"{'mode':<28} {'ms/step (median)':>17} {'enter+exit ms (median)':>24}")
+    print(f"{'mode':<28} {'wall ms/step':>13} {'CPU ms/step':>12} {'enter+exit ms':>14}  (medians)")
     for name, _ in modes:
-        print(f"{name:<28} {1e3 * statistics.median(step_s[name]):>17.3f} "
-              f"{1e3 * statistics.median(once_s[name]):>24.1f}")
-    over_torch = [c / b - 1 for b, c in zip(step_s["b torch.profiler"],
-                                            step_s["c jouleprof.torch.profile"])]
-    over_none = [b / a - 1 for a, b in zip(step_s["a none"], step_s["b torch.profiler"])]
-    print(f"per step, jouleprof.torch.profile over torch.profiler: {spread(over_torch)}")
-    print(f"per step, torch.profiler over no profiler:             {spread(over_none)}")
+        print(f"{name:<28} {1e3 * statistics.median(wall_s[name]):>13.3f} "
+              f"{1e3 * statistics.median(cpu_s[name]):>12.3f} "
+              f"{1e3 * statistics.median(once_s[name]):>14.1f}")
+    for label, per_step in (("wall", wall_s), ("CPU", cpu_s)):
+        a, b, c = (per_step[name] for name, _ in modes)
+        print(f"per step ({label}), jouleprof.torch.profile over torch.profiler: "
+              f"{spread([cj / bj - 1 for bj, cj in zip(b, c)])}")
+        print(f"per step ({label}), torch.profiler over no profiler:             "
+              f"{spread([bj / aj - 1 for aj, bj in zip(a, b)])}")
 
 
 if __name__ == "__main__":
