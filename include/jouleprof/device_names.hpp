@@ -6,7 +6,8 @@
 //             (the CPU-utilisation estimate, perf stat's summed energy events).
 //
 // A track consumes a channel of its own device, and a track on any package consumes the channels
-// of the whole CPU. GPUs ("gpu<N>") and other devices match by equality only.
+// of the whole CPU. GPUs ("gpu<N>") and other devices match by equality only. A channel that
+// names no device (a hand-written samples.csv) is consumed by every track.
 #pragma once
 
 #include <string_view>

@@ -11,7 +11,7 @@
  * No function throws or aborts on bad input; those that can fail return a jp_status and leave a
  * message for jp_last_error(). Enumerations have fixed values, the same as the C++ library's.
  * Sections: common (status and errors), recording, clock and external spans, monitor,
- * attribution. docs/capi.md describes the library as a whole.
+ * attribution, reports. docs/capi.md describes the library as a whole.
  */
 #ifndef JOULEPROF_JOULEPROF_H_
 #define JOULEPROF_JOULEPROF_H_
@@ -120,6 +120,15 @@ JP_API int64_t jp_now_ns(void);
 JP_API jp_status jp_add_span(const char* track, const char* device, jp_name_id name,
                              int64_t begin_ns, int64_t end_ns, int category);
 
+/* Off the hot path: imports a trace (as jp_attribute reads one: torch.profiler, any Chrome trace;
+ * backward nodes linked to their modules, the clock mapped from its jouleprof::clock_sync scope or
+ * its realtime base) and adds its spans to the recorder, each trace track as a track of its own
+ * named "trace: <track>", so that they are in what the next collect returns (a
+ * JOULEPROF_SPANS_FILE dump: a process under `jouleprof run --spans` adds its torch.profiler trace
+ * to the run this way). JP_ERR_NOT_FOUND for a missing file; JP_ERR_INVALID_INPUT when the
+ * trace cannot be read or its times have no known clock. Thread-safe. */
+JP_API jp_status jp_recorder_add_trace(const char* trace_path);
+
 /* ---- Monitor: measure energy around any piece of work --------------------------------------
  *
  *   jp_monitor* m = NULL;
@@ -180,11 +189,41 @@ JP_API jp_status jp_monitor_stop(jp_monitor* monitor, const char* profile_path,
  *                           the measured total) or "timeline" (the spans' extent)
  *   "split_passes"  bool    insert [forward]/[backward]/[optimizer] nodes (default true)
  *   "trace_offset_ns" int   monotonic_ns = trace time (ns) + this, for traces whose clock is
- *                           not known (PyTorch's legacy profiler counts from its own start);
- *                           default: the importer's clock mapping (docs/timeline.md)
+ *                           not known; default: the importer's clock mapping (docs/timeline.md:
+ *                           the trace's jouleprof::clock_sync scope, else its realtime base
+ *                           through the profile's anchor)
+ * Errors (JP_ERR_INVALID_INPUT, nothing written): a trace whose times have no known clock, or of
+ * whose span time under half lies inside the samples' window (the message names both windows in
+ * wall-clock time); an attribution in which no span received energy.
  * Thread-safe (no shared state); the files are the caller's. */
 JP_API jp_status jp_attribute(const char* profile_path_in, const char* trace_path,
                               const char* output_profile_path, const char* options_json);
+
+/* ---- Reports: what a profile holds, in the formats people read ------------------------------
+ *
+ * Each reads the profile at `profile_path` (docs/schema.md). Thread-safe; the files are the
+ * caller's. */
+
+/* Writes the report `format` (text, json, csv, trace, flamegraph, html: docs/reports.md) to
+ * `output_path`. JP_ERR_INVALID_INPUT for an unknown format or a profile the format cannot show
+ * (a flame graph needs a breakdown tree). */
+JP_API jp_status jp_report(const char* profile_path, const char* format, const char* output_path);
+
+/* The breakdown tree as the text table the command line prints (node, energy, share of the
+ * total, % of the parent, power, time, calls, provenance; children largest first).
+ * `options_json`: NULL or a JSON object, every key optional:
+ *   "max_depth"     int     levels below the root (default -1: all)
+ *   "max_rows"      int     rows, then one "(N more rows)" line (default: no limit)
+ *   "max_children"  int     children shown per node, then "(N more)" (default: no limit)
+ *   "min_share"     number  hide nodes below this share of their parent, 0..1 (default 0)
+ * `*out_text` is set to the text (UTF-8), valid until the next jp_format_tree call on this
+ * thread; "" when the call fails. JP_ERR_INVALID_INPUT when the profile has no tree. */
+JP_API jp_status jp_format_tree(const char* profile_path, const char* options_json,
+                                const char** out_text);
+
+/* Writes the profile's measured series as samples.csv (docs/schema.md), the file
+ * `jouleprof attribute --samples` reads. */
+JP_API jp_status jp_write_samples(const char* profile_path, const char* samples_path);
 
 #ifdef __cplusplus
 }

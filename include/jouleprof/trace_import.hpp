@@ -11,9 +11,14 @@
 //     tracks, linked to their launching call through `correlation` args or `ac2g` flows;
 //   - Chrome trace JSON from TensorFlow's timeline: process metadata naming the devices, complete
 //     events whose `args.name` is the op's hierarchical name;
+//   - the bare event array of torch's legacy profiler (builds without Kineto, e.g. Debian's torch
+//     1.13): operators and user scopes by name, times since the profiler's start;
 //   - any other Chrome trace (X, B/E and instant events);
 //   - jouleprof's own span dump (span_dump.hpp).
-// docs/timeline.md lists how each format's fields map onto spans and how its clock is mapped.
+// In torch.profiler traces each backward node goes under the module whose forward op created it
+// (a kLayer span of that module's path with the pass kBackward; TraceImport::backward counts what
+// was linked). docs/timeline.md lists how each format's fields map onto spans and how its clock
+// is mapped.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +33,13 @@
 
 namespace jouleprof {
 
-enum class TraceFormat : std::uint8_t { kKineto = 0, kTensorFlow = 1, kChrome = 2, kSpanDump = 3 };
+enum class TraceFormat : std::uint8_t {
+  kKineto = 0,
+  kTensorFlow = 1,
+  kChrome = 2,
+  kSpanDump = 3,
+  kTorchLegacy = 4,
+};
 std::string_view to_string(TraceFormat format);
 
 // What a trace's timestamps count.
@@ -37,6 +48,7 @@ enum class TraceClock : std::uint8_t {
                   // realtime when the times look like Unix epoch times (after 2001), else monotonic
   kRealtime = 1,  // CLOCK_REALTIME (Unix epoch)
   kMonotonic = 2,  // CLOCK_MONOTONIC of the recording host
+  kRelative = 3,   // time since the profiler started (torch's legacy profiler): no absolute clock
 };
 
 struct TraceImportOptions {
@@ -49,14 +61,36 @@ struct TraceImportOptions {
   TraceClock clock = TraceClock::kAuto;
 };
 
+// Backward nodes of a torch.profiler trace: the outermost spans of the backward pass on host
+// tracks (the engine's evaluate_function wrappers), and how many were linked to the forward op
+// that created them and, through it, to a module.
+struct BackwardLinkStats {
+  std::uint64_t nodes = 0;
+  std::uint64_t linked_nodes = 0;
+  std::uint64_t module_nodes = 0;
+  TimeNs backward_ns = 0;
+  TimeNs linked_ns = 0;
+  TimeNs module_ns = 0;
+
+  // Share of backward time not charged to a module (0 when the trace has no backward pass).
+  double unlinked_share() const {
+    return backward_ns > 0 ? 1.0 - static_cast<double>(module_ns) / static_cast<double>(backward_ns)
+                           : 0.0;
+  }
+};
+
 struct TraceImport {
   Timeline timeline;
   TraceFormat format = TraceFormat::kChrome;
   TraceClock clock = TraceClock::kMonotonic;  // what the trace's times counted
   TimeNs offset_ns = 0;                       // added to every trace time (ns)
   std::string clock_mapping;                  // how offset_ns was obtained, in words
-  std::uint64_t events = 0;                   // trace events read
-  std::uint64_t skipped_events = 0;           // metadata, flows, counters, profiler overhead
+  // False when the trace's times have no known relation to CLOCK_MONOTONIC (kRelative without a
+  // clock_sync scope or an explicit offset): its spans cannot be placed against any samples.
+  bool clock_established = true;
+  BackwardLinkStats backward;
+  std::uint64_t events = 0;          // trace events read
+  std::uint64_t skipped_events = 0;  // metadata, flows, counters, profiler overhead
   std::uint64_t gpu_spans = 0;
   std::uint64_t gpu_spans_linked = 0;  // GPU spans whose launching CPU call was found
   std::uint64_t dropped = 0;           // span dumps: records the recorder had to drop

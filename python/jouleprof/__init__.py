@@ -1,5 +1,10 @@
 """jouleprof for Python: a thin ctypes layer over libjouleprof.so's C API (no compiled extension).
 
+    import jouleprof.torch
+    with jouleprof.torch.profile(model) as prof:      # energy per module, backward included
+        train()                                       # calling prof.step() after each step
+    print(prof.table())
+
     import jouleprof
     with jouleprof.Monitor() as m:            # default energy sources of this machine
         with jouleprof.region("train"):
@@ -12,18 +17,25 @@ docs/python.md describes the package; the C API it wraps is include/jouleprof/jo
 from ._native import JouleprofError
 from .monitor import Monitor, Totals, attribute_torch_trace
 from .regions import epoch_end, mark, now_ns, recording, region
+from .reports import format_tree, write_report, write_samples
 from .torch_modules import clock_sync, module_scopes
+from .tree import Node, node_from_dict
 
 __all__ = [
     "JouleprofError",
     "Monitor",
+    "Node",
     "Totals",
     "attribute_torch_trace",
     "clock_sync",
     "epoch_end",
+    "format_tree",
     "mark",
     "module_scopes",
+    "node_from_dict",
     "now_ns",
     "recording",
     "region",
+    "write_report",
+    "write_samples",
 ]

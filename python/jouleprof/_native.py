@@ -1,11 +1,13 @@
 """Loading libjouleprof.so and declaring the C API's prototypes (see include/jouleprof/jouleprof.h).
 
 The library is looked for, in order: the path in $JOULEPROF_LIBRARY; libjouleprof.so next to this
-package (an installed layout); build/lib/libjouleprof.so of the source tree this package sits in.
+package (the wheel's layout); ../lib/libjouleprof.so beside the `jouleprof` executable found on
+PATH (a build or install tree); build/lib/libjouleprof.so of the source tree this package sits in.
 """
 
 import ctypes
 import os
+import shutil
 from pathlib import Path
 
 # Fixed values of jp_error (= jouleprof::ErrorCode).
@@ -52,14 +54,20 @@ class Totals(ctypes.Structure):
                 f"mean_power_w={self.mean_power_w:.6g}, spans={self.spans})")
 
 
+LIBRARY_NAME = "libjouleprof.so"
+
+
 def _candidates():
     env = os.environ.get("JOULEPROF_LIBRARY")
     if env:
         yield Path(env)
         return
     here = Path(__file__).resolve().parent
-    yield here / "libjouleprof.so"
-    yield here.parent.parent / "build" / "lib" / "libjouleprof.so"
+    yield here / LIBRARY_NAME
+    cli = shutil.which("jouleprof")
+    if cli:
+        yield Path(cli).resolve().parent.parent / "lib" / LIBRARY_NAME
+    yield here.parent.parent / "build" / "lib" / LIBRARY_NAME
 
 
 def _load():
@@ -68,8 +76,10 @@ def _load():
         tried.append(str(path))
         if path.is_file():
             return ctypes.CDLL(str(path))
-    raise OSError("libjouleprof.so not found (tried: " + ", ".join(tried) +
-                  "); build the `jouleprof` target or set JOULEPROF_LIBRARY")
+    raise OSError(f"{LIBRARY_NAME} not found (tried: {', '.join(tried)}); install the jouleprof "
+                  "wheel (cmake --build build --target jouleprof_wheel writes it to build/wheel/), "
+                  "build the jouleprof_shared target, or set JOULEPROF_LIBRARY to the library's "
+                  "path")
 
 
 lib = _load()
@@ -95,6 +105,10 @@ _declare("jp_now_ns", ctypes.c_int64)
 _declare("jp_monitor_start", _status, _c_str, _c_str, ctypes.POINTER(ctypes.c_void_p))
 _declare("jp_monitor_stop", _status, ctypes.c_void_p, _c_str, ctypes.POINTER(Totals))
 _declare("jp_attribute", _status, _c_str, _c_str, _c_str, _c_str)
+_declare("jp_recorder_add_trace", _status, _c_str)
+_declare("jp_report", _status, _c_str, _c_str, _c_str)
+_declare("jp_format_tree", _status, _c_str, _c_str, ctypes.POINTER(ctypes.c_char_p))
+_declare("jp_write_samples", _status, _c_str, _c_str)
 
 
 def encode(text):

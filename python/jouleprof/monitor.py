@@ -2,38 +2,14 @@
 
 import ctypes
 import dataclasses
-import gzip
 import json
 import os
 import tempfile
 
 from . import _native
-from .torch_modules import CLOCK_SYNC_PREFIX
 
 _lib = _native.lib
 _last_stopped = None  # the Monitor attribute_torch_trace() uses by default
-
-
-def trace_clock_offset_ns(trace_path):
-    """monotonic_ns - trace_ns from the first clock_sync scope in a Chrome trace (plain or
-    gzip), or None when it has none. Its error is the few µs between jouleprof's clock read and
-    the scope's begin."""
-    try:
-        with open(trace_path, "rb") as f:
-            magic = f.read(2)
-        opener = gzip.open if magic == b"\x1f\x8b" else open
-        with opener(trace_path, "rt", encoding="utf-8") as f:
-            trace = json.load(f)
-    except (OSError, ValueError):
-        return None  # jp_attribute reports an unreadable trace, naming the file and field
-    events = trace if isinstance(trace, list) else trace.get("traceEvents", [])
-    base_ns = 0 if isinstance(trace, list) else int(trace.get("baseTimeNanoseconds", 0))
-    for event in events:
-        name = event.get("name", "")
-        if isinstance(name, str) and name.startswith(CLOCK_SYNC_PREFIX) and "ts" in event:
-            t_ns = int(name[len(CLOCK_SYNC_PREFIX):])
-            return t_ns - (base_ns + round(float(event["ts"]) * 1000.0))
-    return None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +20,21 @@ class Totals:
     duration_s: float
     mean_power_w: float
     spans: int
+
+    @classmethod
+    def of_profile(cls, profile):
+        """The totals of an attributed profile (a dict, docs/schema.md): the measured energy its
+        tree sums to, over its window. The attribution reads an energy counter only where it
+        changed, so these can differ from the Monitor's own (every reading, stale ones included)
+        by up to one counter update at each end of the run when the sampler read late."""
+        nested = {s["channel"]["id"] for s in profile.get("series", [])
+                  if s["channel"].get("parent_id")}
+        energy_j = sum(c["energy_j"] for c in profile.get("channels", [])
+                       if c["channel_id"] not in nested)
+        meta = profile["meta"]
+        duration_s = max(0, meta["end_ns"] - meta["begin_ns"]) * 1e-9
+        return cls(energy_j, duration_s, energy_j / duration_s if duration_s > 0 else 0.0,
+                   len(profile.get("timeline", {}).get("spans", [])))
 
 
 class Monitor:
@@ -127,8 +118,9 @@ class Monitor:
         TensorFlow, any Chrome trace, a jouleprof span dump) and returns the energy tree as
         nested dicts: name, category, energy_j, self_energy_j, time_ns, calls, children, …
         With window="run" the tree sums to the run's measured total ([unattributed] holds the
-        energy outside every span). A trace with a clock_sync scope (module_scopes leaves one) is
-        mapped with it; otherwise the importer's own clock mapping applies (docs/timeline.md)."""
+        energy outside every span). The importer maps the trace's clock (docs/timeline.md): with
+        its clock_sync scope (module_scopes leaves one), else with its realtime base; a trace that
+        does not fall inside the run raises JouleprofError naming both windows."""
         if self.totals is None:
             raise RuntimeError("stop the Monitor before attributing a trace to its samples")
         if output_path is None:
@@ -136,9 +128,6 @@ class Monitor:
         options = {"window": window}
         if method is not None:
             options["method"] = method
-        offset_ns = trace_clock_offset_ns(trace_path)
-        if offset_ns is not None:
-            options["trace_offset_ns"] = offset_ns
         _native.check(_lib.jp_attribute(_native.encode(self.profile_path), _native.encode(trace_path),
                                         _native.encode(output_path), json.dumps(options).encode()))
         with open(output_path, encoding="utf-8") as f:

@@ -1,20 +1,23 @@
-"""Module scopes for the PyTorch profiler: each nn.Module's forward becomes a named
-record_function scope in the trace, so that attribute_torch_trace() gives a per-module tree
-without with_stack (torch's with_modules covers TorchScript models only).
+"""Module scopes for the PyTorch profiler: each nn.Module's forward becomes a record_function scope
+named "nn.Module: <name>" in the trace, so that the trace carries the model's structure without
+with_stack (torch's with_modules covers TorchScript models only). jouleprof's trace importer
+makes each such scope a module (a layer) and charges every backward node to the module whose
+forward op created it. jouleprof.torch.profile opens them for you; module_scopes() is the piece
+for a torch.profiler session of your own:
 
-    with jouleprof.Monitor(...) as m, torch.profiler.profile(record_shapes=True) as prof:
+    with jouleprof.Monitor(...) as m, torch.profiler.profile() as prof:
         with jouleprof.module_scopes(model):
             model(x)
     prof.export_chrome_trace("trace.json")
     tree = jouleprof.attribute_torch_trace("trace.json")
 
-Scope names are the root module's class name and, below it, each submodule's dotted path
-("encoder", "encoder.0"). torch is imported only when this is used.
+Names: the root module's class name and, below it, each submodule's dotted path ("encoder",
+"encoder.0"). torch is imported only when this is used.
 
-Clock: PyTorch's legacy profiler (builds without Kineto, e.g. Debian's torch 1.13) writes times in
-µs since its own start, with no absolute clock. clock_sync() (called by module_scopes on entry)
-leaves a zero-length scope named "jouleprof::clock_sync <ns>" whose name holds jouleprof's
-monotonic time taken just before it begins; attribute_torch_trace() maps the trace with it.
+Clock: torch's legacy profiler (builds without Kineto, e.g. Debian's torch 1.13) writes times in
+µs since its own start, with no absolute clock. clock_sync() (called when the scopes open) leaves
+a zero-length scope named "jouleprof::clock_sync <ns>" whose name holds jouleprof's monotonic
+time taken just before it begins; the importer maps the trace's clock with it.
 """
 
 import contextlib
@@ -22,6 +25,8 @@ import contextlib
 from . import regions
 
 CLOCK_SYNC_PREFIX = "jouleprof::clock_sync "
+EPOCH_END_SCOPE = "jouleprof::epoch_end"
+MODULE_PREFIX = "nn.Module: "
 
 
 def clock_sync():
@@ -33,34 +38,51 @@ def clock_sync():
         pass
 
 
-@contextlib.contextmanager
-def module_scopes(model, root_name=None):
-    import torch  # noqa: PLC0415 (only needed here)
+class ModuleScopes:
+    """Forward pre/post hooks on every module of `model` that open and close its scope.
+    `on_root_forward` (optional) is called before the root module's scope opens."""
 
-    root_name = root_name or type(model).__name__
-    open_scopes = []  # a stack: forwards nest
+    def __init__(self, model, root_name=None, on_root_forward=None):
+        import torch  # noqa: PLC0415
 
-    def enter(name):
+        self._record_function = torch.profiler.record_function
+        self._open = []  # a stack: forwards nest
+        self._handles = []
+        root_name = root_name or type(model).__name__
+        for path, module in model.named_modules():
+            is_root = not path
+            name = MODULE_PREFIX + (root_name if is_root else path)
+            self._handles.append(module.register_forward_pre_hook(
+                self._enter(name, on_root_forward if is_root else None)))
+            self._handles.append(module.register_forward_hook(self._leave))
+
+    def _enter(self, name, before):
         def pre_hook(module, inputs):
-            scope = torch.profiler.record_function(name)
+            if before is not None:
+                before()
+            scope = self._record_function(name)
             scope.__enter__()
-            open_scopes.append(scope)
+            self._open.append(scope)
 
         return pre_hook
 
-    def leave(module, inputs, output):
-        open_scopes.pop().__exit__(None, None, None)
+    def _leave(self, module, inputs, output):
+        if self._open:
+            self._open.pop().__exit__(None, None, None)
 
-    handles = []
+    def close(self):
+        for handle in self._handles:
+            handle.remove()
+        self._handles = []
+        while self._open:  # a forward that raised leaves its scopes open
+            self._open.pop().__exit__(None, None, None)
+
+
+@contextlib.contextmanager
+def module_scopes(model, root_name=None):
+    scopes = ModuleScopes(model, root_name)
     clock_sync()
     try:
-        for path, module in model.named_modules():
-            name = path if path else root_name
-            handles.append(module.register_forward_pre_hook(enter(name)))
-            handles.append(module.register_forward_hook(leave))
         yield model
     finally:
-        for handle in handles:
-            handle.remove()
-        while open_scopes:  # a forward that raised leaves its scopes open
-            open_scopes.pop().__exit__(None, None, None)
+        scopes.close()

@@ -561,6 +561,10 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series,
     } else {
       reason = fmt::format("requested ({})", comparison);
     }
+    if (ch.device.empty()) {
+      w.record.notes.push_back(fmt::format(
+          "channel {} names no device, so every track of the timeline consumes it", ch.id));
+    }
     if (w.segments.empty()) {
       w.record.notes.push_back(
           fmt::format("no span on a track of device '{}' lies in the window", ch.device));
@@ -717,6 +721,12 @@ Status attribute_profile(Profile& profile, const AttributionOptions& options) {
   profile.attribution = std::move(result.records);
   profile.channels = std::move(result.channels);
   for (std::string& w : result.warnings) profile.warnings.push_back(std::move(w));
+  if (profile.meta.end_ns <= profile.meta.begin_ns) {
+    // A profile made from files (a trace and its samples) has no run window of its own: its
+    // window is the one attributed, so that reports show that duration.
+    profile.meta.begin_ns = result.window_begin_ns;
+    profile.meta.end_ns = result.window_end_ns;
+  }
   profile.meta.options["attribution.window_begin_ns"] = std::to_string(result.window_begin_ns);
   profile.meta.options["attribution.window_end_ns"] = std::to_string(result.window_end_ns);
   profile.meta.options["attribution.default_method"] =

@@ -11,6 +11,7 @@ namespace {
 
 struct FlatNode {
   std::string name;
+  std::size_t parent = 0;  // the root is its own parent
   SpanCategory category = SpanCategory::kRegion;
   Pass pass = Pass::kNone;
   std::map<std::string, std::size_t, std::less<>> children;
@@ -20,6 +21,8 @@ struct FlatNode {
   // `charged` marks the channels that gave energy (only those appear in the node's map).
   std::vector<double> self_by_channel_j;
   std::vector<bool> charged;
+  // Inclusive: the time of the spans that land here or below and whose parent span does not
+  // (a module reached by spans of its own and by spans named below it counts both).
   TimeNs time_ns = 0;
   TimeNs self_time_ns = 0;
   std::uint64_t calls = 0;
@@ -36,13 +39,17 @@ class FlatTree {
     nodes_.push_back(std::move(root));
   }
 
-  std::size_t child(std::size_t parent, std::string_view name, Pass pass) {
+  // A new node takes `category` (the span's whose name level it is: so that "bert" in a span named
+  // "bert/encoder" is a layer too); a span of its own later sets its own.
+  std::size_t child(std::size_t parent, std::string_view name, Pass pass, SpanCategory category) {
     auto& kids = nodes_[parent].children;
     if (auto it = kids.find(name); it != kids.end()) return it->second;
     const std::size_t id = nodes_.size();
     FlatNode node;
     node.name = std::string(name);
+    node.parent = parent;
     node.pass = pass;
+    node.category = category;
     node.self_by_channel_j.assign(channels_->size(), 0.0);
     node.charged.assign(channels_->size(), false);
     nodes_.push_back(std::move(node));
@@ -176,7 +183,8 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
         continue;
       }
       if (inputs.split_passes && sp.pass != Pass::kNone && sp.pass != parent_pass) {
-        parent_node = tree.child(parent_node, pass_node_name(sp.pass), sp.pass);
+        parent_node =
+            tree.child(parent_node, pass_node_name(sp.pass), sp.pass, SpanCategory::kRegion);
       }
       const std::string& name = timeline.name(sp.name);
       std::size_t start = 0;
@@ -184,7 +192,7 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
         const std::size_t slash = name.find('/', start);
         const std::string_view level = std::string_view(name).substr(
             start, slash == std::string::npos ? std::string::npos : slash - start);
-        if (!level.empty()) parent_node = tree.child(parent_node, level, sp.pass);
+        if (!level.empty()) parent_node = tree.child(parent_node, level, sp.pass, sp.category);
         if (slash == std::string::npos) break;
         start = slash + 1;
       }
@@ -201,12 +209,25 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
       child_time_ns[sp.parent] += sp.duration_ns();
     }
   }
+  // A span's time counts at its node and every node above it up to its parent span's node (whose
+  // own span already covers it), or up to the root.
+  const auto add_inclusive_time = [&](std::uint32_t span) {
+    const std::uint32_t parent = all[span].parent;
+    const std::size_t stop = parent != kNoIndex && parent < all.size() && span != root_span &&
+                                     node_of[parent] != kUnresolved
+                                 ? node_of[parent]
+                                 : kUnresolved;
+    for (std::size_t n = node_of[span]; n != stop; n = tree[n].parent) {
+      tree[n].time_ns += all[span].duration_ns();
+      if (n == 0) break;
+    }
+  };
   for (std::uint32_t s : spans) {
     resolve(s);
     const Span& sp = all[s];
     FlatNode& node = tree[node_of[s]];
     node.calls += 1;
-    node.time_ns += sp.duration_ns();
+    add_inclusive_time(s);
     node.self_time_ns += std::max<TimeNs>(0, sp.duration_ns() - child_time_ns[s]);
     for (std::size_t k = 0; k < inputs.channels.size(); ++k) {
       const ChannelFigures& c = inputs.channels[k];

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "attribution/trace_alignment.hpp"
 #include "capi/json_options.hpp"
 #include "capi/last_error.hpp"
 #include "capi/profile_attribution.hpp"
@@ -39,13 +40,8 @@ jouleprof::Status attribute_files(const char* profile_path_in, const char* trace
     if (profile.meta.anchor.monotonic_ns != 0) import_options.anchor = profile.meta.anchor;
     import_options.offset_ns = trace_offset_ns;  // overrides the clock mapping when given
     JP_TRY(jouleprof::TraceImport imported, jouleprof::import_trace(trace_path, import_options));
-    profile.timeline = std::move(imported.timeline);
-    profile.meta.options["attribution.trace"] = trace_path;
-    profile.meta.options["attribution.trace_format"] =
-        std::string(jouleprof::to_string(imported.format));
-    profile.meta.options["attribution.trace_clock"] = imported.clock_mapping;
-    for (std::string& w : imported.warnings)
-      profile.warnings.push_back(fmt::format("{}: {}", trace_path, w));
+    JP_RETURN_IF_ERROR(jouleprof::attribution::adopt_trace(profile, std::move(imported), trace_path,
+                                                           profile_path_in));
   }
   if (profile.timeline.spans().empty()) {
     return jouleprof::invalid_input(trace_path != nullptr ? trace_path : profile_path_in, "spans",
@@ -53,6 +49,7 @@ jouleprof::Status attribute_files(const char* profile_path_in, const char* trace
   }
   profile.meta.kind = "attribute";
   JP_RETURN_IF_ERROR(capi::attribute_profile_over_window(profile, std::move(attribution)));
+  JP_RETURN_IF_ERROR(jouleprof::attribution::check_energy_reached_spans(profile));
   return jouleprof::write_profile_json(profile, output_profile_path);
 }
 

@@ -8,6 +8,7 @@
 #include "jouleprof/jouleprof.h"
 #include "jouleprof/recorder.hpp"
 #include "jouleprof/span_dump.hpp"
+#include "jouleprof/trace_import.hpp"
 
 namespace {
 
@@ -23,6 +24,30 @@ SpanCategory category_from_c(int category) noexcept {
 
 Pass pass_from_c(int pass) noexcept {
   return pass >= JP_PASS_NONE && pass <= JP_PASS_OPTIMIZER ? static_cast<Pass>(pass) : Pass::kNone;
+}
+
+// Imported spans keep their tracks, named apart from the recorder's own thread tracks.
+constexpr std::string_view kImportedTrackPrefix = "trace: ";
+
+jouleprof::Status add_trace_to_recorder(const char* trace_path) {
+  JP_TRY(const jouleprof::TraceImport imported, jouleprof::import_trace(trace_path));
+  if (!imported.clock_established) {
+    return jouleprof::invalid_input(trace_path, "clock", imported.clock_mapping,
+                                    "its spans cannot be placed on CLOCK_MONOTONIC");
+  }
+  jouleprof::Recorder& recorder = jouleprof::Recorder::global();
+  const jouleprof::Timeline& t = imported.timeline;
+  std::vector<jouleprof::NameId> names(t.names().size());
+  for (std::uint32_t i = 0; i < names.size(); ++i) names[i] = jouleprof::intern_name(t.name(i));
+  // Spans go in timeline order: a parent before its children, also when both have the same
+  // times (a backward node's module span), which containment then keeps in that order.
+  for (const jouleprof::Span& s : t.spans()) {
+    const jouleprof::Track& track = t.tracks()[s.track];
+    recorder.add_external_span(track.kind, std::string(kImportedTrackPrefix) + track.name,
+                               track.device, names[s.name], s.begin_ns, s.end_ns, s.category,
+                               s.pass);
+  }
+  return jouleprof::Status::Ok();
 }
 
 }  // namespace
@@ -114,6 +139,19 @@ jp_status jp_recorder_write_spans(const char* path) {
     dump.pid = static_cast<std::int64_t>(getpid());
     const jouleprof::Status written = jouleprof::write_span_dump(dump, path);
     return written ? JP_OK : jouleprof::capi::fail(written.error());
+  } catch (...) {
+    return jouleprof::capi::fail_from_exception(std::current_exception());
+  }
+}
+
+jp_status jp_recorder_add_trace(const char* trace_path) {
+  if (trace_path == nullptr) {
+    return jouleprof::capi::fail(jouleprof::ErrorCode::kInvalidInput,
+                                 "jp_recorder_add_trace: trace_path must not be NULL");
+  }
+  try {
+    const jouleprof::Status added = add_trace_to_recorder(trace_path);
+    return added ? JP_OK : jouleprof::capi::fail(added.error());
   } catch (...) {
     return jouleprof::capi::fail_from_exception(std::current_exception());
   }

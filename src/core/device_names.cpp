@@ -12,7 +12,7 @@ bool is_cpu_package_device(std::string_view device) {
 }
 
 bool track_consumes_device(std::string_view track_device, std::string_view channel_device) {
-  if (track_device == channel_device) return true;
+  if (track_device == channel_device || channel_device.empty()) return true;
   return channel_device == kWholeCpuDevice && is_cpu_package_device(track_device);
 }
 

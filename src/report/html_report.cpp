@@ -9,6 +9,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "jouleprof/attribution.hpp"
 #include "report/markup.hpp"
 #include "report/power_points.hpp"
 #include "report/tree_rows.hpp"
@@ -103,7 +104,7 @@ void write_summary(const Profile& p, std::ostringstream& out) {
     out << "<tr><th>" << k << "</th><td>" << xml_escape(v) << "</td></tr>";
   };
   row("kind", m.kind);
-  row("host", m.host);
+  row("host", m.host.empty() ? "not recorded (attributed from files)" : m.host);
   if (m.rank)
     row("rank",
         fmt::format("{}{}", *m.rank, m.world_size ? fmt::format(" of {}", *m.world_size) : ""));
@@ -278,28 +279,30 @@ void write_tree(const Profile& p, std::ostringstream& out) {
   out << "</section>\n";
 }
 
+// The list `jouleprof attribute` and `profile` print (jouleprof::top_operators): self energy summed
+// by name with indices collapsed, pass and [unattributed] nodes left out.
 void write_operators(const Profile& p, const ReportOptions& options, std::ostringstream& out) {
   out << "<section id=\"operators\"><h2>Top operators</h2>";
   if (!p.tree) {
     out << "<p class=\"muted\">No breakdown tree.</p></section>\n";
     return;
   }
-  out << "<table><tr><th>operator</th><th>category</th><th class=\"num\">energy</th><th "
-         "class=\"num\">share</th>"
-         "<th class=\"num\">time</th><th class=\"num\">calls</th><th "
-         "class=\"num\">energy/call</th><th>provenance</th></tr>";
+  out << "<p class=\"muted\">Self energy by operator, summed over every layer and pass "
+         "(indices collapsed: layer_* ); share = of the run's total.</p>"
+         "<table><tr><th>operator</th><th class=\"num\">self energy</th><th "
+         "class=\"num\">share</th><th class=\"num\">self time</th><th class=\"num\">calls</th>"
+         "<th class=\"num\">energy/call</th><th>provenance</th></tr>";
   const double root = p.tree->energy_j;
   for (const OperatorTotal& op : top_operators(*p.tree, options.top_operators)) {
     out << fmt::format(
-        "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
-        "class=\"num\">{}</td>"
-        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td><span "
-        "class=\"prov\">{}{}</span></td></tr>",
-        xml_escape(op.name), to_string(op.category), xml_escape(format_energy(op.energy_j)),
+        "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
+        "class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td><span "
+        "class=\"prov\">{}</span></td></tr>",
+        xml_escape(op.name), xml_escape(format_energy(op.energy_j)),
         format_share(root > 0.0 ? op.energy_j / root : 0.0),
         xml_escape(format_duration(op.time_ns)), op.calls,
         xml_escape(op.calls > 0 ? format_energy(op.energy_j / static_cast<double>(op.calls)) : "–"),
-        to_string(op.provenance), op.mixed_provenance ? " (mixed)" : "");
+        to_string(p.tree->provenance));
   }
   out << "</table></section>\n";
 }

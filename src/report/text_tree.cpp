@@ -14,19 +14,27 @@ std::size_t display_width(const std::string& s) {
       s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
+struct Collector {
+  const TextTreeOptions& options;
+  double root_energy_j;
+  std::vector<std::vector<std::string>> rows;
+};
+
 void collect(const ProfileNode& node, double parent_energy_j, const std::string& prefix,
-             const std::string& branch, int depth, const TextTreeOptions& options,
-             std::vector<std::vector<std::string>>& rows) {
-  const double share = parent_energy_j != 0.0 ? node.energy_j / parent_energy_j : 1.0;
+             const std::string& branch, int depth, Collector& out) {
+  const TextTreeOptions& options = out.options;
+  const double of_parent = parent_energy_j != 0.0 ? node.energy_j / parent_energy_j : 1.0;
+  const double share = out.root_energy_j != 0.0 ? node.energy_j / out.root_energy_j : 1.0;
   std::vector<std::string> row;
   row.push_back(prefix + branch + node.name);
   row.push_back(fmt::format("{:.4g}", node.energy_j));
-  row.push_back(depth == 0 ? "" : fmt::format("{:.1f}%", 100.0 * share));
+  row.push_back(fmt::format("{:.1f}%", 100.0 * share));
+  row.push_back(depth == 0 ? "" : fmt::format("{:.1f}%", 100.0 * of_parent));
   row.push_back(node.time_ns > 0 ? fmt::format("{:.1f}", node.mean_power_w()) : "");
   row.push_back(fmt::format("{:.3f}", static_cast<double>(node.time_ns) / 1e6));
   row.push_back(std::to_string(node.calls));
   row.push_back(std::string(to_string(node.provenance)));
-  rows.push_back(std::move(row));
+  out.rows.push_back(std::move(row));
   if (options.max_depth >= 0 && depth >= options.max_depth) return;
 
   std::vector<const ProfileNode*> shown;
@@ -42,9 +50,9 @@ void collect(const ProfileNode& node, double parent_energy_j, const std::string&
   const std::string child_prefix = depth == 0 ? "" : prefix + (branch == "└─ " ? "   " : "│  ");
   for (std::size_t i = 0; i < shown.size(); ++i) {
     const bool last = i + 1 == shown.size() && hidden == 0;
-    collect(*shown[i], node.energy_j, child_prefix, last ? "└─ " : "├─ ", depth + 1, options, rows);
+    collect(*shown[i], node.energy_j, child_prefix, last ? "└─ " : "├─ ", depth + 1, out);
   }
-  if (hidden > 0) rows.push_back({child_prefix + "└─ " + fmt::format("({} more)", hidden)});
+  if (hidden > 0) out.rows.push_back({child_prefix + "└─ " + fmt::format("({} more)", hidden)});
 }
 
 }  // namespace
@@ -75,10 +83,16 @@ std::string format_text_table(const std::vector<std::string>& header,
 }
 
 std::string format_profile_tree(const ProfileNode& root, const TextTreeOptions& options) {
-  std::vector<std::vector<std::string>> rows;
-  collect(root, 0.0, "", "", 0, options, rows);
+  Collector out{options, root.energy_j, {}};
+  collect(root, 0.0, "", "", 0, out);
+  if (out.rows.size() > options.max_rows) {
+    const std::size_t hidden = out.rows.size() - options.max_rows;
+    out.rows.resize(options.max_rows);
+    out.rows.push_back({fmt::format("({} more rows)", hidden)});
+  }
   return format_text_table(
-      {"node", "energy J", "share", "power W", "time ms", "calls", "provenance"}, rows);
+      {"node", "energy J", "share", "% of parent", "power W", "time ms", "calls", "provenance"},
+      out.rows);
 }
 
 }  // namespace jouleprof::report

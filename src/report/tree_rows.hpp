@@ -1,5 +1,5 @@
 // The breakdown tree as rows in pre-order, each with its full path: what the CSV, text, HTML and
-// the run history list.
+// the run history list. (The top operators of every output are jouleprof::top_operators.)
 #pragma once
 
 #include <string>
@@ -18,18 +18,5 @@ struct TreeRow {
 
 // Pre-order (parent before children, children in their stored order).
 std::vector<TreeRow> flatten_tree(const ProfileNode& root);
-
-// Operators (category op, kernel, call or memory) summed by name, largest energy first; when the
-// tree holds none of these, its leaves are used instead.
-struct OperatorTotal {
-  std::string name;
-  SpanCategory category = SpanCategory::kOp;
-  double energy_j = 0.0;
-  TimeNs time_ns = 0;
-  std::uint64_t calls = 0;
-  Provenance provenance = Provenance::kMeasured;
-  bool mixed_provenance = false;  // rows with this name disagree on provenance
-};
-std::vector<OperatorTotal> top_operators(const ProfileNode& root, std::size_t limit);
 
 }  // namespace jouleprof::report

@@ -61,6 +61,7 @@ void read_args(ondemand::object args, ChromeEvent& event) {
       keep_if_present(value.get_int64().get(event.arg_stream));
     } else if (key == "Sequence number") {
       event.has_sequence_number = true;
+      keep_if_present(value.get_int64().get(event.sequence_number));
     } else if (key == "Fwd thread id") {
       keep_if_present(value.get_int64().get(event.fwd_thread_id));
     }

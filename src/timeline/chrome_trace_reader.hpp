@@ -34,8 +34,11 @@ struct ChromeEvent {
   std::string_view arg_input_dims;  // args["Input Dims"], raw JSON
   std::int64_t arg_device = -1;
   std::int64_t arg_stream = -1;
-  bool has_sequence_number = false;  // Kineto: the op was recorded by autograd
-  std::int64_t fwd_thread_id = 0;    // Kineto: nonzero on backward ops
+  // Kineto: "Sequence number", the autograd node's number (forward ops that feed autograd and
+  // the backward nodes they created); -1 when absent.
+  std::int64_t sequence_number = -1;
+  bool has_sequence_number = false;
+  std::int64_t fwd_thread_id = 0;  // Kineto: nonzero on backward ops (the forward thread's id)
 };
 
 // Top-level facts of the file, gathered while reading.

@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "timeline/backward_links.hpp"
 #include "timeline/chrome_trace_reader.hpp"
 #include "timeline/containment.hpp"
 #include "timeline/span_dump_parse.hpp"
@@ -28,6 +29,8 @@ std::string_view to_string(TraceFormat format) {
       return "chrome";
     case TraceFormat::kSpanDump:
       return "jouleprof-spans";
+    case TraceFormat::kTorchLegacy:
+      return "torch-legacy";
   }
   return "unknown";
 }
@@ -82,8 +85,44 @@ struct CategoryMeaning {
   bool skip = false;    // the profiler's own activity
 };
 
-CategoryMeaning meaning_of(std::string_view cat, std::string_view name) {
-  const bool step = name.starts_with("ProfilerStep#");
+// Module scopes: Kineto's python_function events (with_stack) and the record_function scopes that
+// jouleprof's Python hooks open are named "nn.Module: <name>"; the span keeps <name>.
+constexpr std::string_view kModulePrefix = "nn.Module: ";
+// torch.profiler numbers its steps "ProfilerStep#<n>"; every step is one node "step", as the
+// built-in models' steps are, and keeps its number in the attribute "step".
+constexpr std::string_view kStepPrefix = "ProfilerStep#";
+constexpr std::string_view kStepName = "step";
+// Zero-length scopes jouleprof's Python package leaves in a torch.profiler trace: a clock
+// reference ("jouleprof::clock_sync <monotonic ns>") and epoch ends. They are not spans.
+constexpr std::string_view kClockSyncPrefix = "jouleprof::clock_sync ";
+constexpr std::string_view kEpochEndScope = "jouleprof::epoch_end";
+// torch's legacy profiler (builds without Kineto, such as Debian's torch 1.13) writes a bare array
+// of events without categories, all in the process "CPU functions", times in µs since its start.
+constexpr std::string_view kLegacyTorchPid = "\"CPU functions\"";
+
+bool is_legacy_torch(const ChromeEvent& e) {
+  return e.category.empty() && e.pid == kLegacyTorchPid;
+}
+
+// What an event of torch's legacy profiler is, from its name alone: operators and autograd nodes
+// carry a namespace ("aten::addmm", "torch::autograd::AccumulateGrad") or end in Backward<n>;
+// the rest are record_function scopes.
+CategoryMeaning legacy_torch_meaning(std::string_view name) {
+  if (name.starts_with(kStepPrefix)) return {SpanCategory::kStep, false, false, false};
+  if (name.find("::") != std::string_view::npos || ends_with_backward(name))
+    return {SpanCategory::kOp, false, false, false};
+  return {};
+}
+
+CategoryMeaning meaning_of(const ChromeEvent& e) {
+  const std::string_view cat = e.category;
+  const std::string_view name = e.name;
+  if (name.starts_with(kModulePrefix)) {
+    return {SpanCategory::kLayer, false, cat == "python_function" || cat == "user_annotation",
+            false};
+  }
+  if (is_legacy_torch(e)) return legacy_torch_meaning(name);
+  const bool step = name.starts_with(kStepPrefix);
   if (cat == "kernel") return {SpanCategory::kKernel, true, true, false};
   if (cat == "gpu_memcpy" || cat == "gpu_memset") return {SpanCategory::kMemory, true, true, false};
   if (cat == "gpu_user_annotation") return {SpanCategory::kRegion, true, true, false};
@@ -95,14 +134,13 @@ CategoryMeaning meaning_of(std::string_view cat, std::string_view name) {
   if (cat == "user_annotation") {
     return {step ? SpanCategory::kStep : SpanCategory::kRegion, false, true, false};
   }
-  if (cat == "python_function") {
-    return {name.starts_with("nn.Module: ") ? SpanCategory::kLayer : SpanCategory::kRegion, false,
-            true, false};
-  }
+  if (cat == "python_function") return {SpanCategory::kRegion, false, true, false};
   if (cat == "overhead" || cat == "Trace") return {SpanCategory::kRegion, false, true, true};
   if (cat == "Op") return {SpanCategory::kOp, false, false, false};  // TensorFlow
   return {};
 }
+
+bool is_accumulate_grad(std::string_view name) { return name.ends_with("AccumulateGrad"); }
 
 // Kineto's evidence of the training pass; spans without evidence take their parent's later.
 Pass pass_evidence(const ChromeEvent& e) {
@@ -110,6 +148,8 @@ Pass pass_evidence(const ChromeEvent& e) {
     return Pass::kBackward;
   }
   if (e.name.starts_with("Optimizer.")) return Pass::kOptimizer;
+  // A module's scope is its forward call (backward work is linked to modules after import).
+  if (e.name.starts_with(kModulePrefix)) return Pass::kForward;
   if (e.has_sequence_number) return e.fwd_thread_id == 0 ? Pass::kForward : Pass::kBackward;
   return Pass::kNone;
 }
@@ -142,7 +182,9 @@ struct LocalTrack {
 struct PendingSpan {
   Span span;  // trace-relative times; track: local index; attributes: parse-time set or none
   std::int64_t correlation = -1;
-  std::string_view bytes;  // GPU memory operations, raw token in the trace text
+  std::string_view bytes;       // GPU memory operations, raw token in the trace text
+  std::int64_t sequence = -1;   // autograd's "Sequence number"
+  std::int64_t fwd_thread = 0;  // "Fwd thread id"
 };
 
 struct PendingMark {
@@ -156,6 +198,15 @@ struct OpenBegin {
   std::uint32_t name;
   CategoryMeaning meaning;
   Pass pass;
+  std::int64_t sequence;
+  std::int64_t fwd_thread;
+  std::uint32_t attributes;
+};
+
+// The first clock_sync scope: monotonic_ns = its name's number at its trace time.
+struct ClockSync {
+  TimeNs trace_ns = 0;  // the scope's ts (without baseTimeNanoseconds)
+  TimeNs monotonic_ns = 0;
 };
 
 struct FlowEnd {
@@ -242,9 +293,12 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     return Status::Ok();
   }
 
-  // The span's name: TensorFlow's node name (hierarchical) where it has one, else the event name.
+  // The span's name: TensorFlow's node name (hierarchical) where it has one, a module's own name,
+  // "step" for torch.profiler's steps, else the event name.
   std::uint32_t span_name(const ChromeEvent& e) {
     if (e.category == "Op" && !e.arg_name.empty()) return intern(e.arg_name);
+    if (e.name.starts_with(kModulePrefix)) return intern(e.name.substr(kModulePrefix.size()));
+    if (e.name.starts_with(kStepPrefix)) return intern(kStepName);
     return intern(e.name);
   }
 
@@ -252,12 +306,15 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     Attributes attrs;
     if (!e.arg_input_dims.empty()) attrs.emplace_back("input_dims", std::string(e.arg_input_dims));
     if (e.category == "Op" && !e.arg_op.empty()) attrs.emplace_back("op", std::string(e.arg_op));
+    if (e.name.starts_with(kStepPrefix))
+      attrs.emplace_back("step", std::string(e.name.substr(kStepPrefix.size())));
     if (attrs.empty()) return kNoIndex;
     return timeline_.add_attributes(std::move(attrs));
   }
 
   void add_pending(const ChromeEvent& e, const CategoryMeaning& meaning, TimeNs begin_ns,
-                   TimeNs end_ns, std::uint32_t name, Pass pass) {
+                   TimeNs end_ns, std::uint32_t name, Pass pass, std::int64_t sequence,
+                   std::int64_t fwd_thread, std::uint32_t attributes) {
     const std::uint32_t track = track_of(e);
     LocalTrack& local = tracks_[track];
     if (meaning.gpu) {
@@ -266,6 +323,7 @@ class TraceBuilder final : public timeline::ChromeEventSink {
       if (e.arg_stream >= 0) local.stream = e.arg_stream;
     }
     kineto_seen_ = kineto_seen_ || meaning.kineto;
+    legacy_torch_seen_ = legacy_torch_seen_ || is_legacy_torch(e);
     PendingSpan p;
     p.span.begin_ns = begin_ns;
     p.span.end_ns = end_ns;
@@ -276,23 +334,53 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     if (meaning.gpu) {
       p.bytes = e.arg_bytes;
     } else {
-      p.span.attributes = parse_time_attributes(e);
+      p.span.attributes = attributes;
     }
     p.correlation = e.correlation;
+    p.sequence = sequence;
+    p.fwd_thread = fwd_thread;
     spans_.push_back(p);
   }
 
+  static std::int64_t sequence_of(const ChromeEvent& e) {
+    return e.has_sequence_number ? e.sequence_number : -1;
+  }
+
+  // jouleprof's own scopes (see kClockSyncPrefix; complete events, as torch writes them): true
+  // when `e` was one and has been used.
+  Result<bool> take_jouleprof_scope(const ChromeEvent& e) {
+    if (e.name.starts_with(kClockSyncPrefix)) {
+      ++skipped_;
+      if (clock_sync_) return true;  // the first one maps the clock
+      JP_TRY(const TimeNs t_ns, time_field(e, "ts", e.ts_token));
+      const auto monotonic_ns = parse_int(e.name.substr(kClockSyncPrefix.size()));
+      if (!monotonic_ns) return bad(e, "name", e.name, "has no monotonic time after clock_sync");
+      clock_sync_ = ClockSync{t_ns, *monotonic_ns};
+      return true;
+    }
+    if (e.name == kEpochEndScope) {
+      ++skipped_;
+      JP_TRY(const TimeNs t_ns, time_field(e, "ts", e.ts_token));
+      marks_.push_back(PendingMark{t_ns, track_of(e), intern("epoch_end")});
+      return true;
+    }
+    return false;
+  }
+
   Status on_complete(const ChromeEvent& e) {
-    const CategoryMeaning meaning = meaning_of(e.category, e.name);
+    const CategoryMeaning meaning = meaning_of(e);
     if (meaning.skip) {
       ++skipped_;
       kineto_seen_ = true;
       return Status::Ok();
     }
+    JP_TRY(const bool taken, take_jouleprof_scope(e));
+    if (taken) return Status::Ok();
     JP_TRY(const TimeNs begin_ns, time_field(e, "ts", e.ts_token));
     JP_TRY(const TimeNs duration_ns, time_field(e, "dur", e.dur_token));
     if (duration_ns < 0) return bad(e, "dur", e.dur_token, "is negative");
-    add_pending(e, meaning, begin_ns, begin_ns + duration_ns, span_name(e), pass_evidence(e));
+    add_pending(e, meaning, begin_ns, begin_ns + duration_ns, span_name(e), pass_evidence(e),
+                sequence_of(e), e.fwd_thread_id, meaning.gpu ? kNoIndex : parse_time_attributes(e));
     return Status::Ok();
   }
 
@@ -300,8 +388,10 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     JP_TRY(const TimeNs begin_ns, time_field(e, "ts", e.ts_token));
     const std::uint32_t track = track_of(e);
     if (open_.size() <= track) open_.resize(track + 1);
-    open_[track].push_back(
-        OpenBegin{begin_ns, span_name(e), meaning_of(e.category, e.name), pass_evidence(e)});
+    const CategoryMeaning meaning = meaning_of(e);
+    open_[track].push_back(OpenBegin{begin_ns, span_name(e), meaning, pass_evidence(e),
+                                     sequence_of(e), e.fwd_thread_id,
+                                     meaning.gpu ? kNoIndex : parse_time_attributes(e)});
     return Status::Ok();
   }
 
@@ -315,7 +405,8 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     const OpenBegin b = open_[track].back();
     open_[track].pop_back();
     if (end_ns < b.begin_ns) return bad(e, "ts", e.ts_token, "ends before its B event began");
-    add_pending(e, b.meaning, b.begin_ns, end_ns, b.name, b.pass);
+    add_pending(e, b.meaning, b.begin_ns, end_ns, b.name, b.pass, b.sequence, b.fwd_thread,
+                b.attributes);
     return Status::Ok();
   }
 
@@ -343,7 +434,10 @@ class TraceBuilder final : public timeline::ChromeEventSink {
   void classify_tracks(TraceFormat format);
   void classify_tensorflow_track(LocalTrack& track, std::string_view process);
   void link_flows();
+  std::vector<std::size_t> link_backward_to_modules(TraceImport& out);
   void place_spans(TraceImport& out);
+  void map_clock(const timeline::ChromeTraceHeader& header, const TraceImportOptions& options,
+                 TraceImport& out);
 
   std::string_view origin_;
   Timeline timeline_;
@@ -359,6 +453,8 @@ class TraceBuilder final : public timeline::ChromeEventSink {
   std::vector<std::pair<std::string_view, FlowEnd>> flow_starts_;  // id token: views the text
   std::vector<std::pair<std::string_view, FlowEnd>> flow_finishes_;
   bool kineto_seen_ = false;
+  bool legacy_torch_seen_ = false;
+  std::optional<ClockSync> clock_sync_;
   std::uint64_t events_ = 0;
   std::uint64_t skipped_ = 0;
   std::uint64_t unmatched_ends_ = 0;
@@ -475,17 +571,71 @@ void TraceBuilder::link_flows() {
   }
 }
 
+// Inserts, before each backward span that was linked to a module, a kLayer span of that module's
+// path with the same times (timeline/backward_links.hpp). Returns, per pending span, the index of
+// the module span inserted before it (or kNone).
+std::vector<std::size_t> TraceBuilder::link_backward_to_modules(TraceImport& out) {
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<timeline::AutogradSpan> host;
+  std::vector<std::size_t> pending_of_host;
+  bool any_sequence = false;
+  for (std::size_t i = 0; i < spans_.size(); ++i) {
+    const PendingSpan& p = spans_[i];
+    if (tracks_[p.span.track].skip || tracks_[p.span.track].kind == TrackKind::kGpuStream) continue;
+    timeline::AutogradSpan a;
+    a.begin_ns = p.span.begin_ns;
+    a.end_ns = p.span.end_ns;
+    a.track = p.span.track;
+    a.name = p.span.name;
+    a.layer = p.span.category == SpanCategory::kLayer;
+    a.backward = p.span.pass == Pass::kBackward;
+    a.accumulate_grad = is_accumulate_grad(timeline_.name(p.span.name));
+    a.sequence = p.sequence;
+    a.fwd_thread = p.fwd_thread;
+    any_sequence = any_sequence || p.sequence >= 0;
+    host.push_back(a);
+    pending_of_host.push_back(i);
+  }
+  std::vector<std::size_t> inserted_before(spans_.size(), kNone);
+  if (!any_sequence &&
+      std::none_of(host.begin(), host.end(), [](const auto& a) { return a.backward; })) {
+    return inserted_before;
+  }
+  const timeline::BackwardLinks links = timeline::link_backward(host, timeline_);
+  out.backward = BackwardLinkStats{links.nodes,       links.linked_nodes, links.module_nodes,
+                                   links.backward_ns, links.linked_ns,    links.module_ns};
+  for (const timeline::BackwardModuleSpan& m : links.module_spans) {
+    const PendingSpan& wrapped = spans_[pending_of_host[m.wraps]];
+    PendingSpan module;
+    module.span.begin_ns = wrapped.span.begin_ns;
+    module.span.end_ns = wrapped.span.end_ns;
+    module.span.track = wrapped.span.track;
+    module.span.name = timeline_.intern(m.module_path);
+    module.span.category = SpanCategory::kLayer;
+    module.span.pass = Pass::kBackward;
+    inserted_before[pending_of_host[m.wraps]] = spans_.size();
+    spans_.push_back(module);
+  }
+  inserted_before.resize(spans_.size(), kNone);
+  return inserted_before;
+}
+
 void TraceBuilder::place_spans(TraceImport& out) {
   for (LocalTrack& track : tracks_) {
     if (!track.skip)
       track.placed = timeline_.add_track(Track{track.kind, track.name, track.device_name});
   }
+  const std::size_t traced_spans = spans_.size();
+  const std::vector<std::size_t> module_before = link_backward_to_modules(out);
   std::vector<std::vector<std::size_t>> by_track(tracks_.size());
-  for (std::size_t i = 0; i < spans_.size(); ++i) {
+  for (std::size_t i = 0; i < traced_spans; ++i) {
     if (tracks_[spans_[i].span.track].skip) {
       ++skipped_;
       continue;
     }
+    // Equal times: containment keeps input order, so the module span becomes the parent.
+    if (module_before[i] != static_cast<std::size_t>(-1))
+      by_track[spans_[i].span.track].push_back(module_before[i]);
     by_track[spans_[i].span.track].push_back(i);
   }
   // Host tracks first: GPU spans take their pass from the call that launched them.
@@ -537,6 +687,56 @@ void TraceBuilder::place_spans(TraceImport& out) {
   }
 }
 
+// trace_ns = baseTimeNanoseconds + ts; monotonic = trace_ns + offset. In order: an explicit
+// offset, an explicit clock, the first clock_sync scope, the clock the format implies.
+void TraceBuilder::map_clock(const timeline::ChromeTraceHeader& header,
+                             const TraceImportOptions& options, TraceImport& out) {
+  const TimeNs base_ns = header.base_time_ns.value_or(0);
+  out.clock = options.clock;
+  if (out.clock == TraceClock::kAuto) {
+    if (out.format == TraceFormat::kTorchLegacy) {
+      out.clock = TraceClock::kRelative;
+    } else if (out.format == TraceFormat::kChrome) {
+      const auto [first, last] = timeline_.extent();
+      (void)last;
+      out.clock =
+          base_ns + first >= kEpochTimesFromNs ? TraceClock::kRealtime : TraceClock::kMonotonic;
+    } else {
+      out.clock = TraceClock::kRealtime;
+    }
+  }
+  if (options.offset_ns) {
+    out.offset_ns = *options.offset_ns;
+    out.clock_mapping = fmt::format("offset {} ns given explicitly", out.offset_ns);
+  } else if (clock_sync_ && options.clock == TraceClock::kAuto) {
+    out.offset_ns = clock_sync_->monotonic_ns - (base_ns + clock_sync_->trace_ns);
+    out.clock_mapping = fmt::format(
+        "the trace's jouleprof::clock_sync scope (monotonic {} ns at trace time {} ns): offset {} "
+        "ns",
+        clock_sync_->monotonic_ns, base_ns + clock_sync_->trace_ns, out.offset_ns);
+  } else if (out.clock == TraceClock::kRealtime) {
+    const ClockAnchor anchor = options.anchor.value_or(ClockAnchor::capture());
+    out.offset_ns = anchor.monotonic_ns - anchor.realtime_ns;
+    out.clock_mapping = fmt::format(
+        "realtime to monotonic through {} anchor (realtime {} ns = monotonic {} ns): offset {} ns",
+        options.anchor ? "the given"
+                       : "this host's current (valid for traces recorded here since boot)",
+        anchor.realtime_ns, anchor.monotonic_ns, out.offset_ns);
+  } else if (out.clock == TraceClock::kRelative) {
+    out.offset_ns = 0;
+    out.clock_established = false;
+    out.clock_mapping =
+        "none: torch's legacy profiler counts from its own start and the trace has no "
+        "jouleprof::clock_sync scope";
+  } else {
+    out.offset_ns = 0;
+    out.clock_mapping = "trace times taken as CLOCK_MONOTONIC: offset 0 ns";
+  }
+  if (base_ns != 0) {
+    out.clock_mapping += fmt::format("; trace time = baseTimeNanoseconds {} + ts", base_ns);
+  }
+}
+
 Result<TraceImport> TraceBuilder::finish(const timeline::ChromeTraceHeader& header,
                                          const TraceImportOptions& options) {
   TraceImport out;
@@ -546,7 +746,8 @@ Result<TraceImport> TraceBuilder::finish(const timeline::ChromeTraceHeader& head
   out.format = tensorflow ? TraceFormat::kTensorFlow
                : (header.base_time_ns || header.has_device_properties || kineto_seen_)
                    ? TraceFormat::kKineto
-                   : TraceFormat::kChrome;
+               : legacy_torch_seen_ ? TraceFormat::kTorchLegacy
+                                    : TraceFormat::kChrome;
   classify_tracks(out.format);
   link_flows();
   place_spans(out);
@@ -561,37 +762,8 @@ Result<TraceImport> TraceBuilder::finish(const timeline::ChromeTraceHeader& head
         fmt::format("{} E event(s) without a B event were left out", unmatched_ends_));
   }
 
-  // Clock: trace_ns = base + ts; monotonic = trace_ns + offset.
+  map_clock(header, options, out);
   const TimeNs base_ns = header.base_time_ns.value_or(0);
-  out.clock = options.clock;
-  if (out.clock == TraceClock::kAuto) {
-    if (out.format == TraceFormat::kChrome) {
-      const auto [first, last] = timeline_.extent();
-      (void)last;
-      out.clock =
-          base_ns + first >= kEpochTimesFromNs ? TraceClock::kRealtime : TraceClock::kMonotonic;
-    } else {
-      out.clock = TraceClock::kRealtime;
-    }
-  }
-  if (options.offset_ns) {
-    out.offset_ns = *options.offset_ns;
-    out.clock_mapping = fmt::format("offset {} ns given explicitly (--offset-ns)", out.offset_ns);
-  } else if (out.clock == TraceClock::kRealtime) {
-    const ClockAnchor anchor = options.anchor.value_or(ClockAnchor::capture());
-    out.offset_ns = anchor.monotonic_ns - anchor.realtime_ns;
-    out.clock_mapping = fmt::format(
-        "realtime to monotonic through {} anchor (realtime {} ns = monotonic {} ns): offset {} ns",
-        options.anchor ? "the given"
-                       : "this host's current (valid for traces recorded here since boot)",
-        anchor.realtime_ns, anchor.monotonic_ns, out.offset_ns);
-  } else {
-    out.offset_ns = 0;
-    out.clock_mapping = "trace times are already CLOCK_MONOTONIC: offset 0 ns";
-  }
-  if (base_ns != 0) {
-    out.clock_mapping += fmt::format("; trace time = baseTimeNanoseconds {} + ts", base_ns);
-  }
   TimeNs shift_ns = 0;
   if (__builtin_add_overflow(base_ns, out.offset_ns, &shift_ns)) {
     return invalid_input(origin_, "baseTimeNanoseconds", std::to_string(base_ns),
@@ -612,9 +784,9 @@ Result<TraceImport> from_span_dump(const timeline::TraceText& text, std::string_
   out.format = TraceFormat::kSpanDump;
   out.clock = TraceClock::kMonotonic;
   out.offset_ns = options.offset_ns.value_or(0);
-  out.clock_mapping =
-      options.offset_ns ? fmt::format("offset {} ns given explicitly (--offset-ns)", out.offset_ns)
-                        : "span dumps are CLOCK_MONOTONIC: offset 0 ns";
+  out.clock_mapping = options.offset_ns
+                          ? fmt::format("offset {} ns given explicitly", out.offset_ns)
+                          : "span dumps are CLOCK_MONOTONIC: offset 0 ns";
   out.timeline = std::move(dump.timeline);
   out.timeline.shift(out.offset_ns);
   out.events = out.timeline.spans().size() + out.timeline.marks().size();

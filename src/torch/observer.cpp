@@ -197,8 +197,9 @@ struct ThreadState {
   std::uint32_t layer = 0;  // current layer trie node
   Pass pass = Pass::kNone;
   int backward_depth = 0;
-  int op_depth = 0;                      // FUNCTION-scope ops open on this thread
-  std::vector<std::size_t> device_open;  // indices of this thread's open device intervals
+  int op_depth = 0;                       // FUNCTION-scope ops open on this thread
+  std::uint32_t last_backward_layer = 0;  // layer node of the last backward node run here
+  std::vector<std::size_t> device_open;   // indices of this thread's open device intervals
   std::vector<std::uint32_t> layer_stack;
   std::vector<std::uint8_t> opened;
   std::unordered_map<std::uint64_t, std::uint32_t> child_cache;
@@ -211,6 +212,10 @@ struct ThreadState {
     // sits inside it. The wrapper is not an op: no span, so the node's layer span is the one that
     // sits directly under the backward pass.
     bool engine_wrapper;
+    // AccumulateGrad has no sequence number: the engine runs it as soon as its gradient is ready
+    // (it has the highest priority of the ready queue), right after the node that produced it,
+    // so it is charged to that node's layer.
+    bool accumulate_grad;
   };
   std::unordered_map<std::string_view, OpName> op_names;
   std::deque<std::string> name_storage;
@@ -227,7 +232,9 @@ struct ThreadState {
     if (it != op_names.end()) return it->second;
     const std::string& stored = name_storage.emplace_back(view);
     const bool wrapper = view.rfind("autograd::engine::evaluate_function", 0) == 0;
-    return op_names.emplace(stored, OpName{intern_name(stored), &stored, wrapper}).first->second;
+    const bool accumulate_grad = view.ends_with("AccumulateGrad");
+    return op_names.emplace(stored, OpName{intern_name(stored), &stored, wrapper, accumulate_grad})
+        .first->second;
   }
 
   LayerName scope_label(const char* name) {
@@ -512,15 +519,19 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction& fn) {
       break;
     }
     case at::RecordScope::BACKWARD_FUNCTION: {
+      const ThreadState::OpName& op = state.op_name(fn.name());
       std::uint32_t node = 0;
       if (fn.seqNr() >= 0) {
         node = SequenceTables::instance().for_thread(fn.forwardThreadId())->get(fn.seqNr());
+        state.last_backward_layer = node;
+      } else if (op.accumulate_grad) {
+        node = state.last_backward_layer;
       }
       if (node != 0) {
         begin(LayerTrie::instance().path_name(node), SpanCategory::kLayer, Pass::kBackward);
         opened |= kOpenedLayerSpan;
       }
-      begin(state.op_name(fn.name()).id, SpanCategory::kOp, Pass::kBackward);
+      begin(op.id, SpanCategory::kOp, Pass::kBackward);
       ++state.backward_depth;
       opened |= kOpenedSpan | kEnteredBackward;
       break;

@@ -75,5 +75,54 @@ TEST(RecorderCApi, NamedBeginInternsOnTheFly) {
   EXPECT_EQ(dump->timeline.name(dump->timeline.spans()[0].name), "python/forward");
 }
 
+// torch 1.13's legacy export with jouleprof's clock reference (monotonic 5 s at its 10 µs): a
+// module scope around a forward op, and a backward node (no sequence numbers in this export).
+constexpr const char* kSyncedLegacyTrace = R"([
+  {"name": "jouleprof::clock_sync 5000000000", "ph": "X", "ts": 10, "dur": 0, "tid": 1,
+   "pid": "CPU functions", "args": {}},
+  {"name": "nn.Module: Net", "ph": "X", "ts": 20, "dur": 100, "tid": 1, "pid": "CPU functions",
+   "args": {}},
+  {"name": "aten::addmm", "ph": "X", "ts": 30, "dur": 50, "tid": 1, "pid": "CPU functions",
+   "args": {}},
+  {"name": "AddmmBackward0", "ph": "X", "ts": 200, "dur": 60, "tid": 1, "pid": "CPU functions",
+   "args": {}}])";
+
+TEST(RecorderCApi, AddTracePutsATracesSpansOnTracksOfTheirOwn) {
+  const TempDir dir;
+  const auto trace = dir.write("trace.json", kSyncedLegacyTrace);
+  jp_recorder_start();
+  ASSERT_EQ(jp_recorder_add_trace(trace.string().c_str()), JP_OK) << jp_last_error();
+  jp_recorder_stop();
+  const std::string path = (dir.path() / "spans.json").string();
+  ASSERT_EQ(jp_recorder_write_spans(path.c_str()), JP_OK) << jp_last_error();
+  auto dump = read_span_dump(path);
+  ASSERT_TRUE(dump.ok()) << dump.error().message();
+  const Timeline& t = dump->timeline;
+  ASSERT_EQ(t.spans().size(), 3U) << "the clock reference is not a span";
+  std::uint32_t addmm = kNoIndex;
+  for (std::uint32_t i = 0; i < t.spans().size(); ++i) {
+    const Span& s = t.spans()[i];
+    EXPECT_EQ(t.tracks()[s.track].name.rfind("trace: ", 0), 0U) << t.tracks()[s.track].name;
+    if (t.name(s.name) == "aten::addmm") addmm = i;
+  }
+  ASSERT_NE(addmm, kNoIndex);
+  EXPECT_EQ(t.path_of(addmm), "Net/aten::addmm");
+  EXPECT_EQ(t.spans()[addmm].category, SpanCategory::kOp);
+  // The clock mapped from the scope: 5 s at 10 µs, so addmm begins 20 µs later.
+  EXPECT_EQ(t.spans()[addmm].begin_ns, 5'000'000'000 + 20'000);
+}
+
+TEST(RecorderCApi, AddTraceRefusesATraceWithoutAClock) {
+  const TempDir dir;
+  const auto trace = dir.write("trace.json", R"([{"name": "aten::addmm", "ph": "X", "ts": 30,
+      "dur": 50, "tid": 1, "pid": "CPU functions", "args": {}}])");
+  EXPECT_EQ(jp_recorder_add_trace(trace.string().c_str()), JP_ERR_INVALID_INPUT);
+  EXPECT_NE(std::string(jp_last_error()).find("clock"), std::string::npos) << jp_last_error();
+  EXPECT_EQ(jp_recorder_add_trace((dir.path() / "missing.json").string().c_str()),
+            JP_ERR_NOT_FOUND);
+  EXPECT_NE(std::string(jp_last_error()).find("missing.json"), std::string::npos);
+  EXPECT_EQ(jp_recorder_add_trace(nullptr), JP_ERR_INVALID_INPUT);
+}
+
 }  // namespace
 }  // namespace jouleprof

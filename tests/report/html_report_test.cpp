@@ -64,9 +64,13 @@ TEST(HtmlReport, TreeOperatorsProvenanceAndWarnings) {
   ASSERT_NE(doc, nullptr);
   EXPECT_EQ(doc->select("//section[@id='tree']//details").size(), 4u);  // nodes with children
   EXPECT_EQ(doc->select("//section[@id='tree']//div[@class='leaf']").size(), 5u);
-  // Top operators: aten::addmm summed over forward and backward (50 + 60 J, 9 calls) comes first.
+  // Top operators, the command line's list (jouleprof::top_operators): self energy by name over
+  // the whole tree, aten::addmm summed over forward and backward (50 + 60 J, 9 calls) first,
+  // then sgemm, backward, forward, train_step; never [unattributed].
   const auto rows = doc->select("//section[@id='operators']//tr[td]");
-  ASSERT_EQ(rows.size(), 2u);
+  ASSERT_EQ(rows.size(), 5u);
+  for (const auto& row : rows)
+    EXPECT_EQ(XmlDoc::text(row).find("[unattributed]"), std::string::npos);
   const std::string first = XmlDoc::text(rows[0]);
   EXPECT_NE(first.find("aten::addmm"), std::string::npos);
   EXPECT_NE(first.find("110 J"), std::string::npos) << first;

@@ -17,7 +17,8 @@ namespace {
 using testing::fixtures;
 using testing::TempDir;
 
-// Kineto fixture: base 1790857026 s; the first event (ProfilerStep#3) at ts 5132481000000 µs.
+// Kineto fixture: base 1790857026 s; the first event (ProfilerStep#3, imported as the step "step")
+// at ts 5132481000000 µs.
 constexpr TimeNs kKinetoFirstEventRealtimeNs = 1'790'857'026'000'000'000 + 5'132'481'000'000'000;
 constexpr TimeNs kMonotonicAtFirstEventNs = 5'000'000'000;
 
@@ -75,9 +76,9 @@ TEST(KinetoImport, CategoriesParentsAndPasses) {
   const TraceImport imported = import_kineto_fixture();
   const Timeline& t = imported.timeline;
   const std::uint32_t addmm = only_span(t, "aten::addmm");
-  EXPECT_EQ(t.path_of(addmm), "ProfilerStep#3/nn.Module: BertLayer_0/aten::linear/aten::addmm");
-  EXPECT_EQ(t.spans()[only_span(t, "ProfilerStep#3")].category, SpanCategory::kStep);
-  EXPECT_EQ(t.spans()[only_span(t, "nn.Module: BertLayer_0")].category, SpanCategory::kLayer);
+  EXPECT_EQ(t.path_of(addmm), "step/BertLayer_0/aten::linear/aten::addmm");
+  EXPECT_EQ(t.spans()[only_span(t, "step")].category, SpanCategory::kStep);
+  EXPECT_EQ(attribute(t, only_span(t, "step"), "step"), "3");
   EXPECT_EQ(t.spans()[addmm].category, SpanCategory::kOp);
   EXPECT_EQ(t.spans()[only_span(t, "cudaMemsetAsync")].category, SpanCategory::kCall);
   EXPECT_EQ(t.spans()[only_span(t, "Memset (Device)")].category, SpanCategory::kMemory);
@@ -85,19 +86,101 @@ TEST(KinetoImport, CategoriesParentsAndPasses) {
   EXPECT_EQ(attribute(t, only_span(t, "aten::linear"), "input_dims"),
             "[[32, 128, 768], [3072, 768], [3072]]");
 
-  // Passes: autograd's sequence numbers mark forward ops; backward and optimizer by name.
-  EXPECT_EQ(t.spans()[only_span(t, "ProfilerStep#3")].pass, Pass::kNone);
+  // Passes: autograd's sequence numbers mark forward ops, module scopes are forward; backward and
+  // optimizer by name.
+  EXPECT_EQ(t.spans()[only_span(t, "step")].pass, Pass::kNone);
   EXPECT_EQ(t.spans()[only_span(t, "aten::linear")].pass, Pass::kForward);
   EXPECT_EQ(t.spans()[addmm].pass, Pass::kForward) << "inherited from aten::linear";
   EXPECT_EQ(t.spans()[only_span(t, "aten::mm")].pass, Pass::kBackward);
   EXPECT_EQ(t.spans()[only_span(t, "aten::_foreach_add_")].pass, Pass::kOptimizer);
 
   // Exact clock mapping of fractional microseconds.
-  EXPECT_EQ(t.spans()[only_span(t, "ProfilerStep#3")].begin_ns, kMonotonicAtFirstEventNs);
+  EXPECT_EQ(t.spans()[only_span(t, "step")].begin_ns, kMonotonicAtFirstEventNs);
   EXPECT_EQ(t.spans()[addmm].begin_ns, kMonotonicAtFirstEventNs + 30'500);
   EXPECT_EQ(t.spans()[addmm].end_ns, kMonotonicAtFirstEventNs + 30'500 + 60'250);
   EXPECT_EQ(imported.offset_ns, kMonotonicAtFirstEventNs - kKinetoFirstEventRealtimeNs);
   EXPECT_NE(imported.clock_mapping.find("given"), std::string::npos) << imported.clock_mapping;
+}
+
+TEST(KinetoImport, BackwardNodesGoUnderTheModuleOfTheirForwardOp) {
+  const TraceImport imported = import_kineto_fixture();
+  const Timeline& t = imported.timeline;
+  // aten::linear (Sequence number 7) ran in BertLayer_0; the autograd thread's node 7 names it.
+  const std::uint32_t node = only_span(t, "autograd::engine::evaluate_function: AddmmBackward0");
+  const std::uint32_t module = t.spans()[node].parent;
+  ASSERT_NE(module, kNoIndex);
+  EXPECT_EQ(t.name(t.spans()[module].name), "BertLayer_0");
+  EXPECT_EQ(t.spans()[module].category, SpanCategory::kLayer);
+  EXPECT_EQ(t.spans()[module].pass, Pass::kBackward);
+  EXPECT_EQ(t.spans()[module].track, t.spans()[node].track);
+  EXPECT_EQ(t.spans()[module].begin_ns, t.spans()[node].begin_ns);
+  EXPECT_EQ(t.spans()[module].end_ns, t.spans()[node].end_ns);
+  EXPECT_EQ(t.path_of(only_span(t, "aten::mm")),
+            "BertLayer_0/autograd::engine::evaluate_function: AddmmBackward0/aten::mm");
+  EXPECT_LT(module, node) << "a parent precedes its child";
+  EXPECT_EQ(imported.backward.nodes, 1U);
+  EXPECT_EQ(imported.backward.module_nodes, 1U);
+  EXPECT_EQ(imported.backward.backward_ns, 100'000);
+  EXPECT_DOUBLE_EQ(imported.backward.unlinked_share(), 0.0);
+}
+
+TEST(LegacyTorchImport, OpsByNameAndAClockSyncScopeMapsTheClock) {
+  // torch 1.13's own export without Kineto: a bare array, times in µs since the profiler started.
+  const std::string legacy = R"([
+    {"name": "jouleprof::clock_sync 7000000000", "ph": "X", "ts": 10, "dur": 0, "tid": 1,
+     "pid": "CPU functions", "args": {}},
+    {"name": "ProfilerStep#0", "ph": "X", "ts": 20, "dur": 500, "tid": 1, "pid": "CPU functions",
+     "args": {}},
+    {"name": "nn.Module: Net", "ph": "X", "ts": 30, "dur": 100, "tid": 1, "pid": "CPU functions",
+     "args": {}},
+    {"name": "aten::addmm", "ph": "X", "ts": 40, "dur": 50, "tid": 1, "pid": "CPU functions",
+     "args": {}},
+    {"name": "AddmmBackward0", "ph": "X", "ts": 200, "dur": 60, "tid": 1, "pid": "CPU functions",
+     "args": {}},
+    {"name": "data loading", "ph": "X", "ts": 300, "dur": 10, "tid": 1, "pid": "CPU functions",
+     "args": {}},
+    {"name": "jouleprof::epoch_end", "ph": "X", "ts": 600, "dur": 0, "tid": 1,
+     "pid": "CPU functions", "args": {}}])";
+  auto imported = import_trace_text(legacy, "legacy.json");
+  ASSERT_TRUE(imported.ok()) << imported.error().message();
+  const Timeline& t = imported->timeline;
+  EXPECT_EQ(imported->format, TraceFormat::kTorchLegacy);
+  EXPECT_TRUE(imported->clock_established);
+  EXPECT_EQ(imported->offset_ns, 7'000'000'000 - 10'000);
+  EXPECT_NE(imported->clock_mapping.find("clock_sync"), std::string::npos);
+  EXPECT_EQ(t.spans().size(), 5U) << "jouleprof's own scopes are not spans";
+  EXPECT_EQ(t.spans()[only_span(t, "aten::addmm")].category, SpanCategory::kOp);
+  EXPECT_EQ(t.spans()[only_span(t, "AddmmBackward0")].category, SpanCategory::kOp);
+  EXPECT_EQ(t.spans()[only_span(t, "AddmmBackward0")].pass, Pass::kBackward);
+  EXPECT_EQ(t.spans()[only_span(t, "data loading")].category, SpanCategory::kRegion);
+  EXPECT_EQ(t.spans()[only_span(t, "Net")].category, SpanCategory::kLayer);
+  EXPECT_EQ(t.spans()[only_span(t, "step")].begin_ns, 7'000'000'000 + 10'000);
+  ASSERT_EQ(t.marks().size(), 1U);
+  EXPECT_EQ(t.name(t.marks()[0].name), "epoch_end");
+  // No sequence numbers in this export: the backward node is counted, linked to nothing.
+  EXPECT_EQ(imported->backward.nodes, 1U);
+  EXPECT_EQ(imported->backward.linked_nodes, 0U);
+  EXPECT_DOUBLE_EQ(imported->backward.unlinked_share(), 1.0);
+}
+
+TEST(LegacyTorchImport, WithoutAClockReferenceTheClockIsNotEstablished) {
+  auto imported = import_trace_text(
+      R"([{"name": "aten::addmm", "ph": "X", "ts": 40, "dur": 50, "tid": 1,
+           "pid": "CPU functions", "args": {}}])",
+      "legacy.json");
+  ASSERT_TRUE(imported.ok()) << imported.error().message();
+  EXPECT_EQ(imported->clock, TraceClock::kRelative);
+  EXPECT_FALSE(imported->clock_established);
+  EXPECT_NE(imported->clock_mapping.find("no jouleprof::clock_sync scope"), std::string::npos);
+  // An explicit offset establishes it.
+  TraceImportOptions options;
+  options.offset_ns = 1'000;
+  auto given = import_trace_text(
+      R"([{"name": "aten::addmm", "ph": "X", "ts": 40, "dur": 50, "tid": 1,
+           "pid": "CPU functions", "args": {}}])",
+      "legacy.json", options);
+  ASSERT_TRUE(given.ok());
+  EXPECT_TRUE(given->clock_established);
 }
 
 TEST(KinetoImport, KernelsLinkToTheirLaunchByCorrelationOrFlow) {
@@ -112,8 +195,7 @@ TEST(KinetoImport, KernelsLinkToTheirLaunchByCorrelationOrFlow) {
   EXPECT_EQ(attribute(t, gemm, "correlation"), "41");
   const std::uint32_t launch =
       static_cast<std::uint32_t>(std::stoul(attribute(t, gemm, "launch_span")));
-  EXPECT_EQ(t.path_of(launch),
-            "ProfilerStep#3/nn.Module: BertLayer_0/aten::linear/aten::addmm/cudaLaunchKernel");
+  EXPECT_EQ(t.path_of(launch), "step/BertLayer_0/aten::linear/aten::addmm/cudaLaunchKernel");
   EXPECT_EQ(t.spans()[gemm].pass, Pass::kForward) << "a kernel takes its launching call's pass";
 
   // No correlation arg: the ac2g flow links it; and the GPU annotation contains it.
@@ -135,9 +217,8 @@ TEST(KinetoImport, OffsetOverrideWins) {
   auto imported = import_trace((fixtures() / "timeline/kineto_small.json").string(), options);
   ASSERT_TRUE(imported.ok()) << imported.error().message();
   EXPECT_EQ(imported->offset_ns, options.offset_ns);
-  EXPECT_EQ(imported->timeline.spans()[only_span(imported->timeline, "ProfilerStep#3")].begin_ns,
-            7);
-  EXPECT_NE(imported->clock_mapping.find("--offset-ns"), std::string::npos);
+  EXPECT_EQ(imported->timeline.spans()[only_span(imported->timeline, "step")].begin_ns, 7);
+  EXPECT_NE(imported->clock_mapping.find("given explicitly"), std::string::npos);
 }
 
 TEST(KinetoImport, ReadsGzippedTraces) {

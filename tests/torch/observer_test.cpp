@@ -146,6 +146,11 @@ TEST(Observer, BackwardOpsAreChargedToTheLayerThatProducedThem) {
   EXPECT_EQ(children_of(t, "backward/net/fc1").count("AddmmBackward0"), 1u);
   EXPECT_EQ(children_of(t, "backward/net/fc2").count("AddmmBackward0"), 1u);
   EXPECT_EQ(children_of(t, "backward/net/act").count("ReluBackward0"), 1u);
+  // AccumulateGrad (no sequence number) follows the node that produced its gradient: a layer's
+  // weight and bias are accumulated under that layer, none directly under the backward pass.
+  EXPECT_EQ(children_of(t, "backward/net/fc1").count("torch::autograd::AccumulateGrad"), 2u);
+  EXPECT_EQ(children_of(t, "backward/net/fc2").count("torch::autograd::AccumulateGrad"), 2u);
+  EXPECT_EQ(children_of(t, "backward").count("torch::autograd::AccumulateGrad"), 0u);
   // The aten ops a backward node runs nest under it, in the backward pass.
   const auto fc2_grad = spans_with_path(t, "backward/net/fc2/AddmmBackward0");
   ASSERT_EQ(fc2_grad.size(), 1u);

@@ -2,12 +2,14 @@
 // trace and print the tree and the top operators; writes profile.json with --output.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "attribution/kernel_classes.hpp"
 #include "attribution/recording_inputs.hpp"
+#include "attribution/trace_alignment.hpp"
 #include "command.hpp"
 #include "jouleprof/attribution.hpp"
 #include "jouleprof/trace_import.hpp"
@@ -23,6 +25,7 @@ struct AttributeFlags {
   std::string calibration;
   std::optional<double> idle_w;
   std::optional<TimeNs> offset_ns;
+  std::vector<std::string> channel_devices;  // CHANNEL=DEVICE
   std::string meta;
   std::string classes = "name";
   int depth = 4;
@@ -43,6 +46,36 @@ void print_records(const Profile& p) {
     if (!diag.empty()) std::cout << "  diagnostics: " << diag << '\n';
     for (const std::string& n : r.notes) std::cout << "  note: " << n << '\n';
   }
+}
+
+// What the library's clock and device errors leave to the command line: the flags that fix them.
+constexpr const char* kClockFlagsHint =
+    " (here: --offset-ns N, or --meta FILE with the recording's anchor_realtime_ns and "
+    "anchor_monotonic_ns)";
+constexpr const char* kDeviceFlagHint =
+    "; --channel-device CHANNEL=DEVICE puts a channel on the device of the tracks that should "
+    "consume it";
+
+Status assign_channel_devices(const std::vector<std::string>& assignments,
+                              std::vector<Series>& series) {
+  for (const std::string& a : assignments) {
+    const std::size_t eq = a.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return invalid_input("--channel-device", "CHANNEL=DEVICE", a,
+                           "expected a channel id, '=' and a device (cpu0, gpu0, …)");
+    }
+    const std::string id = a.substr(0, eq);
+    const auto it = std::find_if(series.begin(), series.end(),
+                                 [&](const Series& s) { return s.channel().id == id; });
+    if (it == series.end()) {
+      std::string known;
+      for (const Series& s : series) known += (known.empty() ? "" : ", ") + s.channel().id;
+      return invalid_input("--channel-device", "CHANNEL", id,
+                           "is not a channel of the samples (" + known + ")");
+    }
+    it->channel().device = a.substr(eq + 1);
+  }
+  return Status::Ok();
 }
 
 int run(const AttributeFlags& f) {
@@ -69,17 +102,21 @@ int run(const AttributeFlags& f) {
   if (!imported) return report_error(imported.error());
   auto samples = attribution::read_energy_samples(f.samples);
   if (!samples) return report_error(samples.error());
+  if (Status s = assign_channel_devices(f.channel_devices, *samples); !s)
+    return report_error(s.error());
 
   Profile profile;
   profile.meta.tool_version = JOULEPROF_VERSION;
   profile.meta.kind = "attribute";
   profile.meta.command = {"attribute", f.trace, f.samples};
-  profile.meta.options["trace.clock_mapping"] = imported->clock_mapping;
-  profile.meta.options["trace.offset_ns"] = std::to_string(imported->offset_ns);
   if (meta.anchor) profile.meta.anchor = *meta.anchor;
-  profile.timeline = std::move(imported->timeline);
-  for (const std::string& w : imported->warnings) profile.warnings.push_back(w);
   profile.series = std::move(samples).value();
+  const std::string clock_mapping = imported->clock_mapping;
+  const BackwardLinkStats backward = imported->backward;
+  if (Status s = attribution::adopt_trace(profile, std::move(imported).value(), f.trace, f.samples);
+      !s) {
+    return report_error(Error(s.error().code(), s.error().message() + kClockFlagsHint));
+  }
 
   AttributionOptions options;
   options.default_method = *method;
@@ -106,6 +143,9 @@ int run(const AttributeFlags& f) {
     }
   }
   if (Status s = attribute_profile(profile, options); !s) return report_error(s.error());
+  if (Status s = attribution::check_energy_reached_spans(profile); !s) {
+    return report_error(Error(s.error().code(), s.error().message() + kDeviceFlagHint));
+  }
 
   if (!f.output.empty()) {
     std::error_code ec;
@@ -124,7 +164,13 @@ int run(const AttributeFlags& f) {
   std::cout << fmt::format(
       "jouleprof attribute: {} spans on {} tracks, {} channels; trace clock: {}\n",
       profile.timeline.spans().size(), profile.timeline.tracks().size(), profile.series.size(),
-      imported->clock_mapping);
+      clock_mapping);
+  if (backward.nodes > 0) {
+    std::cout << fmt::format(
+        "backward pass: {:.3f} s in {} autograd nodes; under a module: {:.1f} %, not: {:.1f} %\n",
+        ns_to_s(backward.backward_ns), backward.nodes, 100.0 * (1.0 - backward.unlinked_share()),
+        100.0 * backward.unlinked_share());
+  }
   print_records(profile);
   for (const std::string& w : profile.warnings) std::cout << "warning: " << w << '\n';
   std::cout << '\n'
@@ -168,7 +214,13 @@ CommandRunner add_attribute_command(CLI::App& parent) {
   cmd->add_option("--idle-w", flags->idle_w,
                   "Measured idle power (W) of each top-level channel: static/dynamic split");
   cmd->add_option("--offset-ns", flags->offset_ns,
-                  "Trace clock override: monotonic_ns = trace_ns + N");
+                  "Trace clock override: monotonic_ns = trace_ns + N (default: the trace's "
+                  "jouleprof::clock_sync scope, else its realtime base through --meta's anchor "
+                  "or this host's)");
+  cmd->add_option("--channel-device", flags->channel_devices,
+                  "CHANNEL=DEVICE: the device whose tracks consume CHANNEL (a channel that names "
+                  "no device is consumed by every track); repeatable")
+      ->type_name("CHANNEL=DEVICE");
   cmd->add_option(
       "--meta", flags->meta,
       "Recording metadata JSON (anchor_realtime_ns, anchor_monotonic_ns, marks): clock anchor, and "

@@ -1,0 +1,71 @@
+"""Energy trees as Python objects: what Monitor, attribute_torch_trace and jouleprof.torch.profile
+return (the profile schema's node fields, docs/schema.md)."""
+
+import dataclasses
+
+
+@dataclasses.dataclass
+class Node:
+    """One node of the breakdown tree: the run, a pass ([forward], [backward], [optimizer]), a
+    module, an operator. Figures are inclusive (children's included); `self_*` are what no child
+    holds. `share` is the node's fraction of the run's total energy, as in every jouleprof output.
+    `provenance` says where the figure comes from: interpolated, estimated, simulated, ..."""
+
+    name: str
+    category: str
+    pass_: str
+    energy_j: float
+    self_energy_j: float
+    time_ns: int
+    self_time_ns: int
+    calls: int
+    provenance: str
+    share: float
+    energy_by_channel_j: dict
+    children: list
+
+    @property
+    def time_s(self):
+        return self.time_ns * 1e-9
+
+    @property
+    def mean_power_w(self):
+        return self.energy_j / self.time_s if self.time_ns > 0 else 0.0
+
+    def child(self, name):
+        """The child called `name`, or None."""
+        return next((c for c in self.children if c.name == name), None)
+
+    def walk(self):
+        """This node and every node below it, parents before children."""
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+    def find(self, name):
+        """The first node called `name` in walk() order, or None."""
+        return next((n for n in self.walk() if n.name == name), None)
+
+    def __repr__(self):
+        return (f"Node({self.name!r}, energy_j={self.energy_j:.6g}, share={self.share:.4f}, "
+                f"time_ns={self.time_ns}, calls={self.calls}, provenance={self.provenance!r}, "
+                f"children={len(self.children)})")
+
+
+def node_from_dict(node, total_j=None):
+    """A Node tree from the profile JSON's `tree` object."""
+    total_j = node["energy_j"] if total_j is None else total_j
+    return Node(
+        name=node["name"],
+        category=node.get("category", "region"),
+        pass_=node.get("pass", "none"),
+        energy_j=node["energy_j"],
+        self_energy_j=node.get("self_energy_j", 0.0),
+        time_ns=node.get("time_ns", 0),
+        self_time_ns=node.get("self_time_ns", 0),
+        calls=node.get("calls", 0),
+        provenance=node.get("provenance", "measured"),
+        share=node["energy_j"] / total_j if total_j else 0.0,
+        energy_by_channel_j=dict(node.get("energy_by_channel_j", {})),
+        children=[node_from_dict(c, total_j) for c in node.get("children", [])],
+    )

@@ -1,0 +1,182 @@
+#include "attribution/trace_alignment.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+#include <set>
+
+#include "jouleprof/attribution.hpp"
+
+namespace jouleprof::attribution {
+namespace {
+
+constexpr double kMinShareInside = 0.5;
+
+constexpr std::string_view kHowToFix =
+    "record the trace inside jouleprof.torch.profile (it leaves a jouleprof::clock_sync scope "
+    "that maps the clock), or call jouleprof.clock_sync() while torch.profiler records, or give "
+    "the offset from the trace's clock to CLOCK_MONOTONIC or the recording host's clock anchor";
+
+// "2026-11-30 10:02:03.123 UTC"
+std::string wall_clock(TimeNs monotonic_ns, const ClockAnchor& anchor) {
+  const TimeNs realtime_ns = anchor.monotonic_to_realtime(monotonic_ns);
+  const std::time_t seconds = static_cast<std::time_t>(realtime_ns / kNsPerS);
+  std::tm utc{};
+  if (gmtime_r(&seconds, &utc) == nullptr) return fmt::format("monotonic {} ns", monotonic_ns);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &utc);
+  const auto ms = static_cast<long long>((realtime_ns % kNsPerS + kNsPerS) % kNsPerS / kNsPerMs);
+  return fmt::format("{}.{:03d} UTC", text, ms);
+}
+
+std::string describe(TimeWindow w, const ClockAnchor& anchor) {
+  return fmt::format("{} to {} ({:.3f} s)", wall_clock(w.begin_ns, anchor),
+                     wall_clock(w.end_ns, anchor), ns_to_s(w.end_ns - w.begin_ns));
+}
+
+std::string device_list(const std::set<std::string>& devices) {
+  std::string out;
+  for (const std::string& d : devices) out += fmt::format("{}'{}'", out.empty() ? "" : ", ", d);
+  return out;
+}
+
+}  // namespace
+
+std::optional<TimeWindow> samples_window(const std::vector<Series>& series) {
+  std::optional<TimeWindow> window;
+  for (const Series& s : series) {
+    if (!s.channel().carries_energy() || s.empty()) continue;
+    if (!window) {
+      window = TimeWindow{s.begin_ns(), s.end_ns()};
+    } else {
+      window->begin_ns = std::min(window->begin_ns, s.begin_ns());
+      window->end_ns = std::max(window->end_ns, s.end_ns());
+    }
+  }
+  return window;
+}
+
+double span_time_share_inside(const Timeline& timeline, TimeWindow window) {
+  double total = 0.0;
+  double inside = 0.0;
+  for (const Span& s : timeline.spans()) {
+    total += static_cast<double>(s.duration_ns());
+    const TimeNs begin = std::max(s.begin_ns, window.begin_ns);
+    const TimeNs end = std::min(s.end_ns, window.end_ns);
+    if (end > begin) inside += static_cast<double>(end - begin);
+  }
+  return total > 0.0 ? inside / total : 1.0;
+}
+
+Status check_trace_alignment(const Timeline& timeline, TimeWindow samples,
+                             const TraceClockFacts& facts) {
+  const ClockAnchor anchor = facts.anchor.monotonic_ns != 0 || facts.anchor.realtime_ns != 0
+                                 ? facts.anchor
+                                 : ClockAnchor::capture();
+  if (!facts.clock_established) {
+    return Error(ErrorCode::kInvalidInput,
+                 fmt::format("{}: the trace's times have no known clock ({}), so its spans cannot "
+                             "be placed against the samples of {} ({}); to fix it, {}",
+                             facts.trace_origin, facts.clock_mapping, facts.samples_origin,
+                             describe(samples, anchor), kHowToFix));
+  }
+  if (timeline.spans().empty()) return Status::Ok();
+  const double inside = span_time_share_inside(timeline, samples);
+  if (inside >= kMinShareInside) return Status::Ok();
+  const auto [first, last] = timeline.extent();
+  return Error(
+      ErrorCode::kInvalidInput,
+      fmt::format("{}: only {:.1f} % of the spans' time lies inside the samples' window (at least "
+                  "{:.0f} % needed): spans {}, samples of {} {}; clock mapping: "
+                  "{}; to fix it, {}",
+                  facts.trace_origin, 100.0 * inside, 100.0 * kMinShareInside,
+                  describe(TimeWindow{first, last}, anchor), facts.samples_origin,
+                  describe(samples, anchor), facts.clock_mapping, kHowToFix));
+}
+
+Status check_energy_reached_spans(const Profile& profile) {
+  if (!profile.tree) {
+    return Error(ErrorCode::kInvalidInput, "the profile has no breakdown tree: nothing attributed");
+  }
+  double to_spans_j = 0.0;
+  for (const ProfileNode& child : profile.tree->children) {
+    if (child.name != kUnattributedNode) to_spans_j += child.energy_j;
+  }
+  if (to_spans_j != 0.0) return Status::Ok();
+  if (profile.tree->energy_j == 0.0) {
+    return Error(ErrorCode::kInvalidInput,
+                 fmt::format("no energy was measured in the attribution window: the {} energy "
+                             "channel(s) did not change there, so every figure would be zero",
+                             profile.channels.size()));
+  }
+  std::set<std::string> track_devices;
+  for (const Track& t : profile.timeline.tracks()) track_devices.insert(t.device);
+  std::set<std::string> channel_devices;
+  for (const Series& s : profile.series) {
+    if (s.channel().carries_energy()) channel_devices.insert(s.channel().device);
+  }
+  return Error(ErrorCode::kInvalidInput,
+               fmt::format("no span received any of the {:.6g} J measured: the {} spans lie on "
+                           "tracks of device(s) {} and the energy channels are on device(s) {} (a "
+                           "track consumes the channels of its own device)",
+                           profile.tree->energy_j, profile.timeline.spans().size(),
+                           device_list(track_devices), device_list(channel_devices)));
+}
+
+Status adopt_trace(Profile& profile, TraceImport imported, std::string_view trace_origin,
+                   std::string_view samples_origin) {
+  auto& options = profile.meta.options;
+  options["trace.path"] = std::string(trace_origin);
+  options["trace.format"] = std::string(to_string(imported.format));
+  options["trace.clock_mapping"] = imported.clock_mapping;
+  options["trace.offset_ns"] = std::to_string(imported.offset_ns);
+  for (const std::string& w : imported.warnings)
+    profile.warnings.push_back(fmt::format("{}: {}", trace_origin, w));
+  const BackwardLinkStats& b = imported.backward;
+  if (b.nodes > 0) {
+    const auto share = [&](TimeNs part) {
+      return static_cast<double>(part) / static_cast<double>(b.backward_ns);
+    };
+    options["trace.backward_s"] = fmt::format("{:.9g}", ns_to_s(b.backward_ns));
+    options["trace.backward_linked_share"] = fmt::format("{:.6g}", share(b.linked_ns));
+    options["trace.backward_module_share"] = fmt::format("{:.6g}", share(b.module_ns));
+    if (b.unlinked_share() > 0.05) {
+      std::string why;
+      if (b.linked_ns < b.backward_ns) {
+        why += fmt::format(
+            "{:.1f} % has no link to the forward op that created it (no autograd sequence "
+            "numbers: torch's legacy profiler export leaves them out, jouleprof.torch.profile "
+            "writes them)",
+            100.0 * (1.0 - share(b.linked_ns)));
+      }
+      if (b.module_ns < b.linked_ns) {
+        why += fmt::format(
+            "{}{:.1f} % was created by forward ops outside every module scope (the trace has "
+            "{}module scopes: record it inside jouleprof.torch.profile, or with "
+            "torch.profiler's with_stack=True)",
+            why.empty() ? "" : "; ", 100.0 * (share(b.linked_ns) - share(b.module_ns)),
+            b.module_nodes == 0 ? "no " : "too few ");
+      }
+      profile.warnings.push_back(fmt::format(
+          "{}: {:.1f} % of the backward pass's {:.3f} s stays directly under [backward], charged "
+          "to no module: {}",
+          trace_origin, 100.0 * b.unlinked_share(), ns_to_s(b.backward_ns), why));
+    }
+  }
+  profile.timeline = std::move(imported.timeline);
+  const std::optional<TimeWindow> samples = samples_window(profile.series);
+  if (!samples) {
+    return Error(ErrorCode::kInvalidInput,
+                 fmt::format("{}: no channel that carries energy has a reading", samples_origin));
+  }
+  TraceClockFacts facts;
+  facts.trace_origin = trace_origin;
+  facts.samples_origin = samples_origin;
+  facts.clock_established = imported.clock_established;
+  facts.clock_mapping = imported.clock_mapping;
+  facts.anchor = profile.meta.anchor;
+  return check_trace_alignment(profile.timeline, *samples, facts);
+}
+
+}  // namespace jouleprof::attribution

@@ -1,0 +1,188 @@
+"""jouleprof.torch.profile on a real model trained with Debian's torch, under the simulated source
+at a constant 40 W: with constant power, energy is proportional to time, so every module's share of
+the energy must be its share of the time, and the backward pass must land under the modules."""
+
+import json
+import os
+import re
+import subprocess
+
+import pytest
+
+import jouleprof
+
+torch = pytest.importorskip("torch")
+import jouleprof.torch  # noqa: E402 (after the skip: it needs torch at runtime)
+
+WATTS = 40.0
+STEPS = 10
+MODULES = ("big", "act", "small")
+
+
+class ThreeModules(torch.nn.Module):
+    """Three modules of very different cost: a 1024×4096 Linear, a ReLU, a 16×16 Linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.big = torch.nn.Linear(1024, 4096)
+        self.act = torch.nn.ReLU()
+        self.small = torch.nn.Linear(16, 16)
+
+    def forward(self, x):
+        return self.small(self.act(self.big(x))[:, :16])
+
+
+def train(prof, model, steps=STEPS):
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+    x = torch.randn(64, 1024)
+    target = torch.randn(64, 16)
+    for _ in range(steps):
+        loss = torch.nn.functional.mse_loss(model(x), target)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        prof.step()
+    prof.epoch_end()
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    torch.manual_seed(0)
+    model = ThreeModules()
+    out = tmp_path_factory.mktemp("profile")
+    with jouleprof.torch.profile(model, sources="simulated", settings={"simulate.watts": WATTS},
+                                 interval_ms=2, output_dir=out) as prof:
+        train(prof, model)
+    return prof
+
+
+def module_nodes(tree, name):
+    return [n for n in tree.walk() if n.name == name]
+
+
+def test_the_tree_sums_to_the_measured_total(trained):
+    tree = trained.tree()
+    assert tree.energy_j == pytest.approx(trained.totals.energy_j, rel=1e-6)
+    assert sum(c.energy_j for c in tree.children) == pytest.approx(tree.energy_j, rel=1e-6)
+    assert tree.find("[unattributed]") is not None
+    assert tree.provenance == "simulated"
+
+
+def test_steps_passes_and_the_optimizer(trained):
+    step = trained.tree().child("step")
+    assert step is not None and step.calls == STEPS
+    for pass_node in ("[forward]", "[backward]", "[optimizer]"):
+        assert step.child(pass_node) is not None, [c.name for c in step.children]
+    forward_model = step.child("[forward]").child("ThreeModules")
+    assert forward_model is not None and forward_model.calls == STEPS
+    optimizer = step.child("[optimizer]")
+    assert any(c.name.startswith("Optimizer.step#SGD.step") for c in optimizer.children)
+
+
+def test_the_big_linear_holds_the_backward_pass(trained):
+    backward = trained.tree().child("step").child("[backward]")
+    model = backward.child("ThreeModules")
+    assert model is not None, [c.name for c in backward.children]
+    big = model.child("big")
+    assert big is not None and big.pass_ == "backward"
+    assert big.energy_j >= 0.8 * backward.energy_j
+    assert model.child("act") is not None and model.child("small") is not None
+    # Autograd's own nodes sit under the module, the operators below them.
+    assert any("AddmmBackward0" in n.name for n in big.walk())
+    assert any(n.name == "aten::mm" for n in big.walk())
+    assert trained.backward_unlinked_share < 0.05
+
+
+def test_each_module_gets_its_share_of_the_time(trained):
+    tree = trained.tree()
+    energy = {m: sum(n.energy_j for n in module_nodes(tree, m)) for m in MODULES}
+    time = {m: sum(n.time_ns for n in module_nodes(tree, m)) for m in MODULES}
+    total_energy = sum(energy.values())
+    total_time = sum(time.values())
+    for m in MODULES:
+        assert energy[m] / total_energy == pytest.approx(time[m] / total_time, abs=0.02), m
+    # And each is 40 W × its time.
+    big_time_s = time["big"] * 1e-9
+    assert energy["big"] == pytest.approx(WATTS * big_time_s, rel=0.02)
+
+
+def test_table_is_the_command_lines_tree(trained):
+    table = trained.table(row_limit=10, depth=3)
+    lines = table.splitlines()
+    assert lines[0].split()[:4] == ["node", "energy", "J", "share"]
+    assert "% of parent" in lines[0]
+    assert len(lines) <= 1 + 10 + 1  # header, rows, "(N more rows)"
+    assert lines[1].startswith("run")
+    assert any("step" in line for line in lines)
+    assert "more rows" in lines[-1]
+
+
+def test_exports_pick_the_format_from_the_name(trained, tmp_path):
+    html_text = open(trained.export(tmp_path / "out.html"), encoding="utf-8").read()
+    assert html_text.startswith("<!DOCTYPE html>")
+    svg_text = open(trained.export(tmp_path / "flame.svg"), encoding="utf-8").read()
+    # Frames are coloured by category, as the legend says: modules as layers, autograd nodes and
+    # aten ops as ops (a Python-traced model once drew every frame as a region).
+    legend = dict((name, fill) for fill, name in re.findall(
+        r'<g class="legend"><rect [^>]*fill="([^"]+)"/><text [^>]*>([^<]+)</text>', svg_text))
+    fills = dict(re.findall(r'data-path="([^"]*)"[^>]*>.*?fill="([^"]+)"', svg_text, re.S))
+    assert fills["step/[backward]/ThreeModules/big"] == legend["layer"], legend
+    assert fills["step/[forward]/ThreeModules/big/aten::linear"] == legend["op"], legend
+    assert fills["step"] == legend["step"], legend
+    # The summary's duration is the attributed window's (it once read 0 ns), three digits.
+    value, unit = re.search(r'<div class="v">([0-9.]+) (s|ms)</div><div class="k">duration',
+                            html_text).groups()
+    shown_s = float(value) * (1e-3 if unit == "ms" else 1.0)
+    assert shown_s == pytest.approx(trained.totals.duration_s, rel=0.01)
+    profile = json.load(open(trained.export(tmp_path / "profile.json"), encoding="utf-8"))
+    assert profile["tree"]["name"] == "run"
+    trace = json.load(open(trained.export(tmp_path / "trace.json"), encoding="utf-8"))
+    assert any(e.get("args", {}).get("Sequence number") is not None for e in trace["traceEvents"])
+    samples = open(trained.export(tmp_path / "samples.csv"), encoding="utf-8").read()
+    assert "t_ns,channel,kind,value" in samples
+    with pytest.raises(ValueError, match="cannot tell the format"):
+        trained.export(tmp_path / "out.xyz")
+
+
+def relative_paths(node, prefix=""):
+    """{path: energy} of every node below the root, [unattributed] left out."""
+    out = {}
+    for c in node.children:
+        if c.name == "[unattributed]":
+            continue
+        path = f"{prefix}/{c.name}"
+        out[path] = c.energy_j
+        out.update(relative_paths(c, path))
+    return out
+
+
+def test_the_command_line_gives_the_same_tree(trained, tmp_path):
+    trace = trained.export(tmp_path / "trace.json")
+    samples = trained.export(tmp_path / "samples.csv")
+    done = subprocess.run([os.environ["JOULEPROF_CLI"], "attribute", "--trace", trace,
+                           "--samples", samples, "--format", "json"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    cli = jouleprof.node_from_dict(json.loads(done.stdout)["tree"])
+    python_paths = relative_paths(trained.tree())
+    cli_paths = relative_paths(cli)
+    assert set(cli_paths) == set(python_paths)
+    for path, energy in python_paths.items():
+        # The same spans get the same energy; only the window (the run's here, the trace's
+        # there) and with it [unattributed] differ.
+        assert cli_paths[path] == pytest.approx(energy, rel=1e-6, abs=1e-12), path
+
+
+def test_an_exception_in_the_loop_stops_everything_and_propagates(tmp_path):
+    model = ThreeModules()
+    prof = jouleprof.torch.profile(model, sources="simulated", settings={"simulate.watts": WATTS},
+                                   output_dir=tmp_path)
+    with pytest.raises(ZeroDivisionError):
+        with prof:
+            model(torch.randn(2, 1024))
+            raise ZeroDivisionError
+    assert prof.totals is not None  # the sources were stopped
+    with pytest.raises(RuntimeError, match="raised, so nothing was attributed"):
+        prof.tree()
+    with pytest.raises(RuntimeError, match="attributes on exit"):
+        jouleprof.torch.profile(model).tree()

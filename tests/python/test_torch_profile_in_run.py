@@ -1,0 +1,52 @@
+"""The same jouleprof.torch.profile code inside `jouleprof run --spans`: it joins the run (no
+sampler of its own) and the run's profile.json holds the one tree, backward pass under modules."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import jouleprof
+
+pytest.importorskip("torch")
+
+SCRIPT = textwrap.dedent("""
+    import torch, jouleprof, jouleprof.torch
+
+    model = torch.nn.Sequential(torch.nn.Linear(256, 1024), torch.nn.ReLU(),
+                                torch.nn.Linear(1024, 8))
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+    x = torch.randn(32, 256)
+    with jouleprof.torch.profile(model) as prof:
+        assert prof.joined_run, "inside jouleprof run --spans the profile joins the run"
+        for _ in range(3):
+            model(x).sum().backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            prof.step()
+    assert prof.tree() is None
+    print(prof.table())
+""")
+
+
+def test_profile_joins_jouleprof_run(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(SCRIPT)
+    out = tmp_path / "run"
+    done = subprocess.run([os.environ["JOULEPROF_CLI"], "run", "--spans", "--simulate", "40",
+                           "--no-history", "--output", str(out), "--", sys.executable,
+                           str(script)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the energy tree is the run's" in done.stdout
+    profile = json.loads((out / "profile.json").read_text())
+    sources = {s["channel"]["source"] for s in profile["series"]}
+    assert sources == {"simulated"}, sources  # the run's sources only: no second sampler
+    tree = jouleprof.node_from_dict(profile["tree"])
+    step = tree.find("step")
+    assert step is not None and step.calls == 3
+    model = step.child("[backward]").child("Sequential")
+    assert model is not None and model.child("0") is not None, json.dumps(profile["tree"])[:2000]
+    assert tree.energy_j > 0
