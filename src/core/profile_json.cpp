@@ -52,16 +52,18 @@ std::optional<Enum> parse_by_name(std::string_view text) {
 }
 
 json channel_to_json(const Channel& c) {
-  return json{{"id", c.id},
-              {"source", c.source},
-              {"device", c.device},
-              {"domain", c.domain},
-              {"kind", to_string(c.kind)},
-              {"provenance", to_string(c.provenance)},
-              {"provenance_detail", c.provenance_detail},
-              {"parent_id", c.parent_id},
-              {"nominal_period_ns", c.nominal_period_ns},
-              {"measured_period_ns", c.measured_period_ns}};
+  json j{{"id", c.id},
+         {"source", c.source},
+         {"device", c.device},
+         {"domain", c.domain},
+         {"kind", to_string(c.kind)},
+         {"provenance", to_string(c.provenance)},
+         {"provenance_detail", c.provenance_detail},
+         {"parent_id", c.parent_id},
+         {"nominal_period_ns", c.nominal_period_ns},
+         {"measured_period_ns", c.measured_period_ns}};
+  if (c.static_power_w) j["static_power_w"] = *c.static_power_w;
+  return j;
 }
 
 Channel channel_from_json(const json& j, const std::string& where) {
@@ -76,6 +78,7 @@ Channel channel_from_json(const json& j, const std::string& where) {
   c.parent_id = get_field<std::string>(j, "parent_id", where);
   c.nominal_period_ns = get_field<TimeNs>(j, "nominal_period_ns", where);
   c.measured_period_ns = get_field<TimeNs>(j, "measured_period_ns", where);
+  c.static_power_w = get_optional<double>(j, "static_power_w", where);
   return c;
 }
 

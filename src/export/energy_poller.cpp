@@ -94,6 +94,7 @@ void EnergyPoller::poll_once() {
         break;
       case ChannelKind::kTemperature:
       case ChannelKind::kUtilisation:
+      case ChannelKind::kBusyTime:
         out.value = r.value;
         break;
     }
