@@ -1,12 +1,14 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "jouleprof/monitor.hpp"
 #include "sources/backends.hpp"
 #include "sources/nvml_api.hpp"
 
@@ -238,6 +240,35 @@ TEST_F(NvmlTest, MigGpusAreNotAttributablePerProcessAndSaySo) {
   EXPECT_NE(source->availability().reason.find("MIG is enabled"), std::string::npos)
       << source->availability().reason;
   EXPECT_NE(source->availability().reason.find("not attributable per process"), std::string::npos);
+}
+
+// The known answer: two processes at 75 % and 25 % SM get 75 % and 25 % of the GPU's
+// energy, measured through the monitor and shared by the attributor.
+TEST_F(NvmlTest, TwoProcessesAt75And25PercentSmGetThoseSharesOfTheEnergy) {
+  for (const auto& [pid, expected] :
+       std::vector<std::pair<pid_t, double>>{{4242, 0.75}, {4343, 0.25}}) {
+    auto observed = ObservedProcesses::process_tree(pid);
+    observed->publish({pid});
+    std::vector<std::unique_ptr<Source>> sources;
+    sources.push_back(open_observed("two_gpus", "4242:75,4343:25", observed));
+    MonitorOptions options;
+    options.sources.observed = observed;
+    options.interval_ns = 5 * kNsPerMs;
+    auto monitor = Monitor::from_sources(std::move(sources), options);
+    ASSERT_TRUE(monitor->start().ok());
+    ::usleep(300'000);
+    const Profile profile = monitor->stop();
+    const ChannelSummary* gpu = nullptr;
+    for (const ChannelSummary& c : profile.channels) {
+      if (c.channel_id == "nvml:0:energy") gpu = &c;
+    }
+    ASSERT_NE(gpu, nullptr);
+    ASSERT_GT(gpu->energy_j, 0.0);
+    ASSERT_TRUE(gpu->process.has_value()) << "pid " << pid;
+    EXPECT_NEAR(gpu->process->share, expected, 0.01) << "pid " << pid;
+    EXPECT_EQ(gpu->process->rule, "gpu-utilisation");
+    EXPECT_NEAR(*gpu->process->others_activity_share, 1.0 - expected, 1e-9);
+  }
 }
 
 TEST(NvmlErrors, EveryDocumentedCodeHasItsOwnNameAndMeaning) {
