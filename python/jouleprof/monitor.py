@@ -38,12 +38,15 @@ def trace_clock_offset_ns(trace_path):
 
 @dataclasses.dataclass(frozen=True)
 class Totals:
-    """What one monitored run measured: top-level channels only (nested ones are never added)."""
+    """What one monitored run measured: top-level channels only (nested ones are never added).
+    energy_j is the machine's; process_energy_j the observed processes' attributed share of it
+    (None when no processes were observed or no counter has a per-process rule)."""
 
     energy_j: float
     duration_s: float
     mean_power_w: float
     spans: int
+    process_energy_j: float = None
 
 
 class Monitor:
@@ -62,11 +65,17 @@ class Monitor:
         lives).
     record_spans: record regions (and NVTX ranges) into the profile while running.
     attribute: attribute the samples to those spans when stopping.
+    observe: whose share of every counter is figured beside the machine's: "self" (this
+        process and its children, e.g. DataLoader workers), "none", {"pid": N} or
+        {"cgroup": "PATH"} (docs/sharing.md).
+    static_share: "cpu-time" (default), "none" or "all": how they get the idle part.
     """
 
     def __init__(self, sources=None, settings=None, interval_ms=None, profile_path=None,
-                 record_spans=True, attribute=True, sysfs_root=None):
-        options = {"record_spans": bool(record_spans), "attribute": bool(attribute)}
+                 record_spans=True, attribute=True, sysfs_root=None, observe="self",
+                 static_share="cpu-time"):
+        options = {"record_spans": bool(record_spans), "attribute": bool(attribute),
+                   "observe": observe, "static_share": static_share}
         if settings:
             options["settings"] = dict(settings)
         if interval_ms is not None:
@@ -101,9 +110,19 @@ class Monitor:
         handle, self._handle = self._handle, None  # jp_monitor_stop releases it in every case
         _native.check(_lib.jp_monitor_stop(handle, _native.encode(self.profile_path),
                                            ctypes.byref(totals)))
-        self.totals = Totals(totals.energy_j, totals.duration_s, totals.mean_power_w, totals.spans)
+        self.totals = Totals(totals.energy_j, totals.duration_s, totals.mean_power_w, totals.spans,
+                             self._process_energy_j())
         _last_stopped = self
         return self.totals
+
+    def _process_energy_j(self):
+        """The observed processes' share of the top-level channels, from the written profile."""
+        profile = self.profile()
+        top_level = {s["channel"]["id"] for s in profile["series"]
+                     if not s["channel"]["parent_id"]}
+        shares = [c["process_energy_j"] for c in profile["channels"]
+                  if c["channel_id"] in top_level and "process_energy_j" in c]
+        return sum(shares) if shares else None
 
     def __enter__(self):
         return self.start()

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <fstream>
 #include <thread>
 
 #include "jouleprof/profile.hpp"
@@ -127,7 +128,9 @@ TEST(RunCommand, CrashOfTheCommandIsReportedAndTheRunKept) {
   EXPECT_NE(inv.err.find("killed by signal 11"), std::string::npos) << inv.err;
   const Profile p = read_run(dir);
   EXPECT_TRUE(p.meta.partial);
-  EXPECT_EQ(p.series.size(), 1U);
+  EXPECT_EQ(std::count_if(p.series.begin(), p.series.end(),
+                          [](const Series& s) { return s.channel().carries_energy(); }),
+            1);
 }
 
 TEST(RunCommand, ErrorsAreOneLineAndNonZero) {
@@ -152,10 +155,124 @@ TEST(RunCommand, HelpDescribesTheOptions) {
   TempDir dir;
   const Invocation inv = run_jouleprof({"run", "--help"}, dir);
   EXPECT_EQ(inv.exit_code, 0);
-  for (const char* flag : {"--interval", "--idle", "--output", "--format", "--grid-intensity",
-                           "--source", "--simulate", "--tdp", "--sysfs-root"}) {
+  for (const char* flag :
+       {"--interval", "--idle", "--output", "--format", "--grid-intensity", "--source",
+        "--simulate", "--tdp", "--sysfs-root", "--pid", "--cgroup", "--static-share"}) {
     EXPECT_NE(inv.out.find(flag), std::string::npos) << flag;
   }
+}
+
+// The table and the profile carry both figures, and the headline says which is which.
+TEST(RunCommand, ReportsTheMachinesAndTheCommandsEnergy) {
+  TempDir dir;
+  const Invocation inv = run_jouleprof(
+      {"run", "--simulate", "20", "--no-history", "--output", (dir.path() / "run").string(), "--",
+       "sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"},
+      dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  EXPECT_NE(inv.out.find("process J"), std::string::npos) << inv.out;
+  EXPECT_NE(inv.out.find("machine total (top-level channels, every process)"), std::string::npos);
+  EXPECT_NE(inv.out.find("observed processes (pid "), std::string::npos) << inv.out;
+  EXPECT_NE(inv.out.find("attributed:cpu-time"), std::string::npos) << inv.out;
+  const Profile p = read_run(dir);
+  const ChannelSummary& c = p.channels.at(0);
+  ASSERT_TRUE(c.process.has_value());
+  ASSERT_TRUE(c.process.has_value());
+  EXPECT_GT(c.process->share, 0.0);
+  EXPECT_LE(c.process->share, 1.0);
+  EXPECT_EQ(c.process->rule, "cpu-time");
+  EXPECT_EQ(p.meta.options.at("process.static_share"), "cpu-time");
+  ASSERT_NE(p.find_series("processes:cpu:cpu-time"), nullptr);
+  EXPECT_GT(p.find_series("processes:cpu:cpu-time")->back().value, 0.0);
+}
+
+TEST(RunCommand, PidObservesARunningProcessUntilItExits) {
+  TempDir dir;
+  Result<ChildProcess> sleeper = ChildProcess::spawn({"sleep", "0.5"});
+  ASSERT_TRUE(sleeper.ok());
+  // This test process is the sleeper's parent: it reaps it while jouleprof watches.
+  std::thread reaper([&] { (void)sleeper->wait(); });
+  const Invocation inv =
+      run_jouleprof({"run", "--simulate", "5", "--no-history", "--output",
+                     (dir.path() / "run").string(), "--pid", std::to_string(sleeper->pid())},
+                    dir);
+  reaper.join();
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const Profile p = read_run(dir);
+  EXPECT_EQ(p.meta.command, (std::vector<std::string>{"--pid", std::to_string(sleeper->pid())}));
+  EXPECT_EQ(p.meta.options.at("process.observed"),
+            "pid " + std::to_string(sleeper->pid()) + " and its descendants");
+  EXPECT_TRUE(p.channels.at(0).process.has_value());
+}
+
+// Whether `pid` has a handler for SIGINT (the SigCgt mask of /proc/PID/status).
+bool catches_sigint(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("SigCgt:", 0) != 0) continue;
+    const unsigned long long mask = std::stoull(line.substr(7), nullptr, 16);
+    return (mask & (1ULL << (SIGINT - 1))) != 0;
+  }
+  return false;
+}
+
+TEST(RunCommand, CgroupObservesAGroupUntilSignalled) {
+  TempDir dir;
+  dir.write("root/proc/stat", "cpu  100 0 0 900 0 0 0 0 0 0\ncpu0 100 0 0 900 0 0 0 0 0 0\n");
+  dir.write("root/sys/fs/cgroup/job.slice/cpu.stat", "usage_usec 250000\n");
+  dir.write("root/sys/fs/cgroup/job.slice/cgroup.procs", "");
+  const std::filesystem::path out = dir.path() / "run";
+  Result<ChildProcess> jouleprof = ::jouleprof::testing::start_jouleprof(
+      {"run", "--simulate", "5", "--no-history", "--sysfs-root", (dir.path() / "root").string(),
+       "--output", out.string(), "--cgroup", "/job.slice"},
+      dir);
+  ASSERT_TRUE(jouleprof.ok());
+  // Ctrl-C ends the observation once jouleprof catches it (before, it would end jouleprof).
+  while (!catches_sigint(jouleprof->pid()))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(kill(jouleprof->pid(), SIGINT), 0);
+  const Invocation inv = ::jouleprof::testing::finish(*jouleprof, dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const Profile p = read_run(dir);
+  EXPECT_EQ(p.meta.command, (std::vector<std::string>{"--cgroup", "/job.slice"}));
+  EXPECT_EQ(p.meta.options.at("process.observed"), "cgroup /job.slice");
+  const Series* usage = p.find_series("processes:cpu:cpu-time");
+  ASSERT_NE(usage, nullptr);
+  EXPECT_DOUBLE_EQ(usage->back().value, 0.25);
+}
+
+TEST(RunCommand, WhatToMeasureMustBeOneThing) {
+  TempDir dir;
+  Invocation inv = run_jouleprof({"run", "--simulate", "5", "--pid", "1", "--", "true"}, dir);
+  EXPECT_EQ(inv.exit_code, 2) << inv.err;
+  EXPECT_NE(inv.err.find("give one: a command after --, --pid PID or --cgroup PATH"),
+            std::string::npos)
+      << inv.err;
+  inv = run_jouleprof({"run", "--simulate", "5", "--no-history", "--pid", "1073741823"}, dir);
+  EXPECT_EQ(inv.exit_code, 1);
+  EXPECT_NE(inv.err.find("no such process"), std::string::npos) << inv.err;
+  inv = run_jouleprof({"run", "--simulate", "5", "--static-share", "half", "--", "true"}, dir);
+  EXPECT_EQ(inv.exit_code, 2);
+}
+
+TEST(RunCommand, StaticShareNoneNeedsABaseline) {
+  TempDir dir;
+  Invocation inv = run_jouleprof({"run", "--simulate", "5", "--no-history", "--static-share",
+                                  "none", "--output", (dir.path() / "a").string(), "--", "true"},
+                                 dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  EXPECT_NE(inv.err.find("static share 'none' needs the idle power of simulated:package"),
+            std::string::npos)
+      << inv.err;
+  inv = run_jouleprof({"run", "--simulate", "5", "--no-history", "--static-share", "none", "--idle",
+                       "0.2", "--output", (dir.path() / "b").string(), "--", "true"},
+                      dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  Result<Profile> p = read_profile_json((dir.path() / "b" / "profile.json").string());
+  ASSERT_TRUE(p.ok());
+  ASSERT_TRUE(p->channels.at(0).process.has_value());
+  EXPECT_EQ(p->meta.options.at("process.static_share"), "none");
 }
 
 }  // namespace
