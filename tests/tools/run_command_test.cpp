@@ -186,25 +186,6 @@ TEST(RunCommand, ReportsTheMachinesAndTheCommandsEnergy) {
   EXPECT_GT(p.find_series("processes:cpu:cpu-time")->back().value, 0.0);
 }
 
-TEST(RunCommand, PidObservesARunningProcessUntilItExits) {
-  TempDir dir;
-  Result<ChildProcess> sleeper = ChildProcess::spawn({"sleep", "0.5"});
-  ASSERT_TRUE(sleeper.ok());
-  // This test process is the sleeper's parent: it reaps it while jouleprof watches.
-  std::thread reaper([&] { (void)sleeper->wait(); });
-  const Invocation inv =
-      run_jouleprof({"run", "--simulate", "5", "--no-history", "--output",
-                     (dir.path() / "run").string(), "--pid", std::to_string(sleeper->pid())},
-                    dir);
-  reaper.join();
-  ASSERT_EQ(inv.exit_code, 0) << inv.err;
-  const Profile p = read_run(dir);
-  EXPECT_EQ(p.meta.command, (std::vector<std::string>{"--pid", std::to_string(sleeper->pid())}));
-  EXPECT_EQ(p.meta.options.at("process.observed"),
-            "pid " + std::to_string(sleeper->pid()) + " and its descendants");
-  EXPECT_TRUE(p.channels.at(0).process.has_value());
-}
-
 // Whether `pid` has a handler for SIGINT (the SigCgt mask of /proc/PID/status).
 bool catches_sigint(pid_t pid) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
@@ -215,6 +196,32 @@ bool catches_sigint(pid_t pid) {
     return (mask & (1ULL << (SIGINT - 1))) != 0;
   }
   return false;
+}
+
+// The observed process ends when the test says so, after jouleprof has begun to watch it: no
+// race with jouleprof's start-up on a loaded machine.
+TEST(RunCommand, PidObservesARunningProcessUntilItExits) {
+  TempDir dir;
+  Result<ChildProcess> sleeper = ChildProcess::spawn({"sleep", "600"});
+  ASSERT_TRUE(sleeper.ok());
+  const std::string pid = std::to_string(sleeper->pid());
+  Result<ChildProcess> jouleprof =
+      ::jouleprof::testing::start_jouleprof({"run", "--simulate", "5", "--no-history", "--output",
+                                             (dir.path() / "run").string(), "--pid", pid},
+                                            dir);
+  ASSERT_TRUE(jouleprof.ok());
+  // jouleprof catches SIGINT once it found the process and watches it.
+  while (!catches_sigint(jouleprof->pid()) && !jouleprof->has_ended())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  // This test process is the sleeper's parent: it ends and reaps it while jouleprof watches.
+  ASSERT_EQ(kill(sleeper->pid(), SIGTERM), 0);
+  (void)sleeper->wait();
+  const Invocation inv = ::jouleprof::testing::finish(*jouleprof, dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const Profile p = read_run(dir);
+  EXPECT_EQ(p.meta.command, (std::vector<std::string>{"--pid", pid}));
+  EXPECT_EQ(p.meta.options.at("process.observed"), "pid " + pid + " and its descendants");
+  EXPECT_TRUE(p.channels.at(0).process.has_value());
 }
 
 TEST(RunCommand, CgroupObservesAGroupUntilSignalled) {
@@ -229,7 +236,7 @@ TEST(RunCommand, CgroupObservesAGroupUntilSignalled) {
       dir);
   ASSERT_TRUE(jouleprof.ok());
   // Ctrl-C ends the observation once jouleprof catches it (before, it would end jouleprof).
-  while (!catches_sigint(jouleprof->pid()))
+  while (!catches_sigint(jouleprof->pid()) && !jouleprof->has_ended())
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   ASSERT_EQ(kill(jouleprof->pid(), SIGINT), 0);
   const Invocation inv = ::jouleprof::testing::finish(*jouleprof, dir);
