@@ -7,6 +7,7 @@
 
 #include "jouleprof/profile.hpp"
 #include "jouleprof/samples_csv.hpp"
+#include "sources/process_activity.hpp"
 #include "sources/simulated.hpp"
 #include "tools/jouleprof_runner.hpp"
 
@@ -177,13 +178,52 @@ TEST(RunCommand, ReportsTheMachinesAndTheCommandsEnergy) {
   const Profile p = read_run(dir);
   const ChannelSummary& c = p.channels.at(0);
   ASSERT_TRUE(c.process.has_value());
-  ASSERT_TRUE(c.process.has_value());
   EXPECT_GT(c.process->share, 0.0);
   EXPECT_LE(c.process->share, 1.0);
   EXPECT_EQ(c.process->rule, "cpu-time");
   EXPECT_EQ(p.meta.options.at("process.static_share"), "cpu-time");
   ASSERT_NE(p.find_series("processes:cpu:cpu-time"), nullptr);
   EXPECT_GT(p.find_series("processes:cpu:cpu-time")->back().value, 0.0);
+}
+
+// CPU ticks a running process has used so far (utime + stime of /proc/PID/stat).
+std::uint64_t cpu_ticks(pid_t pid) {
+  const std::string path = "/proc/" + std::to_string(pid) + "/stat";
+  Result<process_activity::TaskStat> stat =
+      process_activity::parse_task_stat(::jouleprof::testing::read_file(path), path);
+  return stat.ok() ? stat->own_ticks() : 0;
+}
+
+// The case: `run --idle` while something else keeps every CPU busy. Both warnings come,
+// once each: the others did most of the work, and the idle window was not idle.
+TEST(RunCommand, WarnsWhenOthersWorkAndTheIdleWindowIsBusy) {
+  TempDir dir;
+  Result<ChildProcess> burn = ChildProcess::spawn(
+      {::jouleprof::testing::jouleprof_binary(), "burn", "--seconds", "600", "--threads", "2"});
+  ASSERT_TRUE(burn.ok());
+  while (cpu_ticks(burn->pid()) < 5 && !burn->has_ended())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const Invocation inv =
+      run_jouleprof({"run", "--source", "cpu-estimate", "--idle", "0.3", "--no-history", "--output",
+                     (dir.path() / "run").string(), "--", "sleep", "0.3"},
+                    dir);
+  kill(burn->pid(), SIGTERM);
+  (void)burn->wait();
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const auto count = [&](std::string_view text) {
+    std::size_t n = 0;
+    for (std::size_t at = inv.err.find(text); at != std::string::npos;
+         at = inv.err.find(text, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count("other processes did more than 20 % of the work during the run (cpu "), 1U)
+      << inv.err;
+  EXPECT_EQ(count("the idle baseline was not idle (cpu "), 1U) << inv.err;
+  EXPECT_EQ(count("net figures are unreliable"), 1U) << inv.err;
+  const Profile p = read_run(dir);
+  ASSERT_TRUE(p.channels.at(0).process.has_value());
+  EXPECT_GT(*p.channels.at(0).process->others_activity_share, 0.5);
 }
 
 // Whether `pid` has a handler for SIGINT (the SigCgt mask of /proc/PID/status).
