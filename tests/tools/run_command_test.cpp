@@ -226,6 +226,27 @@ TEST(RunCommand, WarnsWhenOthersWorkAndTheIdleWindowIsBusy) {
   EXPECT_GT(*p.channels.at(0).process->others_activity_share, 0.5);
 }
 
+// `run --spans`: two spans side by side on two threads of the command, one thread spinning, the
+// other waiting. Each thread's CPU time weighs its span, so the busy one gets most of the energy
+// (an equal split would give each half).
+TEST(RunCommand, SpansWeighByTheirThreadsCpuTime) {
+  TempDir dir;
+  const Invocation inv =
+      run_jouleprof({"run", "--spans", "--simulate", "20", "--no-history", "--output",
+                     (dir.path() / "run").string(), "--", JOULEPROF_THREADS_CHILD},
+                    dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const Profile p = read_run(dir);
+  ASSERT_TRUE(p.tree.has_value());
+  const ProfileNode* busy = p.tree->child("busy");
+  const ProfileNode* waiting = p.tree->child("waiting");
+  ASSERT_TRUE(busy != nullptr && waiting != nullptr) << inv.err;
+  EXPECT_GT(busy->energy_j, 3.0 * waiting->energy_j)
+      << "busy " << busy->energy_j << " J, waiting " << waiting->energy_j << " J";
+  ASSERT_FALSE(p.attribution.empty());
+  EXPECT_EQ(p.attribution[0].diagnostics.at("threads_weighed_by_cpu_time"), 2.0);
+}
+
 // Whether `pid` has a handler for SIGINT (the SigCgt mask of /proc/PID/status).
 bool catches_sigint(pid_t pid) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
