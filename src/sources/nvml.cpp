@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sources/backends.hpp"
+#include "sources/gpu_process_activity.hpp"
 #include "sources/nvml_api.hpp"
 #include "sources/setting_values.hpp"
 
@@ -50,9 +51,7 @@ enum class Quantity {
   kPowerInstant,
   kPowerAverage,
   kTemperature,
-  kObservedBusy,  // busy time of the observed processes (SM utilisation × time)
-  kBusy,          // busy time of every process
-  kIdle,
+  kActivity,  // a per-process busy-time count (Slot::activity_count)
 };
 
 // How a GPU's busy time is split among processes (docs/sharing.md).
@@ -85,17 +84,16 @@ struct Gpu {
   nvml::Device handle = nullptr;
   std::vector<unsigned> field_ids;  // fields this GPU answers, read together in one call
   std::vector<nvml::FieldValue> field_values;
-  // Per-process activity (with observed processes): cumulative seconds.
+  // Per-process activity (with observed processes).
   ProcessActivity activity = ProcessActivity::kNone;
+  GpuProcessActivity counts{0, kMaxProcessSamplePeriodNs};
   unsigned long long last_sample_us = 0;  // newest process-utilisation sample seen
-  TimeNs last_activity_ns = 0;            // the time the busy-time counts stand at
   TimeNs last_query_ns = 0;
-  double observed_busy_s = 0.0;
-  double busy_s = 0.0;
-  double idle_s = 0.0;
   std::string activity_error;
   std::vector<nvml::ProcessUtilizationSample> samples;
   std::vector<nvml::ProcessInfoV2> processes;
+  std::vector<ProcessUtilisation> utilisation;  // of one sample time
+  std::vector<pid_t> holders;
 };
 
 unsigned long long realtime_now_us() {
@@ -109,6 +107,7 @@ struct Slot {
   std::size_t gpu = 0;  // index into gpus_
   Quantity quantity = Quantity::kEnergy;
   unsigned field_id = 0;
+  GpuActivityCount activity_count = GpuActivityCount::kBusy;
   bool has_baseline = false;
   unsigned long long baseline_mj = 0;
   std::string read_error;
@@ -280,26 +279,18 @@ class NvmlSource final : public Source {
         reading.value = static_cast<double>(celsius);
         break;
       }
-      case Quantity::kObservedBusy:
-      case Quantity::kBusy:
-      case Quantity::kIdle: {
-        reading.t_ns = gpu.last_activity_ns;
+      case Quantity::kActivity: {
+        reading.t_ns = gpu.counts.as_of_ns();
         if (!gpu.activity_error.empty()) {
           slot.read_error = gpu.activity_error;
           return;
         }
-        reading.value = slot.quantity == Quantity::kObservedBusy ? gpu.observed_busy_s
-                        : slot.quantity == Quantity::kBusy       ? gpu.busy_s
-                                                                 : gpu.idle_s;
+        reading.value = gpu.counts.count(slot.activity_count);
         break;
       }
     }
     slot.read_error.clear();
     reading.ok = true;
-  }
-
-  bool is_observed(unsigned int pid, const std::vector<pid_t>& observed) const {
-    return std::binary_search(observed.begin(), observed.end(), static_cast<pid_t>(pid));
   }
 
   // Advances the GPU's busy-time counts from the per-process data NVML has. Utilisation samples
@@ -343,27 +334,23 @@ class NvmlSource final : public Source {
           ++i;
           continue;
         }
-        const double gap_s = static_cast<double>(t - gpu.last_sample_us) * 1e-6;
-        const double period_s = std::min(ns_to_s(kMaxProcessSamplePeriodNs), gap_s);
-        double busy_here_s = 0.0;
+        gpu.utilisation.clear();
         for (; i < gpu.samples.size() && gpu.samples[i].timeStamp == t; ++i) {
-          const double busy = std::min(100u, gpu.samples[i].smUtil) * 0.01 * period_s;
-          busy_here_s += busy;
-          if (is_observed(gpu.samples[i].pid, observed)) gpu.observed_busy_s += busy;
+          gpu.utilisation.push_back({static_cast<pid_t>(gpu.samples[i].pid),
+                                     static_cast<double>(gpu.samples[i].smUtil) * 0.01});
         }
-        gpu.busy_s += busy_here_s;
-        gpu.idle_s += std::max(0.0, gap_s - busy_here_s);
+        gpu.counts.add_utilisation(static_cast<TimeNs>(t) * kNsPerUs - realtime_minus_monotonic,
+                                   static_cast<double>(t - gpu.last_sample_us) * 1e-6,
+                                   gpu.utilisation, observed);
         gpu.last_sample_us = t;
-        gpu.last_activity_ns = static_cast<TimeNs>(t) * kNsPerUs - realtime_minus_monotonic;
       }
       return;
     }
     // The running-process list says who holds the GPU, not who works on it: a share of 1 or 0.
-    gpu.last_activity_ns = now;
     unsigned int count = 0;
     nvml::Return code = symbols_.get_compute_processes(gpu.handle, &count, nullptr);
     if (code == nvml::kSuccess && count == 0) {
-      gpu.idle_s += wall_s;
+      gpu.counts.add_holders(now, wall_s, {}, observed);
       return;
     }
     if (code != nvml::kSuccess && code != nvml::kErrorInsufficientSize) {
@@ -377,25 +364,18 @@ class NvmlSource final : public Source {
       gpu.activity_error = describe("nvmlDeviceGetComputeRunningProcesses", gpu.index, code);
       return;
     }
-    bool ours = false;
-    std::string others;
-    for (unsigned int i = 0; i < count; ++i) {
-      if (is_observed(gpu.processes[i].pid, observed)) {
-        ours = true;
-      } else {
-        others += fmt::format("{}{}", others.empty() ? "" : ", ", gpu.processes[i].pid);
-      }
+    gpu.holders.clear();
+    for (unsigned int i = 0; i < count && i < gpu.processes.size(); ++i) {
+      gpu.holders.push_back(static_cast<pid_t>(gpu.processes[i].pid));
     }
-    if (ours && !others.empty()) {
+    const std::vector<pid_t> others = gpu.counts.add_holders(now, wall_s, gpu.holders, observed);
+    if (!others.empty()) {
       gpu.activity_error = fmt::format(
           "gpu {} runs observed processes beside others (pids {}) and gives no per-process "
           "utilisation (nvmlDeviceGetProcessUtilization is not supported): their shares are "
           "unknown",
-          gpu.index, others);
-      return;
+          gpu.index, fmt::join(others, ", "));
     }
-    gpu.busy_s += wall_s;
-    if (ours) gpu.observed_busy_s += wall_s;
   }
 
   // The GPU's per-process activity channels when processes are observed, or a note why not.
@@ -448,17 +428,15 @@ class NvmlSource final : public Source {
       return;
     }
     gpu.last_sample_us = realtime_now_us();
-    gpu.last_activity_ns = monotonic_now_ns();
-    gpu.last_query_ns = gpu.last_activity_ns;
-    const auto add_busy = [&](std::string_view suffix, std::string domain, std::string text,
-                              Quantity quantity) {
-      Channel c = make_channel(gpu.index, suffix, ChannelKind::kBusyTime, std::move(text), "", 0);
-      c.domain = std::move(domain);
-      add(std::move(c), gpu_slot, quantity);
-    };
-    add_busy("observed", rule, "observed processes' busy time: " + detail, Quantity::kObservedBusy);
-    add_busy("busy", "busy", "every process's busy time: " + detail, Quantity::kBusy);
-    add_busy("idle", "idle", "the time no process kept busy: " + detail, Quantity::kIdle);
+    gpu.last_query_ns = monotonic_now_ns();
+    gpu.counts = GpuProcessActivity(gpu.last_query_ns, kMaxProcessSamplePeriodNs);
+    for (GpuActivityChannel& activity : gpu_activity_channels(rule, detail)) {
+      Channel c = make_channel(gpu.index, activity.id_suffix, ChannelKind::kBusyTime,
+                               std::move(activity.description), "", 0);
+      c.domain = std::move(activity.domain);
+      add(std::move(c), gpu_slot, Quantity::kActivity);
+      slots_.back().activity_count = activity.count;
+    }
   }
 
   void fail(std::string reason, std::string fix) {
