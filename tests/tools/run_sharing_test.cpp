@@ -67,12 +67,13 @@ double tree_cpu_s(pid_t pid) {
   return ticks / kTicksPerS;
 }
 
-// The CPU time `times` (the shell builtin) printed for the shell's children: user and system,
-// the second of its two lines.
-std::optional<double> times_children_s(const std::string& out) {
+// The CPU time `times` (the shell builtin) printed: the shell's own (its first line) and its
+// children's (the second), user and system, together: the whole tree's.
+std::optional<double> times_tree_s(const std::string& out) {
   std::istringstream lines(out);
   std::string line;
   int seen = 0;
+  double total_s = 0.0;
   while (std::getline(lines, line)) {
     int user_m = 0, sys_m = 0;
     double user_s = 0.0, sys_s = 0.0;
@@ -80,7 +81,8 @@ std::optional<double> times_children_s(const std::string& out) {
     if (std::sscanf(line.c_str(), "%dm%lfs %dm%lfs%c", &user_m, &user_s, &sys_m, &sys_s, &tail) !=
         4)
       continue;
-    if (++seen == 2) return 60.0 * (user_m + sys_m) + user_s + sys_s;
+    total_s += 60.0 * (user_m + sys_m) + user_s + sys_s;
+    if (++seen == 2) return total_s;
   }
   return std::nullopt;
 }
@@ -142,7 +144,7 @@ int open_when_read(const std::string& fifo, ChildProcess& run) {
 // figures, asserted when the machine was otherwise quiet; what holds whatever the load always).
 // Each run's command waits on a FIFO until both runs measure, so that the two burns share the same
 // seconds whatever jouleprof's start-up costs on a loaded machine; the shell's `times` then says
-// what the burn used, an independent count of the observed tree's CPU time.
+// what it and the burn used, an independent count of the observed tree's CPU time.
 TEST(RunSharing, TwoBurnsSideBySideShareTheMachine) {
   TempDir dir;
   const auto run_args = [&](const std::string& name) {
@@ -182,8 +184,8 @@ TEST(RunSharing, TwoBurnsSideBySideShareTheMachine) {
   ASSERT_EQ(ib.exit_code, 0) << ib.err;
   const Shares sa = read_shares(dir.path() / "a", go_ns);
   const Shares sb = read_shares(dir.path() / "b", go_ns);
-  const std::optional<double> burn_a_s = times_children_s(ia.out);
-  const std::optional<double> burn_b_s = times_children_s(ib.out);
+  const std::optional<double> burn_a_s = times_tree_s(ia.out);
+  const std::optional<double> burn_b_s = times_tree_s(ib.out);
   ASSERT_TRUE(burn_a_s && burn_b_s) << ia.out << ib.out;
   const double others = std::clamp(1.0 - ours_s / busy_s, 0.0, 1.0);
   const double dynamic_j = 0.5 * (sa.machine_dynamic_j + sb.machine_dynamic_j);
@@ -197,7 +199,8 @@ TEST(RunSharing, TwoBurnsSideBySideShareTheMachine) {
   std::cout << "[ figures  ] " << figures.str() << '\n';
 
   // Whatever else runs on the machine:
-  // - each observed tree's CPU time is what its shell counted for it, to a few ticks;
+  // - each observed tree's CPU time is what its shell counted for itself and the burn, to a few
+  //   ticks;
   EXPECT_NEAR(sa.observed_cpu_s, *burn_a_s, 0.03) << figures.str();
   EXPECT_NEAR(sb.observed_cpu_s, *burn_b_s, 0.03) << figures.str();
   // - under the estimate, dynamic energy is (TDP − P_idle) / CPUs per CPU-second: each run's
