@@ -6,7 +6,8 @@
 //
 //   GpuProcessActivity activity(monotonic_now_ns(), kNsPerS);
 //   activity.add_utilisation(t_ns, elapsed_s, {{4242, 0.75}, {4343, 0.25}}, observed->pids());
-//   // NVML: nvmlDeviceGetProcessUtilization's SM utilisation; ROCm SMI: cu_occupancy per poll
+//   // NVML: nvmlDeviceGetProcessUtilization's SM utilisation; ROCm SMI: cu_occupancy per
+//   // poll (a share of compute units at the call, held over the interval: an approximation)
 //   auto others = activity.add_holders(now, elapsed_s, running_pids, observed->pids());
 //   // only a list of the processes holding the GPU: shares of 1 or 0, unknown when mixed
 #pragma once
