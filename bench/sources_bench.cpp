@@ -203,6 +203,37 @@ void BM_PowerSupplyRead(benchmark::State& state) {
 }
 BENCHMARK(BM_PowerSupplyRead);
 
+// The process source on a fake /proc of N processes without `children` files: every read scans
+// them all (the fallback for kernels without CONFIG_PROC_CHILDREN); the observed tree is 4 of them.
+void BM_ProcessSourceFullScan(benchmark::State& state) {
+  FakeTree tree;
+  tree.write("proc/stat", "cpu  100 0 0 900 0 0 0 0 0 0\ncpu0 100 0 0 900 0 0 0 0 0 0");
+  const auto n = static_cast<int>(state.range(0));
+  for (int pid = 100; pid < 100 + n; ++pid) {
+    const int ppid = pid < 104 ? (pid == 100 ? 1 : 100) : 1;
+    tree.write("proc/" + std::to_string(pid) + "/stat",
+               std::to_string(pid) + " (worker) S " + std::to_string(ppid) +
+                   " 1 1 0 -1 0 0 0 0 0 25 5 0 0 20 0 1 0 1000 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 "
+                   "0 0 0 0 0 0 0 0 0 0 0 0 0 0");
+  }
+  SourceOptions options = tree.options();
+  options.observed = ObservedProcesses::process_tree(100);
+  auto source = make_process_activity_source(options);
+  read_loop(state, *source);
+}
+BENCHMARK(BM_ProcessSourceFullScan)->Arg(100)->Arg(1000);
+
+// The process source on this machine's real /proc, observing this benchmark's own process (its
+// tree is found through the kernel's `children` files), with and without a channel per thread.
+void BM_ProcessSourceRealProcSelf(benchmark::State& state) {
+  SourceOptions options;
+  options.observed = ObservedProcesses::process_tree(getpid());
+  if (state.range(0) != 0) options.settings["processes.threads"] = "1";
+  auto source = make_process_activity_source(options);
+  read_loop(state, *source);
+}
+BENCHMARK(BM_ProcessSourceRealProcSelf)->Arg(0)->Arg(1);
+
 }  // namespace
 }  // namespace jouleprof
 

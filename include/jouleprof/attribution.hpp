@@ -58,6 +58,12 @@ struct AttributionOptions {
   // an interval's energy in proportion to their tracks' weights. Unlisted tracks weigh 1.
   std::map<std::string, double> activity_weight_by_track;
 
+  // Tracks named "thread <tid>" whose thread has a CPU-time series among the series (a busy-time
+  // channel of domain "thread", which `run --spans` records) weigh, in each interval between its
+  // readings, by the thread's CPU utilisation there (at least 0.01), times their declared weight:
+  // a span on a busy thread gets more of an interval than one on a waiting thread.
+  bool weigh_threads_by_cpu_time = true;
+
   // Class of a span for regress/calibrated (default: the span's own name).
   std::function<std::string(std::string_view span_name)> class_of;
 

@@ -20,6 +20,8 @@ enum class Provenance : std::uint8_t {
   kSimulated = 3,     // produced by jouleprof's simulator
   kPredicted = 4,     // predicted before running (kernel predictors, PRE)
   kImported = 5,      // read from a recorded log (nvidia-smi, perf stat, a meter CSV)
+  kAttributed = 6,    // a share of a measured figure given to part of the machine by a rule
+                      // (the observed processes' CPU-time share of a package): not measured
 };
 
 std::string_view to_string(Provenance p);
@@ -31,6 +33,8 @@ enum class ChannelKind : std::uint8_t {
   kPower = 1,          // watts at an instant (or averaged over the source's window)
   kTemperature = 2,    // degrees Celsius
   kUtilisation = 3,    // fraction 0..1 (CPU or GPU busy share)
+  kBusyTime = 4,       // cumulative seconds of work, non-decreasing: CPU time of a set of
+                       // processes or of all CPUs, a GPU's utilisation-weighted busy time
 };
 
 std::string_view to_string(ChannelKind k);
@@ -47,6 +51,9 @@ struct Channel {
   std::string parent_id;         // enclosing channel (core ⊂ package ⊂ psys); empty = top level
   TimeNs nominal_period_ns = 0;  // how often the hardware updates the value; 0 = unknown
   TimeNs measured_period_ns = 0;  // observed update period in this run; 0 = not measured
+  // Power the channel's model draws at zero load, when a model sets it (the CPU estimate's
+  // P_idle); measured channels leave it unset and need a measured idle baseline instead.
+  std::optional<double> static_power_w = std::nullopt;
 
   bool is_top_level() const { return parent_id.empty(); }
   bool carries_energy() const {

@@ -42,6 +42,9 @@ class ChildProcess {
   pid_t pid() const { return pid_; }
   // Non-blocking: the exit once the child has ended, nullopt while it runs.
   std::optional<ChildExit> poll();
+  // Non-blocking, without reaping: whether the child has ended. Until poll() or wait() reaps it,
+  // its /proc entry keeps its final CPU times (a last reading can still see them).
+  bool has_ended() const;
   // Blocks until the child ends.
   Result<ChildExit> wait();
 

@@ -11,6 +11,11 @@
 // poll it, calling on_tick for status lines, forwarding SIGINT/SIGTERM → stop sampling. A run cut
 // short (a signal to jouleprof, the command killed by a signal) still returns what was measured,
 // with profile.meta.partial set and a warning saying why.
+//
+// When the monitor observes a process tree whose root is not set (Monitor::observed()), the
+// command becomes its root: the profile then carries the command's own share of every counter
+// (docs/sharing.md). The last reading is taken after the command has ended and before it is
+// reaped, so that its final CPU time is counted.
 #pragma once
 
 #include <functional>
@@ -43,5 +48,13 @@ struct CommandMeasurement {
 // to that point is discarded in that case.
 Result<CommandMeasurement> measure_command(Monitor& monitor,
                                            const CommandMeasurementOptions& options);
+
+// Measuring processes that already run: what `jouleprof run --pid PID` and `--cgroup PATH` do.
+// The monitor must observe them (Monitor::observed(), a process tree with its root set, or a
+// cgroup). Sampling lasts until the root process ends (a process tree) or until SIGINT/SIGTERM
+// (a cgroup, or a process tree that keeps running); signals are not passed on. `argv` of the
+// options is ignored; profile.meta.command names what was observed.
+Result<CommandMeasurement> measure_observed(Monitor& monitor,
+                                            const CommandMeasurementOptions& options);
 
 }  // namespace jouleprof

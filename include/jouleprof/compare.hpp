@@ -2,6 +2,7 @@
 // behind `jouleprof compare A B --budget 5%`.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,10 +13,16 @@
 
 namespace jouleprof {
 
-// What is compared of one run: its total and its tree's nodes (from a profile or the history).
+// Which total a comparison compares: the machine's (every counter counts every process on its
+// device) or the observed processes' attributed share of it (docs/sharing.md).
+enum class EnergyFigure : std::uint8_t { kMachine = 0, kProcesses = 1 };
+std::string_view to_string(EnergyFigure f);
+
+// What is compared of one run: its totals and its tree's nodes (from a profile or the history).
 struct EnergySnapshot {
   std::string label;  // "run 12" or the profile's path
   double total_energy_j = 0.0;
+  std::optional<double> process_energy_j;  // absent when the run observed no processes
   std::vector<NodeEnergy> nodes;
 };
 EnergySnapshot snapshot_of(const Profile& profile, std::string label);
@@ -34,8 +41,10 @@ struct NodeDelta {
 struct RunComparison {
   std::string before_label;
   std::string after_label;
-  double before_total_j = 0.0;
+  double before_total_j = 0.0;  // of `figure`
   double after_total_j = 0.0;
+  EnergyFigure figure = EnergyFigure::kMachine;
+  // The tree's nodes carry the machine's energy: compared only for the machine's figure.
   std::vector<NodeDelta> nodes;  // in the after run's tree order, then the nodes only before had
 
   double delta_j() const { return after_total_j - before_total_j; }
@@ -44,6 +53,10 @@ struct RunComparison {
   }
 };
 RunComparison compare_runs(const EnergySnapshot& before, const EnergySnapshot& after);
+// The same for a chosen figure; kProcesses needs both runs to have observed processes (the error
+// names the run that has no process figure).
+Result<RunComparison> compare_runs(const EnergySnapshot& before, const EnergySnapshot& after,
+                                   EnergyFigure figure);
 
 // The increase of the total energy that is still acceptable: "5%" (of the baseline's total) or
 // an absolute "2.5J" / "2.5 J".

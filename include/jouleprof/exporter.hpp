@@ -17,6 +17,13 @@
 //   jouleprof_utilisation_ratio     gauge    utilisation channels, 0..1
 //   jouleprof_source_up{source}     gauge    1 when the source is available and its last read
 //   worked jouleprof_source_info{source,reason,fix}  info: why a source is down ("" when up)
+// With observed processes (SourceOptions::observed: `serve --pid/--cgroup`), beside the machine's:
+//   jouleprof_busy_seconds_total          counter  busy-time channels: the observed processes',
+//                                                  every process's and the idle time per device
+//   jouleprof_process_energy_joules_total counter  the observed processes' share of each energy
+//                                                  channel (provenance "attributed", label rule;
+//                                                  docs/sharing.md; the static part by CPU time)
+//   jouleprof_process_share_ratio         gauge    that share over the last poll interval
 #pragma once
 
 #include <atomic>
@@ -40,7 +47,16 @@ struct ExportedChannel {
   Channel channel;
   double energy_j = 0.0;          // energy channels: cumulative since the exporter started
   std::optional<double> power_w;  // energy channels: the latest power
-  std::optional<double> value;    // temperature / utilisation channels: the latest reading
+  std::optional<double> value;    // temperature / utilisation: the latest reading; busy time:
+                                  // seconds since the exporter started
+};
+
+// The observed processes' share of one energy channel (a device with per-process activity).
+struct ExportedProcessShare {
+  std::size_t channel = 0;      // index into ExporterSnapshot::channels
+  double energy_j = 0.0;        // attributed, since the exporter started
+  std::optional<double> share;  // over the last poll interval
+  std::string rule;             // "cpu-time", "gpu-utilisation", …
 };
 
 struct SourceHealth {
@@ -53,6 +69,8 @@ struct SourceHealth {
 struct ExporterSnapshot {
   std::vector<ExportedChannel> channels;
   std::vector<SourceHealth> sources;
+  std::vector<ExportedProcessShare> process_shares;
+  std::string observed;  // who the process figures are of; empty: no processes observed
 };
 
 enum class ExpositionFormat : std::uint8_t { kPrometheusText = 0, kOpenMetrics = 1 };
@@ -98,14 +116,26 @@ class EnergyPoller {
     TimeNs previous_t_ns = 0;
     double previous_value = 0.0;
     std::uint64_t resets = 0;
+    double delta = 0.0;  // what this poll added: joules, or busy seconds
+  };
+  // An energy channel with per-process activity: the activity channels' states, and work seen
+  // before the device's busy time caught up (shared at the next poll, as the attributor does).
+  struct ShareState {
+    std::size_t energy = 0;
+    std::size_t observed = 0;
+    std::size_t busy = 0;
+    double pending_energy_j = 0.0;
+    double pending_observed_s = 0.0;
   };
 
   void run();
+  void share_process_energy();
 
   std::vector<std::unique_ptr<Source>> sources_;
   std::vector<UnavailableSource> unavailable_;
   std::vector<std::vector<Reading>> buffers_;
   std::vector<ChannelState> states_;
+  std::vector<ShareState> shares_;  // parallel to snapshot_.process_shares
   TimeNs interval_ns_ = 0;
 
   mutable std::mutex mutex_;  // guards snapshot_, stop_requested_

@@ -23,7 +23,7 @@ struct sqlite3;
 namespace jouleprof {
 
 // Newest schema this build writes; `schema_migrations` lists the versions applied to a database.
-inline constexpr int kHistorySchemaVersion = 1;
+inline constexpr int kHistorySchemaVersion = 2;
 // How long a writer waits for another writer's transaction before giving up.
 inline constexpr int kHistoryBusyTimeoutMs = 30'000;
 
@@ -40,8 +40,12 @@ struct RunRecord {
   TimeNs duration_ns = 0;
   std::optional<int> exit_code;
   bool partial = false;
-  double total_energy_j = 0.0;  // see energy_total_of()
-  std::string profile_path;     // absolute path of the profile file; empty when none was written
+  double total_energy_j = 0.0;  // see energy_total_of(): the machine's figure
+  // The observed processes' attributed part of it (Profile::total_process_energy_j), and who they
+  // were; absent for runs that observed no processes (and runs recorded before schema 2).
+  std::optional<double> process_energy_j;
+  std::string observed;
+  std::string profile_path;  // absolute path of the profile file; empty when none was written
   std::size_t warnings = 0;
 };
 

@@ -149,6 +149,11 @@ JP_API jp_status jp_recorder_add_trace(const char* trace_path);
  *                            profile (default true; it clears earlier records)
  *   "attribute"     bool     attribute the samples to those spans when the monitor stops
  *                            (default true; needs at least one span)
+ *   "observe"       "self" (default: this process and its descendants), "none", {"pid": N} or
+ *                   {"cgroup": "PATH"}: whose attributed share of every counter the profile's
+ *                   channels carry beside the machine's (process_energy_j; docs/sharing.md)
+ *   "static_share"  string   "cpu-time" (default), "none" or "all": how the observed processes
+ *                            get the idle part of a shared counter (none/all need a baseline)
  * Errors: JP_ERR_INVALID_INPUT (bad JSON, unknown key or source name), JP_ERR_UNAVAILABLE (no
  * source available: the message says why each is not).
  *
@@ -158,9 +163,10 @@ JP_API jp_status jp_recorder_add_trace(const char* trace_path);
  * only one should record spans (the recorder is process-wide). */
 typedef struct jp_monitor jp_monitor;
 
-/* What one monitored run measured (top-level channels only, nested ones are never added). */
+/* What one monitored run measured (top-level channels only, nested ones are never added). The
+ * observed processes' share is in the profile (channels[].process_energy_j). */
 typedef struct jp_totals {
-  double energy_j;     /* gross energy over the run window */
+  double energy_j;     /* gross energy over the run window: the machine's */
   double duration_s;   /* run window */
   double mean_power_w; /* energy_j / duration_s */
   uint64_t spans;      /* spans recorded into the profile */

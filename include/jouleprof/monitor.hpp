@@ -8,6 +8,9 @@
 //   … the work …
 //   Profile profile = monitor->stop();              // series, channel summaries, warnings
 //
+// Observed processes (options.sources.observed, docs/sharing.md): the profile's channels then
+// also carry the observed processes' attributed share (ChannelSummary::process).
+//
 // Lifecycle: open (discover sources) → start → stop, once. The profile's run window is
 // [run begin (default: start), stop]; samples before it (the idle baseline) stay in the series.
 // The sampler's own cost is in profile.meta.options ("sampler.thread_cpu_ns", "sampler.wall_ns",
@@ -21,6 +24,7 @@
 
 #include "jouleprof/channel_summary.hpp"
 #include "jouleprof/clock.hpp"
+#include "jouleprof/process_share.hpp"
 #include "jouleprof/profile.hpp"
 #include "jouleprof/result.hpp"
 #include "jouleprof/sources.hpp"
@@ -34,6 +38,8 @@ struct MonitorOptions {
   TimeNs interval_ns = 0;  // 0: each source's default period (RAPL 10 ms, NVML 20 ms, hwmon 100 ms)
   std::size_t memory_limit_bytes = std::size_t{1} << 30;  // over all series; 16 B per sample
   TimeNs peak_window_ns = kDefaultPeakWindowNs;
+  // With sources.observed set: how the observed processes' shares are figured at stop().
+  ProcessShareOptions process_shares;
 };
 
 // A status-line snapshot.
@@ -57,6 +63,8 @@ class Monitor {
   const std::vector<UnavailableSource>& unavailable() const { return unavailable_; }
   const std::vector<std::string>& notes() const { return notes_; }
   std::vector<Channel> channels() const;
+  // The processes this monitor observes (options.sources.observed); null when none.
+  const std::shared_ptr<ObservedProcesses>& observed() const { return options_.sources.observed; }
 
   Status start();
   void set_idle_window(TimeNs begin_ns, TimeNs end_ns) { idle_ = IdleWindow{begin_ns, end_ns}; }

@@ -52,6 +52,16 @@ struct ProfileNode {
   ProfileNode* child(std::string_view child_name);
 };
 
+// The observed processes' part of a channel (docs/sharing.md): an attribution by `rule`, never a
+// measurement.
+struct ProcessFigures {
+  double energy_j = 0.0;                   // by the run's static-share rule
+  double share = 0.0;                      // energy_j / the channel's energy_j (0 when that is 0)
+  std::optional<double> dynamic_energy_j;  // their share of the energy above the baseline
+  std::optional<double> others_activity_share;  // other processes' share of the device's work
+  std::string rule;                             // "cpu-time", "gpu-utilisation", "gpu-sole-user"
+};
+
 // Per-channel totals over the run window.
 struct ChannelSummary {
   std::string channel_id;
@@ -62,6 +72,10 @@ struct ChannelSummary {
   double mean_power_w = 0.0;
   double peak_power_w = 0.0;
   Provenance provenance = Provenance::kMeasured;
+
+  // The observed processes' part of this channel (ProcessFigures); absent when no processes were
+  // observed or no rule applies (the profile's warnings say why).
+  std::optional<ProcessFigures> process = std::nullopt;
 };
 
 // Which attribution method a channel got, and why; diagnostics are method-specific
@@ -103,6 +117,9 @@ struct Profile {
   const Series* find_series(std::string_view channel_id) const;
   // Sum of the top-level energy channels' gross energy: nested channels are never added.
   double total_energy_j() const;
+  // The observed processes' part of it: the top-level channels' process energy (attributed);
+  // nullopt when no top-level channel has one. Channels without one are left out (see warnings).
+  std::optional<double> total_process_energy_j() const;
 };
 
 Status write_profile_json(const Profile& profile, const std::string& path);

@@ -10,7 +10,8 @@
 // `# channel` lines describe each channel (values percent-encoded: space, comma, '%', '=', tab,
 // CR and LF as %XX); `# gap` lines list intervals that could not be read. Data lines follow the
 // header, channel by channel, each in time order; t_ns is CLOCK_MONOTONIC nanoseconds, kind is
-// energy_j (cumulative joules), power_w, temperature_c or utilisation. Values are written with
+// energy_j (cumulative joules), power_w, temperature_c, utilisation or busy_s (cumulative seconds
+// of work: CPU time, a GPU's busy time). Values are written with
 // the shortest text that reads back to the same double, so a round trip is exact.
 #pragma once
 

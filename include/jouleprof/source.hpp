@@ -16,6 +16,7 @@
 
 #include "jouleprof/channel.hpp"
 #include "jouleprof/clock.hpp"
+#include "jouleprof/observed_processes.hpp"
 
 namespace jouleprof {
 
@@ -37,9 +38,12 @@ class Source {
 
   virtual std::string_view name() const = 0;
   virtual Availability availability() const = 0;
+  // May grow while the source is read (the process source adds a channel per thread it sees);
+  // channels are never removed or reordered.
   virtual const std::vector<Channel>& channels() const = 0;
 
-  // Reads every channel now into out[i] (out.size() == channels().size()).
+  // Reads the first out.size() channels now into out[i] (out.size() <= channels().size(); a
+  // channel added during this read is read from the next call on).
   virtual void read(std::span<Reading> out) = 0;
 
   // Why the last read of channel i failed; empty when it succeeded.
@@ -54,6 +58,9 @@ struct SourceOptions {
   std::string sysfs_root = "/";  // prefix for /sys, /proc and /dev paths (tests use a fake tree)
   std::vector<std::string> selected;  // --source NAME[,NAME…]; empty = every measured source found
   std::map<std::string, std::string> settings;  // backend-specific, e.g. "simulate.watts" = "50"
+  // Set: the processes whose activity is read besides the machine's (the process source joins
+  // the run, GPU sources add per-process activity channels); null: the machine only.
+  std::shared_ptr<ObservedProcesses> observed;
 };
 
 }  // namespace jouleprof

@@ -13,7 +13,9 @@
 // left out when they do not move (virtual machines expose RAPL without feeding it), with the
 // reason in `unavailable`; naming it with --source uses it regardless. When no measured backend
 // is available, the CPU estimate stands in (and says so). The
-// simulated backend is used only when asked for (`--source simulated`, `--simulate W`).
+// simulated backend is used only when asked for (`--source simulated`, `--simulate W`). With
+// SourceOptions::observed set, the process source (CPU time of the observed processes and of
+// every CPU) joins whatever was chosen, first.
 #pragma once
 
 #include <memory>
@@ -61,6 +63,8 @@ struct SourceDiscovery {
   std::vector<UnavailableSource> unavailable;
   // Decisions the user should know about: the estimate standing in, a group member left out.
   std::vector<std::string> notes;
+  // SourceOptions::observed: the processes whose activity the sources read (null: none).
+  std::shared_ptr<ObservedProcesses> observed;
 };
 
 // Builds the sources options.selected names (or the default set when it is empty). An unknown

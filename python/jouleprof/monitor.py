@@ -14,12 +14,15 @@ _last_stopped = None  # the Monitor attribute_torch_trace() uses by default
 
 @dataclasses.dataclass(frozen=True)
 class Totals:
-    """What one monitored run measured: top-level channels only (nested ones are never added)."""
+    """What one monitored run measured: top-level channels only (nested ones are never added).
+    energy_j is the machine's; process_energy_j the observed processes' attributed share of it
+    (None when no processes were observed or no counter has a per-process rule)."""
 
     energy_j: float
     duration_s: float
     mean_power_w: float
     spans: int
+    process_energy_j: float = None
 
     @classmethod
     def of_profile(cls, profile):
@@ -34,7 +37,17 @@ class Totals:
         meta = profile["meta"]
         duration_s = max(0, meta["end_ns"] - meta["begin_ns"]) * 1e-9
         return cls(energy_j, duration_s, energy_j / duration_s if duration_s > 0 else 0.0,
-                   len(profile.get("timeline", {}).get("spans", [])))
+                   len(profile.get("timeline", {}).get("spans", [])),
+                   _process_energy_j(profile))
+
+
+def _process_energy_j(profile):
+    """The observed processes' share of a profile's top-level channels (None without one)."""
+    top_level = {s["channel"]["id"] for s in profile.get("series", [])
+                 if not s["channel"].get("parent_id")}
+    shares = [c["process_energy_j"] for c in profile.get("channels", [])
+              if c["channel_id"] in top_level and "process_energy_j" in c]
+    return sum(shares) if shares else None
 
 
 class Monitor:
@@ -53,11 +66,17 @@ class Monitor:
         lives).
     record_spans: record regions (and NVTX ranges) into the profile while running.
     attribute: attribute the samples to those spans when stopping.
+    observe: whose share of every counter is figured beside the machine's: "self" (this
+        process and its children, e.g. DataLoader workers), "none", {"pid": N} or
+        {"cgroup": "PATH"} (docs/sharing.md).
+    static_share: "cpu-time" (default), "none" or "all": how they get the idle part.
     """
 
     def __init__(self, sources=None, settings=None, interval_ms=None, profile_path=None,
-                 record_spans=True, attribute=True, sysfs_root=None):
-        options = {"record_spans": bool(record_spans), "attribute": bool(attribute)}
+                 record_spans=True, attribute=True, sysfs_root=None, observe="self",
+                 static_share="cpu-time"):
+        options = {"record_spans": bool(record_spans), "attribute": bool(attribute),
+                   "observe": observe, "static_share": static_share}
         if settings:
             options["settings"] = dict(settings)
         if interval_ms is not None:
@@ -92,7 +111,8 @@ class Monitor:
         handle, self._handle = self._handle, None  # jp_monitor_stop releases it in every case
         _native.check(_lib.jp_monitor_stop(handle, _native.encode(self.profile_path),
                                            ctypes.byref(totals)))
-        self.totals = Totals(totals.energy_j, totals.duration_s, totals.mean_power_w, totals.spans)
+        self.totals = Totals(totals.energy_j, totals.duration_s, totals.mean_power_w, totals.spans,
+                             _process_energy_j(self.profile()))
         _last_stopped = self
         return self.totals
 

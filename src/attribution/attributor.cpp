@@ -13,8 +13,10 @@
 #include "attribution/nnls_regression.hpp"
 #include "attribution/profile_tree.hpp"
 #include "attribution/refined_interpolation.hpp"
+#include "attribution/thread_activity.hpp"
 #include "jouleprof/attribution.hpp"
 #include "jouleprof/device_names.hpp"
+#include "jouleprof/process_share.hpp"
 
 namespace jouleprof {
 
@@ -480,6 +482,11 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series,
     auto it = options.activity_weight_by_track.find(t.name);
     track_weight.push_back(it == options.activity_weight_by_track.end() ? 1.0 : it->second);
   }
+  std::size_t weighed_threads = 0;
+  const std::vector<std::vector<attribution::WeightStep>> thread_steps =
+      options.weigh_threads_by_cpu_time
+          ? attribution::thread_weight_steps(timeline, series, &weighed_threads)
+          : std::vector<std::vector<attribution::WeightStep>>{};
 
   std::vector<ChannelWork> work;
   for (const Series* sp : series) {
@@ -522,8 +529,15 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series,
     w.segments = attribution::build_segments(timeline, inputs);
 
     const TimeNs period_ns = w.curve.median_knot_spacing_ns();
+    // The typical span is the timeline's own: taken before thread weights cut segments at the
+    // CPU-time readings.
     const TimeNs typical_ns = typical_segment_ns(w.segments);
+    if (weighed_threads > 0) {
+      w.segments = attribution::split_by_weight_steps(w.segments, timeline, thread_steps);
+    }
     auto& diag = w.record.diagnostics;
+    if (weighed_threads > 0)
+      diag["threads_weighed_by_cpu_time"] = static_cast<double>(weighed_threads);
     diag["update_period_ms"] = static_cast<double>(period_ns) / 1e6;
     diag["typical_span_ms"] = static_cast<double>(typical_ns) / 1e6;
     diag["segments"] = static_cast<double>(w.segments.size());
@@ -719,7 +733,27 @@ Status attribute_profile(Profile& profile, const AttributionOptions& options) {
   JP_TRY(AttributionResult result, attribute(profile.series, profile.timeline, options));
   profile.tree = std::move(result.tree);
   profile.attribution = std::move(result.records);
+  // A measured idle baseline holds whatever the window: it stays, with the net energy of the
+  // attribution window.
+  for (ChannelSummary& fresh : result.channels) {
+    for (const ChannelSummary& old : profile.channels) {
+      if (old.channel_id != fresh.channel_id || fresh.idle_power_w || !old.idle_power_w) continue;
+      fresh.idle_power_w = old.idle_power_w;
+      fresh.net_energy_j = fresh.energy_j - *old.idle_power_w * ns_to_s(fresh.duration_ns);
+    }
+  }
   profile.channels = std::move(result.channels);
+  // The process shares, over the attribution window (the run's warnings already said what the
+  // user should know).
+  ProcessShareOptions shares;
+  if (const auto it = profile.meta.options.find("process.static_share");
+      it != profile.meta.options.end()) {
+    shares.static_share = static_share_from_string(it->second).value_or(StaticShare::kCpuTime);
+  }
+  shares.window_begin_ns = result.window_begin_ns;
+  shares.window_end_ns = result.window_end_ns;
+  shares.add_warnings = false;
+  JP_RETURN_IF_ERROR(attribute_process_shares(profile, shares));
   for (std::string& w : result.warnings) profile.warnings.push_back(std::move(w));
   if (profile.meta.end_ns <= profile.meta.begin_ns) {
     // A profile made from files (a trace and its samples) has no run window of its own: its

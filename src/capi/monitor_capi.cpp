@@ -1,6 +1,7 @@
 // The monitor, clock and external-span sections of the C API: noexcept wrappers over
 // jouleprof::Monitor and the recorder.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <exception>
 #include <memory>
@@ -11,6 +12,8 @@
 #include "capi/profile_attribution.hpp"
 #include "jouleprof/jouleprof.h"
 #include "jouleprof/monitor.hpp"
+#include "jouleprof/observed_processes.hpp"
+#include "jouleprof/process_share.hpp"
 #include "jouleprof/recorder.hpp"
 #include "jouleprof/sources.hpp"
 
@@ -29,6 +32,27 @@ namespace capi = jouleprof::capi;
 
 constexpr std::string_view kStartCall = "jp_monitor_start";
 
+// "observe": "self" (default: this process and its descendants), "none", {"pid": N} or
+// {"cgroup": "PATH"}.
+Result<std::shared_ptr<jouleprof::ObservedProcesses>> observed_processes(
+    const nlohmann::json& options) {
+  using jouleprof::ObservedProcesses;
+  const auto it = options.find("observe");
+  if (it == options.end() || *it == "self") return ObservedProcesses::process_tree(getpid());
+  if (*it == "none") return std::shared_ptr<ObservedProcesses>();
+  if (it->is_object() && it->size() == 1 && it->contains("pid") &&
+      it->at("pid").is_number_integer() && it->at("pid").get<long long>() > 0) {
+    return ObservedProcesses::process_tree(static_cast<pid_t>(it->at("pid").get<long long>()));
+  }
+  if (it->is_object() && it->size() == 1 && it->contains("cgroup") &&
+      it->at("cgroup").is_string() && !it->at("cgroup").get<std::string>().empty()) {
+    return ObservedProcesses::cgroup(it->at("cgroup").get<std::string>());
+  }
+  return jouleprof::invalid_input(
+      kStartCall, "observe", it->dump(),
+      "must be \"self\", \"none\", {\"pid\": N} or {\"cgroup\": \"PATH\"}");
+}
+
 Result<jouleprof::MonitorOptions> monitor_options(const char* sources,
                                                   const nlohmann::json& options) {
   jouleprof::MonitorOptions out;
@@ -41,6 +65,16 @@ Result<jouleprof::MonitorOptions> monitor_options(const char* sources,
     out.interval_ns = jouleprof::s_to_ns(it->get<double>() * 1e-3);
   }
   JP_TRY(out.sources.sysfs_root, capi::option_string(options, kStartCall, "sysfs_root", "/"));
+  JP_TRY(out.sources.observed, observed_processes(options));
+  JP_TRY(const std::string static_share,
+         capi::option_string(options, kStartCall, "static_share", "cpu-time"));
+  const std::optional<jouleprof::StaticShare> rule =
+      jouleprof::static_share_from_string(static_share);
+  if (!rule) {
+    return jouleprof::invalid_input(kStartCall, "static_share", static_share,
+                                    "must be \"cpu-time\", \"none\" or \"all\"");
+  }
+  out.process_shares.static_share = *rule;
   if (const auto it = options.find("settings"); it != options.end()) {
     if (!it->is_object())
       return jouleprof::invalid_input(kStartCall, "settings", it->dump(), "must be an object");
@@ -53,13 +87,17 @@ Result<jouleprof::MonitorOptions> monitor_options(const char* sources,
 
 Result<std::unique_ptr<jp_monitor>> start_monitor(const char* sources, const char* options_json) {
   JP_TRY(const nlohmann::json options,
-         capi::parse_options_json(
-             options_json, kStartCall,
-             {"interval_ms", "sysfs_root", "settings", "record_spans", "attribute"}));
+         capi::parse_options_json(options_json, kStartCall,
+                                  {"interval_ms", "sysfs_root", "settings", "record_spans",
+                                   "attribute", "observe", "static_share"}));
   auto handle = std::make_unique<jp_monitor>();
   JP_TRY(handle->record_spans, capi::option_bool(options, kStartCall, "record_spans", true));
   JP_TRY(handle->attribute, capi::option_bool(options, kStartCall, "attribute", true));
-  JP_TRY(const jouleprof::MonitorOptions settings, monitor_options(sources, options));
+  JP_TRY(jouleprof::MonitorOptions settings, monitor_options(sources, options));
+  // Recorded spans sit on this process's threads: their CPU time weighs them.
+  if (handle->record_spans && settings.sources.observed) {
+    settings.sources.settings.emplace("processes.threads", "1");
+  }
   JP_TRY(handle->monitor, jouleprof::Monitor::open(settings));
   // The recorder starts first so that spans begun right after this call fall inside the run.
   if (handle->record_spans) jouleprof::Recorder::global().start();

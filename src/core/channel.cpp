@@ -6,20 +6,22 @@
 namespace jouleprof {
 namespace {
 
-constexpr std::array<std::pair<Provenance, std::string_view>, 6> kProvenanceNames{{
+constexpr std::array<std::pair<Provenance, std::string_view>, 7> kProvenanceNames{{
     {Provenance::kMeasured, "measured"},
     {Provenance::kInterpolated, "interpolated"},
     {Provenance::kEstimated, "estimated"},
     {Provenance::kSimulated, "simulated"},
     {Provenance::kPredicted, "predicted"},
     {Provenance::kImported, "imported"},
+    {Provenance::kAttributed, "attributed"},
 }};
 
-constexpr std::array<std::pair<ChannelKind, std::string_view>, 4> kKindNames{{
+constexpr std::array<std::pair<ChannelKind, std::string_view>, 5> kKindNames{{
     {ChannelKind::kEnergyCounter, "energy_j"},
     {ChannelKind::kPower, "power_w"},
     {ChannelKind::kTemperature, "temperature_c"},
     {ChannelKind::kUtilisation, "utilisation"},
+    {ChannelKind::kBusyTime, "busy_s"},
 }};
 
 template <typename Enum, std::size_t N>

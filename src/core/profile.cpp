@@ -33,4 +33,14 @@ double Profile::total_energy_j() const {
   return total;
 }
 
+std::optional<double> Profile::total_process_energy_j() const {
+  std::optional<double> total;
+  for (const ChannelSummary& c : channels) {
+    const Series* s = find_series(c.channel_id);
+    const bool top_level = s == nullptr || s->channel().is_top_level();
+    if (top_level && c.process) total = total.value_or(0.0) + c.process->energy_j;
+  }
+  return total;
+}
+
 }  // namespace jouleprof

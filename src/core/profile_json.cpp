@@ -52,16 +52,18 @@ std::optional<Enum> parse_by_name(std::string_view text) {
 }
 
 json channel_to_json(const Channel& c) {
-  return json{{"id", c.id},
-              {"source", c.source},
-              {"device", c.device},
-              {"domain", c.domain},
-              {"kind", to_string(c.kind)},
-              {"provenance", to_string(c.provenance)},
-              {"provenance_detail", c.provenance_detail},
-              {"parent_id", c.parent_id},
-              {"nominal_period_ns", c.nominal_period_ns},
-              {"measured_period_ns", c.measured_period_ns}};
+  json j{{"id", c.id},
+         {"source", c.source},
+         {"device", c.device},
+         {"domain", c.domain},
+         {"kind", to_string(c.kind)},
+         {"provenance", to_string(c.provenance)},
+         {"provenance_detail", c.provenance_detail},
+         {"parent_id", c.parent_id},
+         {"nominal_period_ns", c.nominal_period_ns},
+         {"measured_period_ns", c.measured_period_ns}};
+  if (c.static_power_w) j["static_power_w"] = *c.static_power_w;
+  return j;
 }
 
 Channel channel_from_json(const json& j, const std::string& where) {
@@ -76,6 +78,7 @@ Channel channel_from_json(const json& j, const std::string& where) {
   c.parent_id = get_field<std::string>(j, "parent_id", where);
   c.nominal_period_ns = get_field<TimeNs>(j, "nominal_period_ns", where);
   c.measured_period_ns = get_field<TimeNs>(j, "measured_period_ns", where);
+  c.static_power_w = get_optional<double>(j, "static_power_w", where);
   return c;
 }
 
@@ -257,14 +260,24 @@ json to_json(const Profile& p) {
   for (const Series& s : p.series) series.push_back(series_to_json(s));
   json channels = json::array();
   for (const ChannelSummary& c : p.channels) {
-    channels.push_back(json{{"channel_id", c.channel_id},
-                            {"energy_j", c.energy_j},
-                            {"idle_power_w", c.idle_power_w ? json(*c.idle_power_w) : json()},
-                            {"net_energy_j", c.net_energy_j ? json(*c.net_energy_j) : json()},
-                            {"duration_ns", c.duration_ns},
-                            {"mean_power_w", c.mean_power_w},
-                            {"peak_power_w", c.peak_power_w},
-                            {"provenance", to_string(c.provenance)}});
+    json summary{{"channel_id", c.channel_id},
+                 {"energy_j", c.energy_j},
+                 {"idle_power_w", c.idle_power_w ? json(*c.idle_power_w) : json()},
+                 {"net_energy_j", c.net_energy_j ? json(*c.net_energy_j) : json()},
+                 {"duration_ns", c.duration_ns},
+                 {"mean_power_w", c.mean_power_w},
+                 {"peak_power_w", c.peak_power_w},
+                 {"provenance", to_string(c.provenance)}};
+    // Process figures appear only where processes were observed (schema version 1 readers that
+    // predate them ignore the keys).
+    if (const std::optional<ProcessFigures>& f = c.process) {
+      summary["process_energy_j"] = f->energy_j;
+      summary["process_share"] = f->share;
+      if (f->dynamic_energy_j) summary["process_dynamic_energy_j"] = *f->dynamic_energy_j;
+      if (f->others_activity_share) summary["others_activity_share"] = *f->others_activity_share;
+      summary["process_rule"] = f->rule;
+    }
+    channels.push_back(std::move(summary));
   }
   json attribution = json::array();
   for (const AttributionRecord& a : p.attribution) {
@@ -329,6 +342,16 @@ Profile from_json(const json& j) {
     s.mean_power_w = get_field<double>(c, "mean_power_w", where);
     s.peak_power_w = get_field<double>(c, "peak_power_w", where);
     s.provenance = get_enum<Provenance>(c, "provenance", where, provenance_from_string);
+    if (const std::optional<double> process_j =
+            get_optional<double>(c, "process_energy_j", where)) {
+      ProcessFigures f;
+      f.energy_j = *process_j;
+      f.share = get_field<double>(c, "process_share", where);
+      f.dynamic_energy_j = get_optional<double>(c, "process_dynamic_energy_j", where);
+      f.others_activity_share = get_optional<double>(c, "others_activity_share", where);
+      f.rule = get_field<std::string>(c, "process_rule", where);
+      s.process = std::move(f);
+    }
     p.channels.push_back(std::move(s));
   }
   p.timeline = timeline_from_json(get_field<json>(j, "timeline", "profile"), "timeline");

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "jouleprof/exporter.hpp"
+#include "jouleprof/process_share.hpp"
 
 namespace jouleprof {
 
@@ -29,6 +30,18 @@ EnergyPoller::EnergyPoller(SourceDiscovery sources, EnergyPollerOptions options)
   }
   interval_ns_ =
       options.interval_ns > 0 ? options.interval_ns : std::max(shortest, kMinExporterPollNs);
+  if (sources.observed) snapshot_.observed = sources.observed->describe();
+  std::vector<Channel> channels;
+  for (const ExportedChannel& c : snapshot_.channels) channels.push_back(c.channel);
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    if (!channels[i].carries_energy()) continue;
+    if (const std::optional<DeviceActivity> activity =
+            find_device_activity(channels, channels[i].device)) {
+      shares_.push_back(ShareState{i, activity->observed, activity->busy, 0.0, 0.0});
+      snapshot_.process_shares.push_back(
+          ExportedProcessShare{i, 0.0, std::nullopt, activity->rule});
+    }
+  }
 }
 
 EnergyPoller::~EnergyPoller() { stop(); }
@@ -77,30 +90,38 @@ void EnergyPoller::poll_once() {
       continue;
     }
     const double dt_s = st.has_previous ? ns_to_s(r.t_ns - st.previous_t_ns) : 0.0;
+    st.delta = 0.0;
     switch (out.channel.kind) {
       case ChannelKind::kEnergyCounter:
         if (st.has_previous && r.value < st.previous_value) {
           ++st.resets;  // the counter restarted: this interval adds nothing, later ones continue
         } else if (st.has_previous && dt_s > 0.0) {
-          const double delta = r.value - st.previous_value;
-          out.energy_j += delta;
-          out.power_w = delta / dt_s;
+          st.delta = r.value - st.previous_value;
+          out.energy_j += st.delta;
+          out.power_w = st.delta / dt_s;
         }
         break;
       case ChannelKind::kPower:
-        if (st.has_previous && dt_s > 0.0)
-          out.energy_j += 0.5 * (st.previous_value + r.value) * dt_s;
+        if (st.has_previous && dt_s > 0.0) {
+          st.delta = 0.5 * (st.previous_value + r.value) * dt_s;
+          out.energy_j += st.delta;
+        }
         out.power_w = r.value;
         break;
       case ChannelKind::kTemperature:
       case ChannelKind::kUtilisation:
         out.value = r.value;
         break;
+      case ChannelKind::kBusyTime:
+        if (st.has_previous) st.delta = std::max(0.0, r.value - st.previous_value);
+        out.value = out.value.value_or(0.0) + st.delta;
+        break;
     }
     st.has_previous = true;
     st.previous_t_ns = r.t_ns;
     st.previous_value = r.value;
   }
+  share_process_energy();
   for (std::size_t s = 0; s < sources_.size(); ++s) {
     SourceHealth& h = snapshot_.sources[s];
     const Availability a = sources_[s]->availability();
@@ -113,6 +134,27 @@ void EnergyPoller::poll_once() {
     h.fix = !a.available ? a.fix : "";
     if (h.up && resets > 0)
       h.reason = fmt::format("{} counter reset(s) seen; their intervals added nothing", resets);
+  }
+}
+
+// The attributor's rule per poll interval (jouleprof/process_share.hpp): the static part goes by
+// CPU time, which needs no idle baseline (a daemon has none).
+void EnergyPoller::share_process_energy() {
+  for (std::size_t k = 0; k < shares_.size(); ++k) {
+    ShareState& st = shares_[k];
+    const double observed_s = states_[st.observed].delta + st.pending_observed_s;
+    const double busy_s = states_[st.busy].delta;
+    const double energy_j = states_[st.energy].delta + st.pending_energy_j;
+    if (observed_s > 0.0 && busy_s <= 0.0) {
+      st.pending_observed_s = observed_s;
+      st.pending_energy_j = energy_j;
+      continue;
+    }
+    st.pending_observed_s = st.pending_energy_j = 0.0;
+    const double share = busy_s > 0.0 ? std::min(1.0, observed_s / busy_s) : 0.0;
+    ExportedProcessShare& out = snapshot_.process_shares[k];
+    out.energy_j += interval_process_energy_j(energy_j, 0.0, share, StaticShare::kCpuTime);
+    out.share = share;
   }
 }
 

@@ -111,6 +111,48 @@ std::string render_exposition(const ExporterSnapshot& snapshot, ExpositionFormat
   reading_family(ChannelKind::kUtilisation, "jouleprof_utilisation_ratio", "ratio",
                  "Latest utilisation, 0..1.");
 
+  const auto busy_time = [](const ExportedChannel& c) {
+    return c.channel.kind == ChannelKind::kBusyTime && c.value.has_value();
+  };
+  if (std::any_of(snapshot.channels.begin(), snapshot.channels.end(), busy_time)) {
+    family(out, format, om ? "jouleprof_busy_seconds" : "jouleprof_busy_seconds_total", "counter",
+           "seconds",
+           "Busy time since the exporter started: the observed processes' (domain names the "
+           "rule), every process's (busy) and the device's idle time (idle).");
+    each(busy_time, [&](const ExportedChannel& c) {
+      out << "jouleprof_busy_seconds_total{" << channel_labels(c.channel) << "} "
+          << number(*c.value) << '\n';
+    });
+  }
+  if (!snapshot.process_shares.empty()) {
+    // The machine's labels, with the figure's own provenance: a share is attributed.
+    const auto labels = [&](const ExportedProcessShare& p) {
+      Channel attributed = snapshot.channels[p.channel].channel;
+      attributed.provenance = Provenance::kAttributed;
+      return fmt::format(R"({},rule="{}",observed="{}")", channel_labels(attributed),
+                         label_value(p.rule), label_value(snapshot.observed));
+    };
+    family(out, format,
+           om ? "jouleprof_process_energy_joules" : "jouleprof_process_energy_joules_total",
+           "counter", "joules",
+           "The observed processes' attributed share of the channel's energy since the exporter "
+           "started (docs/sharing.md).");
+    for (const ExportedProcessShare& p : snapshot.process_shares) {
+      out << "jouleprof_process_energy_joules_total{" << labels(p) << "} " << number(p.energy_j)
+          << '\n';
+    }
+    const auto with_share = [](const ExportedProcessShare& p) { return p.share.has_value(); };
+    if (std::any_of(snapshot.process_shares.begin(), snapshot.process_shares.end(), with_share)) {
+      family(out, format, "jouleprof_process_share_ratio", "gauge", "ratio",
+             "The observed processes' share of the channel's energy over the last poll "
+             "interval, 0..1.");
+      for (const ExportedProcessShare& p : snapshot.process_shares) {
+        if (!p.share) continue;
+        out << "jouleprof_process_share_ratio{" << labels(p) << "} " << number(*p.share) << '\n';
+      }
+    }
+  }
+
   family(out, format, "jouleprof_source_up", "gauge", "",
          "1 when the energy source is available and its last read succeeded, else 0.");
   for (const SourceHealth& s : snapshot.sources) {

@@ -25,8 +25,10 @@ int trust_rank(Provenance p) {
       return 4;
     case Provenance::kEstimated:
       return 5;
+    case Provenance::kAttributed:
+      return 6;
   }
-  return 5;
+  return 6;
 }
 
 }  // namespace

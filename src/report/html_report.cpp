@@ -91,6 +91,9 @@ void write_summary(const Profile& p, std::ostringstream& out) {
   const double total = p.total_energy_j();
   out << "<div class=\"cards\">";
   card(out, "total energy (top-level channels)", format_energy(total));
+  if (const std::optional<double> process_j = p.total_process_energy_j()) {
+    card(out, "observed processes (attributed share)", format_energy(*process_j));
+  }
   card(out, "duration", format_duration(duration));
   if (duration > 0) card(out, "mean power", fmt::format("{:.2f} W", total / ns_to_s(duration)));
   card(out, "channels", std::to_string(p.channels.size()));

@@ -26,6 +26,11 @@ void write_summary(const Profile& p, std::ostringstream& out) {
   if (m.exit_code) out << "exit code: " << *m.exit_code << '\n';
   if (m.partial) out << "PARTIAL RUN: cut short; only what was measured is shown\n";
   out << "total energy: " << format_energy(p.total_energy_j()) << " (top-level channels)\n";
+  if (const std::optional<double> process_j = p.total_process_energy_j()) {
+    const auto who = m.options.find("process.observed");
+    out << "observed processes: " << format_energy(*process_j) << " (attributed share"
+        << (who != m.options.end() ? " of " + who->second : std::string()) << ")\n";
+  }
 }
 
 void write_channels(const Profile& p, std::ostringstream& out) {
@@ -41,6 +46,11 @@ void write_channels(const Profile& p, std::ostringstream& out) {
       out << " (" << s->channel().provenance_detail << ')';
     }
     if (c.idle_power_w) out << fmt::format("  idle {:.2f} W", *c.idle_power_w);
+    if (c.process) {
+      out << fmt::format("  processes {} (attributed:{}, {:.1f} %)",
+                         format_energy(c.process->energy_j), c.process->rule,
+                         100.0 * c.process->share);
+    }
     if (nested) out << "  [inside " << s->channel().parent_id << ", not added to the total]";
     out << '\n';
   }

@@ -40,6 +40,8 @@ std::string counter_name(const Channel& c) {
       return "temperature " + c.id + " (°C)";
     case ChannelKind::kUtilisation:
       return "utilisation " + c.id + " (0..1)";
+    case ChannelKind::kBusyTime:
+      return "busy time " + c.id + " (s, cumulative)";
   }
   return c.id;
 }

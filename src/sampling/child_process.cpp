@@ -112,6 +112,15 @@ std::optional<ChildExit> ChildProcess::poll() {
   return exit_;
 }
 
+bool ChildProcess::has_ended() const {
+  if (exit_ || pid_ <= 0) return true;
+  siginfo_t info{};
+  if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+    return errno == ECHILD;  // not our child (any more): nothing left to wait for
+  }
+  return info.si_pid == pid_;  // 0 while it runs
+}
+
 Result<ChildExit> ChildProcess::wait() {
   if (exit_) return *exit_;
   if (pid_ <= 0) return Error(ErrorCode::kInternal, "wait on a child that was never started");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "sampling/sampler.hpp"
@@ -40,7 +41,12 @@ std::optional<std::string> frozen_counter_warning(const Series& s) {
 
 Result<std::unique_ptr<Monitor>> Monitor::open(const MonitorOptions& options) {
   JP_TRY(SourceDiscovery discovery, discover_sources(options.sources));
-  if (discovery.available.empty()) {
+  const bool any_energy =
+      std::any_of(discovery.available.begin(), discovery.available.end(), [](const auto& source) {
+        return std::any_of(source->channels().begin(), source->channels().end(),
+                           [](const Channel& c) { return c.carries_energy(); });
+      });
+  if (!any_energy) {
     std::string why;
     for (const UnavailableSource& u : discovery.unavailable) {
       why += fmt::format("; {}: {}", u.name, u.availability.reason);
@@ -65,7 +71,14 @@ Monitor::Monitor(MonitorOptions options, SourceDiscovery discovery)
     : options_(std::move(options)),
       unavailable_(std::move(discovery.unavailable)),
       notes_(std::move(discovery.notes)) {
-  for (const auto& source : discovery.available) source_names_.emplace_back(source->name());
+  for (const auto& source : discovery.available) {
+    source_names_.emplace_back(source->name());
+    // An available source may still say something about what it could not do (a GPU left out,
+    // a GPU whose energy has no per-process rule).
+    const Availability availability = source->availability();
+    if (!availability.reason.empty())
+      notes_.push_back(fmt::format("{}: {}", source->name(), availability.reason));
+  }
   sampler_ =
       std::make_unique<Sampler>(std::move(discovery.available),
                                 SamplerOptions{options_.interval_ns, options_.memory_limit_bytes});
@@ -148,7 +161,14 @@ Profile Monitor::stop() {
     profile.channels.push_back(
         summarize_channel(s, meta.begin_ns, meta.end_ns, idle_, options_.peak_window_ns));
   }
-  profile.warnings = notes_;
+  if (options_.sources.observed) {
+    meta.options["process.observed"] = options_.sources.observed->describe();
+    const Status shared = attribute_process_shares(profile, options_.process_shares);
+    if (!shared) {
+      profile.warnings.push_back("no process figures: " + shared.error().message());
+    }
+  }
+  profile.warnings.insert(profile.warnings.begin(), notes_.begin(), notes_.end());
   profile.warnings.insert(profile.warnings.end(), sampler_->warnings().begin(),
                           sampler_->warnings().end());
   for (const Series& s : profile.series) {

@@ -24,19 +24,28 @@ Sampler::Sampler(std::vector<std::unique_ptr<Source>> sources, SamplerOptions op
     const Source& source = *sources_[s];
     TimeNs period = options_.interval_ns > 0 ? options_.interval_ns : source.default_period_ns();
     periods_ns_.push_back(period > 0 ? period : kFallbackPollPeriodNs);
-    buffers_.emplace_back(source.channels().size());
+    buffers_.emplace_back();
     channels_of_.emplace_back();
-    for (std::size_t i = 0; i < source.channels().size(); ++i) {
-      const Channel& channel = source.channels()[i];
-      channels_of_.back().push_back(series_.size());
-      series_.emplace_back(channel);
-      ChannelState state;
-      state.source = s;
-      state.index = i;
-      states_.push_back(state);
-      live_.push_back({channel.id, channel.is_top_level(), 0.0, 0});
-    }
+    add_new_channels(s);
   }
+}
+
+void Sampler::add_new_channels(std::size_t s) {
+  const std::vector<Channel>& channels = sources_[s]->channels();
+  if (channels.size() <= buffers_[s].size()) return;
+  // recent() and live() read the series and the live figures concurrently.
+  std::lock_guard lock(mutex_);
+  for (std::size_t i = buffers_[s].size(); i < channels.size(); ++i) {
+    const Channel& channel = channels[i];
+    channels_of_[s].push_back(series_.size());
+    series_.emplace_back(channel);
+    ChannelState state;
+    state.source = s;
+    state.index = i;
+    states_.push_back(state);
+    live_.push_back({channel.id, channel.is_top_level(), 0.0, 0});
+  }
+  buffers_[s].resize(channels.size());
 }
 
 Sampler::~Sampler() { stop(); }
@@ -168,6 +177,7 @@ void Sampler::run() {
 }
 
 void Sampler::poll(std::size_t source, TimeNs now) {
+  add_new_channels(source);
   std::vector<Reading>& readings = buffers_[source];
   if (readings.empty()) return;
   sources_[source]->read(readings);

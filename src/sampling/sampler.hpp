@@ -17,7 +17,9 @@
 // at the next good read) and one warning; a cumulative counter that goes backwards is never
 // stored as such: the interval becomes a Gap, a warning says so, and later readings are rebased
 // so the stored counter stays non-decreasing (the energy inside the gap is counted as zero, not
-// invented); the update period actually observed goes into Channel::measured_period_ns.
+// invented); the update period actually observed goes into Channel::measured_period_ns. A source
+// may add channels while it runs (the process source adds one per thread it sees): each gets a
+// series from the poll after it appeared.
 // Memory is bounded by SamplerOptions::memory_limit_bytes over all series (16 B per sample).
 #pragma once
 
@@ -110,6 +112,8 @@ class Sampler {
   };
 
   void run();
+  // Series for the channels a source added since it was last polled (Source::channels grows).
+  void add_new_channels(std::size_t source);
   void poll(std::size_t source, TimeNs now);
   void record(ChannelState& state, Series& series, const Reading& reading, std::string_view error);
   void fail(ChannelState& state, Series& series, TimeNs t_ns, std::string reason);

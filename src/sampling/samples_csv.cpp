@@ -137,6 +137,8 @@ Status parse_channel_line(const LineReader& at, std::string_view rest, Table& ta
       JP_TRY(c.nominal_period_ns, at.integer(key, value));
     } else if (key == "measured_period_ns") {
       JP_TRY(c.measured_period_ns, at.integer(key, value));
+    } else if (key == "static_power_w") {
+      JP_TRY(c.static_power_w, at.number(key, value));
     }  // unknown keys are kept for newer writers: ignored
   }
   table.index.emplace(c.id, table.series.size());
@@ -181,9 +183,10 @@ Status write_samples_csv(const std::vector<Series>& series, const std::string& p
     const Channel& c = s.channel();
     out << fmt::format(
         "# channel {} source={} device={} domain={} kind={} provenance={} parent={} "
-        "nominal_period_ns={} measured_period_ns={} detail={}\n",
+        "nominal_period_ns={} measured_period_ns={}{} detail={}\n",
         encode(c.id), encode(c.source), encode(c.device), encode(c.domain), to_string(c.kind),
         to_string(c.provenance), encode(c.parent_id), c.nominal_period_ns, c.measured_period_ns,
+        c.static_power_w ? fmt::format(" static_power_w={}", *c.static_power_w) : std::string(),
         encode(c.provenance_detail));
   }
   for (const Series& s : series) {
@@ -240,7 +243,7 @@ Result<std::vector<Series>> parse_samples_csv(std::string_view text, const std::
     const auto kind = channel_kind_from_string(fields[2]);
     if (!kind)
       return at.error("kind", fields[2],
-                      "unknown kind (energy_j, power_w, temperature_c, utilisation)");
+                      "unknown kind (energy_j, power_w, temperature_c, utilisation, busy_s)");
     JP_TRY(const double value, at.number("value", fields[3]));
     const std::string id = decode(fields[1]);
     if (id.empty()) return at.error("channel", fields[1], "empty channel id");

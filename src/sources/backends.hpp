@@ -26,6 +26,9 @@ std::unique_ptr<Source> make_power_supply_source(const SourceOptions& options);
 std::unique_ptr<Source> make_simulated_source(const SourceOptions& options);
 // P = P_idle + (TDP − P_idle) × utilisation from <root>/proc/stat; always labelled estimated.
 std::unique_ptr<Source> make_cpu_estimate_source(const SourceOptions& options);
+// CPU time of options.observed and of every CPU (<root>/proc), as busy-time channels; not an
+// energy backend: it joins a run whenever processes are observed (sources/process_activity.hpp).
+std::unique_ptr<Source> make_process_activity_source(const SourceOptions& options);
 
 }  // namespace jouleprof
 

@@ -15,6 +15,7 @@
 
 #include "jouleprof/source.hpp"
 #include "sources/backends.hpp"
+#include "sources/proc_stat.hpp"
 #include "sources/setting_values.hpp"
 
 namespace jouleprof {
@@ -105,6 +106,9 @@ class CpuEstimateSource final : public Source {
     utilisation.id = "cpu-estimate:utilisation";
     utilisation.kind = ChannelKind::kUtilisation;
     utilisation.provenance_detail = "input of the estimate: " + detail;
+    // The model's own zero-load draw: the static part the process shares split (no idle
+    // baseline needs measuring for an estimate).
+    energy.static_power_w = idle_w_;
     channels_ = {energy, utilisation};
   }
 
@@ -154,48 +158,6 @@ class CpuEstimateSource final : public Source {
 };
 
 }  // namespace
-
-Result<CpuTimes> parse_proc_stat(std::string_view text, std::string_view path) {
-  CpuTimes times;
-  bool found = false;
-  std::size_t line_no = 0;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    std::size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string line(text.substr(begin, end - begin));
-    begin = end + 1;
-    ++line_no;
-    if (line.rfind("cpu", 0) != 0) continue;
-    if (line.size() > 3 && std::isdigit(static_cast<unsigned char>(line[3])) != 0) {
-      ++times.cpus;
-      continue;
-    }
-    if (line.size() > 3 && line[3] != ' ') continue;
-    std::istringstream fields(line.substr(3));
-    std::array<std::uint64_t, 8> v{};  // user nice system idle iowait irq softirq steal
-    std::size_t n = 0;
-    std::string token;
-    while (n < v.size() && fields >> token) {
-      if (token.find_first_not_of("0123456789") != std::string::npos) {
-        return invalid_input(fmt::format("{}:{}", path, line_no),
-                             fmt::format("cpu field {}", n + 1), token, "not a tick count");
-      }
-      v[n++] = std::stoull(token);
-    }
-    if (n < 4) {
-      return invalid_input(fmt::format("{}:{}", path, line_no), "cpu", line,
-                           "fewer than 4 tick counts");
-    }
-    times.busy = v[0] + v[1] + v[2] + v[5] + v[6];
-    times.idle = v[3] + v[4];
-    times.steal = v[7];
-    found = true;
-  }
-  if (!found) return invalid_input(path, "cpu", "", "no aggregate `cpu` line");
-  if (times.cpus == 0) times.cpus = 1;
-  return times;
-}
 
 std::optional<double> tdp_from_model_w(std::string_view model_name) {
   for (const TdpEntry& e : kTdpTable) {

@@ -9,14 +9,19 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <time.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sources/backends.hpp"
+#include "sources/gpu_process_activity.hpp"
 #include "sources/nvml_api.hpp"
+#include "sources/setting_values.hpp"
 
 namespace jouleprof {
 namespace {
@@ -33,7 +38,28 @@ constexpr TimeNs kNvmlDefaultPollPeriodNs = 20 * kNsPerMs;
 constexpr double kJoulesPerMillijoule = 1e-3;
 constexpr double kWattsPerMilliwatt = 1e-3;
 
-enum class Quantity { kEnergy, kPower, kPowerInstant, kPowerAverage, kTemperature };
+// How far apart two process-utilisation samples may be and still be read as back to back: a longer
+// silence is an idle GPU (no process had work), not one long sample.
+constexpr TimeNs kMaxProcessSamplePeriodNs = kNsPerS;
+// The driver's process samples come every ~100-200 ms: asking more often only costs (setting
+// nvml.process_poll_ms).
+constexpr TimeNs kProcessActivityPeriodNs = 100 * kNsPerMs;
+
+enum class Quantity {
+  kEnergy,
+  kPower,
+  kPowerInstant,
+  kPowerAverage,
+  kTemperature,
+  kActivity,  // a per-process busy-time count (Slot::activity_count)
+};
+
+// How a GPU's busy time is split among processes (docs/sharing.md).
+enum class ProcessActivity {
+  kNone,
+  kUtilisationSamples,  // nvmlDeviceGetProcessUtilization: each process's SM utilisation
+  kSoleUser,            // only the running-process list: shares of 1 or 0, unknown when mixed
+};
 
 struct Symbols {
   nvml::InitFn init = nullptr;
@@ -48,6 +74,9 @@ struct Symbols {
   nvml::DeviceGetTotalEnergyConsumptionFn get_energy = nullptr;
   nvml::DeviceGetFieldValuesFn get_field_values = nullptr;
   nvml::DeviceGetTemperatureFn get_temperature = nullptr;
+  nvml::DeviceGetProcessUtilizationFn get_process_utilization = nullptr;
+  nvml::DeviceGetComputeRunningProcessesFn get_compute_processes = nullptr;
+  nvml::DeviceGetMigModeFn get_mig_mode = nullptr;
 };
 
 struct Gpu {
@@ -55,12 +84,30 @@ struct Gpu {
   nvml::Device handle = nullptr;
   std::vector<unsigned> field_ids;  // fields this GPU answers, read together in one call
   std::vector<nvml::FieldValue> field_values;
+  // Per-process activity (with observed processes).
+  ProcessActivity activity = ProcessActivity::kNone;
+  GpuProcessActivity counts{0, kMaxProcessSamplePeriodNs};
+  unsigned long long last_sample_us = 0;  // newest process-utilisation sample seen
+  TimeNs last_query_ns = 0;
+  std::string activity_error;
+  std::vector<nvml::ProcessUtilizationSample> samples;
+  std::vector<nvml::ProcessInfoV2> processes;
+  std::vector<ProcessUtilisation> utilisation;  // of one sample time
+  std::vector<pid_t> holders;
 };
+
+unsigned long long realtime_now_us() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<unsigned long long>(ts.tv_sec) * 1'000'000ull +
+         static_cast<unsigned long long>(ts.tv_nsec) / 1000ull;
+}
 
 struct Slot {
   std::size_t gpu = 0;  // index into gpus_
   Quantity quantity = Quantity::kEnergy;
   unsigned field_id = 0;
+  GpuActivityCount activity_count = GpuActivityCount::kBusy;
   bool has_baseline = false;
   unsigned long long baseline_mj = 0;
   std::string read_error;
@@ -94,7 +141,17 @@ std::optional<double> field_as_double(const nvml::FieldValue& field) {
 
 class NvmlSource final : public Source {
  public:
-  NvmlSource() { discover(); }
+  explicit NvmlSource(const SourceOptions& options) : observed_(options.observed) {
+    const Result<double> process_poll_ms =
+        setting_number(options.settings, "nvml.process_poll_ms",
+                       ns_to_s(kProcessActivityPeriodNs) * 1e3, 0.0, 60000.0);
+    if (!process_poll_ms) {
+      fail(process_poll_ms.error().message(), "fix the setting's value");
+      return;
+    }
+    process_poll_ns_ = s_to_ns(*process_poll_ms * 1e-3);
+    discover();
+  }
   ~NvmlSource() override {
     if (initialised_) symbols_.shutdown();
     if (library_ != nullptr) ::dlclose(library_);
@@ -125,6 +182,7 @@ class NvmlSource final : public Source {
           gpu.handle, static_cast<int>(gpu.field_values.size()), gpu.field_values.data());
       field_call_time[g] = monotonic_now_ns();
     }
+    for (Gpu& gpu : gpus_) update_activity(gpu);
     for (std::size_t i = 0; i < slots_.size() && i < out.size(); ++i) {
       read_slot(slots_[i], out[i], field_call_result, field_call_time);
     }
@@ -221,9 +279,164 @@ class NvmlSource final : public Source {
         reading.value = static_cast<double>(celsius);
         break;
       }
+      case Quantity::kActivity: {
+        reading.t_ns = gpu.counts.as_of_ns();
+        if (!gpu.activity_error.empty()) {
+          slot.read_error = gpu.activity_error;
+          return;
+        }
+        reading.value = gpu.counts.count(slot.activity_count);
+        break;
+      }
     }
     slot.read_error.clear();
     reading.ok = true;
+  }
+
+  // Advances the GPU's busy-time counts from the per-process data NVML has. Utilisation samples
+  // are placed at their own time (each covers the driver's sample period before it), so that the
+  // counts line up with the energy of the same period; they arrive late, and a share is only
+  // known up to the newest one.
+  void update_activity(Gpu& gpu) {
+    if (gpu.activity == ProcessActivity::kNone) return;
+    const TimeNs now = monotonic_now_ns();
+    if (gpu.last_query_ns > 0 && now - gpu.last_query_ns < process_poll_ns_) return;
+    const double wall_s = ns_to_s(now - gpu.last_query_ns);
+    gpu.last_query_ns = now;
+    gpu.activity_error.clear();
+    const std::vector<pid_t> observed = observed_->pids();
+    if (gpu.activity == ProcessActivity::kUtilisationSamples) {
+      unsigned int count = 0;
+      nvml::Return code =
+          symbols_.get_process_utilization(gpu.handle, nullptr, &count, gpu.last_sample_us);
+      if (code == nvml::kErrorNotFound || (code == nvml::kSuccess && count == 0)) return;
+      if (code != nvml::kSuccess && code != nvml::kErrorInsufficientSize) {
+        gpu.activity_error = describe("nvmlDeviceGetProcessUtilization", gpu.index, code);
+        return;
+      }
+      gpu.samples.assign(count, nvml::ProcessUtilizationSample{});
+      code = symbols_.get_process_utilization(gpu.handle, gpu.samples.data(), &count,
+                                              gpu.last_sample_us);
+      if (code == nvml::kErrorNotFound) count = 0;
+      if (code != nvml::kSuccess && code != nvml::kErrorNotFound) {
+        gpu.activity_error = describe("nvmlDeviceGetProcessUtilization", gpu.index, code);
+        return;
+      }
+      gpu.samples.resize(std::min<std::size_t>(count, gpu.samples.size()));
+      std::sort(gpu.samples.begin(), gpu.samples.end(),
+                [](const auto& a, const auto& b) { return a.timeStamp < b.timeStamp; });
+      // Samples taken together share a timestamp; each covers the time since the one before.
+      const TimeNs realtime_minus_monotonic =
+          static_cast<TimeNs>(realtime_now_us()) * kNsPerUs - monotonic_now_ns();
+      for (std::size_t i = 0; i < gpu.samples.size();) {
+        const unsigned long long t = gpu.samples[i].timeStamp;
+        if (t <= gpu.last_sample_us) {
+          ++i;
+          continue;
+        }
+        gpu.utilisation.clear();
+        for (; i < gpu.samples.size() && gpu.samples[i].timeStamp == t; ++i) {
+          gpu.utilisation.push_back({static_cast<pid_t>(gpu.samples[i].pid),
+                                     static_cast<double>(gpu.samples[i].smUtil) * 0.01});
+        }
+        gpu.counts.add_utilisation(static_cast<TimeNs>(t) * kNsPerUs - realtime_minus_monotonic,
+                                   static_cast<double>(t - gpu.last_sample_us) * 1e-6,
+                                   gpu.utilisation, observed);
+        gpu.last_sample_us = t;
+      }
+      return;
+    }
+    // The running-process list says who holds the GPU, not who works on it: a share of 1 or 0.
+    unsigned int count = 0;
+    nvml::Return code = symbols_.get_compute_processes(gpu.handle, &count, nullptr);
+    if (code == nvml::kSuccess && count == 0) {
+      gpu.counts.add_holders(now, wall_s, {}, observed);
+      return;
+    }
+    if (code != nvml::kSuccess && code != nvml::kErrorInsufficientSize) {
+      gpu.activity_error = describe("nvmlDeviceGetComputeRunningProcesses", gpu.index, code);
+      return;
+    }
+    gpu.processes.assign(count + 4, nvml::ProcessInfoV2{});  // room for processes starting now
+    count = static_cast<unsigned int>(gpu.processes.size());
+    code = symbols_.get_compute_processes(gpu.handle, &count, gpu.processes.data());
+    if (code != nvml::kSuccess) {
+      gpu.activity_error = describe("nvmlDeviceGetComputeRunningProcesses", gpu.index, code);
+      return;
+    }
+    gpu.holders.clear();
+    for (unsigned int i = 0; i < count && i < gpu.processes.size(); ++i) {
+      gpu.holders.push_back(static_cast<pid_t>(gpu.processes[i].pid));
+    }
+    const std::vector<pid_t> others = gpu.counts.add_holders(now, wall_s, gpu.holders, observed);
+    if (!others.empty()) {
+      gpu.activity_error = fmt::format(
+          "gpu {} runs observed processes beside others (pids {}) and gives no per-process "
+          "utilisation (nvmlDeviceGetProcessUtilization is not supported): their shares are "
+          "unknown",
+          gpu.index, fmt::join(others, ", "));
+    }
+  }
+
+  // The GPU's per-process activity channels when processes are observed, or a note why not.
+  void discover_activity(Gpu& gpu, std::size_t gpu_slot, const std::string& who,
+                         std::vector<std::string>& notes) {
+    if (!observed_) return;
+    if (symbols_.get_mig_mode != nullptr) {
+      unsigned int current = 0;
+      unsigned int pending = 0;
+      if (symbols_.get_mig_mode(gpu.handle, &current, &pending) == nvml::kSuccess &&
+          current == nvml::kMigEnabled) {
+        notes.push_back(fmt::format(
+            "{}: MIG is enabled, so its energy is not attributable per process (the energy "
+            "counter covers the whole board, every MIG instance together, and NVML gives no "
+            "per-process utilisation under MIG)",
+            who));
+        return;
+      }
+    }
+    std::string rule;
+    std::string detail;
+    if (symbols_.get_process_utilization != nullptr) {
+      unsigned int count = 0;
+      const nvml::Return code =
+          symbols_.get_process_utilization(gpu.handle, nullptr, &count, realtime_now_us());
+      if (code == nvml::kSuccess || code == nvml::kErrorInsufficientSize ||
+          code == nvml::kErrorNotFound) {
+        gpu.activity = ProcessActivity::kUtilisationSamples;
+        rule = "gpu-utilisation";
+        detail = fmt::format(
+            "nvmlDeviceGetProcessUtilization on {}: each process's SM utilisation × the time "
+            "since the previous sample",
+            who);
+      }
+    }
+    if (gpu.activity == ProcessActivity::kNone && symbols_.get_compute_processes != nullptr) {
+      gpu.activity = ProcessActivity::kSoleUser;
+      rule = "gpu-sole-user";
+      detail = fmt::format(
+          "nvmlDeviceGetComputeRunningProcesses on {} (no per-process utilisation here): the "
+          "whole time while compute processes hold the GPU; shares are 1 when only observed "
+          "processes do, 0 when only others do, unknown when both do",
+          who);
+    }
+    if (gpu.activity == ProcessActivity::kNone) {
+      notes.push_back(fmt::format(
+          "{}: NVML lists neither per-process utilisation nor running processes, so its energy "
+          "is not attributable per process",
+          who));
+      return;
+    }
+    gpu.last_sample_us = realtime_now_us();
+    gpu.last_query_ns = monotonic_now_ns();
+    gpu.counts = GpuProcessActivity(gpu.last_query_ns, kMaxProcessSamplePeriodNs);
+    for (GpuActivityChannel& activity : gpu_activity_channels(rule, detail)) {
+      Channel c = make_channel(gpu.index, activity.id_suffix, ChannelKind::kBusyTime,
+                               std::move(activity.description), "", 0);
+      c.domain = std::move(activity.domain);
+      add(std::move(c), gpu_slot, Quantity::kActivity);
+      slots_.back().activity_count = activity.count;
+    }
   }
 
   void fail(std::string reason, std::string fix) {
@@ -274,7 +487,11 @@ class NvmlSource final : public Source {
            resolve(symbols_.get_power, "nvmlDeviceGetPowerUsage", true) &&
            resolve(symbols_.get_energy, "nvmlDeviceGetTotalEnergyConsumption", false) &&
            resolve(symbols_.get_field_values, "nvmlDeviceGetFieldValues", false) &&
-           resolve(symbols_.get_temperature, "nvmlDeviceGetTemperature", false);
+           resolve(symbols_.get_temperature, "nvmlDeviceGetTemperature", false) &&
+           resolve(symbols_.get_process_utilization, "nvmlDeviceGetProcessUtilization", false) &&
+           resolve(symbols_.get_compute_processes, "nvmlDeviceGetComputeRunningProcesses_v2",
+                   false) &&
+           resolve(symbols_.get_mig_mode, "nvmlDeviceGetMigMode", false);
   }
 
   Channel make_channel(unsigned gpu, std::string_view suffix, ChannelKind kind, std::string detail,
@@ -386,6 +603,7 @@ class NvmlSource final : public Source {
             gpu_slot, Quantity::kTemperature);
       }
     }
+    discover_activity(gpu, gpu_slot, who, notes);
     gpus_.push_back(std::move(gpu));
   }
 
@@ -411,6 +629,8 @@ class NvmlSource final : public Source {
     if (!notes.empty()) availability_.reason = fmt::format("{}", fmt::join(notes, "; "));
   }
 
+  std::shared_ptr<ObservedProcesses> observed_;
+  TimeNs process_poll_ns_ = kProcessActivityPeriodNs;
   std::string library_path_;
   void* library_ = nullptr;
   Symbols symbols_;
@@ -525,8 +745,8 @@ ErrorDescription describe_error(Return code) {
 
 }  // namespace nvml
 
-std::unique_ptr<Source> make_nvml_source(const SourceOptions& /*options*/) {
-  return std::make_unique<NvmlSource>();
+std::unique_ptr<Source> make_nvml_source(const SourceOptions& options) {
+  return std::make_unique<NvmlSource>(options);
 }
 
 }  // namespace jouleprof

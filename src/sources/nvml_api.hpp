@@ -85,6 +85,28 @@ struct FieldValue {  // nvmlFieldValue_t
   Value value;
 };
 
+// nvmlProcessUtilizationSample_t: one process's utilisation over the driver's last sample period.
+struct ProcessUtilizationSample {
+  unsigned int pid;
+  unsigned long long timeStamp;  // CPU time of the sample, µs since 1970
+  unsigned int smUtil;           // %
+  unsigned int memUtil;
+  unsigned int encUtil;
+  unsigned int decUtil;
+};
+
+// nvmlProcessInfo_v2_t, what nvmlDeviceGetComputeRunningProcesses_v2 fills (the v3 call's
+// structure has had two layouts across driver releases; v2's has one).
+struct ProcessInfoV2 {
+  unsigned int pid;
+  unsigned long long usedGpuMemory;  // bytes
+  unsigned int gpuInstanceId;        // MIG: the instance; 0xFFFFFFFF otherwise
+  unsigned int computeInstanceId;
+};
+
+// nvmlDeviceGetMigMode's modes.
+inline constexpr unsigned kMigEnabled = 1;  // NVML_DEVICE_MIG_ENABLE
+
 extern "C" {
 using InitFn = Return (*)();
 using ShutdownFn = Return (*)();
@@ -97,6 +119,14 @@ using DeviceGetTotalEnergyConsumptionFn = Return (*)(Device device, unsigned lon
 using DeviceGetPowerUsageFn = Return (*)(Device device, unsigned int* power_mw);
 using DeviceGetFieldValuesFn = Return (*)(Device device, int count, FieldValue* values);
 using DeviceGetTemperatureFn = Return (*)(Device device, int sensor, unsigned int* celsius);
+using DeviceGetProcessUtilizationFn = Return (*)(Device device,
+                                                 ProcessUtilizationSample* utilization,
+                                                 unsigned int* count,
+                                                 unsigned long long last_seen_timestamp);
+using DeviceGetComputeRunningProcessesFn = Return (*)(Device device, unsigned int* count,
+                                                      ProcessInfoV2* infos);
+using DeviceGetMigModeFn = Return (*)(Device device, unsigned int* current_mode,
+                                      unsigned int* pending_mode);
 }
 
 // What an NVML return code means and, where there is one, what the user can do about it.

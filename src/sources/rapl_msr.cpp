@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sources/backends.hpp"
+#include "sources/cpu_topology.hpp"
 #include "sources/energy_accumulator.hpp"
 #include "sources/rapl_common.hpp"
 #include "sources/sysfs_file.hpp"
@@ -53,12 +54,6 @@ constexpr std::uint64_t kEnergyUnitMask = 0x1F;
 
 enum class Vendor { kIntel, kAmd };
 
-struct CpuTopology {
-  int cpu = 0;
-  int package = 0;
-  int core = 0;
-};
-
 Result<Vendor> read_vendor(const std::filesystem::path& cpuinfo) {
   JP_TRY(const std::string text, sysfs::read_text(cpuinfo));
   std::size_t start = 0;
@@ -79,25 +74,6 @@ Result<Vendor> read_vendor(const std::filesystem::path& cpuinfo) {
     start = end + 1;
   }
   return invalid_input(cpuinfo.string(), "vendor_id", "", "no vendor_id line");
-}
-
-Result<std::vector<CpuTopology>> read_topology(const std::filesystem::path& cpu_dir) {
-  JP_TRY(const auto entries, sysfs::list_directory(cpu_dir));
-  std::vector<CpuTopology> cpus;
-  for (const std::string& entry : entries) {
-    if (entry.size() < 4 || entry.substr(0, 3) != "cpu" ||
-        entry.find_first_not_of("0123456789", 3) != std::string::npos) {
-      continue;
-    }
-    const auto topology = cpu_dir / entry / "topology";
-    JP_TRY(const std::int64_t package, sysfs::read_signed(topology / "physical_package_id"));
-    auto core = sysfs::read_signed(topology / "core_id");
-    cpus.push_back({std::stoi(entry.substr(3)), static_cast<int>(package),
-                    core ? static_cast<int>(*core) : std::stoi(entry.substr(3))});
-  }
-  if (cpus.empty())
-    return Error(ErrorCode::kNotFound, fmt::format("{}: no cpuN entries", cpu_dir.string()));
-  return cpus;
 }
 
 struct Counter {
@@ -207,7 +183,7 @@ class RaplMsrSource final : public Source {
     const std::string& root = options.sysfs_root;
     auto vendor = read_vendor(sysfs::under_root(root, "/proc/cpuinfo"));
     if (!vendor) return fail(vendor.error().message(), "");
-    auto topology = read_topology(sysfs::under_root(root, "/sys/devices/system/cpu"));
+    auto topology = read_cpu_topology(sysfs::under_root(root, "/sys/devices/system/cpu"));
     if (!topology) return fail(topology.error().message(), "");
 
     std::optional<double> dram_unit_override;

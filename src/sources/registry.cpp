@@ -104,6 +104,34 @@ SourceDiscovery discover_default(const SourceOptions& options) {
   return found;
 }
 
+Result<SourceDiscovery> discover_selected(const SourceOptions& options) {
+  std::vector<const SourceEntry*> entries;
+  for (const std::string& name : options.selected) {
+    const SourceEntry* entry = find_entry(name);
+    if (entry == nullptr) {
+      return invalid_input("--source", "name", name,
+                           fmt::format("unknown energy source (valid: {})", source_names()));
+    }
+    if (std::find(entries.begin(), entries.end(), entry) == entries.end()) entries.push_back(entry);
+  }
+  SourceDiscovery found;
+  for (const SourceEntry* entry : entries) add_source(found, *entry, entry->make(options));
+  return found;
+}
+
+// The process source reads activity, not energy: it joins any set of sources when processes are
+// observed, first, so that the GPU sources see this poll's observed set.
+void add_process_source(SourceDiscovery& found, const SourceOptions& options) {
+  if (!options.observed) return;
+  std::unique_ptr<Source> source = make_process_activity_source(options);
+  const Availability availability = source->availability();
+  if (availability.available) {
+    found.available.insert(found.available.begin(), std::move(source));
+  } else {
+    found.unavailable.push_back({std::string(source->name()), availability});
+  }
+}
+
 }  // namespace
 
 std::span<const SourceEntry> source_registry() { return kRegistry; }
@@ -133,19 +161,14 @@ std::vector<std::string> split_source_list(std::string_view text) {
 }
 
 Result<SourceDiscovery> discover_sources(const SourceOptions& options) {
-  if (options.selected.empty()) return discover_default(options);
-
-  std::vector<const SourceEntry*> entries;
-  for (const std::string& name : options.selected) {
-    const SourceEntry* entry = find_entry(name);
-    if (entry == nullptr) {
-      return invalid_input("--source", "name", name,
-                           fmt::format("unknown energy source (valid: {})", source_names()));
-    }
-    if (std::find(entries.begin(), entries.end(), entry) == entries.end()) entries.push_back(entry);
-  }
   SourceDiscovery found;
-  for (const SourceEntry* entry : entries) add_source(found, *entry, entry->make(options));
+  if (options.selected.empty()) {
+    found = discover_default(options);
+  } else {
+    JP_TRY(found, discover_selected(options));
+  }
+  add_process_source(found, options);
+  found.observed = options.observed;
   return found;
 }
 

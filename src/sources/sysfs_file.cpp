@@ -51,7 +51,8 @@ std::filesystem::path under_root(std::string_view root, std::string_view absolut
 
 Error errno_error(const std::filesystem::path& path, std::string_view action, int error_number) {
   ErrorCode code = ErrorCode::kIo;
-  if (error_number == ENOENT) code = ErrorCode::kNotFound;
+  // ESRCH: a /proc/<pid> file whose process ended while it was being read.
+  if (error_number == ENOENT || error_number == ESRCH) code = ErrorCode::kNotFound;
   if (error_number == EACCES || error_number == EPERM) code = ErrorCode::kPermissionDenied;
   if (error_number == ENODEV || error_number == ENXIO) code = ErrorCode::kUnavailable;
   return Error(

@@ -10,8 +10,13 @@
 
 namespace jouleprof {
 
+std::string_view to_string(EnergyFigure f) {
+  return f == EnergyFigure::kProcesses ? "observed processes (attributed)" : "machine";
+}
+
 EnergySnapshot snapshot_of(const Profile& profile, std::string label) {
-  return EnergySnapshot{std::move(label), energy_total_of(profile), node_energies_of(profile)};
+  return EnergySnapshot{std::move(label), energy_total_of(profile),
+                        profile.total_process_energy_j(), node_energies_of(profile)};
 }
 
 Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::string& db_path) {
@@ -30,11 +35,13 @@ Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::st
   JP_TRY(HistoryDb db, HistoryDb::open(db_path));
   JP_TRY(RunRecord run, db.run(id));
   JP_TRY(std::vector<NodeEnergy> nodes, db.nodes(id));
-  return EnergySnapshot{fmt::format("run {}", id), run.total_energy_j, std::move(nodes)};
+  return EnergySnapshot{fmt::format("run {}", id), run.total_energy_j, run.process_energy_j,
+                        std::move(nodes)};
 }
 
 RunComparison compare_runs(const EnergySnapshot& before, const EnergySnapshot& after) {
-  RunComparison c{before.label, after.label, before.total_energy_j, after.total_energy_j, {}};
+  RunComparison c{before.label,           after.label, before.total_energy_j, after.total_energy_j,
+                  EnergyFigure::kMachine, {}};
   std::map<std::string, double> before_by_path;
   for (const NodeEnergy& n : before.nodes) before_by_path[n.path] += n.energy_j;
   std::map<std::string, bool> seen;
@@ -58,6 +65,25 @@ RunComparison compare_runs(const EnergySnapshot& before, const EnergySnapshot& a
     if (*d.before_j > 0.0) d.relative = -1.0;
     c.nodes.push_back(std::move(d));
   }
+  return c;
+}
+
+Result<RunComparison> compare_runs(const EnergySnapshot& before, const EnergySnapshot& after,
+                                   EnergyFigure figure) {
+  if (figure == EnergyFigure::kMachine) return compare_runs(before, after);
+  for (const EnergySnapshot* s : {&before, &after}) {
+    if (!s->process_energy_j) {
+      return invalid_input(s->label, "process_energy_j", "none",
+                           "this run observed no processes (or none of its channels has a "
+                           "per-process figure): compare the machine's figure instead");
+    }
+  }
+  RunComparison c{before.label,
+                  after.label,
+                  *before.process_energy_j,
+                  *after.process_energy_j,
+                  EnergyFigure::kProcesses,
+                  {}};
   return c;
 }
 
@@ -99,7 +125,7 @@ BudgetVerdict check_budget(const RunComparison& c, const EnergyBudget& budget) {
       c.relative() ? fmt::format("{:+.6g} J ({:+.2f} %)", c.delta_j(), *c.relative() * 100.0)
                    : fmt::format("{:+.6g} J", c.delta_j());
   v.explanation =
-      fmt::format("energy {} -> {} J: {} against a budget of {}: {}",
+      fmt::format("{} energy {} -> {} J: {} against a budget of {}: {}", to_string(c.figure),
                   fmt::format("{:.6g}", c.before_total_j), fmt::format("{:.6g}", c.after_total_j),
                   change, budget_text, v.exceeded ? "REGRESSION" : "within budget");
   return v;

@@ -66,6 +66,11 @@ CREATE TABLE run_nodes (
 );
 CREATE INDEX runs_by_time ON runs(recorded_at_ns);
 )sql"},
+    {2, "the observed processes' attributed energy beside the machine's", R"sql(
+ALTER TABLE runs ADD COLUMN process_energy_j REAL;
+ALTER TABLE runs ADD COLUMN observed TEXT NOT NULL DEFAULT '';
+ALTER TABLE run_channels ADD COLUMN process_energy_j REAL;
+)sql"},
 };
 
 Error db_error(sqlite3* db, const std::string& path, std::string_view what) {
@@ -98,6 +103,13 @@ class Statement {
     sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
     return *this;
   }
+  Statement& bind(int i, const std::optional<double>& v) {
+    if (v)
+      sqlite3_bind_double(stmt_, i, *v);
+    else
+      sqlite3_bind_null(stmt_, i);
+    return *this;
+  }
   Statement& bind(int i, const std::optional<int>& v) {
     if (v)
       sqlite3_bind_int64(stmt_, i, *v);
@@ -116,6 +128,10 @@ class Statement {
   std::string text(int col) const {
     const unsigned char* t = sqlite3_column_text(stmt_, col);
     return t ? reinterpret_cast<const char*>(t) : "";
+  }
+  std::optional<double> optional_real(int col) const {
+    if (sqlite3_column_type(stmt_, col) == SQLITE_NULL) return std::nullopt;
+    return sqlite3_column_double(stmt_, col);
   }
   std::optional<int> optional_int(int col) const {
     if (sqlite3_column_type(stmt_, col) == SQLITE_NULL) return std::nullopt;
@@ -182,7 +198,7 @@ Status migrate(sqlite3* db, const std::string& path) {
 constexpr const char* kRunColumns =
     "id, recorded_at_ns, kind, host, rank, world_size, command, tool_version, begin_ns, end_ns, "
     "exit_code, "
-    "partial, total_energy_j, profile_path, warnings";
+    "partial, total_energy_j, profile_path, warnings, process_energy_j, observed";
 
 RunRecord run_from_row(const Statement& s) {
   RunRecord r;
@@ -200,6 +216,8 @@ RunRecord run_from_row(const Statement& s) {
   r.total_energy_j = s.real(12);
   r.profile_path = s.text(13);
   r.warnings = static_cast<std::size_t>(s.int64(14));
+  r.process_energy_j = s.optional_real(15);
+  r.observed = s.text(16);
   return r;
 }
 
@@ -280,8 +298,9 @@ Result<std::int64_t> HistoryDb::record(const Profile& profile, const std::string
     Statement run(db_,
                   "INSERT INTO runs (recorded_at_ns, kind, host, rank, world_size, command, "
                   "tool_version, begin_ns, "
-                  "end_ns, exit_code, partial, total_energy_j, profile_path, warnings) "
-                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                  "end_ns, exit_code, partial, total_energy_j, profile_path, warnings, "
+                  "process_energy_j, observed) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     const RunMetadata& m = profile.meta;
     run.bind(1, realtime_now_ns())
         .bind(2, m.kind)
@@ -297,6 +316,9 @@ Result<std::int64_t> HistoryDb::record(const Profile& profile, const std::string
         .bind(12, energy_total_of(profile))
         .bind(13, stored_path);
     run.bind(14, static_cast<std::int64_t>(profile.warnings.size()));
+    const auto observed = m.options.find("process.observed");
+    run.bind(15, profile.total_process_energy_j())
+        .bind(16, observed != m.options.end() ? observed->second : std::string());
     if (!run.ok() || run.step() != SQLITE_DONE) return db_error(db_, path_, "recording the run");
     id = sqlite3_last_insert_rowid(db_);
 
@@ -304,8 +326,9 @@ Result<std::int64_t> HistoryDb::record(const Profile& profile, const std::string
         db_,
         "INSERT INTO run_channels (run_id, channel_id, device, domain, parent_id, provenance, "
         "energy_j, "
-        "mean_power_w) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, channel_id) DO UPDATE "
-        "SET energy_j = energy_j + excluded.energy_j");
+        "mean_power_w, process_energy_j) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, "
+        "channel_id) DO UPDATE SET energy_j = energy_j + excluded.energy_j, process_energy_j = "
+        "process_energy_j + excluded.process_energy_j");
     for (const ChannelSummary& c : profile.channels) {
       const Series* series = profile.find_series(c.channel_id);
       const Channel info = series ? series->channel() : Channel{};
@@ -316,7 +339,8 @@ Result<std::int64_t> HistoryDb::record(const Profile& profile, const std::string
           .bind(5, info.parent_id);
       channel.bind(6, std::string(to_string(c.provenance)))
           .bind(7, c.energy_j)
-          .bind(8, c.mean_power_w);
+          .bind(8, c.mean_power_w)
+          .bind(9, c.process ? std::optional<double>(c.process->energy_j) : std::nullopt);
       if (!channel.ok() || channel.step() != SQLITE_DONE)
         return db_error(db_, path_, "recording a channel");
       channel.reset();

@@ -2,6 +2,7 @@
 // with the profiles they write read back through the C++ library.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <fstream>
@@ -74,6 +75,58 @@ TEST(MonitorCApi, MeasuresRegionsAndTheTreeSumsToTheMeasuredTotal) {
               0.1 * inner_node->energy_j);
   EXPECT_GT(outer_node->energy_j, inner_node->energy_j);
   ASSERT_NE(find_node(tree, kUnattributedNode), nullptr);
+}
+
+// The monitor observes its own process by default: every channel carries this process's share,
+// and its threads weigh their spans.
+TEST(MonitorCApi, ObservesItsOwnProcessByDefault) {
+  const TempDir dir;
+  const std::string path = (dir.path() / "profile.json").string();
+  jp_monitor* monitor = nullptr;
+  ASSERT_EQ(jp_monitor_start("simulated", kFortyWatts, &monitor), JP_OK) << jp_last_error();
+  const jp_name_id work = jp_intern("work");
+  jp_begin(work, JP_CATEGORY_REGION);
+  busy_for_ms(250);
+  jp_end();
+  jp_totals totals{};
+  ASSERT_EQ(jp_monitor_stop(monitor, path.c_str(), &totals), JP_OK) << jp_last_error();
+  Result<Profile> profile = read_profile_json(path);
+  ASSERT_TRUE(profile) << profile.error().message();
+  ASSERT_EQ(profile->channels.size(), 1U);
+  const ChannelSummary& c = profile->channels[0];
+  ASSERT_TRUE(c.process.has_value());
+  EXPECT_EQ(c.process->rule, "cpu-time");
+  EXPECT_GT(c.process->energy_j, 0.0);
+  EXPECT_LE(c.process->energy_j, c.energy_j * (1 + 1e-12));
+  EXPECT_EQ(profile->meta.options.at("process.observed"),
+            fmt::format("pid {} and its descendants", getpid()));
+  EXPECT_NE(profile->find_series(fmt::format("processes:thread:{}", gettid())), nullptr)
+      << "the recording thread has a CPU-time series";
+  EXPECT_NEAR(totals.energy_j, profile->total_energy_j(), 1e-9);  // jp_totals: the machine's
+}
+
+TEST(MonitorCApi, ObserveNoneOrABadValue) {
+  const TempDir dir;
+  const std::string path = (dir.path() / "profile.json").string();
+  jp_monitor* monitor = nullptr;
+  ASSERT_EQ(
+      jp_monitor_start("simulated", R"({"settings": {"simulate.watts": 10}, "observe": "none"})",
+                       &monitor),
+      JP_OK)
+      << jp_last_error();
+  jp_totals totals{};
+  ASSERT_EQ(jp_monitor_stop(monitor, path.c_str(), &totals), JP_OK) << jp_last_error();
+  Result<Profile> profile = read_profile_json(path);
+  ASSERT_TRUE(profile);
+  EXPECT_FALSE(profile->channels.at(0).process.has_value());
+  EXPECT_EQ(profile->find_series("processes:cpu:cpu-time"), nullptr);
+
+  EXPECT_EQ(jp_monitor_start("simulated", R"({"observe": {"pid": -3}})", &monitor),
+            JP_ERR_INVALID_INPUT);
+  EXPECT_NE(std::string(jp_last_error()).find("observe"), std::string::npos) << jp_last_error();
+  EXPECT_EQ(jp_monitor_start("simulated", R"({"static_share": "half"})", &monitor),
+            JP_ERR_INVALID_INPUT);
+  EXPECT_NE(std::string(jp_last_error()).find("static_share"), std::string::npos);
 }
 
 TEST(MonitorCApi, WithoutSpanRecordingTheProfileHasNoTree) {

@@ -82,6 +82,48 @@ TEST(ProfileJson, RoundTripIsIdentical) {
   EXPECT_EQ(back->timeline.spans()[0].pass, Pass::kBackward);
 }
 
+// Process figures, busy-time series and a model's static power survive a round trip; a profile
+// written before them reads with none.
+TEST(ProfileJson, ProcessFiguresRoundTripAndOldProfilesHaveNone) {
+  Profile p = sample_profile();
+  const std::string old_text = profile_to_json_string(p);
+  Channel busy;
+  busy.id = "processes:cpu:cpu-time";
+  busy.source = "processes";
+  busy.device = "cpu";
+  busy.domain = "cpu-time";
+  busy.kind = ChannelKind::kBusyTime;
+  Series s(busy);
+  EXPECT_TRUE(s.append(100, 0.0));
+  EXPECT_TRUE(s.append(1'000'000'100, 0.75));
+  p.series.push_back(std::move(s));
+  Channel estimate = p.series[0].channel();
+  estimate.id = "cpu-estimate:package";
+  estimate.static_power_w = 9.0;
+  p.series.emplace_back(estimate);
+  p.channels[0].process = ProcessFigures{9.375, 0.75, {}, {}, ""};
+  p.channels[0].process->dynamic_energy_j = 7.875;
+  p.channels[0].process->others_activity_share = 0.25;
+  p.channels[0].process->rule = "cpu-time";
+  p.tree->provenance = Provenance::kAttributed;
+  const std::string text = profile_to_json_string(p);
+  const Result<Profile> back = profile_from_json_string(text, "memory");
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_EQ(profile_to_json_string(*back), text);
+  EXPECT_EQ(back->channels[0].process->rule, "cpu-time");
+  EXPECT_EQ(back->channels[0].process->share, 0.75);
+  EXPECT_EQ(back->find_series("processes:cpu:cpu-time")->channel().kind, ChannelKind::kBusyTime);
+  EXPECT_EQ(back->find_series("cpu-estimate:package")->channel().static_power_w, 9.0);
+  EXPECT_EQ(back->total_process_energy_j(), 9.375);
+
+  const Result<Profile> old = profile_from_json_string(old_text, "old");
+  ASSERT_TRUE(old) << old.error().message();
+  EXPECT_FALSE(old->channels[0].process.has_value());
+  EXPECT_FALSE(old->series[0].channel().static_power_w.has_value());
+  EXPECT_FALSE(old->total_process_energy_j().has_value());
+  EXPECT_EQ(old_text.find("process_"), std::string::npos) << "no keys without figures";
+}
+
 TEST(ProfileJson, TotalAddsOnlyTopLevelChannels) {
   EXPECT_DOUBLE_EQ(sample_profile().total_energy_j(), 12.5);
 }

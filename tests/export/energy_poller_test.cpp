@@ -61,6 +61,42 @@ TEST(EnergyPoller, CountsCounterDifferencesAndIntegratesPower) {
   EXPECT_EQ(s.sources[1].fix, "install it");
 }
 
+// With busy-time channels beside a counter, the poller keeps the observed processes' share of
+// it, interval by interval (the attributor's rule, the static part by CPU time).
+TEST(EnergyPoller, KeepsTheObservedProcessesShareOfEachCounter) {
+  Channel counter{"rapl:package-0",      "fake", "cpu0", "package", ChannelKind::kEnergyCounter,
+                  Provenance::kMeasured, "",     "",     0,         0};
+  Channel observed{"processes:cpu:cpu-time", "processes", "cpu", "cpu-time", ChannelKind::kBusyTime,
+                   Provenance::kMeasured,    "",          "",    0,          0};
+  Channel busy{"processes:cpu:busy",  "processes", "cpu", "busy", ChannelKind::kBusyTime,
+               Provenance::kMeasured, "",          "",    0,      0};
+  auto fake =
+      std::make_unique<testing::FakeSource>("fake", std::vector<Channel>{counter, observed, busy});
+  testing::FakeSource& f = *fake;
+  SourceDiscovery d;
+  d.available.push_back(std::move(fake));
+  d.observed = ObservedProcesses::process_tree(42);
+  EnergyPoller poller(std::move(d), EnergyPollerOptions{});
+  const auto poll = [&](TimeNs t, double joules, double mine_s, double all_s) {
+    f.set(0, t, joules);
+    f.set(1, t, mine_s);
+    f.set(2, t, all_s);
+    poller.poll_once();
+  };
+  poll(kNsPerS, 100.0, 1.0, 2.0);      // baselines
+  poll(2 * kNsPerS, 140.0, 1.5, 3.0);  // half of the work: 20 of 40 J
+  poll(3 * kNsPerS, 150.0, 1.6, 3.0);  // ours ticked, the machine's not yet: waits
+  poll(4 * kNsPerS, 170.0, 1.6, 3.4);  // 0.1 of 0.4 s over the two intervals: 7.5 of 30 J
+  const ExporterSnapshot s = poller.snapshot();
+  EXPECT_EQ(s.observed, "pid 42 and its descendants");
+  ASSERT_EQ(s.process_shares.size(), 1U);
+  EXPECT_EQ(s.process_shares[0].channel, 0U);
+  EXPECT_EQ(s.process_shares[0].rule, "cpu-time");
+  EXPECT_NEAR(s.process_shares[0].energy_j, 20.0 + 7.5, 1e-9);
+  EXPECT_NEAR(*s.process_shares[0].share, 0.25, 1e-12);
+  EXPECT_NEAR(*s.channels[1].value, 0.6, 1e-12);  // busy seconds since the exporter started
+}
+
 TEST(EnergyPoller, ACounterResetAddsNothingAndIsReported) {
   Rig rig = make_rig();
   set_all(*rig.fake, 1 * kNsPerS, 500.0, 0.0, 0.0);

@@ -126,6 +126,35 @@ TEST(Exposition, OpenMetricsFormat) {
   }
 }
 
+TEST(Exposition, ProcessSharesBesideTheMachinesCounters) {
+  ExporterSnapshot s = sample_snapshot();
+  Channel busy{"processes:cpu:cpu-time", "processes", "cpu", "cpu-time", ChannelKind::kBusyTime,
+               Provenance::kMeasured,    "",          "",    0,          0};
+  s.channels.push_back({busy, 0.0, std::nullopt, 1.25});
+  s.process_shares.push_back({0, 61.5, 0.5, "cpu-time"});
+  s.observed = "pid 7 and its descendants";
+  for (const ExpositionFormat format :
+       {ExpositionFormat::kPrometheusText, ExpositionFormat::kOpenMetrics}) {
+    const std::string text = render_exposition(s, format);
+    EXPECT_NE(text.find("jouleprof_process_energy_joules_total{device=\"cpu0\",domain=\"package\","
+                        "provenance=\"attributed\",channel=\"rapl:package-0\",top_level=\"true\","
+                        "rule=\"cpu-time\",observed=\"pid 7 and its descendants\"} 61.5"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("jouleprof_process_share_ratio{"), std::string::npos);
+    EXPECT_NE(text.find("jouleprof_busy_seconds_total{device=\"cpu\",domain=\"cpu-time\""),
+              std::string::npos)
+        << text;
+    // The machine's counter keeps its own provenance.
+    EXPECT_NE(text.find("jouleprof_energy_joules_total{device=\"cpu0\",domain=\"package\","
+                        "provenance=\"measured\""),
+              std::string::npos);
+  }
+  EXPECT_NE(render_exposition(s, ExpositionFormat::kOpenMetrics)
+                .find("# TYPE jouleprof_process_energy_joules counter"),
+            std::string::npos);
+}
+
 TEST(Exposition, NegotiatesFromTheAcceptHeader) {
   EXPECT_EQ(negotiate_exposition_format(""), ExpositionFormat::kPrometheusText);
   EXPECT_EQ(negotiate_exposition_format("text/plain"), ExpositionFormat::kPrometheusText);

@@ -15,14 +15,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
+#include <utility>
 
 #include "jouleprof/exporter.hpp"
+#include "jouleprof/observed_processes.hpp"
+#include "jouleprof/sources.hpp"
 #include "test_support.hpp"
 
 extern char** environ;
@@ -105,6 +110,70 @@ std::optional<double> query(httplib::Client& client, const std::string& promql) 
   return std::stod(result[0]["value"][1].get<std::string>());
 }
 
+// The exporter of `sources` (as `jouleprof serve` runs it), scraped every second by a real
+// Prometheus on loopback.
+class ScrapedExporter {
+ public:
+  explicit ScrapedExporter(SourceDiscovery found)
+      : poller_(std::move(found), EnergyPollerOptions{}),
+        exporter_([this] { return poller_.snapshot(); }) {
+    poller_.start();
+    exporter_port_ = exporter_.start("127.0.0.1", 0);
+    if (exporter_port_.ok()) {
+      prometheus_port_ = free_loopback_port();
+      prometheus_.emplace(dir_.path(), prometheus_port_, *exporter_port_);
+      client_.emplace("127.0.0.1", prometheus_port_);
+      client_->set_connection_timeout(2);
+      client_->set_read_timeout(5);
+    }
+  }
+  ~ScrapedExporter() {
+    prometheus_.reset();
+    exporter_.stop();
+    poller_.stop();
+  }
+  ScrapedExporter(const ScrapedExporter&) = delete;
+  ScrapedExporter& operator=(const ScrapedExporter&) = delete;
+
+  // Empty when everything runs; else why not.
+  std::string trouble() const {
+    if (!exporter_port_.ok()) return exporter_port_.error().message();
+    if (prometheus_port_ <= 0) return "no free port for Prometheus";
+    if (!prometheus_->running()) return testing::read_file(dir_.path() / "prometheus.log");
+    return "";
+  }
+  std::optional<double> query(const std::string& promql) {
+    return ::jouleprof::query(*client_, promql);
+  }
+  std::string log() const { return testing::read_file(dir_.path() / "prometheus.log"); }
+  const HttpExporter& exporter() const { return exporter_; }
+
+ private:
+  EnergyPoller poller_;
+  HttpExporter exporter_;
+  Result<int> exporter_port_ = Error(ErrorCode::kUnavailable, "not started");
+  testing::TempDir dir_;
+  int prometheus_port_ = -1;
+  std::optional<PrometheusProcess> prometheus_;
+  std::optional<httplib::Client> client_;
+};
+
+// Two readings of a counter from Prometheus, the second above the first; nullopt past the
+// deadline.
+std::optional<std::pair<double, double>> see_increase(
+    ScrapedExporter& scraped, const std::string& promql,
+    std::chrono::steady_clock::time_point deadline) {
+  std::optional<double> first;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (!scraped.trouble().empty()) return std::nullopt;
+    const std::optional<double> value = scraped.query(promql);
+    if (value && first && *value > *first) return std::make_pair(*first, *value);
+    if (value && !first) first = value;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  return std::nullopt;
+}
+
 TEST(PrometheusIntegration, ScrapesTheExporterAndSeesTheCounterIncrease) {
   if (!std::filesystem::exists(prometheus_binary())) GTEST_SKIP() << "prometheus not installed";
   SourceOptions sources;
@@ -113,51 +182,71 @@ TEST(PrometheusIntegration, ScrapesTheExporterAndSeesTheCounterIncrease) {
   auto found = discover_sources(sources);
   ASSERT_TRUE(found.ok()) << found.error().message();
   ASSERT_FALSE(found->available.empty());
-  EnergyPoller poller(std::move(found).value(), EnergyPollerOptions{});
-  poller.start();
-  HttpExporter exporter([&] { return poller.snapshot(); });
-  auto exporter_port = exporter.start("127.0.0.1", 0);
-  ASSERT_TRUE(exporter_port.ok()) << exporter_port.error().message();
-
-  testing::TempDir dir;
-  const int prometheus_port = free_loopback_port();
-  ASSERT_GT(prometheus_port, 0);
-  PrometheusProcess prometheus(dir.path(), prometheus_port, *exporter_port);
-  httplib::Client client("127.0.0.1", prometheus_port);
-  client.set_connection_timeout(2);
-  client.set_read_timeout(5);
+  ScrapedExporter scraped(std::move(found).value());
+  ASSERT_EQ(scraped.trouble(), "");
 
   const auto deadline = std::chrono::steady_clock::now() + kDeadline;
-  std::optional<double> first;
-  std::optional<double> later;
-  std::optional<double> up;
-  while (std::chrono::steady_clock::now() < deadline && !(first && later && *later > *first)) {
-    ASSERT_TRUE(prometheus.running()) << testing::read_file(dir.path() / "prometheus.log");
-    const auto value = query(client, "jouleprof_energy_joules_total");
-    if (value) (first ? later : first) = value;
-    if (!up) up = query(client, "jouleprof_source_up{source=\"simulated\"}");
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  }
-  ASSERT_TRUE(first.has_value()) << "Prometheus never returned the counter\n"
-                                 << testing::read_file(dir.path() / "prometheus.log");
-  ASSERT_TRUE(later.has_value());
-  EXPECT_GT(*later, *first);
-  EXPECT_EQ(up, 1.0);
+  const auto seen = see_increase(scraped, "jouleprof_energy_joules_total", deadline);
+  ASSERT_TRUE(seen.has_value()) << "Prometheus never saw the counter increase\n" << scraped.log();
+  EXPECT_EQ(scraped.query("jouleprof_source_up{source=\"simulated\"}"), 1.0);
   // The rate Prometheus computes matches the simulated 50 W, once the series is older than the
   // rate window (rate() over a window the series only partly covers underestimates).
   std::this_thread::sleep_for(std::chrono::seconds(7));
   std::optional<double> rate;
   while (std::chrono::steady_clock::now() < deadline && !rate) {
-    rate = query(client, "rate(jouleprof_energy_joules_total[5s])");
+    rate = scraped.query("rate(jouleprof_energy_joules_total[5s])");
     if (!rate) std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
   ASSERT_TRUE(rate.has_value());
-  std::cout << "Prometheus saw jouleprof_energy_joules_total " << *first << " J -> " << *later
-            << " J; rate over 5 s " << *rate << " W (simulated 50 W)\n";
+  std::cout << "Prometheus saw jouleprof_energy_joules_total " << seen->first << " J -> "
+            << seen->second << " J; rate over 5 s " << *rate << " W (simulated 50 W)\n";
   EXPECT_NEAR(*rate, 50.0, 5.0);
-  EXPECT_GE(exporter.scrapes(), 2u);
-  exporter.stop();
-  poller.stop();
+  EXPECT_GE(scraped.exporter().scrapes(), 2u);
+}
+
+// `serve --pid`: this test's own process, kept busy by a spinning thread, observed under the CPU
+// estimate (the real /proc). Prometheus sees the process' attributed counter grow beside the
+// machine's, never above it, and a share between 0 and 1.
+TEST(PrometheusIntegration, ExportsTheObservedProcessesShareBesideTheMachines) {
+  if (!std::filesystem::exists(prometheus_binary())) GTEST_SKIP() << "prometheus not installed";
+  SourceOptions sources;
+  sources.selected = {"cpu-estimate"};
+  sources.observed = ObservedProcesses::process_tree(getpid());
+  auto found = discover_sources(sources);
+  ASSERT_TRUE(found.ok()) << found.error().message();
+  ASSERT_FALSE(found->available.empty());
+  std::atomic<bool> spin{true};
+  std::thread busy([&] {
+    volatile double x = 1.0;
+    while (spin.load(std::memory_order_relaxed)) x = x * 1.0000001 + 1e-9;
+  });
+  ScrapedExporter scraped(std::move(found).value());
+  const auto deadline = std::chrono::steady_clock::now() + kDeadline;
+  const auto seen =
+      scraped.trouble().empty()
+          ? see_increase(scraped,
+                         "jouleprof_process_energy_joules_total{provenance=\"attributed\","
+                         "rule=\"cpu-time\"}",
+                         deadline)
+          : std::nullopt;
+  const std::optional<double> machine =
+      scraped.query("jouleprof_energy_joules_total{channel=\"cpu-estimate:package\"}");
+  const std::optional<double> share = scraped.query("jouleprof_process_share_ratio");
+  const std::optional<double> ours_busy =
+      scraped.query("jouleprof_busy_seconds_total{domain=\"cpu-time\"}");
+  spin = false;
+  busy.join();
+  ASSERT_EQ(scraped.trouble(), "");
+  ASSERT_TRUE(seen.has_value()) << "Prometheus never saw the process counter increase\n"
+                                << scraped.log();
+  ASSERT_TRUE(machine && share && ours_busy);
+  std::cout << "Prometheus saw jouleprof_process_energy_joules_total " << seen->first << " J -> "
+            << seen->second << " J of the machine's " << *machine << " J; share " << *share
+            << "; our CPU time " << *ours_busy << " s\n";
+  EXPECT_GT(*ours_busy, 0.0);
+  EXPECT_LE(seen->second, *machine);  // queried later: the machine's has only grown since
+  EXPECT_GE(*share, 0.0);
+  EXPECT_LE(*share, 1.0);
 }
 
 }  // namespace

@@ -81,3 +81,21 @@ def test_errors_raise_with_the_library_message(tmp_path):
         pass
     with pytest.raises(jouleprof.JouleprofError, match="missing.json"):
         m.attribute_trace(tmp_path / "missing.json")
+
+
+def test_monitor_observes_its_own_process_by_default():
+    with jouleprof.Monitor(sources="simulated", settings=FORTY_WATTS, interval_ms=2) as m:
+        busy(0.25)
+    assert m.totals.process_energy_j is not None
+    assert 0.0 < m.totals.process_energy_j <= m.totals.energy_j * (1 + 1e-12)
+    channel = m.profile()["channels"][0]
+    assert channel["process_rule"] == "cpu-time"
+    assert channel["process_share"] == pytest.approx(m.totals.process_energy_j / m.totals.energy_j)
+
+
+def test_monitor_can_observe_nothing_or_refuses_a_bad_target():
+    with jouleprof.Monitor(sources="simulated", settings=FORTY_WATTS, observe="none") as m:
+        busy(0.02)
+    assert m.totals.process_energy_j is None
+    with pytest.raises(jouleprof.JouleprofError, match="observe"):
+        jouleprof.Monitor(sources="simulated", observe={"pid": "x"}).start()

@@ -64,6 +64,20 @@ TEST(TextReport, ListsChannelsWarningsAndAttribution) {
   EXPECT_NE(text->find("regress"), std::string::npos);
 }
 
+TEST(TextReport, ShowsTheObservedProcessesShareAsAttributed) {
+  Profile p = testing::sample_profile();
+  for (ChannelSummary& c : p.channels) {
+    c.process = ProcessFigures{0.5 * c.energy_j, 0.5, {}, {}, "cpu-time"};
+  }
+  p.meta.options["process.observed"] = "pid 9 and its descendants";
+  auto text = render_report("text", p);
+  ASSERT_TRUE(text.ok());
+  EXPECT_NE(text->find("observed processes: 140 J (attributed share of pid 9 and its descendants)"),
+            std::string::npos)
+      << *text;
+  EXPECT_NE(text->find("(attributed:cpu-time, 50.0 %)"), std::string::npos) << *text;
+}
+
 TEST(TextReport, AProfileWithoutTreeSaysSo) {
   Profile p = testing::sample_profile();
   p.tree.reset();

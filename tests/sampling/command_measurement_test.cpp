@@ -1,6 +1,9 @@
 #include "jouleprof/command_measurement.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <thread>
 
 namespace jouleprof {
 namespace {
@@ -55,6 +58,82 @@ TEST(MeasureCommand, CommandThatCannotStartIsAnError) {
   Result<CommandMeasurement> m = measure_command(*monitor, options);
   ASSERT_FALSE(m.ok());
   EXPECT_NE(m.error().message().find("/nonexistent/command"), std::string::npos);
+}
+
+double children_cpu_s() {
+  rusage usage{};
+  getrusage(RUSAGE_CHILDREN, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
+
+// The command's tree is observed: a child of the command that has exited before the command
+// ends still counts (through the command's cutime), and the last reading comes after the command
+// ended and before it was reaped, so its CPU time is all there. The truth is what this process's
+// RUSAGE_CHILDREN gains when measure_command reaps the command.
+TEST(MeasureCommand, ObservesTheCommandsWholeTreeToItsLastTick) {
+  MonitorOptions options;
+  options.sources.selected = {"simulated"};
+  options.sources.settings["simulate.watts"] = "40";
+  options.sources.observed = ObservedProcesses::process_tree();
+  Result<std::unique_ptr<Monitor>> monitor = Monitor::open(options);
+  ASSERT_TRUE(monitor.ok()) << monitor.error().message();
+  // A child shell works and exits, then the command itself works: CPU time, not wall time, so
+  // that a loaded machine only makes it slower.
+  const std::string spin = "python3 -c 'import time\nwhile time.process_time() < 0.3: pass'";
+  CommandMeasurementOptions run;
+  run.argv = {"sh", "-c", spin + "; " + spin};
+  const double before = children_cpu_s();
+  Result<CommandMeasurement> m = measure_command(**monitor, run);
+  ASSERT_TRUE(m.ok()) << m.error().message();
+  ASSERT_EQ(m->exit_code, 0) << "needs python3";
+  const double truth = children_cpu_s() - before;
+  const Series* observed = m->profile.find_series("processes:cpu:cpu-time");
+  ASSERT_NE(observed, nullptr);
+  const double seen = observed->back().value - observed->front().value;
+  EXPECT_GE(truth, 0.6);
+  // Ticks are 10 ms: the tree's time is the truth to a few ticks.
+  EXPECT_NEAR(seen, truth, 0.05) << "observed " << seen << " s, rusage " << truth << " s";
+  EXPECT_EQ(m->profile.meta.options.at("process.observed").find("pid "), 0U);
+  const ChannelSummary& c = m->profile.channels.at(0);
+  ASSERT_TRUE(c.process.has_value());
+  EXPECT_EQ(c.process->rule, "cpu-time");
+  EXPECT_GT(c.process->energy_j, 0.0);
+  EXPECT_LE(c.process->energy_j, c.energy_j);
+}
+
+TEST(MeasureObserved, FollowsAProcessThatAlreadyRunsUntilItExits) {
+  Result<ChildProcess> sleeper = ChildProcess::spawn({"sleep", "0.4"});
+  ASSERT_TRUE(sleeper.ok());
+  MonitorOptions options;
+  options.sources.selected = {"simulated"};
+  options.sources.settings["simulate.watts"] = "10";
+  options.sources.observed = ObservedProcesses::process_tree(sleeper->pid());
+  Result<std::unique_ptr<Monitor>> monitor = Monitor::open(options);
+  ASSERT_TRUE(monitor.ok());
+  // The sleeper is this process's child: a reaper thread stands in for its real parent.
+  std::thread reaper([&] { (void)sleeper->wait(); });
+  Result<CommandMeasurement> m = measure_observed(**monitor, CommandMeasurementOptions{});
+  reaper.join();
+  ASSERT_TRUE(m.ok()) << m.error().message();
+  EXPECT_EQ(m->exit_code, 0);
+  EXPECT_EQ(m->profile.meta.command,
+            (std::vector<std::string>{"--pid", std::to_string(sleeper->pid())}));
+  EXPECT_GE(m->profile.meta.end_ns - m->profile.meta.begin_ns, 0);
+  EXPECT_TRUE(m->profile.channels.at(0).process.has_value());
+}
+
+TEST(MeasureObserved, AProcessThatDoesNotExistIsAnError) {
+  MonitorOptions options;
+  options.sources.selected = {"simulated"};
+  options.sources.settings["simulate.watts"] = "10";
+  options.sources.observed = ObservedProcesses::process_tree(0x3fffffff);
+  Result<std::unique_ptr<Monitor>> monitor = Monitor::open(options);
+  ASSERT_TRUE(monitor.ok());
+  Result<CommandMeasurement> m = measure_observed(**monitor, CommandMeasurementOptions{});
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error().code(), ErrorCode::kNotFound);
+  EXPECT_NE(m.error().message().find("no such process"), std::string::npos);
 }
 
 }  // namespace

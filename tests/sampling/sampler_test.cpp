@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <thread>
 
 #include "sampling/scripted_source.hpp"
@@ -141,6 +143,61 @@ TEST(Sampler, LiveTotalsAreReadableWhileSampling) {
   EXPECT_DOUBLE_EQ(live[0].energy_j,
                    0.5 * static_cast<double>(sampler.take_series()[0].size() - 1));
   EXPECT_GT(sampler.stats().thread_cpu_ns, 0);
+}
+
+// A source that adds a channel at its third read (as the process source does for a new thread).
+class GrowingSource final : public Source {
+ public:
+  GrowingSource() { channels_.push_back(channel("growing:0")); }
+  std::string_view name() const override { return "growing"; }
+  Availability availability() const override { return {true, "", ""}; }
+  const std::vector<Channel>& channels() const override { return channels_; }
+  TimeNs default_period_ns() const override { return kNsPerMs; }
+  std::string read_error(std::size_t) const override { return ""; }
+  void read(std::span<Reading> out) override {
+    const std::size_t k = reads_.load();
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      out[i] = Reading{monotonic_now_ns(), static_cast<double>(k) + 100.0 * static_cast<double>(i),
+                       true};
+    }
+    if (k == 2) channels_.push_back(channel("growing:1"));
+    reads_.store(k + 1);
+  }
+  std::size_t reads() const { return reads_.load(); }
+
+ private:
+  static Channel channel(std::string id) {
+    Channel c;
+    c.id = std::move(id);
+    c.source = "growing";
+    c.kind = ChannelKind::kBusyTime;
+    return c;
+  }
+  std::vector<Channel> channels_;
+  std::atomic<std::size_t> reads_{0};
+};
+
+TEST(Sampler, AChannelASourceAddsGetsASeriesFromTheNextPoll) {
+  auto owned = std::make_unique<GrowingSource>();
+  GrowingSource* source = owned.get();
+  std::vector<std::unique_ptr<Source>> sources;
+  sources.push_back(std::move(owned));
+  Sampler sampler(std::move(sources), SamplerOptions{});
+  sampler.start();
+  std::size_t seen = 0;
+  while (source->reads() < 10) {
+    seen = std::max(seen, sampler.recent(0).size());  // read while the series grow
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  sampler.stop();
+  EXPECT_LE(seen, 2U);
+  std::vector<Series> series = sampler.take_series();
+  ASSERT_EQ(series.size(), 2U);
+  EXPECT_EQ(series[1].channel().id, "growing:1");
+  ASSERT_GE(series[1].size(), 7U);
+  EXPECT_EQ(series[1][0].value, 103.0) << "first read after it appeared: read 3";
+  EXPECT_GT(series[1].begin_ns(), series[0].begin_ns());
+  EXPECT_EQ(series[0][0].value, 0.0);
 }
 
 }  // namespace

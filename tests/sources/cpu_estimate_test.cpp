@@ -26,25 +26,6 @@ struct FakeRoot {
   }
 };
 
-TEST(ProcStat, ParsesAggregateLineAndCountsCpus) {
-  Result<CpuTimes> t = parse_proc_stat("cpu  10 2 3 100 4 5 6 7 8 9\ncpu0 x\ncpu1 y\n", "stat");
-  ASSERT_TRUE(t.ok()) << t.error().message();
-  EXPECT_EQ(t->busy, 10U + 2 + 3 + 5 + 6);
-  EXPECT_EQ(t->idle, 104U);
-  EXPECT_EQ(t->steal, 7U);
-  EXPECT_EQ(t->cpus, 2);
-}
-
-TEST(ProcStat, GarbageNamesFileLineAndField) {
-  Result<CpuTimes> t = parse_proc_stat("intr 1\ncpu  10 -2 3 100\n", "/fake/proc/stat");
-  ASSERT_FALSE(t.ok());
-  EXPECT_NE(t.error().message().find("/fake/proc/stat:2"), std::string::npos)
-      << t.error().message();
-  EXPECT_NE(t.error().message().find("-2"), std::string::npos);
-  EXPECT_FALSE(parse_proc_stat("cpu0 1 2 3 4\n", "s").ok());
-  EXPECT_FALSE(parse_proc_stat("cpu  1 2\n", "s").ok());
-}
-
 TEST(TdpTable, MatchesWholeModelNamesOnly) {
   EXPECT_EQ(tdp_from_model_w("Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz"), 150.0);
   EXPECT_EQ(tdp_from_model_w("Intel(R) Xeon(R) Gold 6248R CPU @ 3.00GHz"), std::nullopt);

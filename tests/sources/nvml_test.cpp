@@ -1,12 +1,14 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "jouleprof/monitor.hpp"
 #include "sources/backends.hpp"
 #include "sources/nvml_api.hpp"
 
@@ -20,6 +22,17 @@ class NvmlTest : public ::testing::Test {
   void TearDown() override {
     ::unsetenv("JOULEPROF_NVML_LIBRARY");
     ::unsetenv("FAKE_NVML_SCENARIO");
+    ::unsetenv("FAKE_NVML_PROCESSES");
+  }
+  // With observed processes: the per-process activity channels (every read asks NVML).
+  static std::unique_ptr<Source> open_observed(const char* scenario, const char* processes,
+                                               std::shared_ptr<ObservedProcesses> observed) {
+    ::setenv("FAKE_NVML_SCENARIO", scenario, 1);
+    ::setenv("FAKE_NVML_PROCESSES", processes, 1);
+    SourceOptions options;
+    options.observed = std::move(observed);
+    options.settings["nvml.process_poll_ms"] = "0";
+    return make_nvml_source(options);
   }
   static std::unique_ptr<Source> open(const char* scenario) {
     ::setenv("FAKE_NVML_SCENARIO", scenario, 1);
@@ -167,6 +180,95 @@ TEST_F(NvmlTest, ALibraryThatIsNotNvmlIsRejectedByMissingSymbol) {
   EXPECT_FALSE(source->availability().available);
   EXPECT_NE(source->availability().reason.find("has no symbol nvmlInit_v2"), std::string::npos)
       << source->availability().reason;
+}
+
+TEST_F(NvmlTest, ObservedProcessesGetTheirShareOfEachGpusBusyTime) {
+  auto observed = ObservedProcesses::process_tree(4242);
+  observed->publish({4242});
+  auto source = open_observed("two_gpus", "4242:75,4343:25", observed);
+  ASSERT_TRUE(source->availability().available) << source->availability().reason;
+  const auto index = index_by_id(*source);
+  ASSERT_TRUE(index.count("nvml:0:observed"));
+  const Channel& mine = source->channels()[index.at("nvml:0:observed")];
+  EXPECT_EQ(mine.kind, ChannelKind::kBusyTime);
+  EXPECT_EQ(mine.domain, "gpu-utilisation");
+  EXPECT_EQ(mine.device, "gpu0");
+  EXPECT_EQ(source->channels()[index.at("nvml:0:busy")].domain, "busy");
+  EXPECT_EQ(source->channels()[index.at("nvml:1:idle")].domain, "idle");
+  std::vector<Reading> readings(source->channels().size());
+  for (int i = 0; i < 4; ++i) source->read(readings);
+  for (std::size_t i = 0; i < readings.size(); ++i) {
+    EXPECT_TRUE(readings[i].ok) << source->channels()[i].id << ": " << source->read_error(i);
+  }
+  const double observed_s = readings[index.at("nvml:0:observed")].value;
+  const double busy_s = readings[index.at("nvml:0:busy")].value;
+  ASSERT_GT(busy_s, 0.0);
+  EXPECT_DOUBLE_EQ(observed_s / busy_s, 0.75);
+  EXPECT_EQ(readings[index.at("nvml:1:busy")].value, 0.0);  // gpu 1 runs nothing
+}
+
+TEST_F(NvmlTest, WithoutProcessUtilisationTheSoleUserGetsEverything) {
+  auto observed = ObservedProcesses::process_tree(4242);
+  observed->publish({4242});
+  auto alone = open_observed("no_process_utilisation", "4242:75", observed);
+  const auto index = index_by_id(*alone);
+  EXPECT_EQ(alone->channels()[index.at("nvml:0:observed")].domain, "gpu-sole-user");
+  std::vector<Reading> readings(alone->channels().size());
+  alone->read(readings);
+  alone->read(readings);
+  ASSERT_TRUE(readings[index.at("nvml:0:observed")].ok)
+      << alone->read_error(index.at("nvml:0:observed"));
+  EXPECT_GT(readings[index.at("nvml:0:busy")].value, 0.0);
+  EXPECT_EQ(readings[index.at("nvml:0:observed")].value, readings[index.at("nvml:0:busy")].value);
+  alone.reset();
+
+  auto shared = open_observed("no_process_utilisation", "4242:75,4343:25", observed);
+  readings.assign(shared->channels().size(), Reading{});
+  shared->read(readings);
+  const std::size_t mine = index_by_id(*shared).at("nvml:0:observed");
+  EXPECT_FALSE(readings[mine].ok);
+  EXPECT_NE(shared->read_error(mine).find("4343"), std::string::npos) << shared->read_error(mine);
+  EXPECT_NE(shared->read_error(mine).find("unknown"), std::string::npos);
+}
+
+TEST_F(NvmlTest, MigGpusAreNotAttributablePerProcessAndSaySo) {
+  auto source = open_observed("mig", "4242:75", ObservedProcesses::process_tree(4242));
+  ASSERT_TRUE(source->availability().available);
+  const auto index = index_by_id(*source);
+  EXPECT_FALSE(index.count("nvml:0:observed"));
+  EXPECT_TRUE(index.count("nvml:1:observed"));
+  EXPECT_NE(source->availability().reason.find("MIG is enabled"), std::string::npos)
+      << source->availability().reason;
+  EXPECT_NE(source->availability().reason.find("not attributable per process"), std::string::npos);
+}
+
+// The known answer: two processes at 75 % and 25 % SM get 75 % and 25 % of the GPU's
+// energy, measured through the monitor and shared by the attributor.
+TEST_F(NvmlTest, TwoProcessesAt75And25PercentSmGetThoseSharesOfTheEnergy) {
+  for (const auto& [pid, expected] :
+       std::vector<std::pair<pid_t, double>>{{4242, 0.75}, {4343, 0.25}}) {
+    auto observed = ObservedProcesses::process_tree(pid);
+    observed->publish({pid});
+    std::vector<std::unique_ptr<Source>> sources;
+    sources.push_back(open_observed("two_gpus", "4242:75,4343:25", observed));
+    MonitorOptions options;
+    options.sources.observed = observed;
+    options.interval_ns = 5 * kNsPerMs;
+    auto monitor = Monitor::from_sources(std::move(sources), options);
+    ASSERT_TRUE(monitor->start().ok());
+    ::usleep(300'000);
+    const Profile profile = monitor->stop();
+    const ChannelSummary* gpu = nullptr;
+    for (const ChannelSummary& c : profile.channels) {
+      if (c.channel_id == "nvml:0:energy") gpu = &c;
+    }
+    ASSERT_NE(gpu, nullptr);
+    ASSERT_GT(gpu->energy_j, 0.0);
+    ASSERT_TRUE(gpu->process.has_value()) << "pid " << pid;
+    EXPECT_NEAR(gpu->process->share, expected, 0.01) << "pid " << pid;
+    EXPECT_EQ(gpu->process->rule, "gpu-utilisation");
+    EXPECT_NEAR(*gpu->process->others_activity_share, 1.0 - expected, 1e-9);
+  }
 }
 
 TEST(NvmlErrors, EveryDocumentedCodeHasItsOwnNameAndMeaning) {

@@ -75,6 +75,34 @@ TEST(Compare, BudgetVerdicts) {
   EXPECT_FALSE(check_budget(small, EnergyBudget{EnergyBudget::Kind::kAbsolute, 12.0}).exceeded);
 }
 
+Profile with_process_share(double share) {
+  Profile p = testing::sample_profile();
+  for (ChannelSummary& c : p.channels)
+    c.process = ProcessFigures{share * c.energy_j, share, {}, {}, "cpu-time"};
+  return p;
+}
+
+TEST(Compare, ComparesTheFigureAskedForAndSaysWhichItIs) {
+  const EnergySnapshot a = snapshot_of(with_process_share(0.5), "a");
+  const EnergySnapshot b = snapshot_of(with_process_share(0.25), "b");
+  const RunComparison machine = compare_runs(a, b);
+  EXPECT_EQ(machine.figure, EnergyFigure::kMachine);
+  EXPECT_DOUBLE_EQ(machine.delta_j(), 0.0);
+  Result<RunComparison> processes = compare_runs(a, b, EnergyFigure::kProcesses);
+  ASSERT_TRUE(processes.ok()) << processes.error().message();
+  EXPECT_DOUBLE_EQ(processes->before_total_j, 140.0);
+  EXPECT_DOUBLE_EQ(processes->after_total_j, 70.0);
+  EXPECT_TRUE(processes->nodes.empty()) << "the nodes carry the machine's energy";
+  const BudgetVerdict v = check_budget(*processes, EnergyBudget{});
+  EXPECT_NE(v.explanation.find("observed processes"), std::string::npos) << v.explanation;
+
+  Result<RunComparison> without =
+      compare_runs(snapshot_of(testing::sample_profile(), "plain"), b, EnergyFigure::kProcesses);
+  ASSERT_FALSE(without.ok());
+  EXPECT_NE(without.error().message().find("plain"), std::string::npos);
+  EXPECT_NE(without.error().message().find("observed no processes"), std::string::npos);
+}
+
 TEST(Compare, LoadsSnapshotsFromProfilesAndTheHistory) {
 #ifndef JOULEPROF_HAVE_SQLITE
   GTEST_SKIP() << "built without SQLite";

@@ -45,6 +45,68 @@ TEST(HistoryDb, RecordsARunWithTotalsChannelsAndNodes) {
   EXPECT_EQ(nodes->back().provenance, Provenance::kInterpolated);
 }
 
+TEST(HistoryDb, KeepsTheObservedProcessesFigureBesideTheMachines) {
+  testing::TempDir dir;
+  auto db = HistoryDb::open((dir.path() / "h.db").string());
+  ASSERT_TRUE(db.ok());
+  Profile p = testing::sample_profile();
+  ASSERT_TRUE(db->record(p, "").ok());
+  for (ChannelSummary& c : p.channels) {
+    c.process = ProcessFigures{0.25 * c.energy_j, 0.25, {}, {}, "cpu-time"};
+  }
+  p.meta.options["process.observed"] = "pid 77 and its descendants";
+  auto id = db->record(p, "");
+  ASSERT_TRUE(id.ok()) << id.error().message();
+  auto run = db->run(*id);
+  ASSERT_TRUE(run.ok());
+  ASSERT_TRUE(run->process_energy_j.has_value());
+  EXPECT_DOUBLE_EQ(*run->process_energy_j, 0.25 * 280.0);  // top-level channels only
+  EXPECT_EQ(run->observed, "pid 77 and its descendants");
+  auto first = db->run(*id - 1);
+  ASSERT_TRUE(first.ok());
+  EXPECT_FALSE(first->process_energy_j.has_value());
+  EXPECT_EQ(first->observed, "");
+}
+
+// A database written by a jouleprof with schema 1 gains the process columns; its runs have none.
+TEST(HistoryDb, MigratesASchemaOneDatabase) {
+  testing::TempDir dir;
+  const std::string path = (dir.path() / "h.db").string();
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  const char* schema_one = R"sql(
+CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL,
+  applied_at_ns INTEGER NOT NULL);
+INSERT INTO schema_migrations VALUES (1, 'runs, their channel totals and per-node energies', 0);
+CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, recorded_at_ns INTEGER NOT NULL,
+  kind TEXT NOT NULL, host TEXT NOT NULL, rank INTEGER, world_size INTEGER, command TEXT NOT NULL,
+  tool_version TEXT NOT NULL, begin_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+  exit_code INTEGER, partial INTEGER NOT NULL, total_energy_j REAL NOT NULL,
+  profile_path TEXT NOT NULL, warnings INTEGER NOT NULL);
+CREATE TABLE run_channels (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  channel_id TEXT NOT NULL, device TEXT NOT NULL, domain TEXT NOT NULL, parent_id TEXT NOT NULL,
+  provenance TEXT NOT NULL, energy_j REAL NOT NULL, mean_power_w REAL NOT NULL,
+  PRIMARY KEY (run_id, channel_id));
+CREATE TABLE run_nodes (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  ord INTEGER NOT NULL, path TEXT NOT NULL, energy_j REAL NOT NULL, self_energy_j REAL NOT NULL,
+  time_ns INTEGER NOT NULL, calls INTEGER NOT NULL, provenance TEXT NOT NULL,
+  PRIMARY KEY (run_id, path));
+INSERT INTO runs VALUES (1, 5, 'run', 'old-host', NULL, NULL, 'make', '0.1.0', 0, 1000000000,
+  0, 0, 12.5, '', 0);
+)sql";
+  ASSERT_EQ(sqlite3_exec(raw, schema_one, nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(raw);
+  auto db = HistoryDb::open(path);
+  ASSERT_TRUE(db.ok()) << db.error().message();
+  EXPECT_EQ(*db->schema_version(), 2);
+  auto old = db->run(1);
+  ASSERT_TRUE(old.ok()) << old.error().message();
+  EXPECT_DOUBLE_EQ(old->total_energy_j, 12.5);
+  EXPECT_FALSE(old->process_energy_j.has_value());
+  ASSERT_TRUE(db->record(testing::sample_profile(), "").ok());
+  EXPECT_EQ(db->list(0)->size(), 2U);
+}
+
 TEST(HistoryDb, ListsNewestFirstWithALimit) {
   testing::TempDir dir;
   auto db = HistoryDb::open((dir.path() / "h.db").string());

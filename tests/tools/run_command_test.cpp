@@ -2,10 +2,12 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <fstream>
 #include <thread>
 
 #include "jouleprof/profile.hpp"
 #include "jouleprof/samples_csv.hpp"
+#include "sources/process_activity.hpp"
 #include "sources/simulated.hpp"
 #include "tools/jouleprof_runner.hpp"
 
@@ -127,7 +129,9 @@ TEST(RunCommand, CrashOfTheCommandIsReportedAndTheRunKept) {
   EXPECT_NE(inv.err.find("killed by signal 11"), std::string::npos) << inv.err;
   const Profile p = read_run(dir);
   EXPECT_TRUE(p.meta.partial);
-  EXPECT_EQ(p.series.size(), 1U);
+  EXPECT_EQ(std::count_if(p.series.begin(), p.series.end(),
+                          [](const Series& s) { return s.channel().carries_energy(); }),
+            1);
 }
 
 TEST(RunCommand, ErrorsAreOneLineAndNonZero) {
@@ -152,10 +156,191 @@ TEST(RunCommand, HelpDescribesTheOptions) {
   TempDir dir;
   const Invocation inv = run_jouleprof({"run", "--help"}, dir);
   EXPECT_EQ(inv.exit_code, 0);
-  for (const char* flag : {"--interval", "--idle", "--output", "--format", "--grid-intensity",
-                           "--source", "--simulate", "--tdp", "--sysfs-root"}) {
+  for (const char* flag :
+       {"--interval", "--idle", "--output", "--format", "--grid-intensity", "--source",
+        "--simulate", "--tdp", "--sysfs-root", "--pid", "--cgroup", "--static-share"}) {
     EXPECT_NE(inv.out.find(flag), std::string::npos) << flag;
   }
+}
+
+// The table and the profile carry both figures, and the headline says which is which.
+TEST(RunCommand, ReportsTheMachinesAndTheCommandsEnergy) {
+  TempDir dir;
+  const Invocation inv = run_jouleprof(
+      {"run", "--simulate", "20", "--no-history", "--output", (dir.path() / "run").string(), "--",
+       "sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"},
+      dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  EXPECT_NE(inv.out.find("process J"), std::string::npos) << inv.out;
+  EXPECT_NE(inv.out.find("machine total (top-level channels, every process)"), std::string::npos);
+  EXPECT_NE(inv.out.find("observed processes (pid "), std::string::npos) << inv.out;
+  EXPECT_NE(inv.out.find("attributed:cpu-time"), std::string::npos) << inv.out;
+  const Profile p = read_run(dir);
+  const ChannelSummary& c = p.channels.at(0);
+  ASSERT_TRUE(c.process.has_value());
+  EXPECT_GT(c.process->share, 0.0);
+  EXPECT_LE(c.process->share, 1.0);
+  EXPECT_EQ(c.process->rule, "cpu-time");
+  EXPECT_EQ(p.meta.options.at("process.static_share"), "cpu-time");
+  ASSERT_NE(p.find_series("processes:cpu:cpu-time"), nullptr);
+  EXPECT_GT(p.find_series("processes:cpu:cpu-time")->back().value, 0.0);
+}
+
+// CPU ticks a running process has used so far (utime + stime of /proc/PID/stat).
+std::uint64_t cpu_ticks(pid_t pid) {
+  const std::string path = "/proc/" + std::to_string(pid) + "/stat";
+  Result<process_activity::TaskStat> stat =
+      process_activity::parse_task_stat(::jouleprof::testing::read_file(path), path);
+  return stat.ok() ? stat->own_ticks() : 0;
+}
+
+// The case: `run --idle` while something else keeps every CPU busy. Both warnings come,
+// once each: the others did most of the work, and the idle window was not idle.
+TEST(RunCommand, WarnsWhenOthersWorkAndTheIdleWindowIsBusy) {
+  TempDir dir;
+  Result<ChildProcess> burn = ChildProcess::spawn(
+      {::jouleprof::testing::jouleprof_binary(), "burn", "--seconds", "600", "--threads", "2"});
+  ASSERT_TRUE(burn.ok());
+  while (cpu_ticks(burn->pid()) < 5 && !burn->has_ended())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const Invocation inv =
+      run_jouleprof({"run", "--source", "cpu-estimate", "--idle", "0.3", "--no-history", "--output",
+                     (dir.path() / "run").string(), "--", "sleep", "0.3"},
+                    dir);
+  kill(burn->pid(), SIGTERM);
+  (void)burn->wait();
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const auto count = [&](std::string_view text) {
+    std::size_t n = 0;
+    for (std::size_t at = inv.err.find(text); at != std::string::npos;
+         at = inv.err.find(text, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count("other processes did more than 20 % of the work during the run (cpu "), 1U)
+      << inv.err;
+  EXPECT_EQ(count("the idle baseline was not idle (cpu "), 1U) << inv.err;
+  EXPECT_EQ(count("net figures are unreliable"), 1U) << inv.err;
+  const Profile p = read_run(dir);
+  ASSERT_TRUE(p.channels.at(0).process.has_value());
+  EXPECT_GT(*p.channels.at(0).process->others_activity_share, 0.5);
+}
+
+// `run --spans`: two spans side by side on two threads of the command, one thread spinning, the
+// other waiting. Each thread's CPU time weighs its span, so the busy one gets most of the energy
+// (an equal split would give each half).
+TEST(RunCommand, SpansWeighByTheirThreadsCpuTime) {
+  TempDir dir;
+  const Invocation inv =
+      run_jouleprof({"run", "--spans", "--simulate", "20", "--no-history", "--output",
+                     (dir.path() / "run").string(), "--", JOULEPROF_THREADS_CHILD},
+                    dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const Profile p = read_run(dir);
+  ASSERT_TRUE(p.tree.has_value());
+  const ProfileNode* busy = p.tree->child("busy");
+  const ProfileNode* waiting = p.tree->child("waiting");
+  ASSERT_TRUE(busy != nullptr && waiting != nullptr) << inv.err;
+  EXPECT_GT(busy->energy_j, 3.0 * waiting->energy_j)
+      << "busy " << busy->energy_j << " J, waiting " << waiting->energy_j << " J";
+  ASSERT_FALSE(p.attribution.empty());
+  EXPECT_EQ(p.attribution[0].diagnostics.at("threads_weighed_by_cpu_time"), 2.0);
+}
+
+// Whether `pid` has a handler for SIGINT (the SigCgt mask of /proc/PID/status).
+bool catches_sigint(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("SigCgt:", 0) != 0) continue;
+    const unsigned long long mask = std::stoull(line.substr(7), nullptr, 16);
+    return (mask & (1ULL << (SIGINT - 1))) != 0;
+  }
+  return false;
+}
+
+// The observed process ends when the test says so, after jouleprof has begun to watch it: no
+// race with jouleprof's start-up on a loaded machine.
+TEST(RunCommand, PidObservesARunningProcessUntilItExits) {
+  TempDir dir;
+  Result<ChildProcess> sleeper = ChildProcess::spawn({"sleep", "600"});
+  ASSERT_TRUE(sleeper.ok());
+  const std::string pid = std::to_string(sleeper->pid());
+  Result<ChildProcess> jouleprof =
+      ::jouleprof::testing::start_jouleprof({"run", "--simulate", "5", "--no-history", "--output",
+                                             (dir.path() / "run").string(), "--pid", pid},
+                                            dir);
+  ASSERT_TRUE(jouleprof.ok());
+  // jouleprof catches SIGINT once it found the process and watches it.
+  while (!catches_sigint(jouleprof->pid()) && !jouleprof->has_ended())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  // This test process is the sleeper's parent: it ends and reaps it while jouleprof watches.
+  ASSERT_EQ(kill(sleeper->pid(), SIGTERM), 0);
+  (void)sleeper->wait();
+  const Invocation inv = ::jouleprof::testing::finish(*jouleprof, dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const Profile p = read_run(dir);
+  EXPECT_EQ(p.meta.command, (std::vector<std::string>{"--pid", pid}));
+  EXPECT_EQ(p.meta.options.at("process.observed"), "pid " + pid + " and its descendants");
+  EXPECT_TRUE(p.channels.at(0).process.has_value());
+}
+
+TEST(RunCommand, CgroupObservesAGroupUntilSignalled) {
+  TempDir dir;
+  dir.write("root/proc/stat", "cpu  100 0 0 900 0 0 0 0 0 0\ncpu0 100 0 0 900 0 0 0 0 0 0\n");
+  dir.write("root/sys/fs/cgroup/job.slice/cpu.stat", "usage_usec 250000\n");
+  dir.write("root/sys/fs/cgroup/job.slice/cgroup.procs", "");
+  const std::filesystem::path out = dir.path() / "run";
+  Result<ChildProcess> jouleprof = ::jouleprof::testing::start_jouleprof(
+      {"run", "--simulate", "5", "--no-history", "--sysfs-root", (dir.path() / "root").string(),
+       "--output", out.string(), "--cgroup", "/job.slice"},
+      dir);
+  ASSERT_TRUE(jouleprof.ok());
+  // Ctrl-C ends the observation once jouleprof catches it (before, it would end jouleprof).
+  while (!catches_sigint(jouleprof->pid()) && !jouleprof->has_ended())
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(kill(jouleprof->pid(), SIGINT), 0);
+  const Invocation inv = ::jouleprof::testing::finish(*jouleprof, dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const Profile p = read_run(dir);
+  EXPECT_EQ(p.meta.command, (std::vector<std::string>{"--cgroup", "/job.slice"}));
+  EXPECT_EQ(p.meta.options.at("process.observed"), "cgroup /job.slice");
+  const Series* usage = p.find_series("processes:cpu:cpu-time");
+  ASSERT_NE(usage, nullptr);
+  EXPECT_DOUBLE_EQ(usage->back().value, 0.25);
+}
+
+TEST(RunCommand, WhatToMeasureMustBeOneThing) {
+  TempDir dir;
+  Invocation inv = run_jouleprof({"run", "--simulate", "5", "--pid", "1", "--", "true"}, dir);
+  EXPECT_EQ(inv.exit_code, 2) << inv.err;
+  EXPECT_NE(inv.err.find("give one: a command after --, --pid PID or --cgroup PATH"),
+            std::string::npos)
+      << inv.err;
+  inv = run_jouleprof({"run", "--simulate", "5", "--no-history", "--pid", "1073741823"}, dir);
+  EXPECT_EQ(inv.exit_code, 1);
+  EXPECT_NE(inv.err.find("no such process"), std::string::npos) << inv.err;
+  inv = run_jouleprof({"run", "--simulate", "5", "--static-share", "half", "--", "true"}, dir);
+  EXPECT_EQ(inv.exit_code, 2);
+}
+
+TEST(RunCommand, StaticShareNoneNeedsABaseline) {
+  TempDir dir;
+  Invocation inv = run_jouleprof({"run", "--simulate", "5", "--no-history", "--static-share",
+                                  "none", "--output", (dir.path() / "a").string(), "--", "true"},
+                                 dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  EXPECT_NE(inv.err.find("static share 'none' needs the idle power of simulated:package"),
+            std::string::npos)
+      << inv.err;
+  inv = run_jouleprof({"run", "--simulate", "5", "--no-history", "--static-share", "none", "--idle",
+                       "0.2", "--output", (dir.path() / "b").string(), "--", "true"},
+                      dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  Result<Profile> p = read_profile_json((dir.path() / "b" / "profile.json").string());
+  ASSERT_TRUE(p.ok());
+  ASSERT_TRUE(p->channels.at(0).process.has_value());
+  EXPECT_EQ(p->meta.options.at("process.static_share"), "none");
 }
 
 }  // namespace

@@ -16,10 +16,18 @@ std::string optional_j(const std::optional<double>& v) {
 }
 
 void print_text(const RunComparison& c, std::size_t top) {
+  std::cout << fmt::format(
+      "comparing: {}\n",
+      c.figure == EnergyFigure::kMachine
+          ? "the machine's energy (energy_j of the top-level channels: every process on them)"
+          : "the observed processes' energy (process_energy_j: their attributed share)");
   std::cout << fmt::format("before: {}  {:.4f} J\nafter:  {}  {:.4f} J\nchange: {:+.4f} J{}\n",
                            c.before_label, c.before_total_j, c.after_label, c.after_total_j,
                            c.delta_j(),
                            c.relative() ? fmt::format(" ({:+.2f} %)", *c.relative() * 100.0) : "");
+  if (c.figure != EnergyFigure::kMachine) {
+    std::cout << "(the trees' nodes carry the machine's energy: --figure machine compares them)\n";
+  }
   std::vector<const NodeDelta*> rows;
   for (const NodeDelta& d : c.nodes) rows.push_back(&d);
   std::stable_sort(rows.begin(), rows.end(), [](const NodeDelta* a, const NodeDelta* b) {
@@ -52,7 +60,8 @@ nlohmann::json to_json(const RunComparison& c, const std::optional<BudgetVerdict
                      {"delta_j", d.delta_j},
                      {"relative", opt(d.relative)}});
   }
-  nlohmann::json out{{"before", {{"label", c.before_label}, {"total_energy_j", c.before_total_j}}},
+  nlohmann::json out{{"figure", c.figure == EnergyFigure::kMachine ? "machine" : "processes"},
+                     {"before", {{"label", c.before_label}, {"total_energy_j", c.before_total_j}}},
                      {"after", {{"label", c.after_label}, {"total_energy_j", c.after_total_j}}},
                      {"delta_j", c.delta_j()},
                      {"relative", opt(c.relative())},
@@ -78,6 +87,7 @@ CommandRunner add_compare_command(CLI::App& parent) {
     std::string budget;
     std::string format = "text";
     std::size_t top = 30;
+    std::string figure = "machine";
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("A", o->before, "Baseline: a profile file or a run id from `jouleprof history`")
@@ -94,6 +104,12 @@ CommandRunner add_compare_command(CLI::App& parent) {
       ->capture_default_str();
   cmd->add_option("--top", o->top, "Nodes listed in text output, largest change first; 0 = all")
       ->capture_default_str();
+  cmd->add_option("--figure", o->figure,
+                  "Which total to compare (and budget): the machine's energy, or the observed "
+                  "processes' attributed share of it (runs that observed processes; "
+                  "docs/sharing.md)")
+      ->check(CLI::IsMember({"machine", "processes"}))
+      ->capture_default_str();
   return [o] {
     std::optional<EnergyBudget> budget;
     if (!o->budget.empty()) {
@@ -106,7 +122,11 @@ CommandRunner add_compare_command(CLI::App& parent) {
     if (!before) return report_error(before.error());
     auto after = load_snapshot(o->after, db);
     if (!after) return report_error(after.error());
-    const RunComparison comparison = compare_runs(*before, *after);
+    const Result<RunComparison> compared =
+        compare_runs(*before, *after,
+                     o->figure == "processes" ? EnergyFigure::kProcesses : EnergyFigure::kMachine);
+    if (!compared) return report_error(compared.error());
+    const RunComparison& comparison = *compared;
     std::optional<BudgetVerdict> verdict;
     if (budget) verdict = check_budget(comparison, *budget);
     if (o->format == "json") {

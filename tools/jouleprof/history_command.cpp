@@ -32,6 +32,9 @@ nlohmann::json to_json(const RunRecord& r) {
           {"exit_code", r.exit_code ? nlohmann::json(*r.exit_code) : nlohmann::json()},
           {"partial", r.partial},
           {"total_energy_j", r.total_energy_j},
+          {"process_energy_j",
+           r.process_energy_j ? nlohmann::json(*r.process_energy_j) : nlohmann::json()},
+          {"observed", r.observed},
           {"profile_path", r.profile_path},
           {"warnings", r.warnings}};
 }
@@ -72,33 +75,36 @@ CommandRunner add_history_command(CLI::App& parent) {
       for (const RunRecord& r : *runs) out.push_back(to_json(r));
       std::cout << out.dump(2) << '\n';
     } else if (o->format == "csv") {
-      std::cout << "id,recorded_at,kind,host,rank,world_size,duration_ns,total_energy_j,exit_code,"
-                   "partial,"
-                   "warnings,command,profile_path\n";
+      std::cout << "id,recorded_at,kind,host,rank,world_size,duration_ns,total_energy_j,"
+                   "process_energy_j,exit_code,partial,warnings,command,observed,profile_path\n";
       for (const RunRecord& r : *runs) {
-        std::cout << fmt::format("{},{},{},{},{},{},{},{:.9g},{},{},{},{},{}\n", r.id,
-                                 utc_time(r.recorded_at_realtime_ns), csv_quoted(r.kind),
-                                 csv_quoted(r.host), r.rank ? std::to_string(*r.rank) : "",
-                                 r.world_size ? std::to_string(*r.world_size) : "", r.duration_ns,
-                                 r.total_energy_j, r.exit_code ? std::to_string(*r.exit_code) : "",
-                                 r.partial ? 1 : 0, r.warnings, csv_quoted(r.command),
-                                 csv_quoted(r.profile_path));
+        std::cout << fmt::format(
+            "{},{},{},{},{},{},{},{:.9g},{},{},{},{},{},{},{}\n", r.id,
+            utc_time(r.recorded_at_realtime_ns), csv_quoted(r.kind), csv_quoted(r.host),
+            r.rank ? std::to_string(*r.rank) : "",
+            r.world_size ? std::to_string(*r.world_size) : "", r.duration_ns, r.total_energy_j,
+            r.process_energy_j ? fmt::format("{:.9g}", *r.process_energy_j) : "",
+            r.exit_code ? std::to_string(*r.exit_code) : "", r.partial ? 1 : 0, r.warnings,
+            csv_quoted(r.command), csv_quoted(r.observed), csv_quoted(r.profile_path));
       }
     } else {
       if (runs->empty()) {
         std::cout << "no runs recorded in " << path << '\n';
         return kExitOk;
       }
-      std::cout << fmt::format("{:>5}  {:<20}  {:<8}  {:<16}  {:>5}  {:>10}  {:>12}  {}\n", "id",
-                               "recorded (UTC)", "kind", "host", "rank", "duration", "energy",
-                               "command");
+      // Two figures: the machine's (every process on the counters) and the observed
+      // processes' attributed share of it, when the run observed any.
+      std::cout << fmt::format("{:>5}  {:<20}  {:<8}  {:<16}  {:>5}  {:>10}  {:>12}  {:>12}  {}\n",
+                               "id", "recorded (UTC)", "kind", "host", "rank", "duration",
+                               "machine", "processes", "command");
       for (const RunRecord& r : *runs) {
         std::string command = r.command.size() > 48 ? r.command.substr(0, 45) + "..." : r.command;
         std::cout << fmt::format(
-            "{:>5}  {:<20}  {:<8}  {:<16}  {:>5}  {:>9.2f}s  {:>10.3f} J  {}{}\n", r.id,
+            "{:>5}  {:<20}  {:<8}  {:<16}  {:>5}  {:>9.2f}s  {:>10.3f} J  {:>12}  {}{}\n", r.id,
             utc_time(r.recorded_at_realtime_ns), r.kind, r.host,
             r.rank ? std::to_string(*r.rank) : "-", ns_to_s(r.duration_ns), r.total_energy_j,
-            command, r.partial ? "  [partial]" : "");
+            r.process_energy_j ? fmt::format("{:.3f} J", *r.process_energy_j) : "-", command,
+            r.partial ? "  [partial]" : "");
       }
     }
     return kExitOk;

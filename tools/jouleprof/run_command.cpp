@@ -6,6 +6,7 @@
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 
 #include "command.hpp"
 #include "jouleprof/cluster.hpp"
@@ -14,6 +15,8 @@
 #include "jouleprof/history.hpp"
 #include "jouleprof/live_epochs.hpp"
 #include "jouleprof/monitor.hpp"
+#include "jouleprof/observed_processes.hpp"
+#include "jouleprof/process_share.hpp"
 #include "jouleprof/samples_csv.hpp"
 #include "number_checks.hpp"
 #include "nvtx/child_spans.hpp"
@@ -34,8 +37,11 @@ struct RunFlags {
   std::optional<int> epochs;
   std::string db;
   bool no_history = false;
-  bool spans = false;  // collect the command's spans (JOULEPROF_SPANS_FILE)
-  bool nvtx = false;   // … and its NVTX ranges (NVTX_INJECTION64_PATH)
+  bool spans = false;      // collect the command's spans (JOULEPROF_SPANS_FILE)
+  bool nvtx = false;       // … and its NVTX ranges (NVTX_INJECTION64_PATH)
+  std::optional<int> pid;  // observe a running process (and its descendants) instead
+  std::string cgroup;      // observe a cgroup-v2 group instead
+  std::string static_share = "cpu-time";
   std::vector<std::string> command;
 };
 
@@ -81,30 +87,62 @@ std::string optional_number(const std::optional<double>& v, std::string_view for
   return v ? fmt::vformat(format, fmt::make_format_args(*v)) : std::string("-");
 }
 
+std::string optional_percent(const std::optional<double>& v) {
+  return v ? fmt::format("{:.1f}%", 100.0 * *v) : std::string("-");
+}
+
+// Which figures the table shows: the machine's (every counter counts every process on its
+// device) and the observed processes' attributed share of them.
 void print_table(const CommandMeasurement& m, const fs::path& dir, std::optional<double> grid) {
   const Profile& p = m.profile;
   std::string command;
   for (const std::string& a : p.meta.command) command += (command.empty() ? "" : " ") + a;
   std::cout << fmt::format("\njouleprof run: {} — {} after {:.3f} s{}\n", command,
-                           m.child ? m.child->describe() : "not started",
+                           m.child ? m.child->describe() : "observed",
                            ns_to_s(p.meta.end_ns - p.meta.begin_ns),
                            p.meta.partial ? " (partial)" : "");
-  std::cout << fmt::format("{:<28} {:<10} {:>11} {:>11} {:>9} {:>9} {:>9} {:>9}\n", "channel",
-                           "provenance", "energy J", "net J", "idle W", "time s", "mean W",
-                           "peak W");
+  std::cout << fmt::format("{:<28} {:<10} {:>11} {:>11} {:>9} {:>11} {:>7} {:>9} {:>9} {:>9}\n",
+                           "channel", "provenance", "energy J", "net J", "idle W", "process J",
+                           "share", "time s", "mean W", "peak W");
   for (const ChannelSummary& c : p.channels) {
     const Series* s = p.find_series(c.channel_id);
     const bool nested = s != nullptr && !s->channel().is_top_level();
-    std::cout << fmt::format("{:<28} {:<10} {:>11.3f} {:>11} {:>9} {:>9.3f} {:>9.2f} {:>9.2f}\n",
-                             (nested ? "  " : "") + c.channel_id, to_string(c.provenance),
-                             c.energy_j, optional_number(c.net_energy_j),
-                             optional_number(c.idle_power_w, "{:.2f}"), ns_to_s(c.duration_ns),
-                             c.mean_power_w, c.peak_power_w);
+    std::cout << fmt::format(
+        "{:<28} {:<10} {:>11.3f} {:>11} {:>9} {:>11} {:>7} {:>9.3f} {:>9.2f} {:>9.2f}\n",
+        (nested ? "  " : "") + c.channel_id, to_string(c.provenance), c.energy_j,
+        optional_number(c.net_energy_j), optional_number(c.idle_power_w, "{:.2f}"),
+        optional_number(c.process ? std::optional<double>(c.process->energy_j) : std::nullopt),
+        optional_percent(c.process ? std::optional<double>(c.process->share) : std::nullopt),
+        ns_to_s(c.duration_ns), c.mean_power_w, c.peak_power_w);
   }
   const double total_j = p.total_energy_j();
-  std::cout << fmt::format("total (top-level channels): {:.3f} J\n", total_j);
+  const std::optional<double> process_j = p.total_process_energy_j();
+  std::cout << fmt::format("machine total (top-level channels, every process): {:.3f} J\n",
+                           total_j);
+  std::string rules;
+  for (const ChannelSummary& c : p.channels) {
+    if (!c.process) continue;
+    const std::string rule = "attributed:" + c.process->rule;
+    if (rules.find(rule) == std::string::npos) rules += (rules.empty() ? "" : ", ") + rule;
+  }
+  const auto observed = p.meta.options.find("process.observed");
+  const std::string who = observed != p.meta.options.end() ? observed->second : "none";
+  if (process_j) {
+    const auto rule = p.meta.options.find("process.static_share");
+    std::cout << fmt::format(
+        "observed processes ({}): {:.3f} J{} — {}, static part shared by {}\n", who, *process_j,
+        total_j > 0 ? fmt::format(", {:.1f} % of the machine", 100.0 * *process_j / total_j) : "",
+        rules, rule != p.meta.options.end() ? rule->second : "cpu-time");
+  } else {
+    std::cout << fmt::format("observed processes ({}): no per-process figure (see the warnings)\n",
+                             who);
+  }
   if (grid) {
-    std::cout << fmt::format("CO2e: {:.4f} g at {} g/kWh\n", co2e_g(total_j, *grid), *grid);
+    std::cout << fmt::format(
+        "CO2e: {:.4f} g for the machine{} at {} g/kWh\n", co2e_g(total_j, *grid),
+        process_j ? fmt::format(", {:.4f} g for the observed processes", co2e_g(*process_j, *grid))
+                  : "",
+        *grid);
   } else {
     std::cout << "CO2e: give --grid-intensity G_PER_KWH (or JOULEPROF_GRID_INTENSITY) to see it\n";
   }
@@ -149,8 +187,22 @@ int run(const RunFlags& flags) {
       grid = v;
     }
   }
+  const bool observe_running = flags.pid.has_value() || !flags.cgroup.empty();
+  if (observe_running == !flags.command.empty() || (flags.pid && !flags.cgroup.empty())) {
+    report_error(invalid_input("command line", "what to measure",
+                               flags.command.empty() && !observe_running ? "nothing" : "two things",
+                               "give one: a command after --, --pid PID or --cgroup PATH"));
+    return kExitUsage;
+  }
+  const std::optional<StaticShare> static_share = static_share_from_string(flags.static_share);
   MonitorOptions monitor_options;
   monitor_options.sources = sources;
+  monitor_options.sources.observed = !flags.cgroup.empty()
+                                         ? ObservedProcesses::cgroup(flags.cgroup)
+                                         : ObservedProcesses::process_tree(flags.pid.value_or(0));
+  // Spans weigh by their thread's CPU time: the process source then follows every thread.
+  if (flags.spans || flags.nvtx) monitor_options.sources.settings["processes.threads"] = "1";
+  if (static_share) monitor_options.process_shares.static_share = *static_share;
   if (flags.interval_ms) monitor_options.interval_ns = s_to_ns(*flags.interval_ms * 1e-3);
   Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
   if (!monitor) return report_error(monitor.error());
@@ -201,11 +253,13 @@ int run(const RunFlags& flags) {
     capture = std::move(*prepared);
     for (const auto& [name, value] : capture->environment) setenv(name.c_str(), value.c_str(), 1);
   }
-  Result<CommandMeasurement> measured = measure_command(**monitor, options);
+  Result<CommandMeasurement> measured =
+      observe_running ? measure_observed(**monitor, options) : measure_command(**monitor, options);
   if (capture) {
     for (const auto& [name, value] : capture->environment) unsetenv(name.c_str());
   }
   if (!measured) {
+    if (observe_running) return report_error(measured.error());
     report_error(measured.error());
     // What a shell answers for a command it cannot start.
     return measured.error().code() == ErrorCode::kNotFound ? 127 : 126;
@@ -336,7 +390,27 @@ CommandRunner add_run_command(CLI::App& parent) {
   app->add_flag("--nvtx", flags->nvtx,
                 "Also capture the command's NVTX ranges (push/pop, start/end, marks) through "
                 "libjouleprof_nvtx.so as NVTX_INJECTION64_PATH; implies --spans (docs/nvtx.md)");
-  app->add_option("command", flags->command, "The command to run, after --")->required();
+  app->add_option("--pid", flags->pid,
+                  "Measure while process PID (already running) and its descendants run, until "
+                  "it exits or Ctrl-C, instead of a command; the table gives their share of each "
+                  "counter (docs/sharing.md)")
+      ->type_name("PID")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  app->add_option("--cgroup", flags->cgroup,
+                  "Measure a cgroup-v2 group (a container, a pod, a systemd unit: its directory "
+                  "under /sys/fs/cgroup or its path as /proc/PID/cgroup shows it) until Ctrl-C, "
+                  "instead of a command; its share comes from its cpu.stat")
+      ->type_name("PATH");
+  app->add_option("--static-share", flags->static_share,
+                  "How the observed processes get the idle (static) part of a shared counter: "
+                  "cpu-time (default: by the same CPU-time share as the rest, the published "
+                  "Smaragdine rule; needs no baseline, and every process's figures add up to the "
+                  "machine's), none (only what they added above idle; needs --idle), all (all "
+                  "of it; needs --idle)")
+      ->check(CLI::IsMember({"cpu-time", "none", "all"}));
+  app->add_option("command", flags->command,
+                  "The command to run, after --; its process tree is observed: the table gives "
+                  "both the machine's energy and the command's attributed share");
   app->positionals_at_end();
   return [flags] { return run(*flags); };
 }

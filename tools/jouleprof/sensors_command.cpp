@@ -21,6 +21,8 @@ std::string_view unit_of(ChannelKind kind) {
       return "degC";
     case ChannelKind::kUtilisation:
       return "fraction";
+    case ChannelKind::kBusyTime:
+      return "s busy (cumulative)";
   }
   return "?";
 }

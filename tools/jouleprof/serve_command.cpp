@@ -1,9 +1,13 @@
 #include <fmt/format.h>
+#include <signal.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <iostream>
+#include <limits>
+#include <optional>
 #include <thread>
 
 #include "command.hpp"
@@ -27,6 +31,8 @@ CommandRunner add_serve_command(CLI::App& parent) {
     std::string bind = "127.0.0.1";
     double interval_ms = 0.0;
     double duration_s = 0.0;
+    std::optional<int> pid;
+    std::string cgroup;
     SourceFlags sources;
   };
   auto o = std::make_shared<Options>();
@@ -43,10 +49,28 @@ CommandRunner add_serve_command(CLI::App& parent) {
   cmd->add_option("--duration", o->duration_s,
                   "Stop after SECONDS (default: run until SIGINT/SIGTERM)")
       ->check(kNonNegativeNumber);
+  cmd->add_option("--pid", o->pid,
+                  "Also export the attributed share of every counter of process PID and its "
+                  "descendants (jouleprof_process_energy_joules_total, docs/sharing.md)")
+      ->type_name("PID")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  cmd->add_option("--cgroup", o->cgroup,
+                  "Also export the attributed share of every counter of a cgroup-v2 group (its "
+                  "directory under /sys/fs/cgroup or its path as /proc/PID/cgroup shows it)")
+      ->type_name("PATH")
+      ->excludes("--pid");
   o->sources.add_to(*cmd);
   return [o] {
     auto options = o->sources.to_options();
     if (!options) return report_error(options.error());
+    if (o->pid) {
+      if (kill(*o->pid, 0) != 0 && errno == ESRCH) {
+        return report_error(
+            Error(ErrorCode::kNotFound, fmt::format("--pid {}: no such process", *o->pid)));
+      }
+      options->observed = ObservedProcesses::process_tree(*o->pid);
+    }
+    if (!o->cgroup.empty()) options->observed = ObservedProcesses::cgroup(o->cgroup);
     auto found = discover_sources(*options);
     if (!found) return report_error(found.error());
     for (const UnavailableSource& u : found->unavailable) {

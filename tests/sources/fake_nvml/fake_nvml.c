@@ -10,9 +10,17 @@
  *   init_no_permission  nvmlInit_v2 returns NVML_ERROR_NO_PERMISSION.
  *   driver_not_loaded   nvmlInit_v2 returns NVML_ERROR_DRIVER_NOT_LOADED.
  *   no_gpus             initialises, with zero devices.
+ *   no_process_utilisation  like two_gpus, but per-process utilisation is NOT_SUPPORTED (the
+ *                       running-process list is all there is).
+ *   mig                 like two_gpus, with MIG enabled on gpu 0.
+ * FAKE_NVML_PROCESSES="PID:SM,PID:SM…" (read by nvmlInit_v2) are the compute processes on gpu 0,
+ * each at SM% utilisation: every nvmlDeviceGetProcessUtilization call returns one new sample per
+ * process, stamped now; gpu 1 runs nothing.
  * fake_nvml_* functions let a test see how it was called. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef int nvmlReturn_t;
 typedef struct fake_device {
@@ -58,6 +66,46 @@ static int energy_reads[2];
 static unsigned long long energy_mj[2];
 static char scenario[64];
 
+typedef struct {
+  unsigned int pid;
+  unsigned long long timeStamp;
+  unsigned int smUtil;
+  unsigned int memUtil;
+  unsigned int encUtil;
+  unsigned int decUtil;
+} nvmlProcessUtilizationSample_t;
+
+typedef struct {
+  unsigned int pid;
+  unsigned long long usedGpuMemory;
+  unsigned int gpuInstanceId;
+  unsigned int computeInstanceId;
+} nvmlProcessInfo_v2_t;
+
+enum { MAX_PROCESSES = 8 };
+static unsigned process_pid[MAX_PROCESSES];
+static unsigned process_sm[MAX_PROCESSES];
+static int process_count;
+static unsigned long long last_sample_us;
+static int utilisation_calls;
+
+static void read_processes(void) {
+  const char* text = getenv("FAKE_NVML_PROCESSES");
+  process_count = 0;
+  while (text != NULL && *text != '\0' && process_count < MAX_PROCESSES) {
+    char* end = NULL;
+    const unsigned long pid = strtoul(text, &end, 10);
+    if (end == text || *end != ':') break;
+    text = end + 1;
+    const unsigned long sm = strtoul(text, &end, 10);
+    if (end == text) break;
+    process_pid[process_count] = (unsigned)pid;
+    process_sm[process_count] = (unsigned)sm;
+    ++process_count;
+    text = *end == ',' ? end + 1 : end;
+  }
+}
+
 static int is(const char* name) { return strcmp(scenario, name) == 0; }
 
 nvmlReturn_t nvmlInit_v2(void) {
@@ -70,6 +118,9 @@ nvmlReturn_t nvmlInit_v2(void) {
   energy_reads[0] = energy_reads[1] = 0;
   energy_mj[0] = 5000000ull;
   energy_mj[1] = 0;
+  read_processes();
+  last_sample_us = 0;
+  utilisation_calls = 0;
   return SUCCESS;
 }
 
@@ -180,5 +231,74 @@ nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned 
   return SUCCESS;
 }
 
+static unsigned long long now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)ts.tv_nsec / 1000ull;
+}
+
+enum { ERROR_NOT_FOUND = 6 };
+
+nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t device,
+                                             nvmlProcessUtilizationSample_t* utilization,
+                                             unsigned int* count,
+                                             unsigned long long last_seen_timestamp) {
+  if (!initialised) return ERROR_UNINITIALIZED;
+  if (count == NULL) return ERROR_INVALID_ARGUMENT;
+  if (is("no_process_utilisation") || (is("mig") && device->index == 0)) return ERROR_NOT_SUPPORTED;
+  if (device->index != 0 || process_count == 0) return ERROR_NOT_FOUND;
+  if (utilization == NULL) {
+    *count = (unsigned)process_count;
+    return ERROR_INSUFFICIENT_SIZE;
+  }
+  if (*count < (unsigned)process_count) {
+    *count = (unsigned)process_count;
+    return ERROR_INSUFFICIENT_SIZE;
+  }
+  /* A new sample per call, always later than the last one handed out. */
+  unsigned long long t = now_us();
+  if (t <= last_sample_us) t = last_sample_us + 1;
+  if (t <= last_seen_timestamp) return ERROR_NOT_FOUND;
+  last_sample_us = t;
+  ++utilisation_calls;
+  for (int i = 0; i < process_count; ++i) {
+    utilization[i].pid = process_pid[i];
+    utilization[i].timeStamp = t;
+    utilization[i].smUtil = process_sm[i];
+    utilization[i].memUtil = process_sm[i] / 2;
+    utilization[i].encUtil = 0;
+    utilization[i].decUtil = 0;
+  }
+  *count = (unsigned)process_count;
+  return SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t device, unsigned int* count,
+                                                     nvmlProcessInfo_v2_t* infos) {
+  if (!initialised) return ERROR_UNINITIALIZED;
+  if (count == NULL) return ERROR_INVALID_ARGUMENT;
+  const unsigned running = device->index == 0 ? (unsigned)process_count : 0u;
+  if (infos == NULL || *count < running) {
+    *count = running;
+    return running == 0 ? SUCCESS : ERROR_INSUFFICIENT_SIZE;
+  }
+  for (unsigned i = 0; i < running; ++i) {
+    infos[i].pid = process_pid[i];
+    infos[i].usedGpuMemory = 1ull << 30;
+    infos[i].gpuInstanceId = 0xFFFFFFFFu;
+    infos[i].computeInstanceId = 0xFFFFFFFFu;
+  }
+  *count = running;
+  return SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int* current,
+                                  unsigned int* pending) {
+  if (!initialised) return ERROR_UNINITIALIZED;
+  *current = *pending = (is("mig") && device->index == 0) ? 1u : 0u;
+  return SUCCESS;
+}
+
+int fake_nvml_process_utilisation_calls(void) { return utilisation_calls; }
 int fake_nvml_init_calls(void) { return init_calls; }
 int fake_nvml_shutdown_calls(void) { return shutdown_calls; }
