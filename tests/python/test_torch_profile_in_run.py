@@ -42,8 +42,13 @@ def test_profile_joins_jouleprof_run(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the energy tree is the run's" in done.stdout
     profile = json.loads((out / "profile.json").read_text())
-    sources = {s["channel"]["source"] for s in profile["series"]}
-    assert sources == {"simulated"}, sources  # the run's sources only: no second sampler
+    # The run's sources only, each channel once: no second sampler. (Beside the energy counter,
+    # the run's own `processes` source gives the busy-time channels of the observed processes.)
+    energy = [s["channel"]["source"] for s in profile["series"]
+              if s["channel"]["kind"] == "energy_j"]
+    assert energy == ["simulated"], energy
+    ids = [s["channel"]["id"] for s in profile["series"]]
+    assert len(ids) == len(set(ids)), ids
     tree = jouleprof.node_from_dict(profile["tree"])
     step = tree.find("step")
     assert step is not None and step.calls == 3
