@@ -1,5 +1,7 @@
 #include "capi/profile_attribution.hpp"
 
+#include "training/epoch_summary.hpp"
+
 #include <string>
 
 namespace jouleprof::capi {
@@ -54,6 +56,7 @@ Status attribute_profile_over_window(Profile& profile, ProfileAttributionOptions
   }
   JP_RETURN_IF_ERROR(attribute_profile(profile, options.attribution));
   profile.meta.options["attribution.window"] = options.run_window ? "run" : "timeline";
+  summarize_epochs(profile);
   return Status::Ok();
 }
 
