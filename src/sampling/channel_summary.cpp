@@ -59,9 +59,12 @@ ChannelSummary summarize_channel(const Series& series, TimeNs begin_ns, TimeNs e
   summary.mean_power_w = summary.energy_j / ns_to_s(summary.duration_ns);
   if (channel.kind == ChannelKind::kEnergyCounter) {
     const TimeNs window = std::max(peak_window_ns, 2 * channel.measured_period_ns);
+    // Widened windows may read a little under the truth, never under the run's mean, which
+    // some window of the run must reach.
     summary.peak_power_w =
         summary.duration_ns > window
-            ? counter_peak_w(series, a, b, window, reading_staleness_ns(series))
+            ? std::max(summary.mean_power_w,
+                       counter_peak_w(series, a, b, window, reading_staleness_ns(series)))
             : summary.mean_power_w;
   } else {
     summary.peak_power_w = power_peak_w(series, a, b);

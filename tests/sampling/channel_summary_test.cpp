@@ -57,6 +57,7 @@ TEST(ChannelSummary, PeakOfASteadyCounterReadLateIsNotAboveItsPower) {
   const ChannelSummary sum = summarize_channel(s, 0, 3 * kNsPerS, std::nullopt);
   EXPECT_LE(sum.peak_power_w, 24.0 + 1e-9);
   EXPECT_GE(sum.peak_power_w, 24.0 * 0.995);
+  EXPECT_GE(sum.peak_power_w, sum.mean_power_w);  // a peak under the mean would be no peak
 
   c.nominal_period_ns = 0;  // the old rule, without the widening, reads above the truth
   Series unknown(c);
