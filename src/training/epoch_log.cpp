@@ -27,6 +27,8 @@ std::string_view to_string(EpochStart start) {
       return "given";
     case EpochStart::kBeginMark:
       return "the first epoch_begin";
+    case EpochStart::kTrainBegin:
+      return "the train_begin mark";
     case EpochStart::kFirstStep:
       return "the first step";
     case EpochStart::kRunStart:
@@ -36,7 +38,8 @@ std::string_view to_string(EpochStart start) {
 }
 
 Result<EpochLog> epochs_from_boundaries(std::vector<EpochBoundary> boundaries,
-                                        std::optional<TimeNs> first_step_ns, TimeNs run_begin_ns) {
+                                        std::optional<TimeNs> training_start_ns,
+                                        TimeNs run_begin_ns, EpochStart training_start) {
   // An end and a begin at the same instant: the end closes the epoch first.
   std::stable_sort(boundaries.begin(), boundaries.end(),
                    [](const EpochBoundary& a, const EpochBoundary& b) {
@@ -62,10 +65,10 @@ Result<EpochLog> epochs_from_boundaries(std::vector<EpochBoundary> boundaries,
       any_begin = true;
       if (log.end_ns.empty()) log.first_start = EpochStart::kBeginMark;
     } else if (log.end_ns.empty()) {
-      const bool step_first = first_step_ns && *first_step_ns >= run_begin_ns &&
-                              *first_step_ns < b.t_ns;
-      begin = step_first ? *first_step_ns : run_begin_ns;
-      log.first_start = step_first ? EpochStart::kFirstStep : EpochStart::kRunStart;
+      const bool started = training_start_ns && *training_start_ns >= run_begin_ns &&
+                           *training_start_ns < b.t_ns;
+      begin = started ? *training_start_ns : run_begin_ns;
+      log.first_start = started ? training_start : EpochStart::kRunStart;
     }
     if (log.end_ns.empty()) log.begin_ns = begin;
     log.epoch_begins_ns.push_back(begin);
@@ -89,6 +92,16 @@ Result<EpochLog> epochs_from_marks(const Timeline& timeline, TimeNs run_begin_ns
     if (name == kEpochBeginMarkName)
       boundaries.push_back({EpochBoundary::Kind::kBegin, mark.t_ns});
     if (name == kEpochEndMarkName) boundaries.push_back({EpochBoundary::Kind::kEnd, mark.t_ns});
+  }
+  std::optional<TimeNs> train_begin;
+  for (const Mark& mark : timeline.marks()) {
+    if (timeline.name(mark.name) == kTrainBeginMarkName && mark.t_ns >= run_begin_ns &&
+        (!train_begin || mark.t_ns < *train_begin))
+      train_begin = mark.t_ns;
+  }
+  if (train_begin) {
+    return epochs_from_boundaries(std::move(boundaries), train_begin, run_begin_ns,
+                                  EpochStart::kTrainBegin);
   }
   std::optional<TimeNs> first_step;
   for (const Span& s : timeline.spans()) {

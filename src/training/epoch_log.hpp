@@ -21,9 +21,10 @@ enum class EpochOrigin { kMarks, kCsv, kEqualSplit };
 std::string_view to_string(EpochOrigin origin);
 
 // Where the first epoch began: at a given time (a CSV's origin, an equal split's start), at the
-// first epoch_begin, at the first step, or — when the job marked neither — at the start of the
-// run, so that its start-up (an interpreter's import, a model's load) counts in epoch 1.
-enum class EpochStart { kGiven, kBeginMark, kFirstStep, kRunStart };
+// first epoch_begin, at a mark named "train_begin", at the first step, or — when the job marked
+// none of them — at the start of the run, so that its start-up (an interpreter's import, a
+// model's load) counts in epoch 1.
+enum class EpochStart { kGiven, kBeginMark, kTrainBegin, kFirstStep, kRunStart };
 std::string_view to_string(EpochStart start);
 
 struct EpochLog {
@@ -47,16 +48,21 @@ struct EpochLog {
 
 inline constexpr std::string_view kEpochBeginMarkName = "epoch_begin";
 inline constexpr std::string_view kEpochEndMarkName = "epoch_end";
+inline constexpr std::string_view kTrainBeginMarkName = "train_begin";
 
 // Epochs from boundaries in any order: each end closes an epoch, which began at the first begin
 // after the previous end, else at the previous end. Epoch 1 without a begin starts at
-// `first_step_ns` when that lies before its end, else at `run_begin_ns` (EpochStart says which).
-// Boundaries before `run_begin_ns` are ignored. An error when no epoch ends after `run_begin_ns`.
+// `training_start_ns` when that lies before its end (EpochStart `training_start`: the first step
+// or a train_begin mark), else at `run_begin_ns` (kRunStart). Boundaries before `run_begin_ns`
+// are ignored. An error when no epoch ends after `run_begin_ns`.
 Result<EpochLog> epochs_from_boundaries(std::vector<EpochBoundary> boundaries,
-                                        std::optional<TimeNs> first_step_ns, TimeNs run_begin_ns);
+                                        std::optional<TimeNs> training_start_ns,
+                                        TimeNs run_begin_ns,
+                                        EpochStart training_start = EpochStart::kFirstStep);
 
 // Epochs from the `epoch_begin`/`epoch_end` marks of a timeline (jouleprof::epoch_begin(),
-// epoch_end(); jp_epoch_*) and its first step span (category step), as epochs_from_boundaries.
+// epoch_end(); jp_epoch_*) as epochs_from_boundaries; the training starts at its first
+// `train_begin` mark (jouleprof::mark), else at its first step span (category step).
 Result<EpochLog> epochs_from_marks(const Timeline& timeline, TimeNs run_begin_ns);
 
 // CSV with a header and one row per epoch: `epoch,end_s` — the end of each epoch in seconds

@@ -98,7 +98,7 @@ void summarize_epochs(Profile& profile) {
   profile.meta.options["epochs.first_begin"] = std::string(to_string(log->first_start));
   if (log->first_start == EpochStart::kRunStart) {
     profile.warnings.push_back(
-        "epoch 1 is counted from the start of the run (no epoch_begin or step came before its "
+        "epoch 1 is counted from the start of the run (no epoch_begin, train_begin mark or step came before its "
         "end), so the program's start-up is part of it: call epoch_begin() (jp_epoch_begin, "
         "jouleprof.epoch_begin) where training starts");
   }

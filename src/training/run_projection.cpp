@@ -42,12 +42,17 @@ std::vector<const Series*> energy_series(const ProjectTrace& trace) {
   return out;
 }
 
+// jouleprof's samples.csv: its magic line, or (written by hand) comment lines and then its
+// header.
 bool is_samples_csv(const std::string& path) {
   std::ifstream in(path);
-  std::string first;
-  std::getline(in, first);
-  if (!first.empty() && first.back() == '\r') first.pop_back();
-  return first == "t_ns,channel,kind,value";
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.starts_with("# jouleprof samples")) return true;
+    if (line.empty() || line.front() == '#') continue;
+    return line == "t_ns,channel,kind,value";
+  }
+  return false;
 }
 
 // The profile a samples.csv belongs to: profile.json beside samples.csv, <stem>.json beside

@@ -76,6 +76,13 @@ TEST(EpochLog, MarksOfATimelineWithItsFirstStep) {
   ASSERT_TRUE(log) << log.error().message();
   EXPECT_EQ(log->first_start, EpochStart::kFirstStep);
   EXPECT_EQ(log->epoch_begin_ns(0), 2 * kNsPerS);
+  // A train_begin mark (jouleprof::mark) comes before the first step.
+  timeline.add_mark(Mark{2 * kNsPerS - 7, track, timeline.intern("train_begin")});
+  log = epochs_from_marks(timeline, 0);
+  ASSERT_TRUE(log);
+  EXPECT_EQ(log->first_start, EpochStart::kTrainBegin);
+  EXPECT_EQ(log->epoch_begin_ns(0), 2 * kNsPerS - 7);
+  EXPECT_NE(log->note.find("epoch 1 from the train_begin mark"), std::string::npos) << log->note;
   timeline.add_mark(Mark{2 * kNsPerS + 5, track, timeline.intern("epoch_begin")});
   log = epochs_from_marks(timeline, 0);
   ASSERT_TRUE(log);
