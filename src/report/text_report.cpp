@@ -20,6 +20,8 @@ namespace {
 constexpr std::size_t kNoLimit = std::numeric_limits<std::size_t>::max();
 // A name column narrower than this is not worth the other columns: the line grows instead.
 constexpr std::size_t kMinNameColumns = 16;
+// The fewest columns a name is cut to after its guide, however deep the row.
+constexpr std::size_t kMinCutName = 6;
 // Guides a level in the tree, up to this depth; deeper rows keep the last guide's width.
 constexpr int kMaxGuideLevels = 40;
 // Channels named in the headline before "and N more".
@@ -114,15 +116,17 @@ void write_headline(const Profile& p, const TextViewOptions& o, const Layout& l,
 }
 
 // A table whose first column holds names (each after a tree guide, kept whole): the names are
-// shortened and cut so that the table fits the layout's width.
+// shortened and cut so that the table fits the layout's width. When even so the names would get
+// less than kMinNameColumns, the column groups of `give_way` are left out, in their order, until
+// they fit; `left_out` gets their headers.
 struct NamedRow {
   std::string guide;
   std::string name;
   std::vector<std::string> cells;
 };
 
-std::string named_table(const std::vector<std::string>& header, const std::vector<NamedRow>& rows,
-                        const Layout& l) {
+std::size_t other_columns_width(const std::vector<std::string>& header,
+                                const std::vector<NamedRow>& rows) {
   std::size_t others = 0;
   for (std::size_t c = 1; c < header.size(); ++c) {
     std::size_t w = display_width(header[c]);
@@ -131,15 +135,47 @@ std::string named_table(const std::vector<std::string>& header, const std::vecto
     }
     others += w + 2;
   }
-  const std::size_t budget =
-      l.width == kNoLimit ? kNoLimit : std::max(kMinNameColumns, l.width - std::min(l.width, others));
+  return others;
+}
+
+void leave_out_column(std::string_view name, std::vector<std::string>& header,
+                      std::vector<NamedRow>& rows) {
+  const auto it = std::find(header.begin() + 1, header.end(), name);
+  if (it == header.end()) return;
+  const auto c = static_cast<std::size_t>(it - header.begin());
+  header.erase(it);
+  for (NamedRow& r : rows) {
+    if (c - 1 < r.cells.size()) r.cells.erase(r.cells.begin() + static_cast<std::ptrdiff_t>(c - 1));
+  }
+}
+
+std::string named_table(std::vector<std::string> header, std::vector<NamedRow> rows,
+                        const Layout& l,
+                        const std::vector<std::vector<std::string_view>>& give_way = {},
+                        std::vector<std::string>* left_out = nullptr) {
+  std::size_t widest_guide = 0;
+  for (const NamedRow& r : rows) widest_guide = std::max(widest_guide, display_width(r.guide));
+  std::size_t others = other_columns_width(header, rows);
+  for (const std::vector<std::string_view>& group : give_way) {
+    if (l.width == kNoLimit || others + widest_guide + kMinNameColumns <= l.width) break;
+    for (const std::string_view name : group) {
+      if (std::find(header.begin() + 1, header.end(), name) == header.end()) continue;
+      leave_out_column(name, header, rows);
+      if (left_out != nullptr) left_out->emplace_back(name);
+    }
+    others = other_columns_width(header, rows);
+  }
+  const std::size_t budget = l.width == kNoLimit
+                                 ? kNoLimit
+                                 : std::max(kMinNameColumns, l.width - std::min(l.width, others));
   std::vector<std::vector<std::string>> cells;
   cells.reserve(rows.size());
   for (const NamedRow& r : rows) {
     const std::string name = l.shorten ? shorten_for_display(r.name) : r.name;
     const std::size_t guide = display_width(r.guide);
-    const std::size_t room =
-        budget == kNoLimit ? kNoLimit : std::max(kMinNameColumns / 2, budget - std::min(budget, guide));
+    const std::size_t room = budget == kNoLimit
+                                 ? kNoLimit
+                                 : std::max(kMinCutName, budget - std::min(budget, guide));
     std::vector<std::string> row{r.guide + fit_to_width(name, room)};
     row.insert(row.end(), r.cells.begin(), r.cells.end());
     cells.push_back(std::move(row));
@@ -202,7 +238,18 @@ void write_channels(const Profile& p, const TextViewOptions& o, const Layout& l,
     for (const ChannelColumn* column : columns) row.cells.push_back(column->cell(c));
     rows.push_back(std::move(row));
   }
-  out += "\nchannels:\n" + named_table(header, rows, l);
+  // What gives way to the channel names on a narrow terminal; provenance and energy stay.
+  static const std::vector<std::vector<std::string_view>> kGiveWay{
+      {"time"}, {"mean"}, {"peak"}, {"idle", "net"}};
+  std::vector<std::string> left_out;
+  const std::string table = named_table(header, rows, l, kGiveWay, &left_out);
+  out += "\nchannels:\n";
+  if (!left_out.empty()) {
+    out += paragraph(fmt::format("(left out to fit {} columns: {})", l.width,
+                                 joined(left_out, ", ")),
+                     l);
+  }
+  out += table;
   if (any_nested) out += paragraph("(indented: inside the channel above, not added to the total)", l);
   for (const ChannelSummary& c : p.channels) {
     const Series* s = p.find_series(c.channel_id);
@@ -224,12 +271,12 @@ void write_epochs(const Profile& p, const TextViewOptions& o, const Layout& l, s
   if (p.epochs.empty()) return;
   double sum_j = 0.0;
   for (const EpochSummary& e : p.epochs) sum_j += e.energy_j;
-  std::string title = fmt::format("\nepochs: {} in {}, {} in all", p.epochs.size(),
+  std::string title = fmt::format("epochs: {} in {}, {} in all", p.epochs.size(),
                                   format_duration(p.epochs.back().end_ns - p.epochs.front().begin_ns),
                                   format_energy(sum_j));
   if (const auto it = p.meta.options.find("epochs.first_begin"); it != p.meta.options.end())
     title += "; epoch 1 from " + it->second;
-  out += paragraph(title + ":", l, "", "  ");
+  out += "\n" + paragraph(title + ":", l, "", "  ");
   const auto row = [](std::size_t index, const EpochSummary& e) {
     return std::vector<std::string>{
         std::to_string(index + 1), format_energy(e.energy_j), format_duration(e.duration_ns()),
@@ -269,7 +316,8 @@ void write_top_operators(const ProfileNode& tree, std::size_t n, const Layout& l
                              format_share(tree.energy_j != 0.0 ? op.energy_j / tree.energy_j : 0.0),
                              format_duration(op.time_ns), std::to_string(op.calls)}});
   }
-  out += "\ntop operators (self energy summed by name, all layers and passes):\n" +
+  out += "\n" + paragraph("top operators (self energy summed by name, all layers and passes):", l,
+                         "", "  ") +
          named_table({"operator", "energy", "share", "time", "calls"}, rows, l);
 }
 
@@ -421,10 +469,12 @@ void write_tree(const Profile& p, const Layout& l, std::string& out) {
       for (std::size_t k : parent_entry.children) {
         if (!entries[k].shown) hidden_j += entries[k].node->energy_j;
       }
+      // The energy and share of what is left out stand in their columns: the row is never cut.
       rows.push_back(NamedRow{
           guide,
-          fmt::format("({} more, {})", item.more, format_energy(hidden_j)),
-          {"", format_share(root.energy_j != 0.0 ? hidden_j / root.energy_j : 0.0)}});
+          fmt::format("({} more)", item.more),
+          {format_energy(hidden_j),
+           format_share(root.energy_j != 0.0 ? hidden_j / root.energy_j : 0.0)}});
       continue;
     }
     const TreeEntry& t = entries[item.entry];
@@ -467,8 +517,12 @@ void write_tree(const Profile& p, const Layout& l, std::string& out) {
                                       : fmt::format("; every node {}", to_string(root.provenance)));
   if (shown < total_nodes) {
     std::string limits;
-    if (l.max_depth >= 0) limits += fmt::format(", {} levels", l.max_depth);
-    if (l.max_children != kNoLimit) limits += fmt::format(", {} children a node", l.max_children);
+    if (l.max_depth >= 0)
+      limits += fmt::format(", {} level{}", l.max_depth, l.max_depth == 1 ? "" : "s");
+    if (l.max_children != kNoLimit) {
+      limits += fmt::format(", {} {} a node", l.max_children,
+                            l.max_children == 1 ? "child" : "children");
+    }
     title += fmt::format("; {} of {} nodes shown{}", shown, total_nodes, limits);
   }
   title += "):";
@@ -485,7 +539,18 @@ void write_tree(const Profile& p, const Layout& l, std::string& out) {
     header.emplace_back("dynamic");
   }
   if (columns.spread) header.emplace_back("spread");
-  out += named_table(header, rows, l);
+  // What gives way to the names on a narrow terminal, least needed first; energy, the shares
+  // and the provenance always stay.
+  static const std::vector<std::vector<std::string_view>> kGiveWay{
+      {"spread"}, {"static", "dynamic"}, {"calls"}, {"power"}, {"time"}};
+  std::vector<std::string> left_out;
+  const std::string table = named_table(header, rows, l, kGiveWay, &left_out);
+  if (!left_out.empty()) {
+    out += paragraph(fmt::format("(left out to fit {} columns: {}; the full view has them)",
+                                 l.width, joined(left_out, ", ")),
+                     l);
+  }
+  out += table;
 }
 
 // ---- attribution and warnings

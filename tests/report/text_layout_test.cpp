@@ -30,7 +30,9 @@ TEST(TextLayout, WrapBreaksAtSpacesWithAHangingIndent) {
   int n = 0;
   for (std::string line; std::getline(lines, line); ++n) {
     EXPECT_LE(display_width(line), 40u) << line;
-    if (n > 0) EXPECT_TRUE(line.starts_with("  ")) << line;
+    if (n > 0) {
+      EXPECT_TRUE(line.starts_with("  ")) << line;
+    }
   }
   EXPECT_GE(n, 3);
   EXPECT_EQ(wrap_text("a\nb", 10, "", "  "), "a\n  b\n");

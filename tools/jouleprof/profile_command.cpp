@@ -118,10 +118,13 @@ int run_profile(ProfileCommand& c) {
   text_options.text = c.view.options_for(STDOUT_FILENO);
   text_options.text.channels = false;
   const double energy_j = profile.total_energy_j();
-  text_options.text.notes.push_back(fmt::format(
-      "{} steps, {} a step, {} a sample", c.run.steps, report::format_duration(profiled->step_time_ns),
-      report::format_energy(profiled->samples > 0 ? energy_j / static_cast<double>(profiled->samples)
-                                          : 0.0)));
+  const auto per = [energy_j](double n) {
+    return report::format_energy(n > 0 ? energy_j / n : 0.0);
+  };
+  text_options.text.notes.push_back(
+      fmt::format("{} steps: {} and {} a step, {} a sample", c.run.steps,
+                  report::format_duration(profiled->step_time_ns), per(static_cast<double>(c.run.steps)),
+                  per(static_cast<double>(profiled->samples))));
   auto text = render_report("text", profile, text_options);
   if (!text.ok()) return report_error(text.error());
   std::cout << *text;
