@@ -27,14 +27,14 @@ bool ends_with_operator(const std::string& out) {
 
 }  // namespace
 
-std::string shorten_for_display(std::string_view name) {
+std::string shorten_for_display(std::string_view name, bool keep_templates) {
   if (name.starts_with("void ")) name.remove_prefix(5);
   std::string out;
   out.reserve(name.size());
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
     const bool after_name = !out.empty() && is_name_char(out.back()) && !ends_with_operator(out);
-    if ((c == '<' || c == '(') && after_name) {
+    if ((c == '(' || (c == '<' && !keep_templates)) && after_name) {
       const char closer = c == '<' ? '>' : ')';
       const std::size_t end = closing(name, i, c, closer);
       if (end != std::string_view::npos && end > i + 1) {

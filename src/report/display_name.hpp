@@ -11,6 +11,8 @@ namespace jouleprof::report {
 // A leading "void " dropped, template argument lists collapsed to "<…>" and parameter lists to
 // "(…)". Only brackets that follow a name are touched: "(anonymous namespace)", "[unattributed]"
 // and "operator<" stay as they are. A name without such lists is returned unchanged.
-std::string shorten_for_display(std::string_view name);
+// `keep_templates` leaves template argument lists whole: what tells apart two kernels whose
+// shortened names would be the same ("cutlass::Kernel2<…>(…)" for every CUTLASS GEMM).
+std::string shorten_for_display(std::string_view name, bool keep_templates = false);
 
 }  // namespace jouleprof::report

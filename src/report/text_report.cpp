@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <map>
 #include <queue>
 #include <set>
 
@@ -39,8 +41,12 @@ struct Layout {
 
 Layout layout_of(const TextViewOptions& o) {
   if (o.full) return Layout{kNoLimit, -1, kNoLimit, kNoLimit, 0.0, false};
-  return Layout{std::max<std::size_t>(o.width, 40), o.max_depth, o.max_children, o.max_rows,
-                o.min_share, true};
+  return Layout{std::max<std::size_t>(o.width, 40),
+                o.max_depth,
+                o.max_children,
+                o.max_rows,
+                o.min_share,
+                true};
 }
 
 std::string paragraph(std::string_view text, const Layout& l, std::string_view first = "",
@@ -85,11 +91,14 @@ std::string provenance_phrase(const Profile& p) {
   return word + ": " + list;
 }
 
-void write_headline(const Profile& p, const TextViewOptions& o, const Layout& l,
-                    std::string& out) {
+void write_headline(const Profile& p, const TextViewOptions& o, const Layout& l, std::string& out) {
   const RunMetadata& m = p.meta;
-  std::string what = "jouleprof " + (m.kind.empty() ? std::string("profile") : m.kind);
-  if (!m.command.empty()) what += ": " + joined(m.command, " ");
+  const std::string kind = m.kind.empty() ? std::string("profile") : m.kind;
+  std::string what = "jouleprof " + kind;
+  // A jouleprof command records itself as its command ("attribute TRACE SAMPLES"): once is enough.
+  std::vector<std::string> command = m.command;
+  if (!command.empty() && command.front() == kind) command.erase(command.begin());
+  if (!command.empty()) what += ": " + joined(command, " ");
   out += fit_to_width(what, l.width) + '\n';
   std::string when = format_duration(m.end_ns - m.begin_ns);
   if (!m.host.empty()) when += " on " + m.host;
@@ -168,14 +177,24 @@ std::string named_table(std::vector<std::string> header, std::vector<NamedRow> r
   const std::size_t budget = l.width == kNoLimit
                                  ? kNoLimit
                                  : std::max(kMinNameColumns, l.width - std::min(l.width, others));
+  // Names that shortening would make the same keep their template arguments (cut in the middle
+  // below instead), so that the rows stay told apart.
+  std::map<std::string, std::set<std::string_view>> full_names_of;
+  if (l.shorten) {
+    for (const NamedRow& r : rows) full_names_of[shorten_for_display(r.name)].insert(r.name);
+  }
+  const auto display_name = [&](const std::string& full) {
+    if (!l.shorten) return full;
+    std::string shortened = shorten_for_display(full);
+    return full_names_of[shortened].size() > 1 ? shorten_for_display(full, true) : shortened;
+  };
   std::vector<std::vector<std::string>> cells;
   cells.reserve(rows.size());
   for (const NamedRow& r : rows) {
-    const std::string name = l.shorten ? shorten_for_display(r.name) : r.name;
+    const std::string name = display_name(r.name);
     const std::size_t guide = display_width(r.guide);
-    const std::size_t room = budget == kNoLimit
-                                 ? kNoLimit
-                                 : std::max(kMinCutName, budget - std::min(budget, guide));
+    const std::size_t room =
+        budget == kNoLimit ? kNoLimit : std::max(kMinCutName, budget - std::min(budget, guide));
     std::vector<std::string> row{r.guide + fit_to_width(name, room)};
     row.insert(row.end(), r.cells.begin(), r.cells.end());
     cells.push_back(std::move(row));
@@ -200,8 +219,11 @@ bool any_baseline(const Profile& p) {
   return std::any_of(p.channels.begin(), p.channels.end(),
                      [](const ChannelSummary& c) { return c.idle_power_w.has_value(); });
 }
-std::string optional_energy(const std::optional<double>& v) {
-  return v ? format_energy(*v) : std::string("-");
+// A difference of two figures (net = gross − idle, dynamic = total − static) within this fraction
+// of the figure it is taken from is rounding, shown as 0: never "-22.2 mJ" of a 55 J run.
+constexpr double kRoundingShare = 5e-4;
+std::string difference_energy(double difference, double of) {
+  return format_energy(std::fabs(difference) < kRoundingShare * std::fabs(of) ? 0.0 : difference);
 }
 
 const std::vector<ChannelColumn>& channel_columns() {
@@ -213,7 +235,10 @@ const std::vector<ChannelColumn>& channel_columns() {
        [](const ChannelSummary& c) {
          return c.idle_power_w ? format_power(*c.idle_power_w) : std::string("-");
        }},
-      {"net", any_baseline, [](const ChannelSummary& c) { return optional_energy(c.net_energy_j); }},
+      {"net", any_baseline,
+       [](const ChannelSummary& c) {
+         return c.net_energy_j ? difference_energy(*c.net_energy_j, c.energy_j) : std::string("-");
+       }},
       {"time", always, [](const ChannelSummary& c) { return format_duration(c.duration_ns); }},
       {"mean", always, [](const ChannelSummary& c) { return format_power(c.mean_power_w); }},
       {"peak", always, [](const ChannelSummary& c) { return format_power(c.peak_power_w); }},
@@ -221,8 +246,7 @@ const std::vector<ChannelColumn>& channel_columns() {
   return kColumns;
 }
 
-void write_channels(const Profile& p, const TextViewOptions& o, const Layout& l,
-                    std::string& out) {
+void write_channels(const Profile& p, const TextViewOptions& o, const Layout& l, std::string& out) {
   if (p.channels.empty()) return;
   std::vector<const ChannelColumn*> columns;
   for (const ChannelColumn& c : channel_columns()) {
@@ -245,12 +269,12 @@ void write_channels(const Profile& p, const TextViewOptions& o, const Layout& l,
   const std::string table = named_table(header, rows, l, kGiveWay, &left_out);
   out += "\nchannels:\n";
   if (!left_out.empty()) {
-    out += paragraph(fmt::format("(left out to fit {} columns: {})", l.width,
-                                 joined(left_out, ", ")),
-                     l);
+    out += paragraph(
+        fmt::format("(left out to fit {} columns: {})", l.width, joined(left_out, ", ")), l);
   }
   out += table;
-  if (any_nested) out += paragraph("(indented: inside the channel above, not added to the total)", l);
+  if (any_nested)
+    out += paragraph("(indented: inside the channel above, not added to the total)", l);
   for (const ChannelSummary& c : p.channels) {
     const Series* s = p.find_series(c.channel_id);
     if (s == nullptr || s->channel().provenance_detail.empty()) continue;
@@ -271,9 +295,9 @@ void write_epochs(const Profile& p, const TextViewOptions& o, const Layout& l, s
   if (p.epochs.empty()) return;
   double sum_j = 0.0;
   for (const EpochSummary& e : p.epochs) sum_j += e.energy_j;
-  std::string title = fmt::format("epochs: {} in {}, {} in all", p.epochs.size(),
-                                  format_duration(p.epochs.back().end_ns - p.epochs.front().begin_ns),
-                                  format_energy(sum_j));
+  std::string title = fmt::format(
+      "epochs: {} in {}, {} in all", p.epochs.size(),
+      format_duration(p.epochs.back().end_ns - p.epochs.front().begin_ns), format_energy(sum_j));
   if (const auto it = p.meta.options.find("epochs.first_begin"); it != p.meta.options.end())
     title += "; epoch 1 from " + it->second;
   out += "\n" + paragraph(title + ":", l, "", "  ");
@@ -316,9 +340,10 @@ void write_top_operators(const ProfileNode& tree, std::size_t n, const Layout& l
                              format_share(tree.energy_j != 0.0 ? op.energy_j / tree.energy_j : 0.0),
                              format_duration(op.time_ns), std::to_string(op.calls)}});
   }
-  out += "\n" + paragraph("top operators (self energy summed by name, all layers and passes):", l,
-                         "", "  ") +
-         named_table({"operator", "energy", "share", "time", "calls"}, rows, l);
+  out +=
+      "\n" +
+      paragraph("top operators (self energy summed by name, all layers and passes):", l, "", "  ") +
+      named_table({"operator", "energy", "share", "time", "calls"}, rows, l);
 }
 
 // ---- the tree
@@ -365,7 +390,8 @@ std::vector<TreeEntry> select_rows(const ProfileNode& root, const Layout& l) {
     const std::size_t parent = parent_of[e];
     // Showing it adds its row and, when it has children that stay hidden, its "more" row; its
     // parent's "more" row goes when this was the last hidden child.
-    std::size_t added = 1 + ((l.max_depth < 0 || t.depth < l.max_depth) && !t.node->children.empty());
+    std::size_t added =
+        1 + ((l.max_depth < 0 || t.depth < l.max_depth) && !t.node->children.empty());
     if (parent != kNoLimit) {
       const TreeEntry& up = entries[parent];
       if (up.shown_children + 1 == up.node->children.size()) --added;
@@ -389,9 +415,9 @@ std::vector<TreeEntry> select_rows(const ProfileNode& root, const Layout& l) {
 }
 
 struct TreeColumns {
-  bool provenance = false;     // the nodes' provenances differ
+  bool provenance = false;      // the nodes' provenances differ
   bool static_dynamic = false;  // an idle baseline was measured
-  bool spread = false;         // repetition statistics
+  bool spread = false;          // repetition statistics
 };
 
 bool baseline_measured(const Profile& p) {
@@ -404,20 +430,21 @@ bool baseline_measured(const Profile& p) {
 std::vector<std::string> node_cells(const ProfileNode& n, const ProfileNode* parent, double total_j,
                                     const TreeColumns& columns) {
   std::vector<std::string> cells{
-      format_energy(n.energy_j), format_share(total_j != 0.0 ? n.energy_j / total_j : 0.0),
-      parent == nullptr ? ""
-                        : format_share(parent->energy_j != 0.0 ? n.energy_j / parent->energy_j
-                                                               : 0.0),
-      n.time_ns > 0 ? format_power(n.mean_power_w()) : "", format_duration(n.time_ns),
+      format_energy(n.energy_j),
+      format_share(total_j != 0.0 ? n.energy_j / total_j : 0.0),
+      parent == nullptr
+          ? ""
+          : format_share(parent->energy_j != 0.0 ? n.energy_j / parent->energy_j : 0.0),
+      n.time_ns > 0 ? format_power(n.mean_power_w()) : "",
+      format_duration(n.time_ns),
       std::to_string(n.calls)};
   if (columns.provenance) cells.emplace_back(to_string(n.provenance));
   if (columns.static_dynamic) {
     // The dynamic part is a difference: what is within rounding of the node's own figure is 0.
     const bool split = n.static_energy_j && n.dynamic_energy_j;
     const double dynamic = split ? *n.dynamic_energy_j : 0.0;
-    const bool negligible = std::fabs(dynamic) < 5e-4 * std::fabs(n.energy_j);
     cells.push_back(split ? format_energy(*n.static_energy_j) : "");
-    cells.push_back(split ? format_energy(negligible ? 0.0 : dynamic) : "");
+    cells.push_back(split ? difference_energy(dynamic, n.energy_j) : "");
   }
   if (columns.spread) {
     cells.push_back(n.energy_stats ? fmt::format("±{} (n={})", format_energy(n.energy_stats->stdev),
@@ -470,18 +497,17 @@ void write_tree(const Profile& p, const Layout& l, std::string& out) {
         if (!entries[k].shown) hidden_j += entries[k].node->energy_j;
       }
       // The energy and share of what is left out stand in their columns: the row is never cut.
-      rows.push_back(NamedRow{
-          guide,
-          fmt::format("({} more)", item.more),
-          {format_energy(hidden_j),
-           format_share(root.energy_j != 0.0 ? hidden_j / root.energy_j : 0.0)}});
+      rows.push_back(
+          NamedRow{guide,
+                   fmt::format("({} more)", item.more),
+                   {format_energy(hidden_j),
+                    format_share(root.energy_j != 0.0 ? hidden_j / root.energy_j : 0.0)}});
       continue;
     }
     const TreeEntry& t = entries[item.entry];
     ++shown;
     const ProfileNode* parent = item.parent == kNoLimit ? nullptr : parent_entry.node;
-    const std::string marker =
-        t.depth > kMaxGuideLevels ? fmt::format("[depth {}] ", t.depth) : "";
+    const std::string marker = t.depth > kMaxGuideLevels ? fmt::format("[depth {}] ", t.depth) : "";
     rows.push_back(NamedRow{guide, marker + t.node->name,
                             node_cells(*t.node, parent, root.energy_j, columns)});
     if (l.max_depth >= 0 && t.depth >= l.max_depth) continue;
@@ -509,30 +535,28 @@ void write_tree(const Profile& p, const Layout& l, std::string& out) {
     ++total_nodes;
     for (const ProfileNode& c : n->children) walk.push_back(&c);
   }
-  std::string title = fmt::format("\nenergy by span (inclusive, largest first; share = of the {} "
-                                  "total{}",
-                                  format_energy(root.energy_j),
-                                  columns.provenance
-                                      ? ""
-                                      : fmt::format("; every node {}", to_string(root.provenance)));
+  std::string title = fmt::format(
+      "\nenergy by span (inclusive, largest first; share = of the {} "
+      "total{}",
+      format_energy(root.energy_j),
+      columns.provenance ? "" : fmt::format("; every node {}", to_string(root.provenance)));
   if (shown < total_nodes) {
     std::string limits;
     if (l.max_depth >= 0)
       limits += fmt::format(", {} level{}", l.max_depth, l.max_depth == 1 ? "" : "s");
     if (l.max_children != kNoLimit) {
-      limits += fmt::format(", {} {} a node", l.max_children,
-                            l.max_children == 1 ? "child" : "children");
+      limits +=
+          fmt::format(", {} {} a node", l.max_children, l.max_children == 1 ? "child" : "children");
     }
     title += fmt::format("; {} of {} nodes shown{}", shown, total_nodes, limits);
   }
   title += "):";
   out += paragraph(title, l, "", "");
   if (split_hidden) {
-    out += paragraph(
-        "(no static/dynamic split: the idle baseline was estimated, not measured)", l);
+    out += paragraph("(no static/dynamic split: the idle baseline was estimated, not measured)", l);
   }
-  std::vector<std::string> header{"node", "energy", "share", "% of parent", "power", "time",
-                                  "calls"};
+  std::vector<std::string> header{"node",  "energy", "share", "% of parent",
+                                  "power", "time",   "calls"};
   if (columns.provenance) header.emplace_back("provenance");
   if (columns.static_dynamic) {
     header.emplace_back("static");

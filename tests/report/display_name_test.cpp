@@ -23,6 +23,13 @@ TEST(DisplayName, CollapsesTemplateAndParameterListsAndDropsVoid) {
             "fmha_cutlassB_f32_aligned_64x64_k64_dropout_sm80(…)");
 }
 
+TEST(DisplayName, KeepingTemplatesCollapsesOnlyTheParameters) {
+  EXPECT_EQ(shorten_for_display("void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nt_align1>"
+                                "(cutlass_80_simt_sgemm_256x128_8x4_nt_align1::Params)",
+                                /*keep_templates=*/true),
+            "cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nt_align1>(…)");
+}
+
 TEST(DisplayName, LeavesPlainNamesAndBracketsThatAreNotLists) {
   for (const char* name : {"aten::addmm", "[unattributed]", "encoder/layer_3", "ProfilerStep#2",
                            "autograd::engine::evaluate_function: AddmmBackward0",

@@ -154,6 +154,23 @@ TEST(TextReport, LongNamesAreShortenedToTheWidthAndKeptWholeWhenFull) {
   EXPECT_NE(render(p, full).find(kernel), std::string::npos);
 }
 
+TEST(TextReport, NamesThatShortenAlikeKeepTheirTemplateArguments) {
+  Profile p = testing::sample_profile();
+  ProfileNode& backward = p.tree->children[0].children[1];
+  backward.children[0].name =
+      "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_nn>(Params)";
+  backward.children[1].name =
+      "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x64_nt>(Params)";
+  const std::string text = render(p);
+  EXPECT_NE(text.find("cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_nn>(…)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x64_nt>(…)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("cutlass::Kernel2<…>"), std::string::npos) << text;
+}
+
 TEST(TextReport, NoSplitWithoutAMeasuredBaselineAndNeverMinusZero) {
   Profile p = testing::sample_profile();
   // An estimated channel's "baseline" is an estimate too: the split is not shown.
@@ -167,7 +184,8 @@ TEST(TextReport, NoSplitWithoutAMeasuredBaselineAndNeverMinusZero) {
 
   p = testing::sample_profile();
   p.tree->static_energy_j = 280.0;
-  p.tree->dynamic_energy_j = -1e-13;  // all static: a rounding difference, shown as 0
+  p.tree->dynamic_energy_j = -1e-13;    // all static: a rounding difference, shown as 0
+  p.channels[0].net_energy_j = -0.015;  // 15 mJ under a 40 J channel's idle: rounding too
   TextViewOptions wide;
   wide.width = 160;  // room for the static and dynamic columns
   text = render(p, wide);
@@ -175,6 +193,9 @@ TEST(TextReport, NoSplitWithoutAMeasuredBaselineAndNeverMinusZero) {
   EXPECT_NE(line_with(text.substr(text.find("energy by span")), "run ").find(" 0 J"),
             std::string::npos)
       << text;
+  EXPECT_NE(line_with(text, "rapl:package-0 ").find(" 0 J"), std::string::npos) << text;
+  p.channels[0].net_energy_j = -2.0;  // a real difference stays
+  EXPECT_NE(line_with(render(p, wide), "rapl:package-0 ").find("-2.00 J"), std::string::npos);
 }
 
 TEST(TextReport, EachWarningOnce) {
