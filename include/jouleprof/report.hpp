@@ -30,12 +30,12 @@ struct TextViewOptions {
   // then cut in the middle) and sentences wrapped to fit. The full names stay in every other
   // format.
   std::size_t width = 100;
-  int max_depth = 4;                // tree levels below the root; -1 = every level
-  std::size_t max_children = 8;     // per node, largest first; the rest as one "(N more, X J)"
-  std::size_t max_rows = 40;        // tree rows, then one "(N more rows, X J)" line
-  double min_share = 0.0;           // children below this fraction of their parent go into "more"
-  std::size_t top_operators = 10;   // rows of the top-operator table (0: no table)
-  bool full = false;  // every level, child and row, names unshortened, no width limit
+  int max_depth = 4;               // tree levels below the root; -1 = every level
+  std::size_t max_children = 8;    // per node, largest first; the rest as one "(N more, X J)"
+  std::size_t max_rows = 40;       // tree rows, then one "(N more rows, X J)" line
+  double min_share = 0.0;          // children below this fraction of their parent go into "more"
+  std::size_t top_operators = 10;  // rows of the top-operator table (0: no table)
+  bool full = false;               // every level, child and row, names unshortened, no width limit
 
   bool headline = true;
   bool channels = true;

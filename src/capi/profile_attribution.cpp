@@ -1,8 +1,8 @@
 #include "capi/profile_attribution.hpp"
 
-#include "training/epoch_summary.hpp"
-
 #include <string>
+
+#include "training/epoch_summary.hpp"
 
 namespace jouleprof::capi {
 

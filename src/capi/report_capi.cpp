@@ -42,9 +42,9 @@ jouleprof::Result<std::size_t> count_option(const nlohmann::json& options, const
 
 Status format_tree(const char* profile_path, const char* options_json) {
   JP_TRY(const nlohmann::json options,
-         capi::parse_options_json(options_json, kFormatTreeCall,
-                                  {"max_depth", "max_rows", "max_children", "min_share", "top",
-                                   "width", "full"}));
+         capi::parse_options_json(
+             options_json, kFormatTreeCall,
+             {"max_depth", "max_rows", "max_children", "min_share", "top", "width", "full"}));
   jouleprof::ReportOptions report_options;
   jouleprof::TextViewOptions& view = report_options.text;
   // What a table of the tree shows: the run's channels and attribution are the profile's report.

@@ -72,8 +72,7 @@ Provenance less_direct(Provenance a, Provenance b) {
 }
 
 bool is_modelled(Provenance p) {
-  return p == Provenance::kEstimated || p == Provenance::kPredicted ||
-         p == Provenance::kSimulated;
+  return p == Provenance::kEstimated || p == Provenance::kPredicted || p == Provenance::kSimulated;
 }
 
 std::string_view to_string(ChannelKind k) { return name_of(kKindNames, k); }

@@ -36,8 +36,8 @@ Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::st
 }
 
 RunComparison compare_runs(const EnergySnapshot& before, const EnergySnapshot& after) {
-  RunComparison c{before.label,          after.label, before.total_energy_j, after.total_energy_j,
-                  {},                    before.provenance, after.provenance};
+  RunComparison c{before.label, after.label,       before.total_energy_j, after.total_energy_j,
+                  {},           before.provenance, after.provenance};
   std::map<std::string, double> before_by_path;
   for (const NodeEnergy& n : before.nodes) before_by_path[n.path] += n.energy_j;
   std::map<std::string, bool> seen;
@@ -74,9 +74,10 @@ std::vector<std::string> provenance_notes(const RunComparison& c) {
   side(c.before_label, c.before_provenance);
   side(c.after_label, c.after_provenance);
   if (c.before_provenance != c.after_provenance) {
-    notes.push_back(fmt::format("the two runs' energies come from different kinds of source ({} "
-                                "vs {}): the change is partly the method's",
-                                to_string(c.before_provenance), to_string(c.after_provenance)));
+    notes.push_back(
+        fmt::format("the two runs' energies come from different kinds of source ({} "
+                    "vs {}): the change is partly the method's",
+                    to_string(c.before_provenance), to_string(c.after_provenance)));
   }
   return notes;
 }

@@ -361,7 +361,7 @@ Result<std::int64_t> HistoryDb::record(const Profile& profile, const std::string
 }
 
 Result<std::vector<RunRecord>> HistoryDb::list(std::size_t limit,
-                                                const HistoryFilter& filter) const {
+                                               const HistoryFilter& filter) const {
   // Host and command are filtered by SQLite; the provenance, derived per row, here (so the limit
   // counts matching runs).
   const std::string sql = fmt::format(

@@ -21,8 +21,8 @@ void notify_epoch_file(EpochBoundary::Kind kind, TimeNs t_ns) noexcept {
   const int fd = ::open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return;
   char line[48];
-  const auto written = fmt::format_to_n(
-      line, sizeof(line), "{}{}\n", kind == EpochBoundary::Kind::kBegin ? kBegin : kEnd, t_ns);
+  const auto written = fmt::format_to_n(line, sizeof(line), "{}{}\n",
+                                        kind == EpochBoundary::Kind::kBegin ? kBegin : kEnd, t_ns);
   (void)!::write(fd, line, written.size);
   ::close(fd);
 }

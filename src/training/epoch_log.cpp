@@ -41,12 +41,11 @@ Result<EpochLog> epochs_from_boundaries(std::vector<EpochBoundary> boundaries,
                                         std::optional<TimeNs> training_start_ns,
                                         TimeNs run_begin_ns, EpochStart training_start) {
   // An end and a begin at the same instant: the end closes the epoch first.
-  std::stable_sort(boundaries.begin(), boundaries.end(),
-                   [](const EpochBoundary& a, const EpochBoundary& b) {
-                     if (a.t_ns != b.t_ns) return a.t_ns < b.t_ns;
-                     return a.kind == EpochBoundary::Kind::kEnd &&
-                            b.kind == EpochBoundary::Kind::kBegin;
-                   });
+  std::stable_sort(
+      boundaries.begin(), boundaries.end(), [](const EpochBoundary& a, const EpochBoundary& b) {
+        if (a.t_ns != b.t_ns) return a.t_ns < b.t_ns;
+        return a.kind == EpochBoundary::Kind::kEnd && b.kind == EpochBoundary::Kind::kBegin;
+      });
   EpochLog log;
   log.origin = EpochOrigin::kMarks;
   std::optional<TimeNs> pending_begin;
@@ -65,8 +64,8 @@ Result<EpochLog> epochs_from_boundaries(std::vector<EpochBoundary> boundaries,
       any_begin = true;
       if (log.end_ns.empty()) log.first_start = EpochStart::kBeginMark;
     } else if (log.end_ns.empty()) {
-      const bool started = training_start_ns && *training_start_ns >= run_begin_ns &&
-                           *training_start_ns < b.t_ns;
+      const bool started =
+          training_start_ns && *training_start_ns >= run_begin_ns && *training_start_ns < b.t_ns;
       begin = started ? *training_start_ns : run_begin_ns;
       log.first_start = started ? training_start : EpochStart::kRunStart;
     }
@@ -79,9 +78,9 @@ Result<EpochLog> epochs_from_boundaries(std::vector<EpochBoundary> boundaries,
     return invalid_input("timeline", "marks", std::string(kEpochEndMarkName),
                          "no epoch_end mark after the training began");
   }
-  log.note = fmt::format("{} epochs from {} marks; epoch 1 from {}", log.size(),
-                         any_begin ? "epoch_begin/epoch_end" : "epoch_end",
-                         to_string(log.first_start));
+  log.note =
+      fmt::format("{} epochs from {} marks; epoch 1 from {}", log.size(),
+                  any_begin ? "epoch_begin/epoch_end" : "epoch_end", to_string(log.first_start));
   return log;
 }
 
@@ -89,8 +88,7 @@ Result<EpochLog> epochs_from_marks(const Timeline& timeline, TimeNs run_begin_ns
   std::vector<EpochBoundary> boundaries;
   for (const Mark& mark : timeline.marks()) {
     const std::string_view name = timeline.name(mark.name);
-    if (name == kEpochBeginMarkName)
-      boundaries.push_back({EpochBoundary::Kind::kBegin, mark.t_ns});
+    if (name == kEpochBeginMarkName) boundaries.push_back({EpochBoundary::Kind::kBegin, mark.t_ns});
     if (name == kEpochEndMarkName) boundaries.push_back({EpochBoundary::Kind::kEnd, mark.t_ns});
   }
   std::optional<TimeNs> train_begin;

@@ -4,11 +4,10 @@
 // outputs must state.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <optional>
 
 #include "jouleprof/clock.hpp"
 #include "jouleprof/epoch_file.hpp"

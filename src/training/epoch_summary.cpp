@@ -48,9 +48,8 @@ std::vector<const Series*> top_level_energy_series(const Profile& profile) {
   return out;
 }
 
-std::string short_epochs_warning(const std::vector<std::size_t>& short_epochs,
-                                 std::size_t epochs, const std::vector<const Series*>& series,
-                                 TimeNs shortest_ns) {
+std::string short_epochs_warning(const std::vector<std::size_t>& short_epochs, std::size_t epochs,
+                                 const std::vector<const Series*>& series, TimeNs shortest_ns) {
   if (short_epochs.empty()) return "";
   std::string list;
   for (std::size_t i = 0; i < short_epochs.size() && i < kListedEpochs; ++i)
@@ -98,7 +97,8 @@ void summarize_epochs(Profile& profile) {
   profile.meta.options["epochs.first_begin"] = std::string(to_string(log->first_start));
   if (log->first_start == EpochStart::kRunStart) {
     profile.warnings.push_back(
-        "epoch 1 is counted from the start of the run (no epoch_begin, train_begin mark or step came before its "
+        "epoch 1 is counted from the start of the run (no epoch_begin, train_begin mark or step "
+        "came before its "
         "end), so the program's start-up is part of it: call epoch_begin() (jp_epoch_begin, "
         "jouleprof.epoch_begin) where training starts");
   }

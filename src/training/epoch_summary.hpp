@@ -27,8 +27,7 @@ void summarize_epochs(Profile& profile);
 
 // The warning for epochs under kMinEpochCounterUpdates updates (`short_epochs`: 0-based
 // indices), "" when there are none.
-std::string short_epochs_warning(const std::vector<std::size_t>& short_epochs,
-                                 std::size_t epochs, const std::vector<const Series*>& series,
-                                 TimeNs shortest_ns);
+std::string short_epochs_warning(const std::vector<std::size_t>& short_epochs, std::size_t epochs,
+                                 const std::vector<const Series*>& series, TimeNs shortest_ns);
 
 }  // namespace jouleprof

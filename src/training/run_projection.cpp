@@ -9,7 +9,6 @@
 
 #include "jouleprof/profile.hpp"
 #include "jouleprof/samples_csv.hpp"
-
 #include "sources/power_log.hpp"
 #include "training/baselines.hpp"
 #include "training/epoch_energy.hpp"
@@ -170,8 +169,7 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
   report.epoch_energies_j = energies.energy_j;
   const TimeNs window_end = report.epochs.end_ns.back();
   const TimeNs window_begin = report.epochs.begin_ns;
-  for (const Series* s : series)
-    report.measured_j += s->energy_between_j(window_begin, window_end);
+  for (const Series* s : series) report.measured_j += s->energy_between_j(window_begin, window_end);
   const double duration_s = ns_to_s(window_end - window_begin);
 
   // STEP projects the whole run (N epochs) from the measured epochs < s + w.

@@ -35,8 +35,7 @@ TEST(ReportCApi, FormatTreeIsTheCommandLinesViewWithItsLimits) {
 
   // The root and train_step, each with the "(N more, X J)" row of its hidden children: four
   // rows; the top operators left out.
-  ASSERT_EQ(jp_format_tree(profile.c_str(), R"({"max_rows": 4, "max_depth": 2, "top": 0})",
-                           &text),
+  ASSERT_EQ(jp_format_tree(profile.c_str(), R"({"max_rows": 4, "max_depth": 2, "top": 0})", &text),
             JP_OK)
       << jp_last_error();
   const std::string limited(text);

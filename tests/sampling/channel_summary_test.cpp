@@ -61,7 +61,8 @@ TEST(ChannelSummary, PeakOfASteadyCounterReadLateIsNotAboveItsPower) {
 
   c.nominal_period_ns = 0;  // the old rule, without the widening, reads above the truth
   Series unknown(c);
-  for (std::size_t i = 0; i < s.size(); ++i) ASSERT_TRUE(unknown.append(s[i].t_ns, s[i].value).ok());
+  for (std::size_t i = 0; i < s.size(); ++i)
+    ASSERT_TRUE(unknown.append(s[i].t_ns, s[i].value).ok());
   EXPECT_GT(summarize_channel(unknown, 0, 3 * kNsPerS, std::nullopt).peak_power_w, 24.1);
 }
 

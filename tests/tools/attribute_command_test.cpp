@@ -125,11 +125,11 @@ TEST(AttributeCommand, TheH200TraceFitsInAHundredColumnsWithTheNamesShortened) {
   JP_REQUIRE_SHARED_DATA("h200/bert_fold.json.gz");
   const auto h200 = testing::shared_data() / "h200";
   TempDir dir;
-  const Invocation inv = run_jouleprof(
-      {"attribute", "--trace", (h200 / "bert_fold.json.gz").string(), "--samples",
-       (h200 / "nvml_fast.csv").string(), "--meta", (h200 / "meta_fold.json").string(),
-       "--output", (dir.path() / "out").string()},
-      dir);
+  const Invocation inv =
+      run_jouleprof({"attribute", "--trace", (h200 / "bert_fold.json.gz").string(), "--samples",
+                     (h200 / "nvml_fast.csv").string(), "--meta",
+                     (h200 / "meta_fold.json").string(), "--output", (dir.path() / "out").string()},
+                    dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.out << inv.err;
   std::size_t lines = 0;
   std::size_t begin = 0;

@@ -1,8 +1,7 @@
 // `jouleprof run` end to end, on the simulated source.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <thread>
@@ -76,11 +75,11 @@ TEST(RunCommand, ConstantSimulatedPowerGivesItsIntegral) {
 TEST(RunCommand, SteppedProfileWithIdleBaseline) {
   TempDir dir;
   const std::string profile = "20:0.6;80";  // idle 20 W while the baseline runs, then 80 W
-  const Invocation inv = run_jouleprof(
-      {"run", "--source", "simulated", "--set", "simulate.profile=" + profile, "--idle", "0.5",
-       "--output", (dir.path() / "run").string(), "--format", "json", "--report", "-", "--",
-       "sleep", "1"},
-      dir);
+  const Invocation inv =
+      run_jouleprof({"run", "--source", "simulated", "--set", "simulate.profile=" + profile,
+                     "--idle", "0.5", "--output", (dir.path() / "run").string(), "--format", "json",
+                     "--report", "-", "--", "sleep", "1"},
+                    dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.err;
   const Profile p = read_run(dir);
   expect_energy_matches_profile(p, profile);
@@ -193,9 +192,9 @@ TEST(RunCommand, HelpDescribesTheOptions) {
   TempDir dir;
   const Invocation inv = run_jouleprof({"run", "--help"}, dir);
   EXPECT_EQ(inv.exit_code, 0);
-  for (const char* flag : {"--interval", "--idle", "--output", "--report", "--format",
-                           "--grid-intensity", "--source", "--simulate", "--tdp", "--sysfs-root",
-                           "--depth", "--top", "--full"}) {
+  for (const char* flag :
+       {"--interval", "--idle", "--output", "--report", "--format", "--grid-intensity", "--source",
+        "--simulate", "--tdp", "--sysfs-root", "--depth", "--top", "--full"}) {
     EXPECT_NE(inv.out.find(flag), std::string::npos) << flag;
   }
 }

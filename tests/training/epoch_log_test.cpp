@@ -31,10 +31,11 @@ TEST(EpochLog, FromEpochEndMarks) {
 TEST(EpochLog, EpochOneStartsAtTheFirstBeginElseTheFirstStepElseTheRun) {
   using Kind = EpochBoundary::Kind;
   // begin 2 s, end 3 s, (evaluation), begin 4 s, end 5 s: the gap belongs to no epoch.
-  auto log = epochs_from_boundaries(
-      {{Kind::kEnd, 5 * kNsPerS}, {Kind::kBegin, 2 * kNsPerS}, {Kind::kEnd, 3 * kNsPerS},
-       {Kind::kBegin, 4 * kNsPerS}},
-      kNsPerS, 0);
+  auto log = epochs_from_boundaries({{Kind::kEnd, 5 * kNsPerS},
+                                     {Kind::kBegin, 2 * kNsPerS},
+                                     {Kind::kEnd, 3 * kNsPerS},
+                                     {Kind::kBegin, 4 * kNsPerS}},
+                                    kNsPerS, 0);
   ASSERT_TRUE(log) << log.error().message();
   ASSERT_EQ(log->size(), 2u);
   EXPECT_EQ(log->first_start, EpochStart::kBeginMark);
@@ -45,8 +46,8 @@ TEST(EpochLog, EpochOneStartsAtTheFirstBeginElseTheFirstStepElseTheRun) {
   EXPECT_NE(log->note.find("epoch 1 from the first epoch_begin"), std::string::npos) << log->note;
 
   // Ends only: epoch 1 from the first step, later ones from the previous end.
-  log = epochs_from_boundaries({{Kind::kEnd, 3 * kNsPerS}, {Kind::kEnd, 4 * kNsPerS}},
-                               kNsPerS + 1, 0);
+  log = epochs_from_boundaries({{Kind::kEnd, 3 * kNsPerS}, {Kind::kEnd, 4 * kNsPerS}}, kNsPerS + 1,
+                               0);
   ASSERT_TRUE(log);
   EXPECT_EQ(log->first_start, EpochStart::kFirstStep);
   EXPECT_EQ(log->epoch_begin_ns(0), kNsPerS + 1);

@@ -14,7 +14,8 @@ Profile profile_with_epochs(const std::vector<std::pair<std::string, TimeNs>>& m
   c.id = "rapl:package-0";
   c.kind = ChannelKind::kEnergyCounter;
   Series s(c);
-  for (TimeNs t = 0; t <= 10 * kNsPerS; t += kNsPerMs) EXPECT_TRUE(s.append(t, 20.0 * ns_to_s(t)).ok());
+  for (TimeNs t = 0; t <= 10 * kNsPerS; t += kNsPerMs)
+    EXPECT_TRUE(s.append(t, 20.0 * ns_to_s(t)).ok());
   p.series.push_back(std::move(s));
   const auto track = p.timeline.add_track(Track{TrackKind::kProcess, "job", ""});
   for (const auto& [name, t] : marks) p.timeline.add_mark(Mark{t, track, p.timeline.intern(name)});

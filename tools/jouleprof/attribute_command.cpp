@@ -13,11 +13,11 @@
 #include "attribution/recording_inputs.hpp"
 #include "attribution/trace_alignment.hpp"
 #include "command.hpp"
-#include "training/epoch_summary.hpp"
 #include "jouleprof/attribution.hpp"
-#include "jouleprof/trace_import.hpp"
 #include "jouleprof/report.hpp"
+#include "jouleprof/trace_import.hpp"
 #include "text_view_flags.hpp"
+#include "training/epoch_summary.hpp"
 
 namespace jouleprof::cli {
 namespace {
@@ -156,10 +156,9 @@ int run(const AttributeFlags& f) {
   text_options.text = f.view.options_for(STDOUT_FILENO);
   text_options.text.channels = false;
   text_options.text.attribution_diagnostics = true;
-  text_options.text.notes.push_back(fmt::format("{} spans on {} tracks, {} channels; trace clock: {}",
-                                          profile.timeline.spans().size(),
-                                          profile.timeline.tracks().size(), profile.series.size(),
-                                          clock_mapping));
+  text_options.text.notes.push_back(fmt::format(
+      "{} spans on {} tracks, {} channels; trace clock: {}", profile.timeline.spans().size(),
+      profile.timeline.tracks().size(), profile.series.size(), clock_mapping));
   if (backward.nodes > 0) {
     text_options.text.notes.push_back(fmt::format(
         "backward pass: {:.3f} s in {} autograd nodes; under a module: {:.1f} %, not: {:.1f} %",

@@ -66,14 +66,13 @@ CommandRunner add_history_command(CLI::App& parent) {
       "~/.local/share/jouleprof/history.db)");
   cmd->add_option("--limit,-n", o->limit, "Runs to list; 0 = all")->capture_default_str();
   cmd->add_option("--host", o->filter.host, "Only runs on this host");
-  cmd->add_option("--command", o->filter.command_contains,
-                  "Only runs whose command contains TEXT")
+  cmd->add_option("--command", o->filter.command_contains, "Only runs whose command contains TEXT")
       ->type_name("TEXT");
   cmd->add_option("--provenance", o->provenance,
                   "Only runs whose total is measured, interpolated, imported, estimated, predicted "
                   "or simulated")
-      ->check(CLI::IsMember({"measured", "interpolated", "imported", "estimated", "predicted",
-                             "simulated"}));
+      ->check(CLI::IsMember(
+          {"measured", "interpolated", "imported", "estimated", "predicted", "simulated"}));
   cmd->add_option("--format,-f", o->format, "table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
@@ -92,13 +91,13 @@ CommandRunner add_history_command(CLI::App& parent) {
       std::cout << "id,recorded_at,kind,host,rank,world_size,duration_ns,total_energy_j,provenance,"
                    "exit_code,partial,warnings,command,profile_path\n";
       for (const RunRecord& r : *runs) {
-        std::cout << fmt::format(
-            "{},{},{},{},{},{},{},{:.9g},{},{},{},{},{},{}\n", r.id,
-            utc_time(r.recorded_at_realtime_ns), csv_quoted(r.kind), csv_quoted(r.host),
-            r.rank ? std::to_string(*r.rank) : "",
-            r.world_size ? std::to_string(*r.world_size) : "", r.duration_ns, r.total_energy_j,
-            to_string(r.provenance), r.exit_code ? std::to_string(*r.exit_code) : "",
-            r.partial ? 1 : 0, r.warnings, csv_quoted(r.command), csv_quoted(r.profile_path));
+        std::cout << fmt::format("{},{},{},{},{},{},{},{:.9g},{},{},{},{},{},{}\n", r.id,
+                                 utc_time(r.recorded_at_realtime_ns), csv_quoted(r.kind),
+                                 csv_quoted(r.host), r.rank ? std::to_string(*r.rank) : "",
+                                 r.world_size ? std::to_string(*r.world_size) : "", r.duration_ns,
+                                 r.total_energy_j, to_string(r.provenance),
+                                 r.exit_code ? std::to_string(*r.exit_code) : "", r.partial ? 1 : 0,
+                                 r.warnings, csv_quoted(r.command), csv_quoted(r.profile_path));
       }
     } else {
       if (runs->empty()) {
@@ -107,11 +106,11 @@ CommandRunner add_history_command(CLI::App& parent) {
       }
       std::vector<std::vector<std::string>> rows;
       for (const RunRecord& r : *runs) {
-        rows.push_back({std::to_string(r.id), utc_time(r.recorded_at_realtime_ns), r.kind, r.host,
-                        r.rank ? std::to_string(*r.rank) : "-",
-                        report::format_duration(r.duration_ns),
-                        report::format_energy(r.total_energy_j), std::string(to_string(r.provenance)),
-                        r.command + (r.partial ? "  [partial]" : "")});
+        rows.push_back(
+            {std::to_string(r.id), utc_time(r.recorded_at_realtime_ns), r.kind, r.host,
+             r.rank ? std::to_string(*r.rank) : "-", report::format_duration(r.duration_ns),
+             report::format_energy(r.total_energy_j), std::string(to_string(r.provenance)),
+             r.command + (r.partial ? "  [partial]" : "")});
       }
       std::string table = report::format_text_table(
           {"id", "recorded (UTC)", "kind", "host", "rank", "duration", "energy", "provenance",
@@ -122,8 +121,7 @@ CommandRunner add_history_command(CLI::App& parent) {
       std::size_t begin = 0;
       while (begin < table.size()) {
         const std::size_t end = table.find('\n', begin);
-        std::cout << report::cut_to_width(std::string_view(table).substr(begin, end - begin),
-                                          width)
+        std::cout << report::cut_to_width(std::string_view(table).substr(begin, end - begin), width)
                   << '\n';
         begin = end + 1;
       }

@@ -121,10 +121,10 @@ int run_profile(ProfileCommand& c) {
   const auto per = [energy_j](double n) {
     return report::format_energy(n > 0 ? energy_j / n : 0.0);
   };
-  text_options.text.notes.push_back(
-      fmt::format("{} steps: {} and {} a step, {} a sample", c.run.steps,
-                  report::format_duration(profiled->step_time_ns), per(static_cast<double>(c.run.steps)),
-                  per(static_cast<double>(profiled->samples))));
+  text_options.text.notes.push_back(fmt::format(
+      "{} steps: {} and {} a step, {} a sample", c.run.steps,
+      report::format_duration(profiled->step_time_ns), per(static_cast<double>(c.run.steps)),
+      per(static_cast<double>(profiled->samples))));
   auto text = render_report("text", profile, text_options);
   if (!text.ok()) return report_error(text.error());
   std::cout << *text;

@@ -19,9 +19,9 @@
 #include "jouleprof/samples_csv.hpp"
 #include "number_checks.hpp"
 #include "nvtx/child_spans.hpp"
+#include "progress_line.hpp"
 #include "report/markup.hpp"
 #include "source_flags.hpp"
-#include "progress_line.hpp"
 #include "text_view_flags.hpp"
 #include "training/epoch_log.hpp"
 #include "training/epoch_summary.hpp"
@@ -52,20 +52,19 @@ struct RunFlags {
 void print_epoch_update(const EpochUpdate& u, int total_epochs, const StepOptions& step,
                         ProgressLine& progress) {
   const LiveProjection& p = u.projection;
-  std::string line = fmt::format("[jouleprof] epoch {}/{}: {} in {}", u.epoch + 1, total_epochs,
-                                 report::format_energy(u.energy_j),
-                                 report::format_duration(u.duration_ns));
+  std::string line =
+      fmt::format("[jouleprof] epoch {}/{}: {} in {}", u.epoch + 1, total_epochs,
+                  report::format_energy(u.energy_j), report::format_duration(u.duration_ns));
   if (u.counter_updates < kMinEpochCounterUpdates) {
-    line += fmt::format(" (only {} counter updates: see the warning at the end)",
-                        u.counter_updates);
+    line +=
+        fmt::format(" (only {} counter updates: see the warning at the end)", u.counter_updates);
   }
   if (p.ready) {
     line += fmt::format("; projected total {} [{}, {}] (STEP s={}, w={}), {} to go",
                         report::format_energy(p.projection.total_j),
                         report::format_energy(p.projection.band_low_j),
-                        report::format_energy(p.projection.band_high_j),
-                        p.projection.stable_epoch, p.projection.window,
-                        report::format_energy(p.remaining_j));
+                        report::format_energy(p.projection.band_high_j), p.projection.stable_epoch,
+                        p.projection.window, report::format_energy(p.remaining_j));
   } else {
     line +=
         fmt::format("; STEP projects once {} epochs are known", step.stable_epoch + step.window);
@@ -280,7 +279,8 @@ int run(const RunFlags& flags) {
 
   // Created only now, so a command that could not start leaves no empty run behind.
   const RunFiles files = run_files(flags.output);
-  if (Status made = make_output_directory(files.directory); !made) return report_error(made.error());
+  if (Status made = make_output_directory(files.directory); !made)
+    return report_error(made.error());
   Profile& profile = m.profile;
   apply_cluster_identity(detect_cluster_identity(), profile.meta);
   if (epochs) {
