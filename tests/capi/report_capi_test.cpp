@@ -33,16 +33,16 @@ TEST(ReportCApi, FormatTreeIsTheCommandLinesViewWithItsLimits) {
   EXPECT_NE(all.find("├─ backward"), std::string::npos);
   EXPECT_EQ(all.find("channels:"), std::string::npos) << "the tree's view, not the whole report";
 
-  // The root and train_step, each with the "(N more, X J)" row of its hidden children: four
-  // rows; the top operators left out.
+  // The root and train_step, each with the "(N more)" row of its hidden children (their energy
+  // in the energy column): four rows; the top operators left out.
   ASSERT_EQ(jp_format_tree(profile.c_str(), R"({"max_rows": 4, "max_depth": 2, "top": 0})", &text),
             JP_OK)
       << jp_last_error();
   const std::string limited(text);
   EXPECT_NE(limited.find("train_step"), std::string::npos) << limited;
   EXPECT_EQ(limited.find("aten::addmm"), std::string::npos) << "below max_depth";
-  EXPECT_NE(limited.find("(2 more, 240 J)"), std::string::npos) << limited;
-  EXPECT_NE(limited.find("(1 more, 30.0 J)"), std::string::npos) << limited;
+  EXPECT_NE(limited.find("│  └─ (2 more)   240 J"), std::string::npos) << limited;
+  EXPECT_NE(limited.find("└─ (1 more)     30.0 J"), std::string::npos) << limited;
   EXPECT_EQ(limited.find("top operators"), std::string::npos);
 
   ASSERT_EQ(jp_format_tree(profile.c_str(), R"({"full": true, "width": 40})", &text), JP_OK);
