@@ -26,6 +26,11 @@ enum class Provenance : std::uint8_t {
 
 std::string_view to_string(Provenance p);
 std::optional<Provenance> provenance_from_string(std::string_view s);
+// The less direct of two provenances (measured < interpolated < imported < estimated < predicted
+// < simulated < attributed): a figure made of both is only as direct as that.
+Provenance less_direct(Provenance a, Provenance b);
+// Estimated, predicted or simulated: not a measurement of this run's hardware.
+bool is_modelled(Provenance p);
 
 // What a channel's value means. Fixed values.
 enum class ChannelKind : std::uint8_t {

@@ -21,9 +21,10 @@ struct IdleWindow {
 
 // Figures of an energy channel (counter or power) over [begin_ns, end_ns] clipped to what the
 // series covers. Counters: energy by interpolating the counter; peak over windows of
-// max(peak_window_ns, 2 × measured update period). Power channels: trapezoid integral outside
-// gaps; peak = the highest sample. With an idle window: idle power = energy in the window / its
-// length, net = gross − idle power × duration.
+// max(peak_window_ns, 2 × measured update period), each widened by how stale a reading can be
+// (the nominal update period, at most the reading interval), so that it never exceeds the truth.
+// Power channels: trapezoid integral outside gaps; peak = the highest sample. With an idle window:
+// idle power = energy in the window / its length, net = gross − idle power × duration.
 ChannelSummary summarize_channel(const Series& series, TimeNs begin_ns, TimeNs end_ns,
                                  const std::optional<IdleWindow>& idle,
                                  TimeNs peak_window_ns = kDefaultPeakWindowNs);

@@ -24,6 +24,7 @@ struct EnergySnapshot {
   double total_energy_j = 0.0;
   std::optional<double> process_energy_j;  // absent when the run observed no processes
   std::vector<NodeEnergy> nodes;
+  Provenance provenance = Provenance::kMeasured;  // of the total (Profile::total_provenance)
 };
 EnergySnapshot snapshot_of(const Profile& profile, std::string label);
 // `reference` is a profile file when such a file exists, else a run id in the history at
@@ -46,6 +47,8 @@ struct RunComparison {
   EnergyFigure figure = EnergyFigure::kMachine;
   // The tree's nodes carry the machine's energy: compared only for the machine's figure.
   std::vector<NodeDelta> nodes;  // in the after run's tree order, then the nodes only before had
+  Provenance before_provenance = Provenance::kMeasured;
+  Provenance after_provenance = Provenance::kMeasured;
 
   double delta_j() const { return after_total_j - before_total_j; }
   std::optional<double> relative() const {
@@ -57,6 +60,14 @@ RunComparison compare_runs(const EnergySnapshot& before, const EnergySnapshot& a
 // names the run that has no process figure).
 Result<RunComparison> compare_runs(const EnergySnapshot& before, const EnergySnapshot& after,
                                    EnergyFigure figure);
+
+// What a reader of the comparison must know about where its totals came from: one sentence for
+// each side that is estimated, predicted or simulated, and one when the sides' provenances
+// differ (a change between them then says as much about the methods as about the code).
+std::vector<std::string> provenance_notes(const RunComparison& comparison);
+// Whether a budget check between the two totals means anything: they must have the same
+// provenance. The error names both.
+Status check_same_provenance(const RunComparison& comparison);
 
 // The increase of the total energy that is still acceptable: "5%" (of the baseline's total) or
 // an absolute "2.5J" / "2.5 J".

@@ -1,6 +1,8 @@
-// Epoch ends across processes: a training job that calls jouleprof::epoch_end() / jp_epoch_end()
-// under `jouleprof run --epochs N` appends the CLOCK_MONOTONIC time of each epoch end to the file
-// named by JOULEPROF_EPOCH_FILE, and `run` reads it while the job runs to project the total.
+// Epoch boundaries across processes: a training job that calls jouleprof::epoch_begin() /
+// epoch_end() (jp_epoch_begin / jp_epoch_end) under `jouleprof run --epochs N` appends one line
+// per boundary to the file named by JOULEPROF_EPOCH_FILE — "begin <t_ns>" or "end <t_ns>", the
+// CLOCK_MONOTONIC time — and `run` reads it while the job runs to project the total. A bare
+// "<t_ns>" line (what jouleprof 0.x wrote for an epoch end) is read as an end.
 #pragma once
 
 #include <string>
@@ -13,11 +15,18 @@ namespace jouleprof {
 
 inline constexpr const char* kEpochFileEnv = "JOULEPROF_EPOCH_FILE";
 
-// Appends one line "<t_ns>\n" with a single write (atomic for a line this short); does nothing
-// when the variable is unset. Never throws.
-void notify_epoch_file(TimeNs t_ns) noexcept;
+struct EpochBoundary {
+  enum class Kind { kBegin, kEnd };
+  Kind kind = Kind::kEnd;
+  TimeNs t_ns = 0;
+};
 
-// Every complete line so far (a line still being written is left for the next read).
-Result<std::vector<TimeNs>> read_epoch_file(const std::string& path);
+// Appends one line with a single write (atomic for a line this short); does nothing when the
+// variable is unset. Never throws.
+void notify_epoch_file(EpochBoundary::Kind kind, TimeNs t_ns) noexcept;
+
+// Every complete line so far, in file order (a line still being written is left for the next
+// read); no file yet is no boundary yet.
+Result<std::vector<EpochBoundary>> read_epoch_file(const std::string& path);
 
 }  // namespace jouleprof

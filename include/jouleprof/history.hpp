@@ -47,6 +47,16 @@ struct RunRecord {
   std::string observed;
   std::string profile_path;  // absolute path of the profile file; empty when none was written
   std::size_t warnings = 0;
+  // Where its total came from (Profile::total_provenance: the least direct of its top-level
+  // channels, else its tree root's), derived from the stored channels.
+  Provenance provenance = Provenance::kMeasured;
+};
+
+// Which runs `list` returns; empty fields match every run.
+struct HistoryFilter {
+  std::string host;              // exactly this host
+  std::string command_contains;  // the command (arguments joined by spaces) contains this
+  std::optional<Provenance> provenance;
 };
 
 // One node of a run's breakdown tree. `path` is relative to the root ("" = the root itself,
@@ -83,7 +93,7 @@ class HistoryDb {
   // Records one run; returns its id.
   Result<std::int64_t> record(const Profile& profile, const std::string& profile_path);
   // Newest first; limit 0 = all.
-  Result<std::vector<RunRecord>> list(std::size_t limit) const;
+  Result<std::vector<RunRecord>> list(std::size_t limit, const HistoryFilter& filter = {}) const;
   // A not-found error naming the id when there is no such run.
   Result<RunRecord> run(std::int64_t id) const;
   Result<std::vector<NodeEnergy>> nodes(std::int64_t id) const;

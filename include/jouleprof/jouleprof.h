@@ -75,7 +75,11 @@ void jp_begin(jp_name_id name, int category);
 void jp_begin_pass(jp_name_id name, int category, int pass);
 void jp_end(void);
 void jp_mark(jp_name_id name);
-void jp_epoch_end(void); /* a mark named "epoch_end" */
+/* Training epochs (= jouleprof::epoch_begin / epoch_end): marks named "epoch_begin" and
+ * "epoch_end", and under `jouleprof run --epochs` the run's per-epoch figures. Epoch 1 starts at
+ * the first jp_epoch_begin; without one, at the first step, else at the start of the run. */
+void jp_epoch_begin(void);
+void jp_epoch_end(void);
 
 /* Convenience for scripting languages: interns `name` on every call (a lock and a hash lookup,
  * roughly ten times the cost of jp_begin), then begins a JP_CATEGORY_REGION span. */

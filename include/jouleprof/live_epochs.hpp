@@ -1,12 +1,16 @@
 // STEP while training runs: each epoch end that the job reports (jouleprof::epoch_end() under
 // `jouleprof run --epochs N`, see epoch_file.hpp) closes an epoch whose energy is read off the
-// monitor's series, and the projection of the whole run is updated.
+// monitor's series, and the projection of the whole run is updated. An epoch begins at the job's
+// epoch_begin() when it reported one, else where the previous epoch ended (epoch 1: where the
+// run began).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "jouleprof/clock.hpp"
+#include "jouleprof/epoch_file.hpp"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/result.hpp"
 #include "jouleprof/step.hpp"
@@ -17,6 +21,7 @@ struct EpochUpdate {
   int epoch = 0;  // 0-based index of the epoch that just ended
   double energy_j = 0.0;
   TimeNs duration_ns = 0;
+  std::uint64_t counter_updates = 0;  // fewest updates of a top-level channel in the epoch
   LiveProjection projection;
 };
 
@@ -34,6 +39,9 @@ class LiveEpochProjector {
 
   const std::vector<double>& epoch_energies_j() const { return energies_j_; }
   const std::vector<TimeNs>& epoch_ends_ns() const { return ends_ns_; }
+  // Every boundary read so far (begins and ends, file order): what the run's timeline gets as
+  // epoch marks.
+  const std::vector<EpochBoundary>& boundaries() const { return boundaries_; }
 
  private:
   std::string epoch_file_;
@@ -41,6 +49,7 @@ class LiveEpochProjector {
   StepOptions options_;
   std::vector<double> energies_j_;
   std::vector<TimeNs> ends_ns_;
+  std::vector<EpochBoundary> boundaries_;
 };
 
 }  // namespace jouleprof

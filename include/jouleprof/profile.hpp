@@ -88,6 +88,20 @@ struct AttributionRecord {
   std::vector<std::string> notes;
 };
 
+// One epoch of a training run, from its epoch_begin / epoch_end marks: its window and the energy
+// of the top-level channels in it. `counter_updates` is the fewest updates any of those channels
+// made inside the window: under kMinEpochCounterUpdates the epoch's energy is mostly the
+// counter's resolution (a warning says so).
+struct EpochSummary {
+  TimeNs begin_ns = 0;
+  TimeNs end_ns = 0;
+  double energy_j = 0.0;
+  std::uint64_t counter_updates = 0;
+
+  TimeNs duration_ns() const { return end_ns - begin_ns; }
+};
+inline constexpr std::uint64_t kMinEpochCounterUpdates = 10;
+
 struct RunMetadata {
   std::string tool_version;
   std::string kind;                  // "run", "profile", "measure", "attribute", "merge"
@@ -112,6 +126,7 @@ struct Profile {
   Timeline timeline;
   std::optional<ProfileNode> tree;
   std::vector<AttributionRecord> attribution;
+  std::vector<EpochSummary> epochs;  // empty unless the run marked epochs
   std::vector<std::string> warnings;
 
   const Series* find_series(std::string_view channel_id) const;
@@ -120,6 +135,11 @@ struct Profile {
   // The observed processes' part of it: the top-level channels' process energy (attributed);
   // nullopt when no top-level channel has one. Channels without one are left out (see warnings).
   std::optional<double> total_process_energy_j() const;
+  // Where that total came from: the least direct provenance among the top-level channels
+  // (measured < interpolated < imported < estimated < predicted < simulated < attributed), so that a total
+  // with any estimated part says "estimated"; the tree root's without channel summaries, and
+  // measured when the profile has neither.
+  Provenance total_provenance() const;
 };
 
 Status write_profile_json(const Profile& profile, const std::string& path);

@@ -7,7 +7,7 @@
 //     jouleprof::annotate("shape", "[32,128,768]");  // off the hot path: attaches to "matmul"
 //     ...
 //   }
-//   jouleprof::epoch_end();
+//   jouleprof::epoch_end();  // after jouleprof::epoch_begin() at the epoch's start
 //   jouleprof::Timeline t = jouleprof::Recorder::global().collect();
 //
 // begin/end cost tens of nanoseconds: each thread writes fixed-size records into its own bounded
@@ -105,7 +105,12 @@ inline void mark(NameId name) noexcept {
   const std::uint64_t state = detail::recorder_state.load(std::memory_order_relaxed);
   if (state & 1U) detail::record_mark(state, name);
 }
-void epoch_end() noexcept;  // a mark named "epoch_end"
+// Training epochs: marks named "epoch_begin" and "epoch_end" (and, under `jouleprof run
+// --epochs`, lines in its epoch file: epoch_file.hpp). Epoch 1 starts at the first epoch_begin();
+// without one, at the first step, else at the start of the run (start-up included, which the
+// run's warnings then say). Without epoch_begin() an epoch starts where the previous one ended.
+void epoch_begin() noexcept;
+void epoch_end() noexcept;
 
 // Off the hot path (allocates; takes this thread's own lock, which only collect() contends):
 // attaches key=value to the innermost span open on this thread — tensor shapes, bytes moved,

@@ -20,6 +20,34 @@
 
 namespace jouleprof {
 
+// How the `text` format lays a profile out. It is the one text rendering of a profile: `jouleprof
+// run`, `profile`, `attribute` and `report` and the Python package's table() all print it, each
+// choosing its sections. Sections, in the order printed: the headline (what ran, how long, the
+// total and where it came from), channels, epochs, top operators, the tree, attribution methods,
+// warnings (each printed once).
+struct TextViewOptions {
+  // Columns of the output: long names are shortened (template and parameter lists collapsed,
+  // then cut in the middle) and sentences wrapped to fit. The full names stay in every other
+  // format.
+  std::size_t width = 100;
+  int max_depth = 4;               // tree levels below the root; -1 = every level
+  std::size_t max_children = 8;    // per node, largest first; the rest as one "(N more, X J)"
+  std::size_t max_rows = 40;       // tree rows, then one "(N more rows, X J)" line
+  double min_share = 0.0;          // children below this fraction of their parent go into "more"
+  std::size_t top_operators = 10;  // rows of the top-operator table (0: no table)
+  bool full = false;               // every level, child and row, names unshortened, no width limit
+
+  bool headline = true;
+  bool channels = true;
+  bool epochs = true;
+  bool tree = true;  // the top operators and the tree
+  bool attribution = true;
+  bool attribution_diagnostics = false;  // each method's diagnostics (rank, condition, …)
+  bool warnings = true;
+  // Lines the caller adds under the headline (e.g. how a trace's clock was mapped).
+  std::vector<std::string> notes;
+};
+
 struct ReportOptions {
   // The profile to compare against (`--diff OTHER`); only formats with `supports_diff` accept it.
   const Profile* baseline = nullptr;
@@ -32,6 +60,8 @@ struct ReportOptions {
   std::size_t trace_power_points = 200'000;
   // Spans drawn in the HTML timeline; the longest are kept, the rest counted in a note.
   std::size_t html_max_spans = 4000;
+  // The `text` format's layout and sections.
+  TextViewOptions text;
 };
 
 struct ReportFormat {

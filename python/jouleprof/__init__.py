@@ -16,7 +16,7 @@ docs/python.md describes the package; the C API it wraps is include/jouleprof/jo
 
 from ._native import JouleprofError
 from .monitor import Monitor, Totals, attribute_torch_trace
-from .regions import epoch_end, mark, now_ns, recording, region
+from .regions import epoch_begin, epoch_end, mark, now_ns, recording, region
 from .reports import format_tree, write_report, write_samples
 from .torch_modules import clock_sync, module_scopes
 from .tree import Node, node_from_dict
@@ -28,6 +28,7 @@ __all__ = [
     "Totals",
     "attribute_torch_trace",
     "clock_sync",
+    "epoch_begin",
     "epoch_end",
     "format_tree",
     "mark",

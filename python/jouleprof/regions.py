@@ -62,6 +62,12 @@ class region:
         return wrapper
 
 
+def epoch_begin():
+    """Marks the start of a training epoch (a mark named "epoch_begin"): epoch 1 then starts here,
+    not at the start of the process, and time between epochs (evaluation) counts in none."""
+    _lib.jp_epoch_begin()
+
+
 def epoch_end():
     """Marks the end of a training epoch (a mark named "epoch_end")."""
     _lib.jp_epoch_end()

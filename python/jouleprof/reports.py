@@ -3,6 +3,7 @@
 import ctypes
 import json
 import os
+import sys
 
 from . import _native
 
@@ -19,9 +20,34 @@ FORMAT_OF_SUFFIX = {
 }
 
 
-def format_tree(profile_path, max_depth=-1, max_rows=None, max_children=None, min_share=0.0):
-    """The profile's tree as the text table `jouleprof attribute` prints."""
-    options = {"max_depth": int(max_depth), "min_share": float(min_share)}
+# Columns when the text goes neither to a terminal nor to a width given in $COLUMNS.
+PIPE_COLUMNS = 100
+
+
+def output_columns(stream=None):
+    """The width text for `stream` (default: sys.stdout) is laid out to, as on the command line:
+    $COLUMNS when it holds a positive number, else the terminal's width, else 100."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    stream = sys.stdout if stream is None else stream
+    try:
+        if stream.isatty():
+            return os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        pass
+    return PIPE_COLUMNS
+
+
+def format_tree(profile_path, max_depth=4, max_rows=None, max_children=None, min_share=0.0,
+                top=10, full=False, width=None):
+    """The profile as `jouleprof attribute` prints it, through the same C++ renderer: the
+    headline (total, duration, provenance), the `top` operators, the tree to `max_depth` levels
+    with at most `max_children` children a node and `max_rows` rows (None: the command line's
+    limits), warnings; `full` lifts every limit. Laid out to `width` columns (None:
+    output_columns())."""
+    options = {"max_depth": int(max_depth), "min_share": float(min_share), "top": int(top),
+               "full": bool(full), "width": int(output_columns() if width is None else width)}
     if max_rows is not None:
         options["max_rows"] = int(max_rows)
     if max_children is not None:

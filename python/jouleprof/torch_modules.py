@@ -25,6 +25,7 @@ import contextlib
 from . import regions
 
 CLOCK_SYNC_PREFIX = "jouleprof::clock_sync "
+EPOCH_BEGIN_SCOPE = "jouleprof::epoch_begin"
 EPOCH_END_SCOPE = "jouleprof::epoch_end"
 MODULE_PREFIX = "nn.Module: "
 

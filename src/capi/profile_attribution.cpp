@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "training/epoch_summary.hpp"
+
 namespace jouleprof::capi {
 
 namespace {
@@ -54,6 +56,7 @@ Status attribute_profile_over_window(Profile& profile, ProfileAttributionOptions
   }
   JP_RETURN_IF_ERROR(attribute_profile(profile, options.attribution));
   profile.meta.options["attribution.window"] = options.run_window ? "run" : "timeline";
+  summarize_epochs(profile);
   return Status::Ok();
 }
 

@@ -76,6 +76,8 @@ void jp_end(void) { jouleprof::end(); }
 
 void jp_mark(jp_name_id name) { jouleprof::mark(name); }
 
+void jp_epoch_begin(void) { jouleprof::epoch_begin(); }
+
 void jp_epoch_end(void) { jouleprof::epoch_end(); }
 
 void jp_begin_named(const char* name) {

@@ -1,5 +1,5 @@
 // The reports section of the C API: a profile written as one of the report formats, its tree as
-// the text table the command line prints, its samples as samples.csv.
+// the text view the command line prints, its samples as samples.csv.
 #include <fmt/format.h>
 
 #include <exception>
@@ -12,7 +12,6 @@
 #include "jouleprof/profile.hpp"
 #include "jouleprof/report.hpp"
 #include "jouleprof/samples_csv.hpp"
-#include "report/text_tree.hpp"
 
 namespace {
 
@@ -29,44 +28,53 @@ Status report_file(const char* profile_path, const char* format, const char* out
   return jouleprof::write_report(format, profile, jouleprof::ReportOptions{}, output_path);
 }
 
-jouleprof::Result<std::size_t> count_option(const nlohmann::json& options, const char* key) {
+jouleprof::Result<std::size_t> count_option(const nlohmann::json& options, const char* key,
+                                            std::size_t fallback) {
   const auto it = options.find(key);
-  if (it == options.end() || (it->is_number_integer() && it->get<long long>() < 0))
-    return std::numeric_limits<std::size_t>::max();
+  if (it == options.end()) return fallback;
   if (!it->is_number_integer()) {
     return jouleprof::invalid_input(kFormatTreeCall, key, it->dump(),
                                     "must be an integer (negative: no limit)");
   }
+  if (it->get<long long>() < 0) return std::numeric_limits<std::size_t>::max();
   return it->get<std::size_t>();
 }
 
 Status format_tree(const char* profile_path, const char* options_json) {
   JP_TRY(const nlohmann::json options,
-         capi::parse_options_json(options_json, kFormatTreeCall,
-                                  {"max_depth", "max_rows", "max_children", "min_share"}));
-  jouleprof::report::TextTreeOptions tree_options;
+         capi::parse_options_json(
+             options_json, kFormatTreeCall,
+             {"max_depth", "max_rows", "max_children", "min_share", "top", "width", "full"}));
+  jouleprof::ReportOptions report_options;
+  jouleprof::TextViewOptions& view = report_options.text;
+  // What a table of the tree shows: the run's channels and attribution are the profile's report.
+  view.channels = false;
+  view.attribution = false;
   if (const auto it = options.find("max_depth"); it != options.end()) {
     if (!it->is_number_integer()) {
       return jouleprof::invalid_input(kFormatTreeCall, "max_depth", it->dump(),
                                       "must be an integer (-1: every level)");
     }
-    tree_options.max_depth = it->get<int>();
+    view.max_depth = it->get<int>();
   }
-  JP_TRY(tree_options.max_rows, count_option(options, "max_rows"));
-  JP_TRY(tree_options.max_children, count_option(options, "max_children"));
+  JP_TRY(view.max_rows, count_option(options, "max_rows", view.max_rows));
+  JP_TRY(view.max_children, count_option(options, "max_children", view.max_children));
+  JP_TRY(view.top_operators, count_option(options, "top", view.top_operators));
+  JP_TRY(view.width, count_option(options, "width", view.width));
+  JP_TRY(view.full, capi::option_bool(options, kFormatTreeCall, "full", false));
   if (const auto it = options.find("min_share"); it != options.end()) {
     if (!it->is_number() || it->get<double>() < 0.0 || it->get<double>() > 1.0) {
       return jouleprof::invalid_input(kFormatTreeCall, "min_share", it->dump(),
                                       "must be a number from 0 to 1");
     }
-    tree_options.min_share = it->get<double>();
+    view.min_share = it->get<double>();
   }
   JP_TRY(const jouleprof::Profile profile, jouleprof::read_profile_json(profile_path));
   if (!profile.tree) {
     return jouleprof::invalid_input(profile_path, "tree", "null",
                                     "the profile was not attributed: it has no breakdown tree");
   }
-  t_tree_text = jouleprof::report::format_profile_tree(*profile.tree, tree_options);
+  JP_TRY(t_tree_text, jouleprof::render_report("text", profile, report_options));
   return Status::Ok();
 }
 

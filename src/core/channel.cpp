@@ -47,6 +47,38 @@ std::string_view to_string(Provenance p) { return name_of(kProvenanceNames, p); 
 std::optional<Provenance> provenance_from_string(std::string_view s) {
   return parse(kProvenanceNames, s);
 }
+namespace {
+
+int indirectness(Provenance p) {
+  switch (p) {
+    case Provenance::kMeasured:
+      return 0;
+    case Provenance::kInterpolated:
+      return 1;
+    case Provenance::kImported:
+      return 2;
+    case Provenance::kEstimated:
+      return 3;
+    case Provenance::kPredicted:
+      return 4;
+    case Provenance::kSimulated:
+      return 5;
+    case Provenance::kAttributed:  // a measured figure split by a rule: one step further again
+      return 6;
+  }
+  return 6;
+}
+
+}  // namespace
+
+Provenance less_direct(Provenance a, Provenance b) {
+  return indirectness(b) > indirectness(a) ? b : a;
+}
+
+bool is_modelled(Provenance p) {
+  return p == Provenance::kEstimated || p == Provenance::kPredicted || p == Provenance::kSimulated;
+}
+
 std::string_view to_string(ChannelKind k) { return name_of(kKindNames, k); }
 std::optional<ChannelKind> channel_kind_from_string(std::string_view s) {
   return parse(kKindNames, s);

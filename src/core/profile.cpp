@@ -43,4 +43,15 @@ std::optional<double> Profile::total_process_energy_j() const {
   return total;
 }
 
+Provenance Profile::total_provenance() const {
+  std::optional<Provenance> least_direct;
+  for (const ChannelSummary& c : channels) {
+    const Series* s = find_series(c.channel_id);
+    if (s != nullptr && !s->channel().is_top_level()) continue;
+    least_direct = least_direct ? less_direct(*least_direct, c.provenance) : c.provenance;
+  }
+  if (least_direct) return *least_direct;
+  return tree ? tree->provenance : Provenance::kMeasured;
+}
+
 }  // namespace jouleprof

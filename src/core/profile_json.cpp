@@ -287,6 +287,13 @@ json to_json(const Profile& p) {
                                {"diagnostics", a.diagnostics},
                                {"notes", a.notes}});
   }
+  json epochs = json::array();
+  for (const EpochSummary& e : p.epochs) {
+    epochs.push_back(json{{"begin_ns", e.begin_ns},
+                          {"end_ns", e.end_ns},
+                          {"energy_j", e.energy_j},
+                          {"counter_updates", e.counter_updates}});
+  }
   return json{{"schema", "jouleprof.profile"},
               {"schema_version", p.schema_version},
               {"meta", meta},
@@ -295,6 +302,7 @@ json to_json(const Profile& p) {
               {"timeline", timeline_to_json(p.timeline)},
               {"tree", p.tree ? node_to_json(*p.tree) : json()},
               {"attribution", attribution},
+              {"epochs", epochs},
               {"warnings", p.warnings}};
 }
 
@@ -365,6 +373,20 @@ Profile from_json(const json& j) {
     r.diagnostics = get_field<std::map<std::string, double>>(a, "diagnostics", where);
     r.notes = get_field<std::vector<std::string>>(a, "notes", where);
     p.attribution.push_back(std::move(r));
+  }
+  // Profiles written before epochs were summarised have no "epochs".
+  if (j.contains("epochs")) {
+    const json epochs = get_field<json>(j, "epochs", "profile");
+    for (std::size_t i = 0; i < epochs.size(); ++i) {
+      const std::string where = fmt::format("epochs[{}]", i);
+      EpochSummary e;
+      e.begin_ns = get_field<TimeNs>(epochs[i], "begin_ns", where);
+      e.end_ns = get_field<TimeNs>(epochs[i], "end_ns", where);
+      e.energy_j = get_field<double>(epochs[i], "energy_j", where);
+      e.counter_updates = get_field<std::uint64_t>(epochs[i], "counter_updates", where);
+      if (e.end_ns < e.begin_ns) throw FieldError{where + ".end_ns", "is before its begin_ns"};
+      p.epochs.push_back(e);
+    }
   }
   p.warnings = get_field<std::vector<std::string>>(j, "warnings", "profile");
   return p;

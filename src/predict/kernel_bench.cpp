@@ -8,30 +8,6 @@
 #include "jouleprof/statistics.hpp"
 
 namespace jouleprof::predict {
-namespace {
-
-// The provenance a sum of channels carries is its least direct part's.
-int trust_rank(Provenance p) {
-  switch (p) {
-    case Provenance::kMeasured:
-      return 0;
-    case Provenance::kInterpolated:
-      return 1;
-    case Provenance::kImported:
-      return 2;
-    case Provenance::kPredicted:
-      return 3;
-    case Provenance::kSimulated:
-      return 4;
-    case Provenance::kEstimated:
-      return 5;
-    case Provenance::kAttributed:
-      return 6;
-  }
-  return 6;
-}
-
-}  // namespace
 
 std::string_view to_string(KernelEnergyFigure f) {
   return f == KernelEnergyFigure::kTotal ? "total" : "net";
@@ -74,8 +50,8 @@ Result<KernelEnergy> kernel_energy(const GatedResult& result, KernelEnergyFigure
       continue;
     e.channels.push_back(first[c].channel_id);
     sources.insert(series->channel().source);
-    if (!provenance || trust_rank(first[c].provenance) > trust_rank(*provenance))
-      provenance = first[c].provenance;
+    // The provenance a sum of channels carries is its least direct part's.
+    provenance = provenance ? less_direct(*provenance, first[c].provenance) : first[c].provenance;
     for (std::size_t r = 0; r < result.repetitions.size(); ++r) {
       const ChannelCall& call = result.repetitions[r].channels.at(c);
       energy_mj[r] += 1e3 * (figure == KernelEnergyFigure::kTotal ? call.total_j : call.net_j);

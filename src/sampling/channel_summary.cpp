@@ -5,16 +5,32 @@
 namespace jouleprof {
 namespace {
 
-double counter_peak_w(const Series& s, TimeNs begin_ns, TimeNs end_ns, TimeNs window_ns) {
+// A counter's value read at t holds the energy up to its last update, which may lie up to
+// `staleness_ns` before t (the update period, or the poll interval when polls are more frequent).
+// Each window's length is therefore widened by that much: the window whose ends were read at the
+// same staleness still gives the true mean, and no window reads above the truth, so the peak of
+// a steady 24 W does not come out as 24.08 W.
+double counter_peak_w(const Series& s, TimeNs begin_ns, TimeNs end_ns, TimeNs window_ns,
+                      TimeNs staleness_ns) {
   const std::size_t first = s.lower_bound(begin_ns);
   double peak = 0.0;
   std::size_t j = first;
   for (std::size_t i = first; i < s.size() && s[i].t_ns <= end_ns; ++i) {
     while (j + 1 < i && s[i].t_ns - s[j + 1].t_ns >= window_ns) ++j;
     const TimeNs span = s[i].t_ns - s[j].t_ns;
-    if (span >= window_ns) peak = std::max(peak, (s[i].value - s[j].value) / ns_to_s(span));
+    if (span >= window_ns)
+      peak = std::max(peak, (s[i].value - s[j].value) / ns_to_s(span + staleness_ns));
   }
   return peak;
+}
+
+// How stale a reading can be: the counter's nominal update period, bounded by the mean interval
+// between readings; 0 when the period is not known.
+TimeNs reading_staleness_ns(const Series& s) {
+  const TimeNs period = s.channel().nominal_period_ns;
+  if (period <= 0 || s.size() < 2) return 0;
+  const TimeNs spacing = (s.end_ns() - s.begin_ns()) / static_cast<TimeNs>(s.size() - 1);
+  return std::min(period, spacing);
 }
 
 double power_peak_w(const Series& s, TimeNs begin_ns, TimeNs end_ns) {
@@ -43,8 +59,13 @@ ChannelSummary summarize_channel(const Series& series, TimeNs begin_ns, TimeNs e
   summary.mean_power_w = summary.energy_j / ns_to_s(summary.duration_ns);
   if (channel.kind == ChannelKind::kEnergyCounter) {
     const TimeNs window = std::max(peak_window_ns, 2 * channel.measured_period_ns);
+    // Widened windows may read a little under the truth, never under the run's mean, which
+    // some window of the run must reach.
     summary.peak_power_w =
-        summary.duration_ns > window ? counter_peak_w(series, a, b, window) : summary.mean_power_w;
+        summary.duration_ns > window
+            ? std::max(summary.mean_power_w,
+                       counter_peak_w(series, a, b, window, reading_staleness_ns(series)))
+            : summary.mean_power_w;
   } else {
     summary.peak_power_w = power_peak_w(series, a, b);
   }

@@ -16,7 +16,8 @@ std::string_view to_string(EnergyFigure f) {
 
 EnergySnapshot snapshot_of(const Profile& profile, std::string label) {
   return EnergySnapshot{std::move(label), energy_total_of(profile),
-                        profile.total_process_energy_j(), node_energies_of(profile)};
+                        profile.total_process_energy_j(), node_energies_of(profile),
+                        profile.total_provenance()};
 }
 
 Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::string& db_path) {
@@ -36,12 +37,12 @@ Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::st
   JP_TRY(RunRecord run, db.run(id));
   JP_TRY(std::vector<NodeEnergy> nodes, db.nodes(id));
   return EnergySnapshot{fmt::format("run {}", id), run.total_energy_j, run.process_energy_j,
-                        std::move(nodes)};
+                        std::move(nodes), run.provenance};
 }
 
 RunComparison compare_runs(const EnergySnapshot& before, const EnergySnapshot& after) {
   RunComparison c{before.label,           after.label, before.total_energy_j, after.total_energy_j,
-                  EnergyFigure::kMachine, {}};
+                  EnergyFigure::kMachine, {},          before.provenance,     after.provenance};
   std::map<std::string, double> before_by_path;
   for (const NodeEnergy& n : before.nodes) before_by_path[n.path] += n.energy_j;
   std::map<std::string, bool> seen;
@@ -83,8 +84,38 @@ Result<RunComparison> compare_runs(const EnergySnapshot& before, const EnergySna
                   *before.process_energy_j,
                   *after.process_energy_j,
                   EnergyFigure::kProcesses,
-                  {}};
+                  {},
+                  before.provenance,
+                  after.provenance};
   return c;
+}
+
+std::vector<std::string> provenance_notes(const RunComparison& c) {
+  std::vector<std::string> notes;
+  const auto side = [&](const std::string& label, Provenance p) {
+    if (is_modelled(p)) {
+      notes.push_back(fmt::format("{}: its energy is {}, not measured", label, to_string(p)));
+    }
+  };
+  side(c.before_label, c.before_provenance);
+  side(c.after_label, c.after_provenance);
+  if (c.before_provenance != c.after_provenance) {
+    notes.push_back(
+        fmt::format("the two runs' energies come from different kinds of source ({} "
+                    "vs {}): the change is partly the method's",
+                    to_string(c.before_provenance), to_string(c.after_provenance)));
+  }
+  return notes;
+}
+
+Status check_same_provenance(const RunComparison& c) {
+  if (c.before_provenance == c.after_provenance) return Status::Ok();
+  return Error(ErrorCode::kInvalidInput,
+               fmt::format("cannot check an energy budget between {} ({}) and {} ({}): a {} "
+                           "total against a {} one measures the methods, not the code",
+                           c.before_label, to_string(c.before_provenance), c.after_label,
+                           to_string(c.after_provenance), to_string(c.before_provenance),
+                           to_string(c.after_provenance)));
 }
 
 Result<EnergyBudget> parse_budget(std::string_view text) {

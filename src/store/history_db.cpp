@@ -195,10 +195,28 @@ Status migrate(sqlite3* db, const std::string& path) {
   });
 }
 
+// The last two columns give the run's provenance: its top-level channels' and its tree root's.
 constexpr const char* kRunColumns =
     "id, recorded_at_ns, kind, host, rank, world_size, command, tool_version, begin_ns, end_ns, "
-    "exit_code, "
-    "partial, total_energy_j, profile_path, warnings, process_energy_j, observed";
+    "exit_code, partial, total_energy_j, profile_path, warnings, process_energy_j, observed, "
+    "(SELECT group_concat(provenance, ',') FROM run_channels c WHERE c.run_id = runs.id AND "
+    "c.parent_id = ''), "
+    "(SELECT provenance FROM run_nodes n WHERE n.run_id = runs.id AND n.path = '')";
+
+// Profile::total_provenance over what the database holds: the least direct of the top-level
+// channels' provenances, else the tree root's, else measured.
+Provenance stored_provenance(const std::string& channels, const std::string& root) {
+  std::optional<Provenance> least_direct;
+  std::size_t begin = 0;
+  while (begin < channels.size()) {
+    const std::size_t end = std::min(channels.find(',', begin), channels.size());
+    if (const auto p = provenance_from_string(channels.substr(begin, end - begin)))
+      least_direct = least_direct ? less_direct(*least_direct, *p) : *p;
+    begin = end + 1;
+  }
+  if (least_direct) return *least_direct;
+  return provenance_from_string(root).value_or(Provenance::kMeasured);
+}
 
 RunRecord run_from_row(const Statement& s) {
   RunRecord r;
@@ -218,6 +236,7 @@ RunRecord run_from_row(const Statement& s) {
   r.warnings = static_cast<std::size_t>(s.int64(14));
   r.process_energy_j = s.optional_real(15);
   r.observed = s.text(16);
+  r.provenance = stored_provenance(s.text(17), s.text(18));
   return r;
 }
 
@@ -365,15 +384,24 @@ Result<std::int64_t> HistoryDb::record(const Profile& profile, const std::string
   return id;
 }
 
-Result<std::vector<RunRecord>> HistoryDb::list(std::size_t limit) const {
-  const std::string sql = fmt::format("SELECT {} FROM runs ORDER BY id DESC LIMIT ?", kRunColumns);
+Result<std::vector<RunRecord>> HistoryDb::list(std::size_t limit,
+                                               const HistoryFilter& filter) const {
+  // Host and command are filtered by SQLite; the provenance, derived per row, here (so the limit
+  // counts matching runs).
+  const std::string sql = fmt::format(
+      "SELECT {} FROM runs WHERE (?1 = '' OR host = ?1) AND (?2 = '' OR instr(command, ?2) > 0) "
+      "ORDER BY id DESC",
+      kRunColumns);
   Statement s(db_, sql.c_str());
   if (!s.ok()) return db_error(db_, path_, "listing runs");
-  s.bind(1, limit == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(limit));
+  s.bind(1, filter.host).bind(2, filter.command_contains);
   std::vector<RunRecord> runs;
   int rc = SQLITE_ROW;
-  while ((rc = s.step()) == SQLITE_ROW) runs.push_back(run_from_row(s));
-  if (rc != SQLITE_DONE) return db_error(db_, path_, "listing runs");
+  while ((limit == 0 || runs.size() < limit) && (rc = s.step()) == SQLITE_ROW) {
+    RunRecord r = run_from_row(s);
+    if (!filter.provenance || r.provenance == *filter.provenance) runs.push_back(std::move(r));
+  }
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return db_error(db_, path_, "listing runs");
   return runs;
 }
 

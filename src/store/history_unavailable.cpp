@@ -25,7 +25,9 @@ Result<int> HistoryDb::schema_version() const { return unavailable(path_); }
 Result<std::int64_t> HistoryDb::record(const Profile&, const std::string&) {
   return unavailable(path_);
 }
-Result<std::vector<RunRecord>> HistoryDb::list(std::size_t) const { return unavailable(path_); }
+Result<std::vector<RunRecord>> HistoryDb::list(std::size_t, const HistoryFilter&) const {
+  return unavailable(path_);
+}
 Result<RunRecord> HistoryDb::run(std::int64_t) const { return unavailable(path_); }
 Result<std::vector<NodeEnergy>> HistoryDb::nodes(std::int64_t) const { return unavailable(path_); }
 

@@ -4,43 +4,55 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cstdlib>
+#include <charconv>
 #include <fstream>
-#include <sstream>
 
 namespace jouleprof {
+namespace {
 
-void notify_epoch_file(TimeNs t_ns) noexcept {
+constexpr std::string_view kBegin = "begin ";
+constexpr std::string_view kEnd = "end ";
+
+}  // namespace
+
+void notify_epoch_file(EpochBoundary::Kind kind, TimeNs t_ns) noexcept {
   static const char* const path = std::getenv(kEpochFileEnv);
   if (path == nullptr || *path == '\0') return;
   const int fd = ::open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return;
-  char line[32];
-  const auto written = fmt::format_to_n(line, sizeof(line), "{}\n", t_ns);
+  char line[48];
+  const auto written = fmt::format_to_n(line, sizeof(line), "{}{}\n",
+                                        kind == EpochBoundary::Kind::kBegin ? kBegin : kEnd, t_ns);
   (void)!::write(fd, line, written.size);
   ::close(fd);
 }
 
-Result<std::vector<TimeNs>> read_epoch_file(const std::string& path) {
+Result<std::vector<EpochBoundary>> read_epoch_file(const std::string& path) {
   std::ifstream in(path);
-  std::vector<TimeNs> ends;
-  if (!in) return ends;  // no epoch has ended yet
+  std::vector<EpochBoundary> boundaries;
+  if (!in) return boundaries;  // no epoch has begun or ended yet
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::size_t line_no = 0;
   std::size_t begin = 0;
   for (std::size_t end = text.find('\n'); end != std::string::npos; end = text.find('\n', begin)) {
     ++line_no;
-    const std::string line = text.substr(begin, end - begin);
+    std::string_view line(text.data() + begin, end - begin);
     begin = end + 1;
-    char* stop = nullptr;
-    const long long value = std::strtoll(line.c_str(), &stop, 10);
-    if (line.empty() || stop == nullptr || *stop != '\0' || value <= 0) {
-      return invalid_input(fmt::format("{}:{}", path, line_no), "t_ns", line,
-                           "not a positive integer time");
+    EpochBoundary b;
+    if (line.starts_with(kBegin)) {
+      b.kind = EpochBoundary::Kind::kBegin;
+      line.remove_prefix(kBegin.size());
+    } else if (line.starts_with(kEnd)) {
+      line.remove_prefix(kEnd.size());
     }
-    ends.push_back(value);
+    const auto [stop, ec] = std::from_chars(line.data(), line.data() + line.size(), b.t_ns);
+    if (line.empty() || ec != std::errc() || stop != line.data() + line.size() || b.t_ns <= 0) {
+      return invalid_input(fmt::format("{}:{}", path, line_no), "t_ns", line,
+                           "not a positive integer time after 'begin ' or 'end '");
+    }
+    boundaries.push_back(b);
   }
-  return ends;
+  return boundaries;
 }
 
 }  // namespace jouleprof

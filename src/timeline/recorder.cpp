@@ -175,19 +175,35 @@ void record_mark(std::uint64_t state, NameId name) noexcept {
 
 }  // namespace detail
 
-void epoch_end() noexcept {
-  notify_epoch_file(monotonic_now_ns());
+namespace {
+
+// The boundary goes to `jouleprof run --epochs`'s file and, while recording, into the timeline.
+void epoch_boundary(EpochBoundary::Kind kind) noexcept {
+  notify_epoch_file(kind, monotonic_now_ns());
   const std::uint64_t state = detail::recorder_state.load(std::memory_order_relaxed);
   if ((state & 1U) == 0) return;
-  static const NameId epoch_end_name = [] {
+  static const NameId begin_name = [] {
     try {
-      return intern_name("epoch_end");
+      return intern_name("epoch_begin");
     } catch (...) {
       return NameId{0xFFFFFFFFU};  // collected as "[unknown name id …]"
     }
   }();
-  detail::record_mark(state, epoch_end_name);
+  static const NameId end_name = [] {
+    try {
+      return intern_name("epoch_end");
+    } catch (...) {
+      return NameId{0xFFFFFFFFU};
+    }
+  }();
+  detail::record_mark(state, kind == EpochBoundary::Kind::kBegin ? begin_name : end_name);
 }
+
+}  // namespace
+
+void epoch_begin() noexcept { epoch_boundary(EpochBoundary::Kind::kBegin); }
+
+void epoch_end() noexcept { epoch_boundary(EpochBoundary::Kind::kEnd); }
 
 void annotate(const Attributes& attributes) {
   const std::uint64_t state = detail::recorder_state.load(std::memory_order_relaxed);

@@ -93,8 +93,9 @@ constexpr std::string_view kModulePrefix = "nn.Module: ";
 constexpr std::string_view kStepPrefix = "ProfilerStep#";
 constexpr std::string_view kStepName = "step";
 // Zero-length scopes jouleprof's Python package leaves in a torch.profiler trace: a clock
-// reference ("jouleprof::clock_sync <monotonic ns>") and epoch ends. They are not spans.
+// reference ("jouleprof::clock_sync <monotonic ns>") and epoch boundaries. They are not spans.
 constexpr std::string_view kClockSyncPrefix = "jouleprof::clock_sync ";
+constexpr std::string_view kEpochBeginScope = "jouleprof::epoch_begin";
 constexpr std::string_view kEpochEndScope = "jouleprof::epoch_end";
 // torch's legacy profiler (builds without Kineto, such as Debian's torch 1.13) writes a bare array
 // of events without categories, all in the process "CPU functions", times in µs since its start.
@@ -358,10 +359,11 @@ class TraceBuilder final : public timeline::ChromeEventSink {
       clock_sync_ = ClockSync{t_ns, *monotonic_ns};
       return true;
     }
-    if (e.name == kEpochEndScope) {
+    if (e.name == kEpochBeginScope || e.name == kEpochEndScope) {
       ++skipped_;
       JP_TRY(const TimeNs t_ns, time_field(e, "ts", e.ts_token));
-      marks_.push_back(PendingMark{t_ns, track_of(e), intern("epoch_end")});
+      marks_.push_back(PendingMark{
+          t_ns, track_of(e), intern(e.name == kEpochBeginScope ? "epoch_begin" : "epoch_end")});
       return true;
     }
     return false;

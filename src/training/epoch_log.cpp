@@ -21,23 +21,92 @@ std::string_view to_string(EpochOrigin origin) {
   return "unknown";
 }
 
-Result<EpochLog> epochs_from_marks(const Timeline& timeline, TimeNs training_begin_ns) {
-  EpochLog log;
-  log.begin_ns = training_begin_ns;
-  log.origin = EpochOrigin::kMarks;
-  for (const Mark& mark : timeline.marks()) {
-    if (timeline.name(mark.name) == kEpochEndMarkName && mark.t_ns > training_begin_ns) {
-      log.end_ns.push_back(mark.t_ns);
-    }
+std::string_view to_string(EpochStart start) {
+  switch (start) {
+    case EpochStart::kGiven:
+      return "given";
+    case EpochStart::kBeginMark:
+      return "the first epoch_begin";
+    case EpochStart::kTrainBegin:
+      return "the train_begin mark";
+    case EpochStart::kFirstStep:
+      return "the first step";
+    case EpochStart::kRunStart:
+      return "the start of the run";
   }
-  std::sort(log.end_ns.begin(), log.end_ns.end());
-  log.end_ns.erase(std::unique(log.end_ns.begin(), log.end_ns.end()), log.end_ns.end());
+  return "unknown";
+}
+
+Result<EpochLog> epochs_from_boundaries(std::vector<EpochBoundary> boundaries,
+                                        std::optional<TimeNs> training_start_ns,
+                                        TimeNs run_begin_ns, EpochStart training_start) {
+  // An end and a begin at the same instant: the end closes the epoch first.
+  std::stable_sort(
+      boundaries.begin(), boundaries.end(), [](const EpochBoundary& a, const EpochBoundary& b) {
+        if (a.t_ns != b.t_ns) return a.t_ns < b.t_ns;
+        return a.kind == EpochBoundary::Kind::kEnd && b.kind == EpochBoundary::Kind::kBegin;
+      });
+  EpochLog log;
+  log.origin = EpochOrigin::kMarks;
+  std::optional<TimeNs> pending_begin;
+  bool any_begin = false;
+  for (const EpochBoundary& b : boundaries) {
+    if (b.t_ns < run_begin_ns) continue;
+    if (b.kind == EpochBoundary::Kind::kBegin) {
+      if (!pending_begin) pending_begin = b.t_ns;
+      continue;
+    }
+    const TimeNs previous_end = log.end_ns.empty() ? run_begin_ns : log.end_ns.back();
+    if (b.t_ns <= previous_end && !log.end_ns.empty()) continue;  // the same end twice
+    TimeNs begin = previous_end;
+    if (pending_begin && *pending_begin < b.t_ns) {
+      begin = *pending_begin;
+      any_begin = true;
+      if (log.end_ns.empty()) log.first_start = EpochStart::kBeginMark;
+    } else if (log.end_ns.empty()) {
+      const bool started =
+          training_start_ns && *training_start_ns >= run_begin_ns && *training_start_ns < b.t_ns;
+      begin = started ? *training_start_ns : run_begin_ns;
+      log.first_start = started ? training_start : EpochStart::kRunStart;
+    }
+    if (log.end_ns.empty()) log.begin_ns = begin;
+    log.epoch_begins_ns.push_back(begin);
+    log.end_ns.push_back(b.t_ns);
+    pending_begin.reset();
+  }
   if (log.end_ns.empty()) {
     return invalid_input("timeline", "marks", std::string(kEpochEndMarkName),
                          "no epoch_end mark after the training began");
   }
-  log.note = fmt::format("{} epochs from epoch_end marks", log.size());
+  log.note =
+      fmt::format("{} epochs from {} marks; epoch 1 from {}", log.size(),
+                  any_begin ? "epoch_begin/epoch_end" : "epoch_end", to_string(log.first_start));
   return log;
+}
+
+Result<EpochLog> epochs_from_marks(const Timeline& timeline, TimeNs run_begin_ns) {
+  std::vector<EpochBoundary> boundaries;
+  for (const Mark& mark : timeline.marks()) {
+    const std::string_view name = timeline.name(mark.name);
+    if (name == kEpochBeginMarkName) boundaries.push_back({EpochBoundary::Kind::kBegin, mark.t_ns});
+    if (name == kEpochEndMarkName) boundaries.push_back({EpochBoundary::Kind::kEnd, mark.t_ns});
+  }
+  std::optional<TimeNs> train_begin;
+  for (const Mark& mark : timeline.marks()) {
+    if (timeline.name(mark.name) == kTrainBeginMarkName && mark.t_ns >= run_begin_ns &&
+        (!train_begin || mark.t_ns < *train_begin))
+      train_begin = mark.t_ns;
+  }
+  if (train_begin) {
+    return epochs_from_boundaries(std::move(boundaries), train_begin, run_begin_ns,
+                                  EpochStart::kTrainBegin);
+  }
+  std::optional<TimeNs> first_step;
+  for (const Span& s : timeline.spans()) {
+    if (s.category == SpanCategory::kStep && (!first_step || s.begin_ns < *first_step))
+      first_step = s.begin_ns;
+  }
+  return epochs_from_boundaries(std::move(boundaries), first_step, run_begin_ns);
 }
 
 Result<EpochLog> read_epochs_csv(const std::string& path, TimeNs training_begin_ns) {

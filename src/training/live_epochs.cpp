@@ -1,6 +1,8 @@
 #include "jouleprof/live_epochs.hpp"
 
 #include "jouleprof/epoch_file.hpp"
+#include "training/epoch_log.hpp"
+#include "training/epoch_summary.hpp"
 
 namespace jouleprof {
 
@@ -15,21 +17,24 @@ Result<std::vector<EpochUpdate>> LiveEpochProjector::poll(const Monitor& monitor
 
 Result<std::vector<EpochUpdate>> LiveEpochProjector::poll(const std::vector<Series>& series,
                                                           TimeNs run_begin_ns) {
-  JP_TRY(const std::vector<TimeNs> ends, read_epoch_file(epoch_file_));
+  JP_TRY(boundaries_, read_epoch_file(epoch_file_));
   std::vector<EpochUpdate> updates;
-  if (ends.size() <= ends_ns_.size()) return updates;
-  for (std::size_t e = ends_ns_.size(); e < ends.size(); ++e) {
-    const TimeNs begin = e == 0 ? run_begin_ns : ends[e - 1];
+  const Result<EpochLog> log = epochs_from_boundaries(boundaries_, std::nullopt, run_begin_ns);
+  if (!log || log->size() <= ends_ns_.size()) return updates;
+  std::vector<const Series*> energy_series;
+  for (const Series& s : series) {
+    if (s.channel().carries_energy() && s.channel().is_top_level()) energy_series.push_back(&s);
+  }
+  for (std::size_t e = ends_ns_.size(); e < log->size(); ++e) {
+    const TimeNs begin = log->epoch_begin_ns(e);
+    const TimeNs end = log->end_ns[e];
     double energy = 0.0;
-    for (const Series& s : series) {
-      if (s.channel().carries_energy() && s.channel().is_top_level()) {
-        energy += s.energy_between_j(begin, ends[e]);
-      }
-    }
+    for (const Series* s : energy_series) energy += s->energy_between_j(begin, end);
     energies_j_.push_back(energy);
-    ends_ns_.push_back(ends[e]);
+    ends_ns_.push_back(end);
     JP_TRY(LiveProjection projection, project_live(energies_j_, total_epochs_, options_));
-    updates.push_back(EpochUpdate{static_cast<int>(e), energy, ends[e] - begin, projection});
+    updates.push_back(EpochUpdate{static_cast<int>(e), energy, end - begin,
+                                  fewest_updates(energy_series, begin, end), projection});
   }
   return updates;
 }

@@ -3,13 +3,104 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <numeric>
 
+#include "jouleprof/profile.hpp"
+#include "jouleprof/samples_csv.hpp"
 #include "sources/power_log.hpp"
 #include "training/baselines.hpp"
 #include "training/epoch_energy.hpp"
 
 namespace jouleprof {
+namespace {
+
+// A trace as `project` reads it: any power log, or jouleprof's own profile.json or samples.csv —
+// whose epoch marks, when a profile holds them, give the epochs.
+struct ProjectTrace {
+  PowerLog log;
+  bool own = false;                // jouleprof's profile or samples: every top-level channel
+  std::optional<Profile> profile;  // jouleprof's own: the marks and the run window
+};
+
+// What the epochs' energy sums: jouleprof's top-level energy channels, else the log's first
+// counter (or power series).
+std::vector<const Series*> energy_series(const ProjectTrace& trace) {
+  std::vector<const Series*> out;
+  if (trace.own) {
+    for (const Series& s : trace.log.series) {
+      if (s.channel().carries_energy() && s.channel().is_top_level() && !s.empty())
+        out.push_back(&s);
+    }
+    return out;
+  }
+  const Series* energy = trace.log.find(ChannelKind::kEnergyCounter);
+  if (energy == nullptr) energy = trace.log.find(ChannelKind::kPower);
+  if (energy != nullptr) out.push_back(energy);
+  return out;
+}
+
+// jouleprof's samples.csv: its magic line, or (written by hand) comment lines and then its
+// header.
+bool is_samples_csv(const std::string& path) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.starts_with("# jouleprof samples")) return true;
+    if (line.empty() || line.front() == '#') continue;
+    return line == "t_ns,channel,kind,value";
+  }
+  return false;
+}
+
+// The profile a samples.csv belongs to: profile.json beside samples.csv, <stem>.json beside
+// <stem>.samples.csv (how `jouleprof run --output` names them).
+std::optional<std::filesystem::path> profile_beside(const std::filesystem::path& samples) {
+  const std::string name = samples.filename().string();
+  std::filesystem::path candidate;
+  if (name == "samples.csv") {
+    candidate = samples.parent_path() / "profile.json";
+  } else if (name.ends_with(".samples.csv")) {
+    candidate = samples.parent_path() / (name.substr(0, name.size() - 12) + ".json");
+  } else {
+    return std::nullopt;
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(candidate, ec)) return std::nullopt;
+  return candidate;
+}
+
+Result<ProjectTrace> read_project_trace(const ProjectRequest& request,
+                                        const PowerLogOptions& import) {
+  ProjectTrace trace;
+  const std::string& path = request.trace_path;
+  const bool json = std::filesystem::path(path).extension() == ".json";
+  if (request.trace_format == PowerLogFormat::kAuto && (json || is_samples_csv(path))) {
+    trace.log.path = path;
+    trace.own = true;
+    if (json) {
+      JP_TRY(Profile profile, read_profile_json(path));
+      trace.log.format = "jouleprof profile";
+      trace.log.series = std::move(profile.series);
+      trace.profile = std::move(profile);
+    } else {
+      JP_TRY(trace.log.series, read_samples_csv(path));
+      trace.log.format = "jouleprof samples";
+      if (const auto beside = profile_beside(path)) {
+        JP_TRY(Profile profile, read_profile_json(beside->string()));
+        trace.log.warnings.push_back(
+            fmt::format("epoch marks from {}, the profile beside the samples", beside->string()));
+        trace.profile = std::move(profile);
+      }
+    }
+    return trace;
+  }
+  JP_TRY(trace.log, read_power_log(path, request.trace_format, import));
+  return trace;
+}
+
+}  // namespace
 
 Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
                                                const GpuSpecTable& specs) {
@@ -19,17 +110,22 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
   }
   PowerLogOptions import;
   import.utc_offset_s = request.utc_offset_s;
-  JP_TRY(PowerLog trace, read_power_log(request.trace_path, request.trace_format, import));
-  const Series* energy = trace.find(ChannelKind::kEnergyCounter);
-  if (energy == nullptr) energy = trace.find(ChannelKind::kPower);
-  if (energy == nullptr) {
-    return invalid_input(request.trace_path, "series", "", "the trace holds no power or energy");
+  JP_TRY(const ProjectTrace project_trace, read_project_trace(request, import));
+  const PowerLog& trace = project_trace.log;
+  const std::vector<const Series*> series_with_energy = energy_series(project_trace);
+  if (series_with_energy.empty()) {
+    return invalid_input(request.trace_path, "series", "",
+                         project_trace.own ? "holds no top-level energy or power channel"
+                                           : "the trace holds no power or energy");
   }
+  const Series* energy = series_with_energy.front();
   RunProjectionReport report;
   report.trace_path = request.trace_path;
   report.warnings = trace.warnings;
 
-  const TimeNs begin = energy->begin_ns();
+  const TimeNs begin = project_trace.profile && project_trace.profile->meta.begin_ns > 0
+                           ? std::max(project_trace.profile->meta.begin_ns, energy->begin_ns())
+                           : energy->begin_ns();
   TimeNs end = energy->end_ns();
   if (request.duration_s) {
     if (!(*request.duration_s > 0.0)) {
@@ -44,12 +140,22 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
           *request.duration_s, ns_to_s(energy->end_ns() - begin)));
     }
   }
+  Result<EpochLog> marked = project_trace.profile
+                                ? epochs_from_marks(project_trace.profile->timeline, begin)
+                                : Result<EpochLog>(invalid_input("project", "marks", "", "none"));
   if (request.epochs_csv) {
     JP_TRY(report.epochs, read_epochs_csv(*request.epochs_csv, begin));
+  } else if (marked) {
+    report.epochs = std::move(marked).value();
+    if (report.epochs.first_start == EpochStart::kRunStart) {
+      report.warnings.push_back(
+          "epoch 1 is counted from the start of the run (the job called no epoch_begin before "
+          "its first epoch_end), so its start-up is part of it");
+    }
   } else {
     JP_TRY(report.epochs, equal_split_epochs(begin, end, request.epochs));
   }
-  std::vector<const Series*> series = {energy};
+  std::vector<const Series*> series = series_with_energy;
   std::optional<Series> ram;
   if (request.memory_log) {
     JP_TRY(Series ram_power,
@@ -62,8 +168,9 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
   for (const std::string& w : energies.warnings) report.warnings.push_back(w);
   report.epoch_energies_j = energies.energy_j;
   const TimeNs window_end = report.epochs.end_ns.back();
-  for (const Series* s : series) report.measured_j += s->energy_between_j(begin, window_end);
-  const double duration_s = ns_to_s(window_end - begin);
+  const TimeNs window_begin = report.epochs.begin_ns;
+  for (const Series* s : series) report.measured_j += s->energy_between_j(window_begin, window_end);
+  const double duration_s = ns_to_s(window_end - window_begin);
 
   // STEP projects the whole run (N epochs) from the measured epochs < s + w.
   const int known = static_cast<int>(energies.energy_j.size());

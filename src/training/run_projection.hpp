@@ -1,7 +1,8 @@
 // STEP and the baselines for one logged training run: what `jouleprof project` prints. The
-// trace gives the energy (any format the trace readers know), the epochs come from a CSV of end
-// times or an equal split of the training window, and the GPU's specifications feed the
-// baselines.
+// trace gives the energy (any format the power-log readers know, or jouleprof's own profile.json
+// and samples.csv: their top-level channels), the epochs come from a CSV of end times, the
+// profile's epoch marks, or an equal split of the training window, and the GPU's specifications
+// feed the baselines.
 #pragma once
 
 #include <optional>

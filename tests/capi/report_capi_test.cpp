@@ -21,24 +21,32 @@ std::string written_profile(const TempDir& dir, const Profile& profile) {
   return path;
 }
 
-TEST(ReportCApi, FormatTreeIsTheCommandLinesTableWithItsLimits) {
+TEST(ReportCApi, FormatTreeIsTheCommandLinesViewWithItsLimits) {
   const TempDir dir;
   const std::string profile = written_profile(dir, testing::sample_profile());
   const char* text = nullptr;
   ASSERT_EQ(jp_format_tree(profile.c_str(), nullptr, &text), JP_OK) << jp_last_error();
   const std::string all(text);
-  EXPECT_EQ(all.rfind("node", 0), 0U) << all;
+  EXPECT_EQ(all.rfind("jouleprof profile: ", 0), 0U) << all;
   EXPECT_NE(all.find("% of parent"), std::string::npos);
-  EXPECT_NE(all.find("aten::addmm"), std::string::npos);
-  EXPECT_EQ(all.find("more rows"), std::string::npos);
+  EXPECT_NE(all.find("top operators"), std::string::npos);
+  EXPECT_NE(all.find("├─ backward"), std::string::npos);
+  EXPECT_EQ(all.find("channels:"), std::string::npos) << "the tree's view, not the whole report";
 
-  // The root, train_step and its two passes: four rows, the rest counted on one line.
-  ASSERT_EQ(jp_format_tree(profile.c_str(), R"({"max_rows": 4, "max_depth": 2})", &text), JP_OK)
+  // The root and train_step, each with the "(N more)" row of its hidden children (their energy
+  // in the energy column): four rows; the top operators left out.
+  ASSERT_EQ(jp_format_tree(profile.c_str(), R"({"max_rows": 4, "max_depth": 2, "top": 0})", &text),
+            JP_OK)
       << jp_last_error();
   const std::string limited(text);
   EXPECT_NE(limited.find("train_step"), std::string::npos) << limited;
   EXPECT_EQ(limited.find("aten::addmm"), std::string::npos) << "below max_depth";
-  EXPECT_NE(limited.find("(1 more rows)"), std::string::npos) << limited;
+  EXPECT_NE(limited.find("│  └─ (2 more)   240 J"), std::string::npos) << limited;
+  EXPECT_NE(limited.find("└─ (1 more)     30.0 J"), std::string::npos) << limited;
+  EXPECT_EQ(limited.find("top operators"), std::string::npos);
+
+  ASSERT_EQ(jp_format_tree(profile.c_str(), R"({"full": true, "width": 40})", &text), JP_OK);
+  EXPECT_NE(std::string(text).find("sgemm_128x64"), std::string::npos);
 }
 
 TEST(ReportCApi, FormatTreeErrorsNameTheOptionOrTheMissingTree) {
@@ -52,6 +60,7 @@ TEST(ReportCApi, FormatTreeErrorsNameTheOptionOrTheMissingTree) {
   EXPECT_NE(std::string(jp_last_error()).find("min_share"), std::string::npos);
   EXPECT_EQ(jp_format_tree(profile.c_str(), R"({"rows": 3})", &text), JP_ERR_INVALID_INPUT);
   EXPECT_NE(std::string(jp_last_error()).find("rows"), std::string::npos);
+  EXPECT_EQ(jp_format_tree(profile.c_str(), R"({"full": 1})", &text), JP_ERR_INVALID_INPUT);
 
   Profile untreed = testing::sample_profile();
   untreed.tree.reset();

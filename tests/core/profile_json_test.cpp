@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "jouleprof/profile.hpp"
 #include "test_support.hpp"
 
@@ -68,6 +70,7 @@ Profile sample_profile() {
   p.tree = root;
   p.attribution.push_back(AttributionRecord{
       "rapl:package-0", "interpolate", "fine counter", {{"update_period_ms", 1.0}}, {"note"}});
+  p.epochs.push_back(EpochSummary{150, 260, 3.5, 12});
   p.warnings.push_back("something was missing");
   return p;
 }
@@ -80,6 +83,26 @@ TEST(ProfileJson, RoundTripIsIdentical) {
   EXPECT_EQ(profile_to_json_string(*back), text);
   EXPECT_EQ(back->series[0].gaps().size(), 1u);
   EXPECT_EQ(back->timeline.spans()[0].pass, Pass::kBackward);
+  ASSERT_EQ(back->epochs.size(), 1u);
+  EXPECT_EQ(back->epochs[0].counter_updates, 12u);
+  EXPECT_EQ(back->epochs[0].duration_ns(), 110);
+}
+
+TEST(ProfileJson, AProfileWithoutEpochsStillReads) {
+  nlohmann::json j = nlohmann::json::parse(profile_to_json_string(sample_profile()));
+  j.erase("epochs");
+  const Result<Profile> back = profile_from_json_string(j.dump(), "old.json");
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_TRUE(back->epochs.empty());
+}
+
+TEST(ProfileJson, AnEpochEndingBeforeItBeginsIsRefused) {
+  nlohmann::json j = nlohmann::json::parse(profile_to_json_string(sample_profile()));
+  j["epochs"][0]["end_ns"] = 100;
+  const Result<Profile> bad = profile_from_json_string(j.dump(), "p.json");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message().find("epochs[0].end_ns"), std::string::npos)
+      << bad.error().message();
 }
 
 // Process figures, busy-time series and a model's static power survive a round trip; a profile
@@ -126,6 +149,25 @@ TEST(ProfileJson, ProcessFiguresRoundTripAndOldProfilesHaveNone) {
 
 TEST(ProfileJson, TotalAddsOnlyTopLevelChannels) {
   EXPECT_DOUBLE_EQ(sample_profile().total_energy_j(), 12.5);
+}
+
+TEST(ProfileJson, TheTotalIsAsDirectAsItsLeastDirectTopLevelChannel) {
+  Profile p = sample_profile();
+  EXPECT_EQ(p.total_provenance(), Provenance::kMeasured);
+  // A nested channel is not part of the total: its provenance does not count.
+  p.channels[1].provenance = Provenance::kSimulated;
+  EXPECT_EQ(p.total_provenance(), Provenance::kMeasured);
+  p.channels[0].provenance = Provenance::kEstimated;
+  EXPECT_EQ(p.total_provenance(), Provenance::kEstimated);
+  // Without channel summaries the tree's root says where the total came from.
+  p.channels.clear();
+  p.tree->provenance = Provenance::kImported;
+  EXPECT_EQ(p.total_provenance(), Provenance::kImported);
+  EXPECT_EQ(Profile{}.total_provenance(), Provenance::kMeasured);
+  EXPECT_EQ(less_direct(Provenance::kMeasured, Provenance::kPredicted), Provenance::kPredicted);
+  EXPECT_EQ(less_direct(Provenance::kSimulated, Provenance::kEstimated), Provenance::kSimulated);
+  EXPECT_TRUE(is_modelled(Provenance::kSimulated));
+  EXPECT_FALSE(is_modelled(Provenance::kInterpolated));
 }
 
 TEST(ProfileJson, FileRoundTrip) {

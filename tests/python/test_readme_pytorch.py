@@ -41,6 +41,7 @@ def test_readme_pytorch_commands_run_in_a_fresh_venv(tmp_path):
     assert "[backward]" in out and "[forward]" in out and "Sequential" in out, out[:6000]
     assert "% of parent" in out
     assert (tmp_path / "out.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
-    # The second run joined `jouleprof run`: its table says where the tree is, the run reports.
+    # The second run joined `jouleprof run`: its table says where the tree is; the run reports
+    # on stderr, leaving the script's stdout its own.
     assert "the energy tree is the run's" in out
-    assert "jouleprof run:" in out
+    assert "jouleprof run:" in done.stderr and "jouleprof run:" not in out

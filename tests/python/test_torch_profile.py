@@ -106,15 +106,23 @@ def test_each_module_gets_its_share_of_the_time(trained):
     assert energy["big"] == pytest.approx(WATTS * big_time_s, rel=0.02)
 
 
-def test_table_is_the_command_lines_tree(trained):
-    table = trained.table(row_limit=10, depth=3)
+def test_table_is_the_command_lines_view(trained):
+    table = trained.table(row_limit=10, depth=3, width=100)
     lines = table.splitlines()
-    assert lines[0].split()[:4] == ["node", "energy", "J", "share"]
-    assert "% of parent" in lines[0]
-    assert len(lines) <= 1 + 10 + 1  # header, rows, "(N more rows)"
-    assert lines[1].startswith("run")
-    assert any("step" in line for line in lines)
-    assert "more rows" in lines[-1]
+    assert lines[0].startswith("jouleprof ")
+    assert any(line.startswith("total ") for line in lines)
+    header = next(i for i, line in enumerate(lines) if line.startswith("node "))
+    assert "% of parent" in lines[header]
+    assert lines[header + 1].startswith("run")
+    tree = lines[header + 1:]
+    rows = [line for line in tree if line and not line.startswith("warning")]
+    assert len(rows) <= 10  # the row limit counts the "(N more)" rows too
+    assert any("step" in line for line in tree)
+    assert any("more)" in line and " J " in line for line in tree)
+    assert "top operators" in table
+    assert max(len(line) for line in lines) <= 100
+    # full: every node, however wide.
+    assert len(trained.table(full=True).splitlines()) > len(lines)
 
 
 def test_exports_pick_the_format_from_the_name(trained, tmp_path):

@@ -41,6 +41,31 @@ TEST(ChannelSummary, PeakIsTheBestWindowNotTheMean) {
   EXPECT_FALSE(sum.net_energy_j.has_value());
 }
 
+TEST(ChannelSummary, PeakOfASteadyCounterReadLateIsNotAboveItsPower) {
+  // 24 W, the counter updating every 1 ms, read every 10 ms up to 1 ms after an update (what a
+  // loaded sampler thread does): windows then hold up to one update too many.
+  Channel c;
+  c.id = "c";
+  c.kind = ChannelKind::kEnergyCounter;
+  c.nominal_period_ns = kNsPerMs;
+  Series s(c);
+  for (int i = 0; i <= 300; ++i) {
+    const TimeNs update = i * 10 * kNsPerMs;
+    const TimeNs late = (i * 7919 % 1000) * 1000;  // 0 … 999 µs, deterministic
+    ASSERT_TRUE(s.append(update + late, 24.0 * ns_to_s(update)).ok());
+  }
+  const ChannelSummary sum = summarize_channel(s, 0, 3 * kNsPerS, std::nullopt);
+  EXPECT_LE(sum.peak_power_w, 24.0 + 1e-9);
+  EXPECT_GE(sum.peak_power_w, 24.0 * 0.995);
+  EXPECT_GE(sum.peak_power_w, sum.mean_power_w);  // a peak under the mean would be no peak
+
+  c.nominal_period_ns = 0;  // the old rule, without the widening, reads above the truth
+  Series unknown(c);
+  for (std::size_t i = 0; i < s.size(); ++i)
+    ASSERT_TRUE(unknown.append(s[i].t_ns, s[i].value).ok());
+  EXPECT_GT(summarize_channel(unknown, 0, 3 * kNsPerS, std::nullopt).peak_power_w, 24.1);
+}
+
 TEST(ChannelSummary, PowerChannelSkipsGapsAndTakesTheHighestSample) {
   Channel c;
   c.id = "p";

@@ -103,6 +103,30 @@ TEST(Compare, ComparesTheFigureAskedForAndSaysWhichItIs) {
   EXPECT_NE(without.error().message().find("observed no processes"), std::string::npos);
 }
 
+TEST(Compare, SaysWhereEachTotalCameFromAndRefusesMixedBudgets) {
+  Profile simulated = testing::sample_profile();
+  for (ChannelSummary& c : simulated.channels) c.provenance = Provenance::kSimulated;
+  RunComparison c = compare_runs(snapshot_of(testing::sample_profile(), "a.json"),
+                                 snapshot_of(simulated, "b.json"));
+  EXPECT_EQ(c.before_provenance, Provenance::kMeasured);
+  EXPECT_EQ(c.after_provenance, Provenance::kSimulated);
+  const std::vector<std::string> notes = provenance_notes(c);
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0], "b.json: its energy is simulated, not measured");
+  EXPECT_NE(notes[1].find("measured vs simulated"), std::string::npos) << notes[1];
+  const Status mixed = check_same_provenance(c);
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_NE(mixed.error().message().find("a.json (measured)"), std::string::npos);
+  EXPECT_NE(mixed.error().message().find("b.json (simulated)"), std::string::npos);
+
+  c = compare_runs(snapshot_of(simulated, "a"), snapshot_of(simulated, "b"));
+  EXPECT_TRUE(check_same_provenance(c).ok());
+  EXPECT_EQ(provenance_notes(c).size(), 2u);  // both simulated, the same kind: no mismatch
+  c = compare_runs(snapshot_of(testing::sample_profile(), "a"),
+                   snapshot_of(testing::sample_profile(), "b"));
+  EXPECT_TRUE(provenance_notes(c).empty());
+}
+
 TEST(Compare, LoadsSnapshotsFromProfilesAndTheHistory) {
 #ifndef JOULEPROF_HAVE_SQLITE
   GTEST_SKIP() << "built without SQLite";
@@ -118,6 +142,7 @@ TEST(Compare, LoadsSnapshotsFromProfilesAndTheHistory) {
   ASSERT_TRUE(from_file.ok() && from_db.ok());
   EXPECT_EQ(from_db->label, "run " + std::to_string(*id));
   EXPECT_DOUBLE_EQ(from_file->total_energy_j, from_db->total_energy_j);
+  EXPECT_EQ(from_file->provenance, from_db->provenance);
   ASSERT_EQ(from_file->nodes.size(), from_db->nodes.size());
   for (std::size_t i = 0; i < from_db->nodes.size(); ++i)
     EXPECT_EQ(from_file->nodes[i].path, from_db->nodes[i].path);

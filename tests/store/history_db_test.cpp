@@ -125,6 +125,53 @@ TEST(HistoryDb, ListsNewestFirstWithALimit) {
   EXPECT_EQ(db->list(2)->size(), 2u);
 }
 
+TEST(HistoryDb, EachRunsProvenanceAndFiltersByHostCommandAndProvenance) {
+  testing::TempDir dir;
+  auto db = HistoryDb::open((dir.path() / "h.db").string());
+  ASSERT_TRUE(db.ok());
+  testing::SampleProfileOptions on_b;
+  on_b.host = "host-b";
+  Profile simulated = testing::sample_profile(on_b);
+  for (ChannelSummary& c : simulated.channels) c.provenance = Provenance::kSimulated;
+  simulated.meta.command = {"python", "bench.py"};
+  Profile estimated = testing::sample_profile();
+  estimated.channels[2].provenance = Provenance::kEstimated;  // one estimated part: estimated
+  Profile untouched = testing::sample_profile();
+  untouched.channels[1].provenance = Provenance::kEstimated;  // nested: not in the total
+  ASSERT_TRUE(db->record(testing::sample_profile(), "").ok());
+  ASSERT_TRUE(db->record(simulated, "").ok());
+  ASSERT_TRUE(db->record(estimated, "").ok());
+  ASSERT_TRUE(db->record(untouched, "").ok());
+  Profile tree_only = testing::sample_profile();
+  tree_only.channels.clear();
+  tree_only.tree->provenance = Provenance::kPredicted;
+  ASSERT_TRUE(db->record(tree_only, "").ok());
+
+  auto all = db->list(0);
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 5u);
+  EXPECT_EQ((*all)[0].provenance, Provenance::kPredicted);  // newest first: the root's
+  EXPECT_EQ((*all)[1].provenance, Provenance::kMeasured);
+  EXPECT_EQ((*all)[2].provenance, Provenance::kEstimated);
+  EXPECT_EQ((*all)[3].provenance, Provenance::kSimulated);
+  EXPECT_EQ((*all)[4].provenance, Provenance::kMeasured);
+  EXPECT_EQ((*all)[3].provenance, simulated.total_provenance());
+
+  HistoryFilter filter;
+  filter.host = "host-b";
+  EXPECT_EQ(db->list(0, filter)->size(), 1u);
+  filter = {};
+  filter.command_contains = "bench";
+  EXPECT_EQ(db->list(0, filter)->front().host, "host-b");
+  filter = {};
+  filter.provenance = Provenance::kMeasured;
+  auto measured = db->list(1, filter);  // the limit counts matching runs
+  ASSERT_EQ(measured->size(), 1u);
+  EXPECT_EQ(measured->front().id, (*all)[1].id);
+  filter.host = "host-b";
+  EXPECT_TRUE(db->list(0, filter)->empty());
+}
+
 TEST(HistoryDb, AMissingRunIsNotFound) {
   testing::TempDir dir;
   auto db = HistoryDb::open((dir.path() / "h.db").string());

@@ -118,5 +118,34 @@ TEST(AttributeCommand, ChannelDeviceMovesAChannelAndAnAllZeroTreeIsAnError) {
   EXPECT_NE(bad.err.find("is not a channel of the samples (meter)"), std::string::npos) << bad.err;
 }
 
+// The real H200 trace: 190 208 kernels whose CUDA names run to 400 characters
+// ("void at::native::reduce_kernel<128, 4, at::native::ReduceOp<float, …>>(…)"). Piped, the
+// text view fits 100 columns; the JSON keeps the whole names.
+TEST(AttributeCommand, TheH200TraceFitsInAHundredColumnsWithTheNamesShortened) {
+  JP_REQUIRE_SHARED_DATA("h200/bert_fold.json.gz");
+  const auto h200 = testing::shared_data() / "h200";
+  TempDir dir;
+  const Invocation inv =
+      run_jouleprof({"attribute", "--trace", (h200 / "bert_fold.json.gz").string(), "--samples",
+                     (h200 / "nvml_fast.csv").string(), "--meta",
+                     (h200 / "meta_fold.json").string(), "--output", (dir.path() / "out").string()},
+                    dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.out << inv.err;
+  std::size_t lines = 0;
+  std::size_t begin = 0;
+  for (std::size_t end = inv.out.find('\n'); end != std::string::npos;
+       begin = end + 1, end = inv.out.find('\n', begin), ++lines) {
+    std::size_t columns = 0;  // code points: the tree's guides and "µ" are one column each
+    for (std::size_t i = begin; i < end; ++i)
+      columns += (static_cast<unsigned char>(inv.out[i]) & 0xC0) != 0x80;
+    EXPECT_LE(columns, 100u) << inv.out.substr(begin, end - begin);
+  }
+  EXPECT_LE(lines, 120u) << inv.out;
+  EXPECT_EQ(inv.out.find("void "), std::string::npos) << inv.out;
+  EXPECT_NE(inv.out.find("<…>"), std::string::npos) << inv.out;
+  const std::string json = testing::read_file((dir.path() / "out" / "profile.json").string());
+  EXPECT_NE(json.find("void at::native::"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace jouleprof

@@ -83,7 +83,57 @@ TEST_F(Cli, CompareProfilesAndBudgetExitCodes) {
   EXPECT_EQ(jouleprof("compare " + base + " " + much + " --budget 5").exit_code, 1);  // no unit
 }
 
+TEST_F(Cli, CompareSaysWhenASideIsSimulatedAndBudgetsNeedTheSameProvenance) {
+  const std::string base = profile_file("base.json", 1.0);
+  Profile simulated = testing::sample_profile();
+  for (ChannelSummary& c : simulated.channels) c.provenance = Provenance::kSimulated;
+  const std::string sim = (dir_.path() / "sim.json").string();
+  ASSERT_TRUE(write_profile_json(simulated, sim).ok());
+  const CommandResult text = jouleprof("compare " + base + " " + sim);
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("sim.json: its energy is simulated, not measured"), std::string::npos)
+      << text.out;
+  const CommandResult refused = jouleprof("compare " + base + " " + sim + " --budget 5%");
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("--allow-mixed"), std::string::npos) << refused.err;
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+  const CommandResult allowed =
+      jouleprof("compare " + base + " " + sim + " --budget 5% --allow-mixed --format json");
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
+  const auto doc = nlohmann::json::parse(allowed.out);
+  EXPECT_EQ(doc.at("after").at("provenance"), "simulated");
+  EXPECT_EQ(doc.at("notes").size(), 2u);
+}
+
 #ifdef JOULEPROF_HAVE_SQLITE
+TEST_F(Cli, HistoryShowsAndFiltersByProvenanceHostAndCommand) {
+  const std::string db = (dir_.path() / "h.db").string();
+  ASSERT_TRUE(record_run(db, testing::sample_profile(), "").ok());
+  testing::SampleProfileOptions o;
+  o.host = "ci-runner";
+  Profile simulated = testing::sample_profile(o);
+  for (ChannelSummary& c : simulated.channels) c.provenance = Provenance::kSimulated;
+  ASSERT_TRUE(record_run(db, simulated, "").ok());
+  const CommandResult table = jouleprof("history --db " + db);
+  EXPECT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("provenance"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("simulated"), std::string::npos) << table.out;
+  const CommandResult measured =
+      jouleprof("history --db " + db + " --provenance measured --format json");
+  const auto runs = nlohmann::json::parse(measured.out);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].at("provenance"), "measured");
+  EXPECT_EQ(runs[0].at("host"), "host-a");
+  EXPECT_EQ(nlohmann::json::parse(jouleprof("history --db " + db + " --host ci-runner -f json").out)
+                .size(),
+            1u);
+  EXPECT_EQ(
+      nlohmann::json::parse(jouleprof("history --db " + db + " --command train.py -f json").out)
+          .size(),
+      2u);
+  EXPECT_EQ(jouleprof("history --db " + db + " --provenance guessed").exit_code, 2);
+}
+
 TEST_F(Cli, HistoryListsRecordedRunsAndCompareTakesTheirIds) {
   const std::string db = (dir_.path() / "h.db").string();
   ASSERT_TRUE(record_run(db, testing::sample_profile(), "").ok());

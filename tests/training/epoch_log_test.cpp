@@ -28,6 +28,69 @@ TEST(EpochLog, FromEpochEndMarks) {
   EXPECT_FALSE(epochs_from_marks(none, 0));
 }
 
+TEST(EpochLog, EpochOneStartsAtTheFirstBeginElseTheFirstStepElseTheRun) {
+  using Kind = EpochBoundary::Kind;
+  // begin 2 s, end 3 s, (evaluation), begin 4 s, end 5 s: the gap belongs to no epoch.
+  auto log = epochs_from_boundaries({{Kind::kEnd, 5 * kNsPerS},
+                                     {Kind::kBegin, 2 * kNsPerS},
+                                     {Kind::kEnd, 3 * kNsPerS},
+                                     {Kind::kBegin, 4 * kNsPerS}},
+                                    kNsPerS, 0);
+  ASSERT_TRUE(log) << log.error().message();
+  ASSERT_EQ(log->size(), 2u);
+  EXPECT_EQ(log->first_start, EpochStart::kBeginMark);
+  EXPECT_EQ(log->begin_ns, 2 * kNsPerS);
+  EXPECT_EQ(log->epoch_begin_ns(1), 4 * kNsPerS);
+  EXPECT_DOUBLE_EQ(log->epoch_duration_s(0), 1.0);
+  EXPECT_DOUBLE_EQ(log->epoch_duration_s(1), 1.0);
+  EXPECT_NE(log->note.find("epoch 1 from the first epoch_begin"), std::string::npos) << log->note;
+
+  // Ends only: epoch 1 from the first step, later ones from the previous end.
+  log = epochs_from_boundaries({{Kind::kEnd, 3 * kNsPerS}, {Kind::kEnd, 4 * kNsPerS}}, kNsPerS + 1,
+                               0);
+  ASSERT_TRUE(log);
+  EXPECT_EQ(log->first_start, EpochStart::kFirstStep);
+  EXPECT_EQ(log->epoch_begin_ns(0), kNsPerS + 1);
+  EXPECT_EQ(log->epoch_begin_ns(1), 3 * kNsPerS);
+
+  // Neither: from the start of the run (the fallback, which outputs warn about).
+  log = epochs_from_boundaries({{Kind::kEnd, 3 * kNsPerS}}, std::nullopt, kNsPerS);
+  ASSERT_TRUE(log);
+  EXPECT_EQ(log->first_start, EpochStart::kRunStart);
+  EXPECT_EQ(log->epoch_begin_ns(0), kNsPerS);
+
+  // Boundaries before the run and repeated ends are ignored; no end is an error.
+  log = epochs_from_boundaries(
+      {{Kind::kEnd, 1}, {Kind::kEnd, 3 * kNsPerS}, {Kind::kEnd, 3 * kNsPerS}}, std::nullopt, 10);
+  ASSERT_TRUE(log);
+  EXPECT_EQ(log->size(), 1u);
+  EXPECT_FALSE(epochs_from_boundaries({{Kind::kBegin, 5}}, std::nullopt, 0));
+}
+
+TEST(EpochLog, MarksOfATimelineWithItsFirstStep) {
+  Timeline timeline;
+  const auto track = timeline.add_track(Track{TrackKind::kCpuThread, "main", "cpu0"});
+  timeline.add_span(Span{2 * kNsPerS, 3 * kNsPerS, track, timeline.intern("step 0"), kNoIndex,
+                         kNoIndex, SpanCategory::kStep, Pass::kNone});
+  timeline.add_mark(Mark{4 * kNsPerS, track, timeline.intern("epoch_end")});
+  auto log = epochs_from_marks(timeline, 0);
+  ASSERT_TRUE(log) << log.error().message();
+  EXPECT_EQ(log->first_start, EpochStart::kFirstStep);
+  EXPECT_EQ(log->epoch_begin_ns(0), 2 * kNsPerS);
+  // A train_begin mark (jouleprof::mark) comes before the first step.
+  timeline.add_mark(Mark{2 * kNsPerS - 7, track, timeline.intern("train_begin")});
+  log = epochs_from_marks(timeline, 0);
+  ASSERT_TRUE(log);
+  EXPECT_EQ(log->first_start, EpochStart::kTrainBegin);
+  EXPECT_EQ(log->epoch_begin_ns(0), 2 * kNsPerS - 7);
+  EXPECT_NE(log->note.find("epoch 1 from the train_begin mark"), std::string::npos) << log->note;
+  timeline.add_mark(Mark{2 * kNsPerS + 5, track, timeline.intern("epoch_begin")});
+  log = epochs_from_marks(timeline, 0);
+  ASSERT_TRUE(log);
+  EXPECT_EQ(log->first_start, EpochStart::kBeginMark);
+  EXPECT_EQ(log->epoch_begin_ns(0), 2 * kNsPerS + 5);
+}
+
 TEST(EpochLog, FromACsvOfEndTimes) {
   TempDir dir;
   auto path = dir.write("epochs.csv", "epoch,end_s\n0,60.5\n1,100\n2,140\n");

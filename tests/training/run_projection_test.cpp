@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "jouleprof/profile.hpp"
+#include "jouleprof/samples_csv.hpp"
 #include "test_support.hpp"
 
 namespace jouleprof {
@@ -54,6 +56,63 @@ TEST(RunProjection, TooFewEpochsIsExplainedAndUnknownGpusSkipBaselines) {
 
   request.epochs = 0;
   EXPECT_FALSE(project_logged_run(request, GpuSpecTable::built_in()));
+}
+
+// What `jouleprof run --epochs` writes: a 20 W counter and 20 epochs of 1 s, each marked by
+// epoch_begin and epoch_end, after 3 s of start-up.
+Profile run_with_epochs() {
+  Profile p;
+  p.meta.kind = "run";
+  p.meta.begin_ns = kNsPerS;
+  p.meta.end_ns = 25 * kNsPerS;
+  Channel c;
+  c.id = "rapl:package-0";
+  c.source = "rapl-powercap";
+  c.device = "cpu0";
+  c.kind = ChannelKind::kEnergyCounter;
+  Series s(c);
+  for (TimeNs t = kNsPerS; t <= 25 * kNsPerS; t += 10 * kNsPerMs)
+    EXPECT_TRUE(s.append(t, 20.0 * ns_to_s(t - kNsPerS)).ok());
+  p.series.push_back(std::move(s));
+  const auto track = p.timeline.add_track(Track{TrackKind::kProcess, "job", ""});
+  for (int e = 0; e < 20; ++e) {
+    const TimeNs begin = 4 * kNsPerS + e * kNsPerS;
+    p.timeline.add_mark(Mark{begin, track, p.timeline.intern("epoch_begin")});
+    p.timeline.add_mark(Mark{begin + kNsPerS, track, p.timeline.intern("epoch_end")});
+  }
+  return p;
+}
+
+TEST(RunProjection, ReadsJouleprofsOwnProfileAndSamplesWithTheirEpochMarks) {
+  testing::TempDir dir;
+  const Profile run = run_with_epochs();
+  const std::string profile = (dir.path() / "profile.json").string();
+  const std::string samples = (dir.path() / "samples.csv").string();
+  ASSERT_TRUE(write_profile_json(run, profile).ok());
+  ASSERT_TRUE(write_samples_csv(run.series, samples).ok());
+  for (const std::string& trace : {profile, samples}) {
+    ProjectRequest request;
+    request.trace_path = trace;
+    request.epochs = 40;
+    const auto report = project_logged_run(request, GpuSpecTable::built_in());
+    ASSERT_TRUE(report) << trace << ": " << report.error().message();
+    EXPECT_EQ(report->epochs.origin, EpochOrigin::kMarks) << trace;
+    EXPECT_EQ(report->epochs.first_start, EpochStart::kBeginMark);
+    ASSERT_EQ(report->epoch_energies_j.size(), 20u);
+    EXPECT_NEAR(report->epoch_energies_j[0], 20.0, 1e-6) << "start-up left out";
+    EXPECT_NEAR(report->measured_j, 400.0, 1e-6);
+    EXPECT_NEAR(report->estimates[0].energy_j, 800.0, 1.0);  // STEP: 40 epochs of 20 J
+  }
+  // samples.csv without its profile: the epochs are an equal split, which the report says.
+  testing::TempDir alone;
+  const std::string lone = (alone.path() / "samples.csv").string();
+  ASSERT_TRUE(write_samples_csv(run.series, lone).ok());
+  ProjectRequest request;
+  request.trace_path = lone;
+  request.epochs = 24;
+  const auto split = project_logged_run(request, GpuSpecTable::built_in());
+  ASSERT_TRUE(split) << split.error().message();
+  EXPECT_EQ(split->epochs.origin, EpochOrigin::kEqualSplit);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // `jouleprof attribute --trace TRACE --samples SAMPLES`: charge measured energy to the spans of a
-// trace and print the tree and the top operators; writes profile.json with --output.
+// trace and print the profile's text view (top operators, tree); writes profile.json with
+// --output.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -12,8 +14,10 @@
 #include "attribution/trace_alignment.hpp"
 #include "command.hpp"
 #include "jouleprof/attribution.hpp"
+#include "jouleprof/report.hpp"
 #include "jouleprof/trace_import.hpp"
-#include "report/text_tree.hpp"
+#include "text_view_flags.hpp"
+#include "training/epoch_summary.hpp"
 
 namespace jouleprof::cli {
 namespace {
@@ -28,25 +32,10 @@ struct AttributeFlags {
   std::vector<std::string> channel_devices;  // CHANNEL=DEVICE
   std::string meta;
   std::string classes = "name";
-  int depth = 4;
-  std::size_t top = 10;
+  TextViewFlags view;
   std::string format = "table";
   std::string output;
 };
-
-void print_records(const Profile& p) {
-  for (const AttributionRecord& r : p.attribution) {
-    std::cout << fmt::format("channel {}: method {} — {}\n", r.channel_id, r.method, r.reason);
-    std::string diag;
-    for (const auto& [key, value] : r.diagnostics) {
-      if (key.rfind("power_w:", 0) == 0 || key.rfind("se_w:", 0) == 0)
-        continue;  // per class: in JSON
-      diag += fmt::format("{}{}={:.4g}", diag.empty() ? "" : ", ", key, value);
-    }
-    if (!diag.empty()) std::cout << "  diagnostics: " << diag << '\n';
-    for (const std::string& n : r.notes) std::cout << "  note: " << n << '\n';
-  }
-}
 
 // What the library's clock and device errors leave to the command line: the flags that fix them.
 constexpr const char* kClockFlagsHint =
@@ -143,10 +132,12 @@ int run(const AttributeFlags& f) {
     }
   }
   if (Status s = attribute_profile(profile, options); !s) return report_error(s.error());
+  summarize_epochs(profile);
   if (Status s = attribution::check_energy_reached_spans(profile); !s) {
     return report_error(Error(s.error().code(), s.error().message() + kDeviceFlagHint));
   }
 
+  std::string written;
   if (!f.output.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(f.output, ec);
@@ -155,37 +146,29 @@ int run(const AttributeFlags& f) {
           Error(ErrorCode::kIo, fmt::format("{}: cannot create: {}", f.output, ec.message())));
     const std::string path = (std::filesystem::path(f.output) / "profile.json").string();
     if (Status s = write_profile_json(profile, path); !s) return report_error(s.error());
-    if (f.format == "table") std::cout << "wrote " << path << '\n';
+    written = path;
   }
   if (f.format == "json") {
     std::cout << profile_to_json_string(profile, 1) << '\n';
     return kExitOk;
   }
-  std::cout << fmt::format(
-      "jouleprof attribute: {} spans on {} tracks, {} channels; trace clock: {}\n",
-      profile.timeline.spans().size(), profile.timeline.tracks().size(), profile.series.size(),
-      clock_mapping);
+  ReportOptions text_options;
+  text_options.text = f.view.options_for(STDOUT_FILENO);
+  text_options.text.channels = false;
+  text_options.text.attribution_diagnostics = true;
+  text_options.text.notes.push_back(fmt::format(
+      "{} spans on {} tracks, {} channels; trace clock: {}", profile.timeline.spans().size(),
+      profile.timeline.tracks().size(), profile.series.size(), clock_mapping));
   if (backward.nodes > 0) {
-    std::cout << fmt::format(
-        "backward pass: {:.3f} s in {} autograd nodes; under a module: {:.1f} %, not: {:.1f} %\n",
+    text_options.text.notes.push_back(fmt::format(
+        "backward pass: {:.3f} s in {} autograd nodes; under a module: {:.1f} %, not: {:.1f} %",
         ns_to_s(backward.backward_ns), backward.nodes, 100.0 * (1.0 - backward.unlinked_share()),
-        100.0 * backward.unlinked_share());
+        100.0 * backward.unlinked_share()));
   }
-  print_records(profile);
-  for (const std::string& w : profile.warnings) std::cout << "warning: " << w << '\n';
-  std::cout << '\n'
-            << report::format_profile_tree(*profile.tree,
-                                           report::TextTreeOptions{f.depth, 0.0, 12});
-  std::vector<std::vector<std::string>> rows;
-  for (const OperatorTotal& op : top_operators(*profile.tree, f.top)) {
-    rows.push_back({op.name, fmt::format("{:.4g}", op.energy_j),
-                    fmt::format("{:.1f}%", 100.0 * op.energy_j / profile.tree->energy_j),
-                    fmt::format("{:.3f}", static_cast<double>(op.time_ns) / 1e6),
-                    std::to_string(op.calls)});
-  }
-  std::cout << "\ntop operators (self energy, indices collapsed)\n"
-            << report::format_text_table({"operator", "energy J", "share", "time ms", "calls"},
-                                         rows);
+  auto text = render_report("text", profile, text_options);
+  if (!text) return report_error(text.error());
+  std::cout << *text;
+  if (!written.empty()) std::cout << "profile written to " << written << '\n';
   return kExitOk;
 }
 
@@ -229,8 +212,7 @@ CommandRunner add_attribute_command(CLI::App& parent) {
                   "Span classes for regress/calibrated: name (last level of the span name) or "
                   "kernel (CUDA kernel classes)")
       ->capture_default_str();
-  cmd->add_option("--depth", flags->depth, "Tree levels to print")->capture_default_str();
-  cmd->add_option("--top", flags->top, "Top operators to list")->capture_default_str();
+  flags->view.add_to(*cmd);
   cmd->add_option("--format", flags->format, "table or json")
       ->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();

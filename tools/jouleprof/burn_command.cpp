@@ -49,14 +49,18 @@ CommandRunner add_burn_command(CLI::App& parent) {
       ->check(CLI::Range(1U, 1024U));
   auto epochs = std::make_shared<unsigned>(1);
   app->add_option("--epochs", *epochs,
-                  "Split the time into this many equal epochs and report each epoch end "
-                  "(jouleprof::epoch_end), like a training job under `run --epochs`")
+                  "Split the time into this many equal epochs and report each one's begin and "
+                  "end (jouleprof::epoch_begin/epoch_end), like a training job under "
+                  "`run --epochs`")
       ->check(CLI::Range(1U, 100000U));
   return [seconds, threads, epochs] {
     const TimeNs begin = monotonic_now_ns();
     std::atomic<std::uint64_t> total{0};
     for (unsigned e = 1; e <= *epochs; ++e) {
-      const TimeNs deadline = begin + s_to_ns(*seconds * e / *epochs);
+      // Each epoch lasts its share from its own start, so that one delayed by a loaded machine
+      // is longer, never the ones after it empty.
+      if (*epochs > 1) epoch_begin();
+      const TimeNs deadline = monotonic_now_ns() + s_to_ns(*seconds / *epochs);
       std::vector<std::thread> workers;
       for (unsigned t = 0; t < *threads; ++t) {
         workers.emplace_back([&total, deadline, t] { total += burn_until(deadline, 1.0 + t); });

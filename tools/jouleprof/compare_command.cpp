@@ -21,10 +21,12 @@ void print_text(const RunComparison& c, std::size_t top) {
       c.figure == EnergyFigure::kMachine
           ? "the machine's energy (energy_j of the top-level channels: every process on them)"
           : "the observed processes' energy (process_energy_j: their attributed share)");
-  std::cout << fmt::format("before: {}  {:.4f} J\nafter:  {}  {:.4f} J\nchange: {:+.4f} J{}\n",
-                           c.before_label, c.before_total_j, c.after_label, c.after_total_j,
-                           c.delta_j(),
-                           c.relative() ? fmt::format(" ({:+.2f} %)", *c.relative() * 100.0) : "");
+  std::cout << fmt::format(
+      "before: {}  {:.4f} J ({})\nafter:  {}  {:.4f} J ({})\nchange: {:+.4f} J{}\n", c.before_label,
+      c.before_total_j, to_string(c.before_provenance), c.after_label, c.after_total_j,
+      to_string(c.after_provenance), c.delta_j(),
+      c.relative() ? fmt::format(" ({:+.2f} %)", *c.relative() * 100.0) : "");
+  for (const std::string& note : provenance_notes(c)) std::cout << "note: " << note << '\n';
   if (c.figure != EnergyFigure::kMachine) {
     std::cout << "(the trees' nodes carry the machine's energy: --figure machine compares them)\n";
   }
@@ -61,10 +63,17 @@ nlohmann::json to_json(const RunComparison& c, const std::optional<BudgetVerdict
                      {"relative", opt(d.relative)}});
   }
   nlohmann::json out{{"figure", c.figure == EnergyFigure::kMachine ? "machine" : "processes"},
-                     {"before", {{"label", c.before_label}, {"total_energy_j", c.before_total_j}}},
-                     {"after", {{"label", c.after_label}, {"total_energy_j", c.after_total_j}}},
+                     {"before",
+                      {{"label", c.before_label},
+                       {"total_energy_j", c.before_total_j},
+                       {"provenance", to_string(c.before_provenance)}}},
+                     {"after",
+                      {{"label", c.after_label},
+                       {"total_energy_j", c.after_total_j},
+                       {"provenance", to_string(c.after_provenance)}}},
                      {"delta_j", c.delta_j()},
                      {"relative", opt(c.relative())},
+                     {"notes", provenance_notes(c)},
                      {"nodes", nodes}};
   if (verdict) {
     out["budget"] = {{"allowed_increase_j", verdict->allowed_increase_j},
@@ -88,6 +97,7 @@ CommandRunner add_compare_command(CLI::App& parent) {
     std::string format = "text";
     std::size_t top = 30;
     std::string figure = "machine";
+    bool allow_mixed = false;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("A", o->before, "Baseline: a profile file or a run id from `jouleprof history`")
@@ -99,6 +109,9 @@ CommandRunner add_compare_command(CLI::App& parent) {
       "--budget", o->budget,
       "Allowed increase of B's total energy over A's: a percentage (5%) or joules (2.5J); "
       "exceeding it exits with code 3");
+  cmd->add_flag("--allow-mixed", o->allow_mixed,
+                "Check --budget even when A and B come from different kinds of source (measured, "
+                "estimated, simulated): the change is then partly the method's");
   cmd->add_option("--format,-f", o->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
@@ -127,6 +140,12 @@ CommandRunner add_compare_command(CLI::App& parent) {
                      o->figure == "processes" ? EnergyFigure::kProcesses : EnergyFigure::kMachine);
     if (!compared) return report_error(compared.error());
     const RunComparison& comparison = *compared;
+    if (budget && !o->allow_mixed) {
+      if (Status same = check_same_provenance(comparison); !same) {
+        return report_error(
+            Error(same.error().code(), same.error().message() + " (--allow-mixed checks anyway)"));
+      }
+    }
     std::optional<BudgetVerdict> verdict;
     if (budget) verdict = check_budget(comparison, *budget);
     if (o->format == "json") {

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <ctime>
 #include <iostream>
@@ -6,6 +7,9 @@
 
 #include "command.hpp"
 #include "jouleprof/history.hpp"
+#include "report/markup.hpp"
+#include "report/text_layout.hpp"
+#include "terminal.hpp"
 
 namespace jouleprof::cli {
 namespace {
@@ -35,6 +39,7 @@ nlohmann::json to_json(const RunRecord& r) {
           {"process_energy_j",
            r.process_energy_j ? nlohmann::json(*r.process_energy_j) : nlohmann::json()},
           {"observed", r.observed},
+          {"provenance", to_string(r.provenance)},
           {"profile_path", r.profile_path},
           {"warnings", r.warnings}};
 }
@@ -54,6 +59,8 @@ CommandRunner add_history_command(CLI::App& parent) {
     std::string db;
     std::size_t limit = 20;
     std::string format = "table";
+    HistoryFilter filter;
+    std::string provenance;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option(
@@ -61,6 +68,14 @@ CommandRunner add_history_command(CLI::App& parent) {
       "History database (default: $JOULEPROF_DB, else $XDG_DATA_HOME/jouleprof/history.db, else "
       "~/.local/share/jouleprof/history.db)");
   cmd->add_option("--limit,-n", o->limit, "Runs to list; 0 = all")->capture_default_str();
+  cmd->add_option("--host", o->filter.host, "Only runs on this host");
+  cmd->add_option("--command", o->filter.command_contains, "Only runs whose command contains TEXT")
+      ->type_name("TEXT");
+  cmd->add_option("--provenance", o->provenance,
+                  "Only runs whose total is measured, interpolated, imported, estimated, predicted "
+                  "or simulated")
+      ->check(CLI::IsMember(
+          {"measured", "interpolated", "imported", "estimated", "predicted", "simulated"}));
   cmd->add_option("--format,-f", o->format, "table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
@@ -68,7 +83,8 @@ CommandRunner add_history_command(CLI::App& parent) {
     const std::string path = o->db.empty() ? default_history_path() : o->db;
     auto db = HistoryDb::open(path);
     if (!db) return report_error(db.error());
-    auto runs = db->list(o->limit);
+    if (!o->provenance.empty()) o->filter.provenance = provenance_from_string(o->provenance);
+    auto runs = db->list(o->limit, o->filter);
     if (!runs) return report_error(runs.error());
     if (o->format == "json") {
       nlohmann::json out = nlohmann::json::array();
@@ -76,16 +92,18 @@ CommandRunner add_history_command(CLI::App& parent) {
       std::cout << out.dump(2) << '\n';
     } else if (o->format == "csv") {
       std::cout << "id,recorded_at,kind,host,rank,world_size,duration_ns,total_energy_j,"
-                   "process_energy_j,exit_code,partial,warnings,command,observed,profile_path\n";
+                   "process_energy_j,provenance,exit_code,partial,warnings,command,observed,"
+                   "profile_path\n";
       for (const RunRecord& r : *runs) {
         std::cout << fmt::format(
-            "{},{},{},{},{},{},{},{:.9g},{},{},{},{},{},{},{}\n", r.id,
+            "{},{},{},{},{},{},{},{:.9g},{},{},{},{},{},{},{},{}\n", r.id,
             utc_time(r.recorded_at_realtime_ns), csv_quoted(r.kind), csv_quoted(r.host),
             r.rank ? std::to_string(*r.rank) : "",
             r.world_size ? std::to_string(*r.world_size) : "", r.duration_ns, r.total_energy_j,
             r.process_energy_j ? fmt::format("{:.9g}", *r.process_energy_j) : "",
-            r.exit_code ? std::to_string(*r.exit_code) : "", r.partial ? 1 : 0, r.warnings,
-            csv_quoted(r.command), csv_quoted(r.observed), csv_quoted(r.profile_path));
+            to_string(r.provenance), r.exit_code ? std::to_string(*r.exit_code) : "",
+            r.partial ? 1 : 0, r.warnings, csv_quoted(r.command), csv_quoted(r.observed),
+            csv_quoted(r.profile_path));
       }
     } else {
       if (runs->empty()) {
@@ -94,17 +112,27 @@ CommandRunner add_history_command(CLI::App& parent) {
       }
       // Two figures: the machine's (every process on the counters) and the observed
       // processes' attributed share of it, when the run observed any.
-      std::cout << fmt::format("{:>5}  {:<20}  {:<8}  {:<16}  {:>5}  {:>10}  {:>12}  {:>12}  {}\n",
-                               "id", "recorded (UTC)", "kind", "host", "rank", "duration",
-                               "machine", "processes", "command");
+      std::vector<std::vector<std::string>> rows;
       for (const RunRecord& r : *runs) {
-        std::string command = r.command.size() > 48 ? r.command.substr(0, 45) + "..." : r.command;
-        std::cout << fmt::format(
-            "{:>5}  {:<20}  {:<8}  {:<16}  {:>5}  {:>9.2f}s  {:>10.3f} J  {:>12}  {}{}\n", r.id,
-            utc_time(r.recorded_at_realtime_ns), r.kind, r.host,
-            r.rank ? std::to_string(*r.rank) : "-", ns_to_s(r.duration_ns), r.total_energy_j,
-            r.process_energy_j ? fmt::format("{:.3f} J", *r.process_energy_j) : "-", command,
-            r.partial ? "  [partial]" : "");
+        rows.push_back(
+            {std::to_string(r.id), utc_time(r.recorded_at_realtime_ns), r.kind, r.host,
+             r.rank ? std::to_string(*r.rank) : "-", report::format_duration(r.duration_ns),
+             report::format_energy(r.total_energy_j),
+             r.process_energy_j ? report::format_energy(*r.process_energy_j) : std::string("-"),
+             std::string(to_string(r.provenance)), r.command + (r.partial ? "  [partial]" : "")});
+      }
+      std::string table = report::format_text_table(
+          {"id", "recorded (UTC)", "kind", "host", "rank", "duration", "machine", "processes",
+           "provenance", "command"},
+          rows, {true, false, false, false, true, true, true, true, false, false});
+      // The command column is last: cut lines to the width rather than wrapping them.
+      const std::size_t width = output_columns(STDOUT_FILENO);
+      std::size_t begin = 0;
+      while (begin < table.size()) {
+        const std::size_t end = table.find('\n', begin);
+        std::cout << report::cut_to_width(std::string_view(table).substr(begin, end - begin), width)
+                  << '\n';
+        begin = end + 1;
       }
     }
     return kExitOk;

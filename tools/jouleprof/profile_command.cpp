@@ -1,6 +1,8 @@
-// jouleprof profile --model NAME: runs a zoo model, prints the per-layer energy tree and the top
-// operators, writes the profile (and with --calibrate, the calibration it measured and used).
+// jouleprof profile --model NAME: runs a zoo model, prints the profile's text view (headline, top
+// operators, per-layer tree), writes the profile (and with --calibrate, the calibration it
+// measured and used).
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <iostream>
@@ -10,6 +12,8 @@
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/report.hpp"
 #include "jouleprof/torch_profile.hpp"
+#include "report/markup.hpp"
+#include "text_view_flags.hpp"
 #include "torch_options.hpp"
 
 namespace jouleprof::cli {
@@ -26,7 +30,7 @@ struct ProfileCommand {
   bool calibrate = false;
   CalibrationFlags calibration;
   bool list_models = false;
-  std::size_t top = 10;
+  TextViewFlags view;
 };
 
 int list_models() {
@@ -109,33 +113,21 @@ int run_profile(ProfileCommand& c) {
     std::cout << profile_to_json_string(profile, 2) << '\n';
     return kExitOk;
   }
-  if (profiled->estimated) {
-    std::cout << "CPU ESTIMATE: no readable energy counter here; every figure below is estimated "
-                 "from CPU "
-                 "utilisation (see the profile's channels), not measured.\n";
-  }
+  // The headline says "estimated" when no counter was readable, and the warning why, once.
+  ReportOptions text_options;
+  text_options.text = c.view.options_for(STDOUT_FILENO);
+  text_options.text.channels = false;
   const double energy_j = profile.total_energy_j();
-  std::cout << fmt::format(
-      "{}: {} steps, {:.1f} ms/step, {:.3f} J total, {:.4f} J/sample\n", (*workload)->description(),
-      c.run.steps, ns_to_s(profiled->step_time_ns) * 1e3, energy_j,
-      profiled->samples > 0 ? energy_j / static_cast<double>(profiled->samples) : 0.0);
-  for (const AttributionRecord& r : profile.attribution) {
-    std::cout << fmt::format("  {}: {} ({})\n", r.channel_id, r.method, r.reason);
-  }
-  auto tree = render_report("text", profile);
-  if (!tree.ok()) return report_error(tree.error());
-  std::cout << *tree;
-  if (profile.tree) {
-    std::cout << fmt::format(
-        "\nTop operators (self energy, all layers and passes):\n{:<40} {:>10} {:>7} {:>10} {:>8}\n",
-        "operator", "energy J", "share", "time ms", "calls");
-    for (const OperatorTotal& op : top_operators(*profile.tree, c.top)) {
-      std::cout << fmt::format("{:<40} {:>10.4f} {:>6.1f}% {:>10.2f} {:>8}\n", op.name, op.energy_j,
-                               energy_j > 0 ? 100.0 * op.energy_j / energy_j : 0.0,
-                               ns_to_s(op.time_ns) * 1e3, op.calls);
-    }
-  }
-  for (const std::string& w : profile.warnings) std::cout << "warning: " << w << '\n';
+  const auto per = [energy_j](double n) {
+    return report::format_energy(n > 0 ? energy_j / n : 0.0);
+  };
+  text_options.text.notes.push_back(fmt::format(
+      "{} steps: {} and {} a step, {} a sample", c.run.steps,
+      report::format_duration(profiled->step_time_ns), per(static_cast<double>(c.run.steps)),
+      per(static_cast<double>(profiled->samples))));
+  auto text = render_report("text", profile, text_options);
+  if (!text.ok()) return report_error(text.error());
+  std::cout << *text;
   std::cout << "profile written to " << profile_path << '\n';
   return kExitOk;
 }
@@ -160,7 +152,7 @@ CommandRunner add_profile_command(CLI::App& parent) {
       ->capture_default_str();
   command->add_option("--format", c->format, "table (tree and top operators) or json (the profile)")
       ->capture_default_str();
-  command->add_option("--top", c->top, "Operators listed")->capture_default_str();
+  c->view.add_to(*command);
   command->add_flag(
       "--calibrate", c->calibrate,
       "Replay each op class alone to measure its power, then attribute with those weights");

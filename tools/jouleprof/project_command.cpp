@@ -76,7 +76,10 @@ CommandRunner add_project_command(CLI::App& parent) {
       "Project the energy of a whole training run with STEP (del Rey et al.) from a logged trace, "
       "beside ML CO2, Green Algorithms, first-epoch and FLOPs-linear estimates");
   cmd->add_option("--trace", args->request.trace_path,
-                  "Energy trace of the run: nvidia-smi CSV log, perf stat -I output or meter CSV")
+                  "Energy trace of the run: nvidia-smi CSV log, perf stat -I output, meter CSV, or "
+                  "jouleprof's own profile.json or samples.csv (epochs from the run's "
+                  "epoch_begin/epoch_end marks; a samples.csv takes them from the profile beside "
+                  "it)")
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--trace-format", args->trace_format, "auto, nvidia-smi, perf-stat or meter-csv")
@@ -89,8 +92,9 @@ CommandRunner add_project_command(CLI::App& parent) {
                   "whole trace)")
       ->check(kPositiveNumber);
   cmd->add_option("--epochs-csv", args->epochs_csv,
-                  "CSV 'epoch,end_s' of epoch end times (s after the first sample); default: an "
-                  "equal split of the training time, stated in the output")
+                  "CSV 'epoch,end_s' of epoch end times (s after the first sample); default: the "
+                  "trace's epoch marks (jouleprof's own files), else an equal split of the "
+                  "training time, stated in the output")
       ->check(CLI::ExistingFile);
   cmd->add_option("--s", args->request.step.stable_epoch, "STEP stable epoch s")
       ->default_val(10)

@@ -1,7 +1,10 @@
+#include <unistd.h>
+
 #include <iostream>
 
 #include "command.hpp"
 #include "jouleprof/report.hpp"
+#include "text_view_flags.hpp"
 
 namespace jouleprof::cli {
 
@@ -13,7 +16,7 @@ CommandRunner add_report_command(CLI::App& parent) {
     std::string format = "text";
     std::string output;
     std::string diff;
-    std::size_t top = 20;
+    TextViewFlags view;
   };
   auto o = std::make_shared<Options>();
   std::vector<std::string> names;
@@ -33,14 +36,16 @@ CommandRunner add_report_command(CLI::App& parent) {
   cmd->add_option("--diff", o->diff,
                   "Baseline profile: a differential flame graph (flamegraph format only)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--top", o->top, "Rows in the HTML report's top-operators table")
-      ->capture_default_str();
-  return [o] {
+  o->view.add_to(*cmd);
+  return [o, cmd] {
     auto profile = read_profile_json(o->profile);
     if (!profile) return report_error(profile.error());
     Profile baseline;
     ReportOptions options;
-    options.top_operators = o->top;
+    // --top is the top-operator table's rows in both the text and the HTML report.
+    if (cmd->count("--top") > 0) options.top_operators = o->view.top;
+    // Laid out for where it goes: the terminal's width, or 100 columns for a file or a pipe.
+    options.text = o->view.options_for(o->output.empty() ? STDOUT_FILENO : -1);
     if (!o->diff.empty()) {
       auto b = read_profile_json(o->diff);
       if (!b) return report_error(b.error());

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <limits>
 
@@ -17,10 +18,16 @@
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/observed_processes.hpp"
 #include "jouleprof/process_share.hpp"
+#include "jouleprof/report.hpp"
 #include "jouleprof/samples_csv.hpp"
 #include "number_checks.hpp"
 #include "nvtx/child_spans.hpp"
+#include "progress_line.hpp"
+#include "report/markup.hpp"
 #include "source_flags.hpp"
+#include "text_view_flags.hpp"
+#include "training/epoch_log.hpp"
+#include "training/epoch_summary.hpp"
 
 namespace jouleprof::cli {
 namespace {
@@ -32,7 +39,9 @@ struct RunFlags {
   std::optional<double> interval_ms;
   double idle_s = 0.0;
   std::string output;
+  std::string report;  // where the report goes: "" = stderr, "-" = stdout, else a file
   std::string format = "table";
+  TextViewFlags view;
   std::optional<double> grid_g_per_kwh;
   std::optional<int> epochs;
   std::string db;
@@ -45,131 +54,155 @@ struct RunFlags {
   std::vector<std::string> command;
 };
 
-// The STEP projection as epochs end, on stderr (stdout stays the report).
-void print_epoch_update(const EpochUpdate& u, int total_epochs, const StepOptions& step) {
+// The STEP projection as epochs end: one line each, which stays (progress.line).
+void print_epoch_update(const EpochUpdate& u, int total_epochs, const StepOptions& step,
+                        ProgressLine& progress) {
   const LiveProjection& p = u.projection;
-  std::string line = fmt::format("[jouleprof] epoch {}/{}: {:.2f} J in {:.1f} s", u.epoch + 1,
-                                 total_epochs, u.energy_j, ns_to_s(u.duration_ns));
-  if (p.ready) {
+  std::string line =
+      fmt::format("[jouleprof] epoch {}/{}: {} in {}", u.epoch + 1, total_epochs,
+                  report::format_energy(u.energy_j), report::format_duration(u.duration_ns));
+  if (u.counter_updates < kMinEpochCounterUpdates) {
     line +=
-        fmt::format("; projected total {:.1f} J [{:.1f}, {:.1f}] (STEP s={}, w={}), {:.1f} J to go",
-                    p.projection.total_j, p.projection.band_low_j, p.projection.band_high_j,
-                    p.projection.stable_epoch, p.projection.window, p.remaining_j);
+        fmt::format(" (only {} counter updates: see the warning at the end)", u.counter_updates);
+  }
+  if (p.ready) {
+    line += fmt::format("; projected total {} [{}, {}] (STEP s={}, w={}), {} to go",
+                        report::format_energy(p.projection.total_j),
+                        report::format_energy(p.projection.band_low_j),
+                        report::format_energy(p.projection.band_high_j), p.projection.stable_epoch,
+                        p.projection.window, report::format_energy(p.remaining_j));
   } else {
     line +=
         fmt::format("; STEP projects once {} epochs are known", step.stable_epoch + step.window);
   }
-  std::cerr << "\r\033[K" << line << '\n';
+  progress.line(line);
 }
 
+// Where a run's files go: into a directory (profile.json, samples.csv, spans.json), or — for a
+// path ending in ".json" — that file, with <stem>.samples.csv and <stem>.spans.json beside it.
+struct RunFiles {
+  fs::path directory;  // created once the command has run
+  fs::path profile;
+  fs::path samples;
+  fs::path spans;
+};
+
 // ./jouleprof-runs/<UTC time>, with a suffix when that directory already exists.
-Result<fs::path> output_directory(const std::string& requested) {
-  fs::path dir = requested;
-  if (dir.empty()) {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char stamp[32];
-    std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &utc);
-    dir = fs::path("jouleprof-runs") / stamp;
-    for (int n = 2; fs::exists(dir); ++n)
-      dir = fs::path("jouleprof-runs") / fmt::format("{}-{}", stamp, n);
+fs::path default_run_directory() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &utc);
+  fs::path dir = fs::path("jouleprof-runs") / stamp;
+  for (int n = 2; fs::exists(dir); ++n)
+    dir = fs::path("jouleprof-runs") / fmt::format("{}-{}", stamp, n);
+  return dir;
+}
+
+RunFiles run_files(const std::string& requested) {
+  const fs::path path = requested.empty() ? default_run_directory() : fs::path(requested);
+  if (path.extension() == ".json") {
+    const fs::path stem = path.parent_path() / path.stem();
+    return RunFiles{path.parent_path(), path, stem.string() + ".samples.csv",
+                    stem.string() + ".spans.json"};
   }
+  return RunFiles{path, path / "profile.json", path / "samples.csv", path / "spans.json"};
+}
+
+Status make_output_directory(const fs::path& dir) {
+  if (dir.empty()) return Status::Ok();
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec)
     return Error(ErrorCode::kIo, fmt::format("{}: cannot create the output directory: {}",
                                              dir.string(), ec.message()));
-  return dir;
+  return Status::Ok();
 }
 
-std::string optional_number(const std::optional<double>& v, std::string_view format = "{:.3f}") {
-  return v ? fmt::vformat(format, fmt::make_format_args(*v)) : std::string("-");
-}
-
-std::string optional_percent(const std::optional<double>& v) {
-  return v ? fmt::format("{:.1f}%", 100.0 * *v) : std::string("-");
-}
-
-// Which figures the table shows: the machine's (every counter counts every process on its
-// device) and the observed processes' attributed share of them.
-void print_table(const CommandMeasurement& m, const fs::path& dir, std::optional<double> grid) {
-  const Profile& p = m.profile;
-  std::string command;
-  for (const std::string& a : p.meta.command) command += (command.empty() ? "" : " ") + a;
-  std::cout << fmt::format("\njouleprof run: {} — {} after {:.3f} s{}\n", command,
-                           m.child ? m.child->describe() : "observed",
-                           ns_to_s(p.meta.end_ns - p.meta.begin_ns),
-                           p.meta.partial ? " (partial)" : "");
-  std::cout << fmt::format("{:<28} {:<10} {:>11} {:>11} {:>9} {:>11} {:>7} {:>9} {:>9} {:>9}\n",
-                           "channel", "provenance", "energy J", "net J", "idle W", "process J",
-                           "share", "time s", "mean W", "peak W");
-  for (const ChannelSummary& c : p.channels) {
-    const Series* s = p.find_series(c.channel_id);
-    const bool nested = s != nullptr && !s->channel().is_top_level();
-    std::cout << fmt::format(
-        "{:<28} {:<10} {:>11.3f} {:>11} {:>9} {:>11} {:>7} {:>9.3f} {:>9.2f} {:>9.2f}\n",
-        (nested ? "  " : "") + c.channel_id, to_string(c.provenance), c.energy_j,
-        optional_number(c.net_energy_j), optional_number(c.idle_power_w, "{:.2f}"),
-        optional_number(c.process ? std::optional<double>(c.process->energy_j) : std::nullopt),
-        optional_percent(c.process ? std::optional<double>(c.process->share) : std::nullopt),
-        ns_to_s(c.duration_ns), c.mean_power_w, c.peak_power_w);
-  }
-  const double total_j = p.total_energy_j();
-  const std::optional<double> process_j = p.total_process_energy_j();
-  std::cout << fmt::format("machine total (top-level channels, every process): {:.3f} J\n",
-                           total_j);
-  std::string rules;
-  for (const ChannelSummary& c : p.channels) {
-    if (!c.process) continue;
-    const std::string rule = "attributed:" + c.process->rule;
-    if (rules.find(rule) == std::string::npos) rules += (rules.empty() ? "" : ", ") + rule;
-  }
-  const auto observed = p.meta.options.find("process.observed");
-  const std::string who = observed != p.meta.options.end() ? observed->second : "none";
-  if (process_j) {
-    const auto rule = p.meta.options.find("process.static_share");
-    std::cout << fmt::format(
-        "observed processes ({}): {:.3f} J{} — {}, static part shared by {}\n", who, *process_j,
-        total_j > 0 ? fmt::format(", {:.1f} % of the machine", 100.0 * *process_j / total_j) : "",
-        rules, rule != p.meta.options.end() ? rule->second : "cpu-time");
-  } else {
-    std::cout << fmt::format("observed processes ({}): no per-process figure (see the warnings)\n",
-                             who);
-  }
-  if (grid) {
-    std::cout << fmt::format(
-        "CO2e: {:.4f} g for the machine{} at {} g/kWh\n", co2e_g(total_j, *grid),
-        process_j ? fmt::format(", {:.4f} g for the observed processes", co2e_g(*process_j, *grid))
-                  : "",
-        *grid);
-  } else {
-    std::cout << "CO2e: give --grid-intensity G_PER_KWH (or JOULEPROF_GRID_INTENSITY) to see it\n";
-  }
-  std::cout << fmt::format("written: {}  {}\n", (dir / "profile.json").string(),
-                           (dir / "samples.csv").string());
-}
-
-// Elapsed time, power over the last tick, energy so far: one line, rewritten in place.
-class StatusLine {
+// Elapsed time, power over the last tick, energy so far: one status line, on a terminal only.
+class StatusTicker {
  public:
+  explicit StatusTicker(ProgressLine& progress) : progress_(progress) {}
   void update(const LiveStatus& s) {
     const double dt = ns_to_s(s.elapsed_ns - last_.elapsed_ns);
     const double watts = dt > 0 ? (s.energy_j - last_.energy_j) / dt : 0.0;
     last_ = s;
-    std::cerr << fmt::format("\r\033[K[jouleprof] {:7.1f} s  {:8.2f} W  {:10.2f} J",
-                             ns_to_s(s.elapsed_ns), watts, s.energy_j)
-              << std::flush;
-    shown_ = true;
-  }
-  ~StatusLine() {
-    if (shown_) std::cerr << "\r\033[K" << std::flush;
+    progress_.status(fmt::format("[jouleprof] {:7.1f} s  {:>9}  {:>9}", ns_to_s(s.elapsed_ns),
+                                 report::format_power(watts), report::format_energy(s.energy_j)));
   }
 
  private:
+  ProgressLine& progress_;
   LiveStatus last_;
-  bool shown_ = false;
 };
+
+// The epochs the job reported, as marks on the run's timeline, unless its own spans brought
+// them (`--spans`: the recorder marked the same boundaries).
+void add_epoch_marks(const std::vector<EpochBoundary>& boundaries, Profile& profile) {
+  for (const Mark& m : profile.timeline.marks()) {
+    const std::string& name = profile.timeline.name(m.name);
+    if (name == kEpochEndMarkName || name == kEpochBeginMarkName) return;
+  }
+  if (boundaries.empty()) return;
+  const std::uint32_t track =
+      profile.timeline.add_track(Track{TrackKind::kProcess, "the measured command", ""});
+  for (const EpochBoundary& b : boundaries) {
+    const bool begin = b.kind == EpochBoundary::Kind::kBegin;
+    profile.timeline.add_mark(Mark{
+        b.t_ns, track, profile.timeline.intern(begin ? kEpochBeginMarkName : kEpochEndMarkName)});
+  }
+}
+
+// The run's report — the text view (headline, channels, epochs; with spans the top operators and
+// the tree; warnings) or the profile JSON — on stderr, so that the command's own stdout stays
+// its own; on stdout or into a file when --report says so. False when the file cannot be written.
+bool print_report(const CommandMeasurement& m, const RunFiles& files, const RunFlags& flags) {
+  const Profile& profile = m.profile;
+  const bool to_stdout = flags.report == "-";
+  const bool to_file = !flags.report.empty() && !to_stdout;
+  const int fd = to_stdout ? STDOUT_FILENO : to_file ? -1 : STDERR_FILENO;
+  std::string text;
+  if (flags.format == "json") {
+    text = profile_to_json_string(profile, 2) + '\n';
+  } else {
+    ReportOptions options;
+    options.text = flags.view.options_for(fd);
+    options.text.attribution = false;
+    options.text.tree = profile.tree.has_value() && !profile.timeline.spans().empty();
+    if (m.child && !m.child->exited)
+      options.text.notes.push_back("the command was " + m.child->describe());
+    if (!profile.meta.grid_intensity_g_per_kwh) {
+      options.text.notes.push_back(
+          "CO2e: give --grid-intensity G_PER_KWH (or JOULEPROF_GRID_INTENSITY) to see it");
+    }
+    Result<std::string> rendered = render_report("text", profile, options);
+    if (!rendered) {
+      report_error(rendered.error());
+      return false;
+    }
+    text = "\n" + *rendered +
+           fmt::format("written: {}  {}\n", files.profile.string(), files.samples.string());
+  }
+  if (to_file) {
+    std::ofstream out(flags.report, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) {
+      report_error(Error(ErrorCode::kIo, flags.report + ": cannot write the report"));
+      return false;
+    }
+  } else {
+    (to_stdout ? std::cout : std::cerr) << text << std::flush;
+  }
+  // The report went elsewhere: what a reader must know still reaches the terminal, once.
+  if (to_stdout || to_file) {
+    for (const std::string& w : profile.warnings) std::cerr << "jouleprof: warning: " << w << '\n';
+    if (m.child && !m.child->exited)
+      std::cerr << "jouleprof: the command was " << m.child->describe() << '\n';
+  }
+  return true;
+}
 
 int run(const RunFlags& flags) {
   const Result<SourceOptions> source_options = flags.sources.to_options();
@@ -207,8 +240,8 @@ int run(const RunFlags& flags) {
   Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
   if (!monitor) return report_error(monitor.error());
 
-  std::optional<StatusLine> status;
-  if (isatty(STDERR_FILENO) != 0) status.emplace();
+  ProgressLine progress = ProgressLine::for_stderr();
+  StatusTicker status(progress);
   CommandMeasurementOptions options;
   options.argv = flags.command;
   options.idle_ns = s_to_ns(flags.idle_s);
@@ -231,10 +264,10 @@ int run(const RunFlags& flags) {
       if (!updates && epoch_errors.empty()) epoch_errors.push_back(updates.error().message());
       if (updates) {
         for (const EpochUpdate& u : *updates)
-          print_epoch_update(u, *flags.epochs, epochs->options());
+          print_epoch_update(u, *flags.epochs, epochs->options(), progress);
       }
     }
-    if (status) status->update(s);
+    status.update(s);
   };
   // Spans: the child inherits the variables that make it record and write its dump at exit.
   std::optional<nvtx::ChildSpanCapture> capture;
@@ -265,11 +298,11 @@ int run(const RunFlags& flags) {
     return measured.error().code() == ErrorCode::kNotFound ? 127 : 126;
   }
   CommandMeasurement& m = *measured;
-  status.reset();
 
   // Created only now, so a command that could not start leaves no empty run behind.
-  Result<fs::path> dir = output_directory(flags.output);
-  if (!dir) return report_error(dir.error());
+  const RunFiles files = run_files(flags.output);
+  if (Status made = make_output_directory(files.directory); !made)
+    return report_error(made.error());
   Profile& profile = m.profile;
   apply_cluster_identity(detect_cluster_identity(), profile.meta);
   if (epochs) {
@@ -277,15 +310,12 @@ int run(const RunFlags& flags) {
     const Result<std::vector<EpochUpdate>> late =
         epochs->poll(profile.series, profile.meta.begin_ns);
     if (late) {
-      for (const EpochUpdate& u : *late) print_epoch_update(u, *flags.epochs, epochs->options());
+      for (const EpochUpdate& u : *late)
+        print_epoch_update(u, *flags.epochs, epochs->options(), progress);
     }
     fs::remove(epoch_file);
-    const std::vector<double>& energies = epochs->epoch_energies_j();
-    std::string list;
-    for (double e : energies) list += fmt::format("{}{:.6f}", list.empty() ? "" : ",", e);
     profile.meta.options["epochs.total"] = std::to_string(*flags.epochs);
-    profile.meta.options["epochs.energy_j"] = list;
-    if (energies.empty()) {
+    if (epochs->epoch_energies_j().empty()) {
       profile.warnings.push_back(fmt::format(
           "--epochs {}: the command reported no epoch end (call jouleprof::epoch_end() or "
           "jp_epoch_end() after each epoch)",
@@ -308,40 +338,26 @@ int run(const RunFlags& flags) {
     }
     std::error_code ec;
     if (fs::exists(capture->spans_path))
-      fs::copy_file(capture->spans_path, *dir / "spans.json", fs::copy_options::overwrite_existing,
-                    ec);
+      fs::copy_file(capture->spans_path, files.spans, fs::copy_options::overwrite_existing, ec);
     fs::remove_all(fs::path(capture->spans_path).parent_path(), ec);
   }
 
-  const Status json = write_profile_json(profile, (*dir / "profile.json").string());
-  const Status csv = write_samples_csv(profile.series, (*dir / "samples.csv").string());
+  if (epochs) add_epoch_marks(epochs->boundaries(), profile);
+  summarize_epochs(profile);
+
+  const Status json = write_profile_json(profile, files.profile.string());
+  const Status csv = write_samples_csv(profile.series, files.samples.string());
   if (!json) return report_error(json.error());
   if (!csv) return report_error(csv.error());
   if (!flags.no_history) {
     const std::string db = flags.db.empty() ? default_history_path() : flags.db;
-    const Result<std::int64_t> id = record_run(db, profile, (*dir / "profile.json").string());
+    const Result<std::int64_t> id = record_run(db, profile, files.profile.string());
     if (!id) {
-      std::cerr << "jouleprof: warning: run not recorded in the history: " << id.error().message()
-                << '\n';
+      profile.warnings.push_back("run not recorded in the history: " + id.error().message());
     }
   }
-
-  if (flags.format == "json") {
-    std::cout << profile_to_json_string(profile, 2) << '\n';
-  } else {
-    print_table(m, *dir, grid);
-    if (capture && profile.tree) {
-      std::cout << fmt::format("spans from the command: {}; energy by top-level span:\n",
-                               profile.timeline.spans().size());
-      for (const ProfileNode& node : profile.tree->children) {
-        std::cout << fmt::format("  {:<40} {:>11.3f} J\n", node.name, node.energy_j);
-      }
-    }
-  }
-  for (const std::string& w : profile.warnings) std::cerr << "jouleprof: warning: " << w << '\n';
-  if (m.child && !m.child->exited)
-    std::cerr << "jouleprof: the command was " << m.child->describe() << '\n';
-  return m.exit_code;
+  progress.clear();
+  return print_report(m, files, flags) ? m.exit_code : kExitError;
 }
 
 }  // namespace
@@ -350,7 +366,8 @@ CommandRunner add_run_command(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "run",
       "Run a command and measure its energy: per channel gross and net energy, duration, "
-      "mean and peak power, CO2e. Exits with the command's exit code (128+N if killed by "
+      "mean and peak power, CO2e. The report goes to stderr (--report to change that); the "
+      "command's stdout is left alone. Exits with the command's exit code (128+N if killed by "
       "signal N).");
   auto flags = std::make_shared<RunFlags>();
   flags->sources.add_to(*app);
@@ -363,13 +380,17 @@ CommandRunner add_run_command(CLI::App& parent) {
                   "Measure an idle baseline for SECONDS before the command")
       ->type_name("SECONDS")
       ->check(CLI::Range(0.0, 3600.0));
-  app->add_option(
-         "--output", flags->output,
-         "Directory for profile.json and samples.csv (default: ./jouleprof-runs/<UTC time>)")
-      ->type_name("DIR");
-  app->add_option("--format", flags->format,
-                  "What to print on stdout: a table, or the profile JSON")
+  app->add_option("--output", flags->output,
+                  "Directory for profile.json and samples.csv, or a FILE.json for the profile "
+                  "(FILE.samples.csv beside it); default: ./jouleprof-runs/<UTC time>")
+      ->type_name("DIR|FILE.json");
+  app->add_option("--report", flags->report,
+                  "Where the report goes: stderr (default, so that the command's stdout stays "
+                  "its own), - for stdout, or a FILE")
+      ->type_name("-|FILE");
+  app->add_option("--format", flags->format, "The report: a table, or the profile JSON")
       ->check(CLI::IsMember({"table", "json"}));
+  flags->view.add_to(*app);
   app->add_option("--epochs", flags->epochs,
                   "The command trains for N epochs and calls jouleprof::epoch_end() / "
                   "jp_epoch_end() after each: print each epoch's energy and, from epoch s + w on, "

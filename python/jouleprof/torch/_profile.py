@@ -9,7 +9,7 @@ import warnings
 
 from .. import _native, regions, reports
 from ..monitor import Monitor, Totals
-from ..torch_modules import EPOCH_END_SCOPE, ModuleScopes, clock_sync
+from ..torch_modules import EPOCH_BEGIN_SCOPE, EPOCH_END_SCOPE, ModuleScopes, clock_sync
 from ..tree import node_from_dict
 from ._events_trace import write_events_trace
 
@@ -121,6 +121,15 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
             self._step_scope.__exit__(None, None, None)
             self._step_scope = None
 
+    def epoch_begin(self):
+        """Marks the start of an epoch: epoch 1 is counted from here (not from the start of the
+        process), in the trace, in jouleprof's recorder and under `jouleprof run --epochs`."""
+        import torch  # noqa: PLC0415
+
+        with torch.profiler.record_function(EPOCH_BEGIN_SCOPE):
+            pass
+        regions.epoch_begin()
+
     def epoch_end(self):
         """Marks the end of an epoch: in the trace, in jouleprof's recorder and, under
         `jouleprof run --epochs`, for the run's STEP projection."""
@@ -217,13 +226,17 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
         options = self._attributed["meta"].get("options", {})
         return 1.0 - float(options.get("trace.backward_module_share", 1.0))
 
-    def table(self, row_limit=10, depth=3):
-        """The tree as a compact text table, the one `jouleprof attribute` prints: energy, share
-        of the total, % of the parent, power, time, calls, provenance; largest first."""
+    def table(self, row_limit=None, depth=4, top=10, full=False, width=None):
+        """The profile as `jouleprof attribute` and `profile` print it (the same C++ renderer):
+        the headline, the `top` operators, then the tree — energy, share of the total, % of the
+        parent, power, time, calls; largest first, `depth` levels, at most `row_limit` rows
+        (None: 40). `full` shows everything with whole names; `width` defaults to the terminal's
+        (100 columns when not one)."""
         if not self._require_results("table()"):
             return ("(inside `jouleprof run`: the energy tree is the run's, in its profile.json "
                     "and report)\n")
-        return reports.format_tree(self.profile_path, max_depth=depth, max_rows=row_limit)
+        return reports.format_tree(self.profile_path, max_depth=depth, max_rows=row_limit,
+                                   top=top, full=full, width=width)
 
     def export(self, path):
         """Writes what `path`'s name asks for: "*.html" the HTML report, "*.svg" the flame graph,

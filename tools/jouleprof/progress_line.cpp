@@ -1,0 +1,37 @@
+#include "progress_line.hpp"
+
+#include <unistd.h>
+
+#include <iostream>
+
+namespace jouleprof::cli {
+namespace {
+
+// Erase the line the cursor is on and go back to its start.
+constexpr std::string_view kClearLine = "\r\033[K";
+
+}  // namespace
+
+ProgressLine ProgressLine::for_stderr() {
+  return ProgressLine(std::cerr, isatty(STDERR_FILENO) != 0);
+}
+
+void ProgressLine::status(std::string_view text) {
+  if (!terminal_) return;
+  status_ = std::string(text);
+  out_ << kClearLine << status_ << std::flush;
+}
+
+void ProgressLine::line(std::string_view text) {
+  if (terminal_ && !status_.empty()) out_ << kClearLine;
+  out_ << text << '\n';
+  if (terminal_ && !status_.empty()) out_ << status_;
+  out_ << std::flush;
+}
+
+void ProgressLine::clear() {
+  if (terminal_ && !status_.empty()) out_ << kClearLine << std::flush;
+  status_.clear();
+}
+
+}  // namespace jouleprof::cli
