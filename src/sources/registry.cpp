@@ -1,4 +1,6 @@
 // The table of backends and the rules that pick a run's sources (see jouleprof/sources.hpp).
+#include "sources/registry.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -60,7 +62,7 @@ void add_source(SourceDiscovery& found, const SourceEntry& entry, std::unique_pt
   }
 }
 
-SourceDiscovery discover_default(const SourceOptions& options) {
+SourceDiscovery discover_default(const SourceOptions& options, ProbeClock& probe_clock) {
   SourceDiscovery found;
   std::map<std::string_view, std::string_view> groups_taken;  // group -> backend used
   for (const SourceEntry& entry : kRegistry) {
@@ -72,7 +74,7 @@ SourceDiscovery discover_default(const SourceOptions& options) {
     }
     std::unique_ptr<Source> source = entry.make(options);
     if (source->availability().available && entry.liveness_probe_ns > 0) {
-      const Liveness liveness = probe_liveness(*source, entry.liveness_probe_ns);
+      const Liveness liveness = probe_liveness(*source, entry.liveness_probe_ns, probe_clock);
       if (!liveness.alive) {
         // Not a group taken: another interface to the same counters may still be fed.
         found.unavailable.push_back(
@@ -133,7 +135,11 @@ std::vector<std::string> split_source_list(std::string_view text) {
 }
 
 Result<SourceDiscovery> discover_sources(const SourceOptions& options) {
-  if (options.selected.empty()) return discover_default(options);
+  return discover_sources(options, monotonic_probe_clock());
+}
+
+Result<SourceDiscovery> discover_sources(const SourceOptions& options, ProbeClock& probe_clock) {
+  if (options.selected.empty()) return discover_default(options, probe_clock);
 
   std::vector<const SourceEntry*> entries;
   for (const std::string& name : options.selected) {

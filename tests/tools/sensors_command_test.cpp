@@ -9,16 +9,12 @@
 namespace jouleprof {
 namespace {
 
-// A fake root hides sysfs and /proc, but NVML is found through the dynamic loader: point it at
-// a library that does not exist so a GPU on the test machine cannot join the default set.
-void hide_real_nvml() { setenv("JOULEPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1); }
-
 using ::jouleprof::testing::Invocation;
 using ::jouleprof::testing::run_jouleprof;
 using ::jouleprof::testing::TempDir;
 
 TEST(SensorsCommand, FakeRootWithOnlyProcStatShowsTheEstimate) {
-  hide_real_nvml();
+  ::jouleprof::testing::hide_gpu_libraries();
   TempDir root;
   root.write("proc/stat", "cpu  100 0 50 800 10 0 0 0 0 0\ncpu0 100 0 50 800 10 0 0 0 0 0\n");
   root.write("proc/cpuinfo", "model name\t: AMD EPYC 7763 64-Core Processor\n");
@@ -54,7 +50,7 @@ TEST(SensorsCommand, SimulatedSourceWithNestingAndMeasuredPeriod) {
 }
 
 TEST(SensorsCommand, UnavailableSourcesComeWithReasonAndFix) {
-  hide_real_nvml();
+  ::jouleprof::testing::hide_gpu_libraries();
   TempDir empty_root;
   TempDir dir;
   const Invocation inv = run_jouleprof(
