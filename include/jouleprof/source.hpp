@@ -54,6 +54,10 @@ struct SourceOptions {
   std::string sysfs_root = "/";  // prefix for /sys, /proc and /dev paths (tests use a fake tree)
   std::vector<std::string> selected;  // --source NAME[,NAME…]; empty = every measured source found
   std::map<std::string, std::string> settings;  // backend-specific, e.g. "simulate.watts" = "50"
+  // GPUs are named gpu<first_gpu_index + the vendor library's index>, so that the GPUs of several
+  // vendors on one machine share one numbering; discovery sets it from the GPU backends opened
+  // before (registry order), leaving 0 on a machine with one vendor's GPUs.
+  std::size_t first_gpu_index = 0;
 };
 
 }  // namespace jouleprof

@@ -181,6 +181,48 @@ TEST(RunCommand, ErrorsAreOneLineAndNonZero) {
   EXPECT_NE(inv.err.find("KEY=VALUE"), std::string::npos) << inv.err;
 }
 
+// `jouleprof run --source rocm-smi` against the fake library (loaded through the real
+// dlopen path), whose counters follow a scripted 200 W on the monotonic clock: the run measures
+// 200 W × its duration within 0.5 %.
+struct GpuBackend {
+  const char* source;
+  const char* library_variable;
+  const char* library;
+  const char* scenario_variable;
+  const char* watts_variable;
+  const char* channel;
+};
+
+void expect_run_measures_200_watts(const GpuBackend& gpu) {
+  ::jouleprof::testing::hide_gpu_libraries();
+  ::setenv(gpu.library_variable, gpu.library, 1);
+  ::setenv(gpu.scenario_variable, "steady_power", 1);
+  ::setenv(gpu.watts_variable, "200", 1);
+  TempDir dir;
+  const Invocation inv = run_jouleprof({"run", "--source", gpu.source, "--no-history", "--output",
+                                        (dir.path() / "run").string(), "--", "sleep", "2"},
+                                       dir);
+  ::unsetenv(gpu.scenario_variable);
+  ::unsetenv(gpu.watts_variable);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const Profile p = read_run(dir);
+  const auto summary =
+      std::find_if(p.channels.begin(), p.channels.end(),
+                   [&](const ChannelSummary& c) { return c.channel_id == gpu.channel; });
+  ASSERT_NE(summary, p.channels.end()) << gpu.channel;
+  EXPECT_EQ(summary->provenance, Provenance::kMeasured);
+  const double seconds = ns_to_s(summary->duration_ns);
+  EXPECT_GE(seconds, 2.0);
+  EXPECT_NEAR(summary->energy_j, 200.0 * seconds, 0.005 * 200.0 * seconds) << gpu.source;
+  EXPECT_NEAR(p.total_energy_j(), 200.0 * seconds, 0.005 * 200.0 * seconds) << gpu.source;
+}
+
+TEST(RunCommand, RocmSmiMeasuresAScripted200Watts) {
+  expect_run_measures_200_watts({"rocm-smi", "JOULEPROF_ROCM_SMI_LIBRARY", FAKE_ROCM_SMI_PATH,
+                                 "FAKE_ROCM_SMI_SCENARIO", "FAKE_ROCM_SMI_WATTS",
+                                 "rocm-smi:0:energy"});
+}
+
 TEST(RunCommand, HelpDescribesTheOptions) {
   TempDir dir;
   const Invocation inv = run_jouleprof({"run", "--help"}, dir);
