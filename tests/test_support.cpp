@@ -37,7 +37,7 @@ std::string read_file(const std::filesystem::path& path) {
 
 void hide_gpu_libraries() {
   for (const char* variable :
-       {"JOULEPROF_NVML_LIBRARY", "JOULEPROF_ROCM_SMI_LIBRARY"}) {
+       {"JOULEPROF_NVML_LIBRARY", "JOULEPROF_ROCM_SMI_LIBRARY", "JOULEPROF_LEVEL_ZERO_LIBRARY"}) {
     ::setenv(variable, "/nonexistent/gpu-library-hidden-by-the-test.so", 1);
   }
 }

@@ -14,8 +14,8 @@
 // reason in `unavailable`; naming it with --source uses it regardless. When no measured backend
 // is available, the CPU estimate stands in (and says so). The
 // simulated backend is used only when asked for (`--source simulated`, `--simulate W`).
-// GPUs are numbered across vendors in the order their backends are opened (nvml, rocm-smi; or
-// the order of --source): gpu0… for the first vendor's, the next vendor's after.
+// GPUs are numbered across vendors in the order their backends are opened (nvml, rocm-smi,
+// level-zero; or the order of --source): gpu0… for the first vendor's, the next vendor's after.
 #pragma once
 
 #include <memory>

@@ -38,6 +38,10 @@ constexpr std::array kRegistry{
                 "AMD GPUs through ROCm SMI: energy counter or average power, temperature "
                 "(measured)",
                 make_rocm_smi_source, 0, "amdgpu"},
+    SourceEntry{"level-zero", "", SourceClass::kMeasured,
+                "Intel GPUs through Level Zero Sysman: energy counters per power domain, "
+                "temperature (measured)",
+                make_level_zero_source, 0, "i915,xe"},
     SourceEntry{"hwmon", "", SourceClass::kMeasured,
                 "hwmon power and energy sensors, e.g. Jetson INA3221 rails (measured)",
                 make_hwmon_source},

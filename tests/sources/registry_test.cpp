@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <set>
 #include <string>
 
 #include "jouleprof/sources.hpp"
@@ -159,6 +160,60 @@ TEST(Registry, DefaultWithoutProcStatLeavesNothingAvailableAndSaysWhy) {
   EXPECT_TRUE(found->available.empty());
   ASSERT_TRUE(listed(found->unavailable, "cpu-estimate"));
   for (const auto& u : found->unavailable) EXPECT_FALSE(u.availability.reason.empty()) << u.name;
+}
+
+// The fake GPU libraries (tests/sources/fake_*), as a machine with AMD and Intel GPUs has them.
+class RegistryWithGpus : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::jouleprof::testing::hide_gpu_libraries();
+    ::setenv("JOULEPROF_ROCM_SMI_LIBRARY", FAKE_ROCM_SMI_PATH, 1);
+    ::setenv("JOULEPROF_LEVEL_ZERO_LIBRARY", FAKE_LEVEL_ZERO_PATH, 1);
+  }
+  void TearDown() override {
+    ::unsetenv("JOULEPROF_ROCM_SMI_LIBRARY");
+    ::unsetenv("JOULEPROF_LEVEL_ZERO_LIBRARY");
+  }
+};
+
+std::set<std::string> devices_of(const Source& source) {
+  std::set<std::string> devices;
+  for (const Channel& c : source.channels()) devices.insert(c.device);
+  return devices;
+}
+
+TEST_F(RegistryWithGpus, GpusOfSeveralVendorsShareOneNumbering) {
+  TempDir root;
+  SourceOptions options;
+  options.sysfs_root = root.path().string();
+  options.selected = {"rocm-smi", "level-zero"};
+  Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_TRUE(found.ok());
+  ASSERT_EQ(found->available.size(), 2U);
+  EXPECT_EQ(devices_of(*found->available[0]), (std::set<std::string>{"gpu0", "gpu1"}));
+  EXPECT_EQ(devices_of(*found->available[1]), (std::set<std::string>{"gpu2", "gpu3"}));
+}
+
+TEST_F(RegistryWithGpus, TheDefaultSetTakesTheGpuLibrariesAndLeavesTheirChipsOutOfHwmon) {
+  TempDir root;
+  root.write("sys/class/hwmon/hwmon2/name", "amdgpu\n");
+  root.write("sys/class/hwmon/hwmon2/power1_average", "35000000\n");
+  root.write("sys/class/hwmon/hwmon3/name", "i915\n");
+  root.write("sys/class/hwmon/hwmon3/energy1_input", "1000\n");
+  root.write("sys/class/hwmon/hwmon4/name", "ina3221\n");
+  root.write("sys/class/hwmon/hwmon4/power1_input", "1000000\n");
+  SourceOptions options;
+  options.sysfs_root = root.path().string();
+  Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_TRUE(found.ok());
+  std::vector<std::string> names;
+  for (const auto& source : found->available) names.emplace_back(source->name());
+  EXPECT_EQ(names, (std::vector<std::string>{"rocm-smi", "level-zero", "hwmon"}));
+  const Source& hwmon = *found->available[2];
+  ASSERT_EQ(hwmon.channels().size(), 1U);
+  EXPECT_EQ(hwmon.channels()[0].id, "hwmon:ina3221/power1");
+  EXPECT_NE(hwmon.availability().reason.find("amdgpu, i915 left out"), std::string::npos)
+      << hwmon.availability().reason;
 }
 
 TEST(Registry, SplitSourceList) {

@@ -181,7 +181,7 @@ TEST(RunCommand, ErrorsAreOneLineAndNonZero) {
   EXPECT_NE(inv.err.find("KEY=VALUE"), std::string::npos) << inv.err;
 }
 
-// `jouleprof run --source rocm-smi` against the fake library (loaded through the real
+// `jouleprof run --source rocm-smi|level-zero` against the fake libraries (loaded through the real
 // dlopen path), whose counters follow a scripted 200 W on the monotonic clock: the run measures
 // 200 W × its duration within 0.5 %.
 struct GpuBackend {
@@ -221,6 +221,12 @@ TEST(RunCommand, RocmSmiMeasuresAScripted200Watts) {
   expect_run_measures_200_watts({"rocm-smi", "JOULEPROF_ROCM_SMI_LIBRARY", FAKE_ROCM_SMI_PATH,
                                  "FAKE_ROCM_SMI_SCENARIO", "FAKE_ROCM_SMI_WATTS",
                                  "rocm-smi:0:energy"});
+}
+
+TEST(RunCommand, LevelZeroMeasuresAScripted200Watts) {
+  expect_run_measures_200_watts({"level-zero", "JOULEPROF_LEVEL_ZERO_LIBRARY", FAKE_LEVEL_ZERO_PATH,
+                                 "FAKE_LEVEL_ZERO_SCENARIO", "FAKE_LEVEL_ZERO_WATTS",
+                                 "level-zero:0:package"});
 }
 
 TEST(RunCommand, HelpDescribesTheOptions) {
