@@ -3,11 +3,12 @@
 //
 // Sysman is enabled the way every loader version supports: ZES_ENABLE_SYSMAN=1 in the environment
 // (set here unless the user set it) before zeInit, and a core device handle used as a Sysman one.
-// Per GPU and per power domain: zesPowerGetEnergyCounter (µJ, with a µs timestamp that is only
-// good for differences, so readings are stamped on the monotonic clock), nested as the API
-// declares them: the card (zesDeviceGetCardPowerDomain, or the extension's CARD domain) holds the
-// device's package, which holds its stacks (domains on a sub-device). The temperature of the
-// device's GPU sensor (or its global one). What the specification leaves open is a setting shown
+// Per GPU and per power domain: zesPowerGetEnergyCounter (µJ, with the µs timestamp of its capture,
+// good only for differences within the domain: placed on the monotonic axis by an offset taken at
+// the domain's first read, see device_clock.hpp), nested as the API declares them: the card
+// (zesDeviceGetCardPowerDomain, or the extension's CARD domain) holds the device's package, which
+// holds its stacks (domains on a sub-device). The temperature of the device's GPU sensor (or its
+// global one). What the specification leaves open is a setting shown
 // in every channel's detail (docs/sources.md):
 //   level-zero.update_period_ms  how often the driver updates a counter; not specified, so
 //                                unknown (0) unless given: the sampler measures it in a run.
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "sources/backends.hpp"
+#include "sources/device_clock.hpp"
 #include "sources/energy_accumulator.hpp"
 #include "sources/level_zero_api.hpp"
 #include "sources/setting_values.hpp"
@@ -63,6 +65,7 @@ struct Slot {
   lz::Power power = nullptr;
   lz::Temperature temperature = nullptr;
   EnergyAccumulator counter;
+  DeviceClock clock{kNsPerUs};  // the domain's µs capture timestamps
   std::uint64_t previous_uj = 0;
   std::string read_error;
 };
@@ -99,11 +102,13 @@ class LevelZeroSource final : public Source {
       if (slot.power != nullptr) {
         lz::EnergyCounter counter{};
         const lz::Result result = symbols_.energy_counter(slot.power, &counter);
-        reading.t_ns = monotonic_now_ns();
+        const TimeNs now = monotonic_now_ns();
+        reading.t_ns = now;
         if (result != lz::kSuccess) {
           slot.read_error = describe("zesPowerGetEnergyCounter", slot.gpu, result);
           continue;
         }
+        reading.t_ns = slot.clock.place(counter.timestamp, now);
         const std::uint64_t previous = slot.previous_uj;
         slot.previous_uj = counter.energy;
         if (!slot.counter.add(counter.energy)) {

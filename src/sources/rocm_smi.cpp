@@ -13,6 +13,10 @@
 //                               it implies is possible, and is a failed read otherwise.
 //   rocm-smi.update_period_ms   how often the firmware updates the accumulator; not documented,
 //                               so unknown (0) unless given: the sampler measures it in a run.
+//   rocm-smi.resolution_uj      the energy of one count. ROCm SMI returns 15.3 µJ, hard-coded,
+//                               while the amdgpu driver documents its accumulator in units of
+//                               15.259 µJ (2^-16 J): by default the library's value is used (and
+//                               named in the detail); a measured or documented one replaces it.
 #include "sources/rocm_smi.hpp"
 
 #include <fmt/format.h>
@@ -20,11 +24,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "sources/backends.hpp"
+#include "sources/device_clock.hpp"
 #include "sources/energy_accumulator.hpp"
 #include "sources/rocm_smi_api.hpp"
 #include "sources/setting_values.hpp"
@@ -71,9 +75,7 @@ struct Slot {
   EnergyAccumulator counter;
   double total_j = 0.0;  // since the first read
   std::uint64_t previous_counts = 0;
-  // The firmware clock's offset from CLOCK_MONOTONIC, fixed at the first read.
-  std::optional<std::int64_t> clock_offset_ns;
-  TimeNs previous_t_ns = 0;
+  DeviceClock clock;  // the driver's ns timestamps of the energy counter
   std::string read_error;
 };
 
@@ -157,13 +159,13 @@ class RocmSmiSource final : public Source {
   // "<call> failed: RSMI_STATUS_X (code 4): meaning (library: '<rsmi_status_string>')".
   std::string explain(rocm_smi::Status status) const {
     const rocm_smi::ErrorDescription description = rocm_smi::describe_error(status);
+    // The library sets a text even for codes it does not know (and then returns an error).
     const char* library_text = nullptr;
-    if (symbols_.status_string != nullptr &&
-        symbols_.status_string(status, &library_text) != rocm_smi::kSuccess) {
-      library_text = nullptr;
-    }
-    return fmt::format("{} (code {}): {} (library: '{}')", description.name, status,
-                       description.meaning, library_text != nullptr ? library_text : "");
+    if (symbols_.status_string != nullptr) symbols_.status_string(status, &library_text);
+    return fmt::format("{} (code {}): {}{}", description.name, status, description.meaning,
+                       library_text != nullptr && *library_text != '\0'
+                           ? fmt::format(" (library: '{}')", library_text)
+                           : std::string());
   }
 
   std::string describe(std::string_view call, rocm_smi::Status status) const {
@@ -172,19 +174,6 @@ class RocmSmiSource final : public Source {
 
   std::string describe(std::string_view call, std::uint32_t gpu, rocm_smi::Status status) const {
     return fmt::format("{}(device {}) failed: {}", call, gpu, explain(status));
-  }
-
-  TimeNs reading_time(Slot& slot, std::uint64_t timestamp_ns, TimeNs now) const {
-    // The firmware's timestamp says when the value was sampled; mapped onto the monotonic axis
-    // with the offset seen at the first read, and kept between the last reading and now.
-    TimeNs t = now;
-    if (timestamp_ns > 0) {
-      const auto stamp = static_cast<std::int64_t>(timestamp_ns);
-      if (!slot.clock_offset_ns) slot.clock_offset_ns = now - stamp;
-      t = std::clamp<TimeNs>(stamp + *slot.clock_offset_ns, slot.previous_t_ns, now);
-    }
-    slot.previous_t_ns = t;
-    return t;
   }
 
   void read_energy(Slot& slot, Reading& reading) {
@@ -199,7 +188,8 @@ class RocmSmiSource final : public Source {
       slot.read_error = describe("rsmi_dev_energy_count_get", slot.gpu, status);
       return;
     }
-    if (!(resolution_uj > 0.0F) || !std::isfinite(resolution_uj)) {
+    if (resolution_override_uj_ <= 0 &&
+        (!(resolution_uj > 0.0F) || !std::isfinite(resolution_uj))) {
       reading.t_ns = now;
       slot.read_error = fmt::format(
           "rsmi_dev_energy_count_get(device {}) returned the resolution {} µJ: not a positive "
@@ -207,9 +197,12 @@ class RocmSmiSource final : public Source {
           slot.gpu, resolution_uj);
       return;
     }
-    const TimeNs previous_t = slot.previous_t_ns;
-    reading.t_ns = reading_time(slot, timestamp_ns, now);
-    const double joules_per_count = static_cast<double>(resolution_uj) * kJoulesPerMicrojoule;
+    const TimeNs previous_t = slot.clock.previous_ns();
+    reading.t_ns = slot.clock.place(timestamp_ns, now);
+    const double joules_per_count =
+        (resolution_override_uj_ > 0 ? resolution_override_uj_
+                                     : static_cast<double>(resolution_uj)) *
+        kJoulesPerMicrojoule;
     if (slot.counter.has_baseline() && counts < slot.previous_counts && counter_modulus_ != 0) {
       const double wrapped_j =
           static_cast<double>(counter_modulus_ - slot.previous_counts + counts) * joules_per_count;
@@ -296,7 +289,9 @@ class RocmSmiSource final : public Source {
         setting_number(options.settings, "rocm-smi.counter_bits", kDefaultCounterBits, 32, 64);
     Result<double> period_ms =
         setting_number(options.settings, "rocm-smi.update_period_ms", 0.0, 0.0, 60'000.0);
-    for (const Result<double>* setting : {&bits, &period_ms}) {
+    Result<double> resolution_uj =
+        setting_number(options.settings, "rocm-smi.resolution_uj", 0.0, 0.0, 1e6);
+    for (const Result<double>* setting : {&bits, &period_ms, &resolution_uj}) {
       if (!*setting) {
         fail(setting->error().message(),
              "fix the setting (docs/sources.md, \"rocm-smi\"), or leave it out for the default");
@@ -311,6 +306,7 @@ class RocmSmiSource final : public Source {
     counter_bits_ = static_cast<int>(*bits);
     counter_modulus_ = counter_bits_ == 64 ? 0 : std::uint64_t{1} << 32;
     update_period_ns_ = s_to_ns(*period_ms * 1e-3);
+    resolution_override_uj_ = *resolution_uj;
     return true;
   }
 
@@ -404,9 +400,16 @@ class RocmSmiSource final : public Source {
         slot.counter = EnergyAccumulator(counter_modulus_);
         add(make_channel(
                 gpu, "energy", ChannelKind::kEnergyCounter,
-                fmt::format("rsmi_dev_energy_count_get on {}: counts × {} µJ (the library's "
-                            "resolution), stamped with the firmware's clock; {}; {}",
-                            who, resolution_uj,
+                fmt::format("rsmi_dev_energy_count_get on {}: counts × {} µJ ({}), stamped "
+                            "with the driver's timestamp of the GPU metrics; {}; {}",
+                            who,
+                            resolution_override_uj_ > 0 ? fmt::format("{}", resolution_override_uj_)
+                                                        : fmt::format("{}", resolution_uj),
+                            resolution_override_uj_ > 0
+                                ? fmt::format("rocm-smi.resolution_uj; the library returns {} µJ",
+                                              resolution_uj)
+                                : std::string("the library's resolution; rocm-smi.resolution_uj "
+                                              "replaces it"),
                             counter_modulus_ != 0 ? "a 32-bit counter that wraps after 2^32 counts "
                                                     "(rocm-smi.counter_bits = 32)"
                                                   : "a 64-bit counter (rocm-smi.counter_bits = 64)",
@@ -501,7 +504,8 @@ class RocmSmiSource final : public Source {
   int counter_bits_ = 32;
   std::uint64_t counter_modulus_ = 0;
   TimeNs update_period_ns_ = 0;
-  std::string discovery_fix_;  // what to do about the first failed call of the discovery
+  double resolution_override_uj_ = 0.0;  // 0: the resolution each call returns
+  std::string discovery_fix_;            // what to do about the first failed call of the discovery
   Availability availability_;
   std::vector<Slot> slots_;
   std::vector<Channel> channels_;

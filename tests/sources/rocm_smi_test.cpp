@@ -142,6 +142,27 @@ TEST_F(RocmSmiTest, SixtyFourBitCountersAreNeverUndoneAsAWrap) {
   EXPECT_NE(bad->availability().reason.find("rocm-smi.counter_bits"), std::string::npos);
 }
 
+// ROCm SMI hard-codes 15.3 µJ; the amdgpu driver documents 2^-16 J (15.259 µJ) per count.
+TEST_F(RocmSmiTest, AGivenResolutionReplacesTheLibrarys) {
+  SourceOptions options;
+  options.settings["rocm-smi.resolution_uj"] = "15.2587890625";
+  auto source = open("two_gpus", options);
+  const std::size_t energy = index_by_id(*source).at("rocm-smi:0:energy");
+  EXPECT_NE(source->channels()[energy].provenance_detail.find(
+                "counts × 15.2587890625 µJ (rocm-smi.resolution_uj; the library returns 15.3 µJ)"),
+            std::string::npos)
+      << source->channels()[energy].provenance_detail;
+  const std::vector<Reading> readings = read_times(*source, 3);
+  ASSERT_TRUE(readings[energy].ok) << source->read_error(energy);
+  EXPECT_NEAR(readings[energy].value, 2000 * 15.2587890625e-6, 1e-12);
+
+  options.settings["rocm-smi.resolution_uj"] = "-1";
+  auto bad = open("two_gpus", options);
+  EXPECT_FALSE(bad->availability().available);
+  EXPECT_NE(bad->availability().reason.find("rocm-smi.resolution_uj"), std::string::npos)
+      << bad->availability().reason;
+}
+
 TEST_F(RocmSmiTest, ADeclaredUpdatePeriodBecomesTheNominalPeriod) {
   SourceOptions options;
   options.settings["rocm-smi.update_period_ms"] = "1";
@@ -164,7 +185,9 @@ TEST_F(RocmSmiTest, AFailingCounterFailsItsChannelOnly) {
           "rsmi_dev_energy_count_get(device 0) failed: RSMI_STATUS_UNEXPECTED_DATA (code 15)"),
       std::string::npos)
       << source->read_error(energy);
-  EXPECT_NE(source->read_error(energy).find("The data read or provided was not what was expected"),
+  EXPECT_NE(source->read_error(energy).find(
+                "(library: 'Data (usually from reading a file) was not of the type that was "
+                "expected')"),
             std::string::npos)
       << "the library's own text";
   EXPECT_TRUE(readings[index.at("rocm-smi:0:power")].ok);
@@ -178,7 +201,9 @@ TEST_F(RocmSmiTest, PermissionErrorsCarryTheRealCodeAndTheFix) {
   EXPECT_NE(denied->availability().reason.find("rsmi_init failed: RSMI_STATUS_PERMISSION (code 4)"),
             std::string::npos)
       << denied->availability().reason;
-  EXPECT_NE(denied->availability().reason.find("does not have sufficient permission"),
+  EXPECT_NE(denied->availability().reason.find(
+                "does not have sufficient permission to execute a command.  Often this is fixed "
+                "by running as root (sudo)."),
             std::string::npos);
   EXPECT_NE(denied->availability().fix.find("render and video groups"), std::string::npos);
 

@@ -44,6 +44,7 @@ enum {
   INSUFFICIENT_SIZE = 0xB,
   UNEXPECTED_DATA = 0xF,
 };
+#define UNKNOWN_ERROR 0xFFFFFFFFu
 
 static char scenario[64];
 static int initialised;
@@ -88,34 +89,35 @@ rsmi_status_t rsmi_shut_down(void) {
   return SUCCESS;
 }
 
+/* The texts of ROCm SMI 5's rsmi_status_string for the codes the scenarios return; like the real
+ * library, an unknown code gets a text and RSMI_STATUS_UNKNOWN_ERROR. */
 rsmi_status_t rsmi_status_string(rsmi_status_t status, const char** text) {
+  if (text == NULL) return INVALID_ARGS;
   switch (status) {
     case SUCCESS:
       *text = "RSMI_STATUS_SUCCESS: The function has been executed successfully.";
-      break;
+      return SUCCESS;
     case NOT_SUPPORTED:
       *text =
-          "RSMI_STATUS_NOT_SUPPORTED: The requested information or action is not available "
-          "for the given input, on the given system";
-      break;
+          "RSMI_STATUS_NOT_SUPPORTED: This function is not supported in the current environment.";
+      return SUCCESS;
     case PERMISSION:
       *text =
-          "RSMI_STATUS_PERMISSION: The user ID of the calling process does not have "
-          "sufficient permission to execute a command.";
-      break;
+          "RSMI_STATUS_PERMISSION: The user ID of the calling process does not have sufficient "
+          "permission to execute a command.  Often this is fixed by running as root (sudo).";
+      return SUCCESS;
     case INIT_ERROR:
       *text =
-          "RSMI_STATUS_INIT_ERROR: An error occurred during initialization, during "
-          "monitor discovery or when when initializing internal data structures";
-      break;
+          "An error occurred during initialization, during monitor discovery or when when "
+          "initializing internal data structures";
+      return SUCCESS;
     case UNEXPECTED_DATA:
-      *text = "RSMI_STATUS_UNEXPECTED_DATA: The data read or provided was not what was expected";
-      break;
+      *text = "Data (usually from reading a file) was not of the type that was expected";
+      return SUCCESS;
     default:
       *text = "An unknown error occurred";
-      break;
+      return UNKNOWN_ERROR;
   }
-  return SUCCESS;
 }
 
 rsmi_status_t rsmi_num_monitor_devices(uint32_t* count) {
