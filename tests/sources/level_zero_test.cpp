@@ -2,9 +2,11 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sources/backends.hpp"
@@ -106,6 +108,26 @@ TEST_F(LevelZeroTest, ReadingsAreJoulesSinceTheFirstReadAndCelsius) {
   EXPECT_NEAR(readings[index.at("level-zero:1:package")].value, 2 * 2500e-6, 1e-12);
   // The device-level GPU sensor, not the sub-device's.
   EXPECT_DOUBLE_EQ(readings[index.at("level-zero:0:temperature")].value, 55.5);
+}
+
+// A reading is placed when the driver captured it (the first capture taken as fresh), not when it
+// was polled: the fake stamps each capture 1 ms after the one before, and the second read comes
+// 3 ms or more after the first, so the capture lies between the two reads.
+TEST_F(LevelZeroTest, ReadingsArePlacedByTheTimeTheCounterWasCaptured) {
+  auto source = open("two_gpus");
+  const auto index = index_by_id(*source);
+  const std::size_t card = index.at("level-zero:0:card");
+  const std::size_t temperature = index.at("level-zero:0:temperature");
+  std::vector<Reading> readings = read_times(*source, 1);
+  ASSERT_TRUE(readings[card].ok) << source->read_error(card);
+  const TimeNs first = readings[card].t_ns;
+  while (monotonic_now_ns() < first + 3 * kNsPerMs) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  readings = read_times(*source, 1);
+  ASSERT_TRUE(readings[card].ok) << source->read_error(card);
+  EXPECT_EQ(readings[card].t_ns, first + kNsPerMs);
+  EXPECT_GE(readings[temperature].t_ns, first + 3 * kNsPerMs) << "a temperature has no stamp";
 }
 
 TEST_F(LevelZeroTest, ADecreaseIsAResetUnlessAWrapIsDeclared) {

@@ -5,7 +5,8 @@
  *   two_gpus (default)  one driver with three devices: gpu 0 (Fake Max 1550) has a card domain
  *                       (zesDeviceGetCardPowerDomain, listed again by the enumeration), a package
  *                       domain and two stack domains (listed before the package), each counter
- *                       advancing per read (card +3000 µJ, package +2500, stacks +1000), and a GPU
+ *                       advancing per read (card +3000 µJ, package +2500, stacks +1000) and
+ *                       stamped 1 ms after the previous read on the device's clock, and a GPU
  *                       temperature sensor besides a sub-device one; a CPU device, which the
  *                       backend must skip; gpu 1 (Fake Arc A770) has a package domain only, told
  *                       by zes_power_ext_properties_t, and no temperature sensor.
@@ -283,7 +284,10 @@ ze_result_t zesPowerGetEnergyCounter(struct fake_power* power, zes_power_energy_
     if (is("wrap")) power->energy %= 10000;
     out->energy = power->energy;
   }
-  out->timestamp = (uint64_t)(now_s * 1e6);
+  /* The capture time, in µs on the device's clock: the poll's time where the energy follows the
+   * clock, elsewhere 1 ms after the previous capture however fast the reads come. */
+  out->timestamp =
+      is("steady_power") ? (uint64_t)(now_s * 1e6) : 5000000ull + 1000ull * power->reads;
   return SUCCESS;
 }
 
