@@ -54,9 +54,13 @@ TEST(MeasureCommand, GatedCommandOnASimulatedSource) {
 
 TEST(MeasureCommand, GateTimeoutIsReportedAndKeepsNothingSilently) {
   TempDir dir;
-  // Power alternating between 20 W and 80 W every 50 ms never passes a 3 % gate.
+  // 20 W for 50 ms, then 80 W for 150 ms, over and over: every 250 ms window of 50 ms intervals
+  // holds a whole low segment, so its CV is at least 24 % wherever the check falls and the 3 %
+  // gate never passes. (An even 50/50 ms square wave would not do: a window that starts half way
+  // into a segment sees 50 W in every interval and passes, and where the gate's check falls
+  // depends on how the machine schedules it.)
   const Invocation inv = run_jouleprof(
-      {"measure", "--set", "simulate.profile=20:0.05;80:0.05", "--set", "simulate.repeat=1",
+      {"measure", "--set", "simulate.profile=20:0.05;80:0.15", "--set", "simulate.repeat=1",
        "--source", "simulated", "--interval", "50", "--last-n", "5", "--check-period", "0.2",
        "--gate-timeout", "0.6", "--tail-wait", "0.1", "--", "true"},
       dir);
