@@ -15,6 +15,8 @@
 //   level-zero.wrap_uj           the specification calls the counter monotonic, so by default a
 //                                decrease is a reset (a failed read, never a negative energy);
 //                                a driver whose counter wraps at a known value can be given it.
+#include "sources/level_zero.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -58,6 +60,7 @@ struct Symbols {
   lz::DeviceEnumTemperatureSensorsFn enum_temperature_sensors = nullptr;
   lz::TemperatureGetPropertiesFn temperature_properties = nullptr;
   lz::TemperatureGetStateFn temperature_state = nullptr;
+  lz::DeviceProcessesGetStateFn processes_state = nullptr;
 };
 
 struct Slot {
@@ -135,7 +138,63 @@ class LevelZeroSource final : public Source {
     }
   }
 
+  Result<std::vector<LevelZeroProcess>> processes() const {
+    if (!availability_.available) {
+      return Error(ErrorCode::kUnavailable,
+                   "level-zero is not available here: " + availability_.reason);
+    }
+    if (symbols_.processes_state == nullptr) {
+      return Error(ErrorCode::kUnsupported,
+                   fmt::format("{} has no zesDeviceProcessesGetState: the Level Zero loader is "
+                               "too old",
+                               library_.path()));
+    }
+    std::vector<LevelZeroProcess> processes;
+    for (std::size_t gpu = 0; gpu < gpu_devices_.size(); ++gpu) {
+      Result<std::vector<lz::ProcessState>> states = device_processes(gpu);
+      if (!states) return states.error();
+      for (const lz::ProcessState& state : *states) {
+        auto same_pid = [&](const LevelZeroProcess& p) { return p.pid == state.processId; };
+        auto found = std::find_if(processes.begin(), processes.end(), same_pid);
+        if (found == processes.end()) {
+          processes.push_back({state.processId, {}, 0, 0, 0});
+          found = processes.end() - 1;
+        }
+        found->devices.push_back(fmt::format("gpu{}", first_gpu_index_ + gpu));
+        found->memory_bytes += state.memSize;
+        found->shared_bytes += state.sharedSize;
+        found->engine_types |= state.engines;
+      }
+    }
+    return processes;
+  }
+
  private:
+  // One GPU's processes. Their number can change between the call that counts them and the one
+  // that lists them: the list gets room for a few more, and they are counted again if that was
+  // not enough.
+  Result<std::vector<lz::ProcessState>> device_processes(std::size_t gpu) const {
+    constexpr std::uint32_t kSpare = 16;
+    const lz::Device device = gpu_devices_[gpu];
+    lz::Result result = lz::kSuccess;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      std::uint32_t count = 0;
+      result = symbols_.processes_state(device, &count, nullptr);
+      if (result != lz::kSuccess) break;
+      lz::ProcessState blank{};
+      blank.stype = lz::kStructureProcessState;
+      std::vector<lz::ProcessState> states(count + kSpare, blank);
+      count = static_cast<std::uint32_t>(states.size());
+      result = symbols_.processes_state(device, &count, states.data());
+      if (result == lz::kSuccess) {
+        states.resize(std::min<std::size_t>(count, states.size()));
+        return states;
+      }
+      if (result != lz::kErrorInvalidSize) break;
+    }
+    return Error(ErrorCode::kIo, describe("zesDeviceProcessesGetState", gpu, result));
+  }
+
   // "<call>(gpu N) failed: ZE_RESULT_X (0x…): meaning".
   static std::string explain(lz::Result result) {
     const lz::ErrorDescription description = lz::describe_error(result);
@@ -215,7 +274,8 @@ class LevelZeroSource final : public Source {
            resolve(symbols_.card_power_domain, "zesDeviceGetCardPowerDomain", false) &&
            resolve(symbols_.enum_temperature_sensors, "zesDeviceEnumTemperatureSensors", false) &&
            resolve(symbols_.temperature_properties, "zesTemperatureGetProperties", false) &&
-           resolve(symbols_.temperature_state, "zesTemperatureGetState", false);
+           resolve(symbols_.temperature_state, "zesTemperatureGetState", false) &&
+           resolve(symbols_.processes_state, "zesDeviceProcessesGetState", false);
   }
 
   Channel make_channel(std::size_t gpu, std::string suffix, ChannelKind kind,
@@ -434,6 +494,7 @@ class LevelZeroSource final : public Source {
             properties.type != lz::kDeviceTypeGpu) {
           continue;
         }
+        gpu_devices_.push_back(device);
         discover_gpu(device, gpus++, notes);
       }
     }
@@ -456,6 +517,7 @@ class LevelZeroSource final : public Source {
   SharedLibrary library_;
   std::size_t first_gpu_index_;
   Symbols symbols_;
+  std::vector<lz::Device> gpu_devices_;  // by the backend's own GPU index
   TimeNs update_period_ns_ = 0;
   std::uint64_t wrap_uj_ = 0;
   std::string discovery_fix_;  // what to do about the first failed call of the discovery
@@ -526,6 +588,9 @@ ErrorDescription describe_error(Result result) {
     case kErrorInvalidNullPointer:
       return {"ZE_RESULT_ERROR_INVALID_NULL_POINTER", "a pointer was null",
               "this is a jouleprof bug; please report it"};
+    case kErrorInvalidSize:
+      return {"ZE_RESULT_ERROR_INVALID_SIZE", "a size was too small or invalid",
+              "this is a jouleprof bug; please report it"};
     case kErrorInvalidEnumeration:
       return {"ZE_RESULT_ERROR_INVALID_ENUMERATION", "an enumerator was invalid",
               "this is a jouleprof bug; please report it"};
@@ -542,6 +607,17 @@ ErrorDescription describe_error(Result result) {
 }
 
 }  // namespace level_zero
+
+Result<std::vector<LevelZeroProcess>> level_zero_processes(Source& source) {
+  const auto* level_zero = dynamic_cast<const LevelZeroSource*>(&source);
+  if (level_zero == nullptr) {
+    return Error(ErrorCode::kInvalidInput,
+                 fmt::format("{} is not a level-zero source: Level Zero's processes come only "
+                             "from one",
+                             source.name()));
+  }
+  return level_zero->processes();
+}
 
 std::unique_ptr<Source> make_level_zero_source(const SourceOptions& options) {
   return std::make_unique<LevelZeroSource>(options);

@@ -41,6 +41,7 @@ inline constexpr Result kErrorUnsupportedFeature = 0x78000003;
 inline constexpr Result kErrorInvalidArgument = 0x78000004;
 inline constexpr Result kErrorInvalidNullHandle = 0x78000005;
 inline constexpr Result kErrorInvalidNullPointer = 0x78000007;
+inline constexpr Result kErrorInvalidSize = 0x78000008;
 inline constexpr Result kErrorInvalidEnumeration = 0x7800000c;
 inline constexpr Result kErrorUnsupportedEnumeration = 0x7800000d;
 inline constexpr Result kErrorUnknown = 0x7ffffffe;
@@ -54,6 +55,7 @@ inline constexpr StructureType kStructurePciProperties = 0x2;        // zes_pci_
 inline constexpr StructureType kStructurePowerProperties = 0xd;      // zes_power_properties_t
 inline constexpr StructureType kStructureTempProperties = 0x14;      // zes_temp_properties_t
 inline constexpr StructureType kStructurePowerExtProperties = 0x28;  // zes_power_ext_properties_t
+inline constexpr StructureType kStructureProcessState = 0x16;        // zes_process_state_t
 
 // zes_power_domain_t.
 inline constexpr std::uint32_t kPowerDomainUnknown = 0;
@@ -139,6 +141,15 @@ struct EnergyCounter {      // zes_power_energy_counter_t
   std::uint64_t timestamp;  // µs, only for differences between snapshots of one domain
 };
 
+struct ProcessState {  // zes_process_state_t
+  StructureType stype;
+  const void* pNext;
+  std::uint32_t processId;
+  std::uint64_t memSize;     // device memory it allocated, bytes
+  std::uint64_t sharedSize;  // shared device memory mapped into it, bytes
+  std::uint32_t engines;     // zes_engine_type_flags_t: the engine types it uses
+};
+
 struct TempProperties {  // zes_temp_properties_t
   StructureType stype;
   void* pNext;
@@ -165,6 +176,8 @@ using DeviceEnumTemperatureSensorsFn = Result (*)(Device device, std::uint32_t* 
                                                   Temperature* sensors);
 using TemperatureGetPropertiesFn = Result (*)(Temperature sensor, TempProperties* properties);
 using TemperatureGetStateFn = Result (*)(Temperature sensor, double* celsius);
+using DeviceProcessesGetStateFn = Result (*)(Device device, std::uint32_t* count,
+                                             ProcessState* processes);
 }
 
 // What a result means and, where there is one, what the user can do about it.

@@ -138,6 +138,7 @@ static_assert(same(lz::kErrorUnsupportedFeature, ZE_RESULT_ERROR_UNSUPPORTED_FEA
 static_assert(same(lz::kErrorInvalidArgument, ZE_RESULT_ERROR_INVALID_ARGUMENT));
 static_assert(same(lz::kErrorInvalidNullHandle, ZE_RESULT_ERROR_INVALID_NULL_HANDLE));
 static_assert(same(lz::kErrorInvalidNullPointer, ZE_RESULT_ERROR_INVALID_NULL_POINTER));
+static_assert(same(lz::kErrorInvalidSize, ZE_RESULT_ERROR_INVALID_SIZE));
 static_assert(same(lz::kErrorInvalidEnumeration, ZE_RESULT_ERROR_INVALID_ENUMERATION));
 static_assert(same(lz::kErrorUnsupportedEnumeration, ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION));
 static_assert(same(lz::kErrorUnknown, ZE_RESULT_ERROR_UNKNOWN));
@@ -148,6 +149,7 @@ static_assert(same(lz::kStructurePciProperties, ZES_STRUCTURE_TYPE_PCI_PROPERTIE
 static_assert(same(lz::kStructurePowerProperties, ZES_STRUCTURE_TYPE_POWER_PROPERTIES));
 static_assert(same(lz::kStructureTempProperties, ZES_STRUCTURE_TYPE_TEMP_PROPERTIES));
 static_assert(same(lz::kStructurePowerExtProperties, ZES_STRUCTURE_TYPE_POWER_EXT_PROPERTIES));
+static_assert(same(lz::kStructureProcessState, ZES_STRUCTURE_TYPE_PROCESS_STATE));
 static_assert(same(lz::kPowerDomainUnknown, ZES_POWER_DOMAIN_UNKNOWN));
 static_assert(same(lz::kPowerDomainCard, ZES_POWER_DOMAIN_CARD));
 static_assert(same(lz::kPowerDomainPackage, ZES_POWER_DOMAIN_PACKAGE));
@@ -202,6 +204,14 @@ JP_SAME_FIELD(lz::TempProperties, zes_temp_properties_t, maxTemperature, maxTemp
 JP_SAME_FIELD(lz::TempProperties, zes_temp_properties_t, isThreshold2Supported,
               isThreshold2Supported);
 
+static_assert(sizeof(lz::ProcessState) == sizeof(zes_process_state_t));
+JP_SAME_FIELD(lz::ProcessState, zes_process_state_t, stype, stype);
+JP_SAME_FIELD(lz::ProcessState, zes_process_state_t, pNext, pNext);
+JP_SAME_FIELD(lz::ProcessState, zes_process_state_t, processId, processId);
+JP_SAME_FIELD(lz::ProcessState, zes_process_state_t, memSize, memSize);
+JP_SAME_FIELD(lz::ProcessState, zes_process_state_t, sharedSize, sharedSize);
+JP_SAME_FIELD(lz::ProcessState, zes_process_state_t, engines, engines);
+
 #undef JP_SAME_FIELD
 
 static_assert(compatible<lz::InitFn, decltype(::zeInit)>);
@@ -217,6 +227,7 @@ static_assert(
     compatible<lz::DeviceEnumTemperatureSensorsFn, decltype(::zesDeviceEnumTemperatureSensors)>);
 static_assert(compatible<lz::TemperatureGetPropertiesFn, decltype(::zesTemperatureGetProperties)>);
 static_assert(compatible<lz::TemperatureGetStateFn, decltype(::zesTemperatureGetState)>);
+static_assert(compatible<lz::DeviceProcessesGetStateFn, decltype(::zesDeviceProcessesGetState)>);
 
 TEST(GpuAbi, RocmSmiProcessInfoReadsWhatTheHeaderWrote) {
   rsmi_process_info_t real{};

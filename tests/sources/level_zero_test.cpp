@@ -1,3 +1,5 @@
+#include "sources/level_zero.hpp"
+
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -220,18 +222,56 @@ TEST_F(LevelZeroTest, ALibraryThatIsNotTheLoaderIsRejectedByMissingSymbol) {
       << source->availability().reason;
 }
 
+// Sysman lists who holds each GPU, not how much of it: one entry per process, its GPUs in the
+// source's numbering, its memory and engine types summed over them.
+TEST_F(LevelZeroTest, ProcessesWithTheirGpus) {
+  SourceOptions options;
+  options.first_gpu_index = 1;
+  auto source = open("two_gpus", options);
+  Result<std::vector<LevelZeroProcess>> processes = level_zero_processes(*source);
+  ASSERT_TRUE(processes.ok()) << processes.error().message();
+  ASSERT_EQ(processes->size(), 2U);
+  const LevelZeroProcess& first = (*processes)[0];
+  EXPECT_EQ(first.pid, 4242U);
+  EXPECT_EQ(first.devices, (std::vector<std::string>{"gpu1", "gpu2"}));
+  EXPECT_EQ(first.memory_bytes, (1ULL << 30) + (256ULL << 20));
+  EXPECT_EQ(first.engine_types, 0x24U);
+  const LevelZeroProcess& second = (*processes)[1];
+  EXPECT_EQ(second.pid, 4343U);
+  EXPECT_EQ(second.devices, std::vector<std::string>{"gpu1"});
+  EXPECT_EQ(second.shared_bytes, 64ULL << 20);
+
+  auto other = make_simulated_source(SourceOptions{});
+  EXPECT_FALSE(level_zero_processes(*other).ok());
+  auto unavailable = open("no_gpus");
+  const Result<std::vector<LevelZeroProcess>> none = level_zero_processes(*unavailable);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().message().find("level-zero is not available"), std::string::npos)
+      << none.error().message();
+}
+
 TEST(LevelZeroErrors, EachResultHasItsOwnNameAndMeaning) {
   std::set<std::string_view> names;
-  for (level_zero::Result result :
-       {level_zero::kSuccess, level_zero::kNotReady, level_zero::kErrorDeviceLost,
-        level_zero::kErrorOutOfHostMemory, level_zero::kErrorOutOfDeviceMemory,
-        level_zero::kErrorDeviceRequiresReset, level_zero::kErrorDeviceInLowPowerState,
-        level_zero::kErrorInsufficientPermissions, level_zero::kErrorNotAvailable,
-        level_zero::kErrorDependencyUnavailable, level_zero::kErrorUninitialized,
-        level_zero::kErrorUnsupportedVersion, level_zero::kErrorUnsupportedFeature,
-        level_zero::kErrorInvalidArgument, level_zero::kErrorInvalidNullHandle,
-        level_zero::kErrorInvalidNullPointer, level_zero::kErrorInvalidEnumeration,
-        level_zero::kErrorUnsupportedEnumeration, level_zero::kErrorUnknown}) {
+  for (level_zero::Result result : {level_zero::kSuccess,
+                                    level_zero::kNotReady,
+                                    level_zero::kErrorDeviceLost,
+                                    level_zero::kErrorOutOfHostMemory,
+                                    level_zero::kErrorOutOfDeviceMemory,
+                                    level_zero::kErrorDeviceRequiresReset,
+                                    level_zero::kErrorDeviceInLowPowerState,
+                                    level_zero::kErrorInsufficientPermissions,
+                                    level_zero::kErrorNotAvailable,
+                                    level_zero::kErrorDependencyUnavailable,
+                                    level_zero::kErrorUninitialized,
+                                    level_zero::kErrorUnsupportedVersion,
+                                    level_zero::kErrorUnsupportedFeature,
+                                    level_zero::kErrorInvalidArgument,
+                                    level_zero::kErrorInvalidNullHandle,
+                                    level_zero::kErrorInvalidNullPointer,
+                                    level_zero::kErrorInvalidSize,
+                                    level_zero::kErrorInvalidEnumeration,
+                                    level_zero::kErrorUnsupportedEnumeration,
+                                    level_zero::kErrorUnknown}) {
     const auto description = level_zero::describe_error(result);
     EXPECT_FALSE(description.meaning.empty()) << result;
     EXPECT_TRUE(names.insert(description.name).second) << "duplicate name for " << result;

@@ -9,7 +9,11 @@
  *                       stamped 1 ms after the previous read on the device's clock, and a GPU
  *                       temperature sensor besides a sub-device one; a CPU device, which the
  *                       backend must skip; gpu 1 (Fake Arc A770) has a package domain only, told
- *                       by zes_power_ext_properties_t, and no temperature sensor.
+ *                       by zes_power_ext_properties_t, and no temperature sensor. Processes
+ *                       (zesDeviceProcessesGetState): 4242 on gpu 0 (1 GiB, compute and copy
+ *                       engines) and on gpu 1 (256 MiB, compute), 4343 on gpu 0 (64 MiB of
+ *                       shared memory, media); the first listing call with room for the processes
+ *                       answers ZE_RESULT_ERROR_INVALID_SIZE, as when a process came meanwhile.
  *   steady_power        gpu 0 only, with one package domain whose counter follows
  *                       FAKE_LEVEL_ZERO_WATTS (default 200) on the monotonic clock.
  *   wrap                gpu 0's package counter advances 4000 µJ per read and wraps at 10000 µJ.
@@ -97,6 +101,15 @@ typedef struct {
   ze_bool_t isCriticalTempSupported, isThreshold1Supported, isThreshold2Supported;
 } zes_temp_properties_t;
 
+typedef struct {
+  uint32_t stype;
+  const void* pNext;
+  uint32_t processId;
+  uint64_t memSize;
+  uint64_t sharedSize;
+  uint32_t engines;
+} zes_process_state_t;
+
 enum {
   SUCCESS = 0,
   DEVICE_LOST = 0x70000001,
@@ -104,6 +117,7 @@ enum {
   UNINITIALIZED = 0x78000001,
   INVALID_ARGUMENT = 0x78000004,
   INVALID_NULL_POINTER = 0x78000007,
+  INVALID_SIZE = 0x78000008,
   POWER_EXT_PROPERTIES = 0x28,
   DOMAIN_CARD = 1,
   DOMAIN_PACKAGE = 2,
@@ -320,3 +334,32 @@ ze_result_t zesTemperatureGetState(struct fake_temperature* sensor, double* cels
 }
 
 int fake_level_zero_sysman_enabled(void) { return sysman_enabled; }
+
+/* Two processes on gpu 0, one of them also on gpu 1; see the scenario list above. */
+ze_result_t zesDeviceProcessesGetState(struct fake_device* device, uint32_t* count,
+                                       zes_process_state_t* out) {
+  static int listings;
+  if (!initialised) return UNINITIALIZED;
+  if (device == NULL) return INVALID_ARGUMENT;
+  if (count == NULL) return INVALID_NULL_POINTER;
+  static const zes_process_state_t gpu0[2] = {{0, NULL, 4242, 1u << 30, 0, 0x4u | 0x20u},
+                                              {0, NULL, 4343, 0, 64u << 20, 0x10u}};
+  static const zes_process_state_t gpu1[1] = {{0, NULL, 4242, 256u << 20, 0, 0x4u}};
+  const zes_process_state_t* mine = device->index == 0 ? gpu0 : device->index == 1 ? gpu1 : NULL;
+  const uint32_t n = device->index == 0 ? 2 : device->index == 1 ? 1 : 0;
+  if (out == NULL) {
+    *count = n;
+    return SUCCESS;
+  }
+  if (listings++ == 0 || *count < n) {
+    *count = n;
+    return INVALID_SIZE;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t stype = out[i].stype;
+    out[i] = mine[i];
+    out[i].stype = stype;
+  }
+  *count = n;
+  return SUCCESS;
+}
