@@ -1,5 +1,6 @@
 #include "test_support.hpp"
 
+#include <cstdlib>
 #include <random>
 #include <sstream>
 
@@ -32,6 +33,13 @@ std::string read_file(const std::filesystem::path& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
+}
+
+void hide_gpu_libraries() {
+  for (const char* variable :
+       {"JOULEPROF_NVML_LIBRARY", "JOULEPROF_ROCM_SMI_LIBRARY", "JOULEPROF_LEVEL_ZERO_LIBRARY"}) {
+    ::setenv(variable, "/nonexistent/gpu-library-hidden-by-the-test.so", 1);
+  }
 }
 
 }  // namespace jouleprof::testing

@@ -31,6 +31,11 @@ inline std::filesystem::path fixtures() { return JOULEPROF_FIXTURES; }
 
 std::string read_file(const std::filesystem::path& path);
 
+// A fake root hides sysfs and /proc, but the GPU libraries (NVML, ROCm SMI, Level Zero) are found
+// through the dynamic loader: this points each at a path that does not exist, so that a GPU of
+// the test machine cannot join the default set (in this process and the ones it starts).
+void hide_gpu_libraries();
+
 }  // namespace jouleprof::testing
 
 // Skips the test when the reference recordings are not beside the checkout.

@@ -81,6 +81,7 @@ struct ChannelCall {
 struct GatedRepetition {
   GateLog gate;
   std::uint64_t calls = 0;  // calls in the window (amplification)
+  TimeNs start_ns = 0;      // the window's first instant (monotonic); the baseline precedes it
   TimeNs window_ns = 0;
   std::vector<ChannelCall> channels;
 };

@@ -61,6 +61,10 @@ struct SourceOptions {
   // Set: the processes whose activity is read besides the machine's (the process source joins
   // the run, GPU sources add per-process activity channels); null: the machine only.
   std::shared_ptr<ObservedProcesses> observed;
+  // GPUs are named gpu<first_gpu_index + the vendor library's index>, so that the GPUs of several
+  // vendors on one machine share one numbering; discovery sets it from the GPU backends opened
+  // before (registry order), leaving 0 on a machine with one vendor's GPUs.
+  std::size_t first_gpu_index = 0;
 };
 
 }  // namespace jouleprof

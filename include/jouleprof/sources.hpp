@@ -16,6 +16,8 @@
 // simulated backend is used only when asked for (`--source simulated`, `--simulate W`). With
 // SourceOptions::observed set, the process source (CPU time of the observed processes and of
 // every CPU) joins whatever was chosen, first.
+// GPUs are numbered across vendors in the order their backends are opened (nvml, rocm-smi,
+// level-zero; or the order of --source): gpu0… for the first vendor's, the next vendor's after.
 #pragma once
 
 #include <memory>
@@ -45,6 +47,9 @@ struct SourceEntry {
   std::unique_ptr<Source> (*make)(const SourceOptions& options) = nullptr;
   // > 0: the default set takes this backend only if its counters move within this window.
   TimeNs liveness_probe_ns = 0;
+  // hwmon chips (comma-separated) whose sensors this backend reads as well, through its vendor's
+  // library: when this backend is used, hwmon leaves them out so that no device counts twice.
+  std::string_view hwmon_chips = "";
 };
 
 // Every backend linked into this build, in order of preference within a group.

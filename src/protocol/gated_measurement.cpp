@@ -36,8 +36,11 @@ std::vector<ChannelGate> check_channels(const std::vector<Series>& series, TimeN
     const Channel& c = s.channel();
     if (c.carries_energy()) {
       StabilityOptions stability{o.last_n, max_cv_for(c, o), o.tolerance};
-      const StabilityCheck check =
-          check_stability(rebin(s, now - window, now, o.interval_ns), now, stability);
+      // Only intervals the series covers: one that began before the first reading would count
+      // as a low-power interval, and under a loose threshold the window would pass (and the
+      // baseline be taken over it) before the sampler had seen it.
+      const StabilityCheck check = check_stability(
+          rebin(s, std::max(now - window, s.begin_ns()), now, o.interval_ns), now, stability);
       gates.push_back({c.id, check.cv, check.threshold, check.stable, false});
     } else if (c.kind == ChannelKind::kTemperature && !s.empty()) {
       double sum = 0.0;
@@ -206,6 +209,7 @@ Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call,
     sleep_until(end + o.tail_wait_ns);
     const TimeNs after = monotonic_now_ns();
     rep.calls = calls;
+    rep.start_ns = start;
     rep.window_ns = end - start;
     for (const Series& s : monitor.recent(start - gate_window_ns(o) - o.interval_ns)) {
       if (s.channel().carries_energy()) {

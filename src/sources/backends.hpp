@@ -18,6 +18,11 @@ std::unique_ptr<Source> make_rapl_perf_source(const SourceOptions& options);
 std::unique_ptr<Source> make_rapl_msr_source(const SourceOptions& options);
 // NVIDIA GPUs through NVML, dlopen'ed at run time (JOULEPROF_NVML_LIBRARY overrides the path).
 std::unique_ptr<Source> make_nvml_source(const SourceOptions& options);
+// AMD GPUs through ROCm SMI, dlopen'ed at run time (JOULEPROF_ROCM_SMI_LIBRARY overrides the path).
+std::unique_ptr<Source> make_rocm_smi_source(const SourceOptions& options);
+// Intel GPUs through Level Zero Sysman, dlopen'ed at run time (JOULEPROF_LEVEL_ZERO_LIBRARY
+// overrides the path).
+std::unique_ptr<Source> make_level_zero_source(const SourceOptions& options);
 // hwmon power and energy sensors (<root>/sys/class/hwmon).
 std::unique_ptr<Source> make_hwmon_source(const SourceOptions& options);
 // Batteries and other supplies (<root>/sys/class/power_supply).

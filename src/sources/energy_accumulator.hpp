@@ -38,6 +38,13 @@ class EnergyAccumulator {
     return consistent;
   }
 
+  // Takes `raw` as the new reference without adding anything: a decrease the caller has found to
+  // be a reset rather than a wrap.
+  void rebase(std::uint64_t raw) {
+    has_baseline_ = true;
+    previous_ = raw;
+  }
+
   bool has_baseline() const { return has_baseline_; }
   // Raw units accumulated since the first reading.
   std::uint64_t total() const { return total_; }

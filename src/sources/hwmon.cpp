@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -26,6 +27,10 @@ constexpr TimeNs kHwmonDefaultPollPeriodNs = 100 * kNsPerMs;
 // rails of that chip nest under it so that totals do not add them twice. Empty disables nesting.
 constexpr std::string_view kTotalRailSetting = "hwmon.total-rail";
 constexpr std::string_view kDefaultTotalRail = "VDD_IN";
+// Setting naming chips (comma-separated) whose sensors another backend in the run reads through
+// its vendor's library (amdgpu: rocm-smi; i915, xe: level-zero): left out, so that no GPU is
+// counted twice. Discovery sets it.
+constexpr std::string_view kSkipChipsSetting = "hwmon.skip-chips";
 constexpr std::string_view kIna3221 = "ina3221";
 constexpr int kIna3221Rails = 3;  // in1..in3 are bus voltages; in4..in6 are shunt voltages
 
@@ -220,9 +225,19 @@ class HwmonSource final : public Source {
       std::vector<Sensor> sensors;
       TimeNs update_interval_ns = 0;
     };
+    std::set<std::string> skip_chips;
+    if (const auto it = options.settings.find(std::string(kSkipChipsSetting));
+        it != options.settings.end()) {
+      for (std::string_view rest = it->second; !rest.empty();) {
+        const std::size_t comma = std::min(rest.find(','), rest.size());
+        if (comma > 0) skip_chips.emplace(rest.substr(0, comma));
+        rest.remove_prefix(std::min(comma + 1, rest.size()));
+      }
+    }
     std::vector<Chip> chips;
     std::vector<std::string> notes;
     std::vector<std::string> chips_without_power;
+    std::vector<std::string> chips_skipped;
     std::map<std::string, int> chips_per_name;
     for (const std::string& entry : *entries) {
       Chip chip;
@@ -235,6 +250,10 @@ class HwmonSource final : public Source {
       }
       auto name = sysfs::read_text(chip.attribute_dir / "name");
       chip.name = name && !name->empty() ? *name : entry;
+      if (skip_chips.count(chip.name) > 0) {
+        chips_skipped.push_back(chip.name);
+        continue;
+      }
       discover_chip(chip.attribute_dir, chip.sensors, notes);
       if (chip.sensors.empty() && chip.name == kIna3221) {
         discover_ina3221_rails(chip.attribute_dir, chip.sensors, notes);
@@ -314,6 +333,17 @@ class HwmonSource final : public Source {
       }
     }
 
+    const std::string skipped =
+        chips_skipped.empty()
+            ? std::string()
+            : fmt::format("{} left out (another source reads it through the vendor's library)",
+                          fmt::join(chips_skipped, ", "));
+    if (sensors_.empty() && notes.empty() && !chips_skipped.empty()) {
+      availability_.reason =
+          fmt::format("no other hwmon chip reports power or energy: {}", skipped);
+      return;
+    }
+    if (!skipped.empty()) notes.push_back(skipped);
     if (sensors_.empty()) {
       availability_.reason =
           notes.empty()

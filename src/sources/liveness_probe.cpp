@@ -11,17 +11,26 @@
 namespace jouleprof {
 namespace {
 
-// Reads are this far apart, so a live counter is seen after a few milliseconds and one failed
-// read does not decide.
-constexpr TimeNs kProbeReadPeriodNs = 5 * kNsPerMs;
+class MonotonicProbeClock final : public ProbeClock {
+ public:
+  TimeNs now_ns() override { return monotonic_now_ns(); }
+  void sleep_ns(TimeNs duration_ns) override {
+    std::this_thread::sleep_for(std::chrono::nanoseconds(duration_ns));
+  }
+};
 
 }  // namespace
 
-Liveness probe_liveness(Source& source, TimeNs window_ns) {
+ProbeClock& monotonic_probe_clock() {
+  static MonotonicProbeClock clock;
+  return clock;
+}
+
+Liveness probe_liveness(Source& source, TimeNs window_ns, ProbeClock& clock) {
   const std::vector<Channel>& channels = source.channels();
   std::vector<Reading> readings(channels.size());
   std::vector<std::optional<double>> first(channels.size());  // each counter's first good value
-  const TimeNs end_ns = monotonic_now_ns() + window_ns;
+  const TimeNs end_ns = clock.now_ns() + window_ns;
   while (true) {
     source.read(readings);
     for (std::size_t i = 0; i < channels.size(); ++i) {
@@ -38,10 +47,9 @@ Liveness probe_liveness(Source& source, TimeNs window_ns) {
                 fmt::format("{} moved by {:.6f} J", channel.id, readings[i].value - *first[i])};
       }
     }
-    const TimeNs now = monotonic_now_ns();
+    const TimeNs now = clock.now_ns();
     if (now >= end_ns) break;
-    std::this_thread::sleep_for(
-        std::chrono::nanoseconds(std::min(kProbeReadPeriodNs, end_ns - now)));
+    clock.sleep_ns(std::min(kProbeReadPeriodNs, end_ns - now));
   }
 
   std::vector<std::string> still;

@@ -14,13 +14,31 @@
 
 namespace jouleprof {
 
+// Reads are this far apart, so a live counter is seen after a few milliseconds and one failed
+// read does not decide.
+inline constexpr TimeNs kProbeReadPeriodNs = 5 * kNsPerMs;
+
 struct Liveness {
   bool alive = false;
   std::string evidence;  // what was seen, for the reason given when it is left out
 };
 
-// Reads the source every few milliseconds for up to `window_ns`: alive as soon as a cumulative
-// counter moves or a power channel reads above zero.
-Liveness probe_liveness(Source& source, TimeNs window_ns);
+// The probe's time. Runs use the monotonic clock and really sleep; tests pass a clock that moves
+// only when the probe sleeps, so what the probe decides does not depend on how the test machine
+// schedules threads.
+class ProbeClock {
+ public:
+  virtual ~ProbeClock() = default;
+  virtual TimeNs now_ns() = 0;
+  virtual void sleep_ns(TimeNs duration_ns) = 0;
+};
+
+// CLOCK_MONOTONIC and std::this_thread::sleep_for.
+ProbeClock& monotonic_probe_clock();
+
+// Reads the source every kProbeReadPeriodNs for up to `window_ns` (the last read at the end of
+// the window): alive as soon as a cumulative counter moves or a power channel reads above zero.
+Liveness probe_liveness(Source& source, TimeNs window_ns,
+                        ProbeClock& clock = monotonic_probe_clock());
 
 }  // namespace jouleprof

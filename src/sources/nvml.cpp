@@ -6,13 +6,11 @@
 // trapezoid rule; the instant and average power fields; the die temperature. The energy counter
 // changes only every ~100 ms and one read costs ~4 ms of CPU on an H200 (METHODS.md §1), so the
 // default poll is tens of milliseconds, never faster.
-#include <dlfcn.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <time.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +20,7 @@
 #include "sources/gpu_process_activity.hpp"
 #include "sources/nvml_api.hpp"
 #include "sources/setting_values.hpp"
+#include "sources/shared_library.hpp"
 
 namespace jouleprof {
 namespace {
@@ -141,7 +140,10 @@ std::optional<double> field_as_double(const nvml::FieldValue& field) {
 
 class NvmlSource final : public Source {
  public:
-  explicit NvmlSource(const SourceOptions& options) : observed_(options.observed) {
+  explicit NvmlSource(const SourceOptions& options)
+      : library_(library_path(kLibraryEnvironmentVariable, kDefaultLibrary)),
+        first_gpu_index_(options.first_gpu_index),
+        observed_(options.observed) {
     const Result<double> process_poll_ms =
         setting_number(options.settings, "nvml.process_poll_ms",
                        ns_to_s(kProcessActivityPeriodNs) * 1e3, 0.0, 60000.0);
@@ -153,8 +155,7 @@ class NvmlSource final : public Source {
     discover();
   }
   ~NvmlSource() override {
-    if (initialised_) symbols_.shutdown();
-    if (library_ != nullptr) ::dlclose(library_);
+    if (initialised_) symbols_.shutdown();  // before the library closes
   }
   NvmlSource(const NvmlSource&) = delete;
   NvmlSource& operator=(const NvmlSource&) = delete;
@@ -452,10 +453,10 @@ class NvmlSource final : public Source {
 
   template <typename Fn>
   bool resolve(Fn& function, const char* symbol, bool required) {
-    function = reinterpret_cast<Fn>(::dlsym(library_, symbol));
+    function = library_.function<Fn>(symbol);
     if (function == nullptr && required) {
       fail(fmt::format("{} has no symbol {}: the NVIDIA driver is too old or this is not NVML",
-                       library_path_, symbol),
+                       library_.path(), symbol),
            "update the NVIDIA driver, or point JOULEPROF_NVML_LIBRARY at its libnvidia-ml.so.1");
       return false;
     }
@@ -463,15 +464,9 @@ class NvmlSource final : public Source {
   }
 
   bool load_library() {
-    const char* override_path = std::getenv(kLibraryEnvironmentVariable);
-    library_path_ =
-        override_path != nullptr && *override_path != '\0' ? override_path : kDefaultLibrary;
-    library_ = ::dlopen(library_path_.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library_ == nullptr) {
-      const char* error = ::dlerror();
+    if (!library_.is_open()) {
       fail(
-          fmt::format("cannot load {}: {}", library_path_,
-                      error != nullptr ? error : "unknown error"),
+          fmt::format("cannot load {}: {}", library_.path(), library_.error()),
           fmt::format("install the NVIDIA driver (it provides {}); if the library lives elsewhere, "
                       "set {}=/path/to/libnvidia-ml.so.1",
                       kDefaultLibrary, kLibraryEnvironmentVariable));
@@ -499,7 +494,7 @@ class NvmlSource final : public Source {
     Channel channel;
     channel.id = fmt::format("nvml:{}:{}", gpu, suffix);
     channel.source = std::string(kSourceName);
-    channel.device = fmt::format("gpu{}", gpu);
+    channel.device = fmt::format("gpu{}", first_gpu_index_ + gpu);
     channel.domain = "gpu";
     channel.kind = kind;
     channel.provenance = Provenance::kMeasured;
@@ -532,7 +527,7 @@ class NvmlSource final : public Source {
     char uuid[nvml::kDeviceUuidBufferSize] = {};
     if (symbols_.get_name(handle, name, sizeof name) != nvml::kSuccess) name[0] = '\0';
     if (symbols_.get_uuid(handle, uuid, sizeof uuid) != nvml::kSuccess) uuid[0] = '\0';
-    const std::string who = fmt::format("gpu {} ({}{}{})", index, name[0] ? name : "unnamed",
+    const std::string who = fmt::format("NVIDIA gpu {} ({}{}{})", index, name[0] ? name : "unnamed",
                                         uuid[0] ? ", " : "", uuid);
     const std::size_t gpu_slot = gpus_.size();
     Gpu gpu;
@@ -629,10 +624,10 @@ class NvmlSource final : public Source {
     if (!notes.empty()) availability_.reason = fmt::format("{}", fmt::join(notes, "; "));
   }
 
+  SharedLibrary library_;
+  std::size_t first_gpu_index_;
   std::shared_ptr<ObservedProcesses> observed_;
   TimeNs process_poll_ns_ = kProcessActivityPeriodNs;
-  std::string library_path_;
-  void* library_ = nullptr;
   Symbols symbols_;
   bool initialised_ = false;
   Availability availability_;

@@ -1,8 +1,11 @@
 // The table of backends and the rules that pick a run's sources (see jouleprof/sources.hpp).
+#include "sources/registry.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <map>
 
 #include "jouleprof/sources.hpp"
@@ -31,6 +34,14 @@ constexpr std::array kRegistry{
     SourceEntry{"nvml", "", SourceClass::kMeasured,
                 "NVIDIA GPUs through NVML: total-energy counter, power, temperature (measured)",
                 make_nvml_source},
+    SourceEntry{"rocm-smi", "", SourceClass::kMeasured,
+                "AMD GPUs through ROCm SMI: energy counter or average power, temperature "
+                "(measured)",
+                make_rocm_smi_source, 0, "amdgpu"},
+    SourceEntry{"level-zero", "", SourceClass::kMeasured,
+                "Intel GPUs through Level Zero Sysman: energy counters per power domain, "
+                "temperature (measured)",
+                make_level_zero_source, 0, "i915,xe"},
     SourceEntry{"hwmon", "", SourceClass::kMeasured,
                 "hwmon power and energy sensors, e.g. Jetson INA3221 rails (measured)",
                 make_hwmon_source},
@@ -51,6 +62,46 @@ const SourceEntry* find_entry(std::string_view name) {
   return nullptr;
 }
 
+// Opens the backends of one discovery in turn, numbering their GPUs in one sequence and telling
+// hwmon which chips the GPU backends already read.
+class SourceOpener {
+ public:
+  explicit SourceOpener(const SourceOptions& options) : options_(options) {}
+
+  std::unique_ptr<Source> open(const SourceEntry& entry) {
+    SourceOptions options = options_;
+    options.first_gpu_index = next_gpu_index_;
+    if (entry.name == "hwmon" && !hwmon_skips_.empty()) {
+      std::string& skips = options.settings["hwmon.skip-chips"];  // the user's, if any, stay
+      skips = skips.empty() ? hwmon_skips_ : skips + "," + hwmon_skips_;
+    }
+    std::unique_ptr<Source> source = entry.make(options);
+    for (const Channel& channel : source->channels()) {
+      std::size_t index = 0;
+      const std::string_view device = channel.device;
+      if (!device.starts_with("gpu")) continue;
+      const auto [end, error] =
+          std::from_chars(device.data() + 3, device.data() + device.size(), index);
+      if (error == std::errc() && end == device.data() + device.size()) {
+        next_gpu_index_ = std::max(next_gpu_index_, index + 1);
+      }
+    }
+    return source;
+  }
+
+  // After `entry`'s source was taken into the run.
+  void taken(const SourceEntry& entry) {
+    if (entry.hwmon_chips.empty()) return;
+    if (!hwmon_skips_.empty()) hwmon_skips_ += ",";
+    hwmon_skips_ += entry.hwmon_chips;
+  }
+
+ private:
+  const SourceOptions& options_;
+  std::size_t next_gpu_index_ = 0;
+  std::string hwmon_skips_;
+};
+
 void add_source(SourceDiscovery& found, const SourceEntry& entry, std::unique_ptr<Source> source) {
   const Availability availability = source->availability();
   if (availability.available) {
@@ -60,8 +111,9 @@ void add_source(SourceDiscovery& found, const SourceEntry& entry, std::unique_pt
   }
 }
 
-SourceDiscovery discover_default(const SourceOptions& options) {
+SourceDiscovery discover_default(const SourceOptions& options, ProbeClock& probe_clock) {
   SourceDiscovery found;
+  SourceOpener opener(options);
   std::map<std::string_view, std::string_view> groups_taken;  // group -> backend used
   for (const SourceEntry& entry : kRegistry) {
     if (entry.source_class != SourceClass::kMeasured) continue;
@@ -70,9 +122,9 @@ SourceDiscovery discover_default(const SourceOptions& options) {
                                         entry.name, groups_taken.at(entry.group), entry.group));
       continue;
     }
-    std::unique_ptr<Source> source = entry.make(options);
+    std::unique_ptr<Source> source = opener.open(entry);
     if (source->availability().available && entry.liveness_probe_ns > 0) {
-      const Liveness liveness = probe_liveness(*source, entry.liveness_probe_ns);
+      const Liveness liveness = probe_liveness(*source, entry.liveness_probe_ns, probe_clock);
       if (!liveness.alive) {
         // Not a group taken: another interface to the same counters may still be fed.
         found.unavailable.push_back(
@@ -84,8 +136,9 @@ SourceDiscovery discover_default(const SourceOptions& options) {
         continue;
       }
     }
-    if (source->availability().available && !entry.group.empty()) {
-      groups_taken.emplace(entry.group, entry.name);
+    if (source->availability().available) {
+      if (!entry.group.empty()) groups_taken.emplace(entry.group, entry.name);
+      opener.taken(entry);
     }
     add_source(found, entry, std::move(source));
   }
@@ -115,7 +168,12 @@ Result<SourceDiscovery> discover_selected(const SourceOptions& options) {
     if (std::find(entries.begin(), entries.end(), entry) == entries.end()) entries.push_back(entry);
   }
   SourceDiscovery found;
-  for (const SourceEntry* entry : entries) add_source(found, *entry, entry->make(options));
+  SourceOpener opener(options);
+  for (const SourceEntry* entry : entries) {
+    std::unique_ptr<Source> source = opener.open(*entry);
+    if (source->availability().available) opener.taken(*entry);
+    add_source(found, *entry, std::move(source));
+  }
   return found;
 }
 
@@ -161,9 +219,13 @@ std::vector<std::string> split_source_list(std::string_view text) {
 }
 
 Result<SourceDiscovery> discover_sources(const SourceOptions& options) {
+  return discover_sources(options, monotonic_probe_clock());
+}
+
+Result<SourceDiscovery> discover_sources(const SourceOptions& options, ProbeClock& probe_clock) {
   SourceDiscovery found;
   if (options.selected.empty()) {
-    found = discover_default(options);
+    found = discover_default(options, probe_clock);
   } else {
     JP_TRY(found, discover_selected(options));
   }

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -25,6 +26,8 @@ namespace jouleprof {
 namespace {
 
 constexpr double kMaxWatts = 1e6;
+// Written into every channel's provenance detail, followed by the origin in nanoseconds.
+constexpr std::string_view kOriginKey = "origin_ns=";
 constexpr double kMaxSeconds = 1e7;
 
 Result<double> parse_watts(std::string_view text, std::string_view field) {
@@ -63,9 +66,8 @@ class SimulatedSource final : public Source {
     origin_ns_ = monotonic_now_ns();
     // The origin makes the ground truth recomputable from the profile alone.
     const std::string detail = fmt::format(
-        "simulated: profile '{}' W from origin_ns={}, counter update {} ms, noise {} W (seed {}), "
-        "wrap {}",
-        settings_.profile_text, origin_ns_, ns_to_s(settings_.update_period_ns) * 1e3,
+        "simulated: profile '{}' W from {}{}, counter update {} ms, noise {} W (seed {}), wrap {}",
+        settings_.profile_text, kOriginKey, origin_ns_, ns_to_s(settings_.update_period_ns) * 1e3,
         settings_.noise_w, settings_.seed,
         settings_.wrap_j > 0 ? fmt::format("{} J", settings_.wrap_j) : "none");
     Channel base;
@@ -252,6 +254,18 @@ double PowerProfile::energy_until_j(double t_s) const {
 
 double PowerProfile::energy_between_j(double a_s, double b_s) const {
   return b_s <= a_s ? 0.0 : energy_until_j(b_s) - energy_until_j(a_s);
+}
+
+std::optional<TimeNs> simulated_origin_ns(const Channel& channel) {
+  if (channel.source != "simulated") return std::nullopt;
+  const std::size_t at = channel.provenance_detail.find(kOriginKey);
+  if (at == std::string::npos) return std::nullopt;
+  const std::string_view digits =
+      std::string_view(channel.provenance_detail).substr(at + kOriginKey.size());
+  TimeNs origin = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), origin);
+  if (error != std::errc() || end == digits.data()) return std::nullopt;
+  return origin;
 }
 
 Result<SimulationSettings> parse_simulation_settings(const SettingsMap& settings) {

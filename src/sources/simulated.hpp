@@ -4,9 +4,11 @@
 
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "jouleprof/channel.hpp"
 #include "jouleprof/clock.hpp"
 #include "jouleprof/result.hpp"
 
@@ -90,6 +92,11 @@ class SimulatedCounter {
   std::vector<double> recent_counter_j_;  // ring of the counter after the last window+1 updates
   std::size_t ring_next_ = 0;
 };
+
+// The monotonic time at which a simulated channel's profile started, read back from the channel's
+// provenance detail (which records it so that the ground truth can be recomputed from a profile
+// alone); nullopt for a channel that is not the simulator's.
+std::optional<TimeNs> simulated_origin_ns(const Channel& channel);
 
 // Reads the `simulate.*` keys of settings; errors name the key and value.
 Result<SimulationSettings> parse_simulation_settings(

@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include "export/fake_source.hpp"
 #include "jouleprof/exporter.hpp"
+#include "jouleprof/sources.hpp"
+#include "test_support.hpp"
 
 namespace jouleprof {
 namespace {
@@ -138,6 +141,30 @@ TEST(EnergyPoller, TheThreadKeepsPolling) {
   rig.poller->start();
   rig.poller->stop();
   EXPECT_TRUE(rig.poller->snapshot().sources[0].up);  // start() took the first reading
+}
+
+// AMD and Intel GPUs (the fake ROCm SMI and Level Zero libraries) are exported like any source.
+TEST(EnergyPoller, TheGpuBackendsAreExported) {
+  ::jouleprof::testing::hide_gpu_libraries();
+  ::setenv("JOULEPROF_ROCM_SMI_LIBRARY", FAKE_ROCM_SMI_PATH, 1);
+  ::setenv("JOULEPROF_LEVEL_ZERO_LIBRARY", FAKE_LEVEL_ZERO_PATH, 1);
+  SourceOptions options;
+  options.selected = {"rocm-smi", "level-zero"};
+  Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_TRUE(found.ok());
+  ASSERT_EQ(found->available.size(), 2U);
+  EnergyPoller poller(std::move(found).value(), EnergyPollerOptions{});
+  poller.poll_once();
+  poller.poll_once();
+  const std::string text = render_exposition(poller.snapshot(), ExpositionFormat::kPrometheusText);
+  for (const char* expected :
+       {"channel=\"rocm-smi:0:energy\"", "channel=\"level-zero:0:card\"", "device=\"gpu0\"",
+        "device=\"gpu2\"", "jouleprof_source_up{source=\"rocm-smi\"} 1",
+        "jouleprof_source_up{source=\"level-zero\"} 1"}) {
+    EXPECT_NE(text.find(expected), std::string::npos) << expected << " in\n" << text;
+  }
+  ::unsetenv("JOULEPROF_ROCM_SMI_LIBRARY");
+  ::unsetenv("JOULEPROF_LEVEL_ZERO_LIBRARY");
 }
 
 }  // namespace

@@ -43,9 +43,12 @@ void expect_epoch_tree(const std::string& program) {
   const ProfileNode* backward = find_node(*epoch, "backward");
   ASSERT_NE(forward, nullptr);
   ASSERT_NE(backward, nullptr);
-  // 30 W held constant: each range's energy is 30 W × its time, the backward twice the forward.
+  // The program busy-waits 60 ms in forward and 120 ms in backward (longer when the machine is
+  // loaded). 30 W held constant: each range's energy is 30 W × its own time, whatever that was.
+  EXPECT_GE(forward->time_ns, 60 * kNsPerMs);
+  EXPECT_GE(backward->time_ns, 120 * kNsPerMs);
+  EXPECT_NEAR(forward->energy_j, 30.0 * ns_to_s(forward->time_ns), 0.1 * forward->energy_j);
   EXPECT_NEAR(backward->energy_j, 30.0 * ns_to_s(backward->time_ns), 0.1 * backward->energy_j);
-  EXPECT_NEAR(backward->energy_j / forward->energy_j, 2.0, 0.3);
   ASSERT_NE(find_node(tree, kUnattributedNode), nullptr) << "the 30 ms before the epoch";
 }
 

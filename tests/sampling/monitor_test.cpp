@@ -11,10 +11,6 @@
 namespace jouleprof {
 namespace {
 
-// A fake root hides sysfs and /proc, but NVML is found through the dynamic loader: point it at
-// a library that does not exist so a GPU on the test machine cannot join the default set.
-void hide_real_nvml() { setenv("JOULEPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1); }
-
 void sleep_until(TimeNs t_ns) {
   while (monotonic_now_ns() < t_ns) std::this_thread::sleep_for(std::chrono::microseconds(200));
 }
@@ -27,7 +23,7 @@ MonitorOptions simulated(std::map<std::string, std::string> settings) {
 }
 
 TEST(Monitor, NoAvailableSourceIsAnErrorThatSaysWhy) {
-  hide_real_nvml();
+  ::jouleprof::testing::hide_gpu_libraries();
   ::jouleprof::testing::TempDir empty_root;
   MonitorOptions options;
   options.sources.sysfs_root = empty_root.path().string();
@@ -38,19 +34,39 @@ TEST(Monitor, NoAvailableSourceIsAnErrorThatSaysWhy) {
   EXPECT_NE(monitor.error().message().find("--simulate"), std::string::npos);
 }
 
-// Gross energy over the run window matches the profile's integral; the idle baseline (10 W)
-// gives the net figure; the profile carries the sampler's own cost.
+// The simulator's exact integral over [a, b] (monotonic ns) and how far a figure read off its
+// counter between readings taken at a and b may be from it: one counter update (1 ms) of the
+// power at each end.
+struct Truth {
+  double energy_j = 0.0;
+  double tolerance_j = 0.0;
+};
+Truth truth_between(const PowerProfile& profile, TimeNs origin_ns, TimeNs a_ns, TimeNs b_ns) {
+  const double a_s = ns_to_s(a_ns - origin_ns);
+  const double b_s = ns_to_s(b_ns - origin_ns);
+  return {profile.energy_between_j(a_s, b_s), (profile.power_w(a_s) + profile.power_w(b_s)) * 1e-3};
+}
+
+// Gross energy over the run window and the idle baseline match the simulated profile's exact
+// integral; the profile carries the sampler's own cost. The windows begin and end on readings
+// (sync), so the figures are exact whatever the test thread's timing, and the expected values
+// come from the windows actually used: a stalled thread changes the windows, not the verdict.
 TEST(Monitor, GrossAndNetEnergyOnASimulatedStep) {
-  const TimeNs opened = monotonic_now_ns();
+  const std::string step = "10:0.3;110";
   Result<std::unique_ptr<Monitor>> opened_monitor =
-      Monitor::open(simulated({{"simulate.profile", "10:0.3;110"}}));
+      Monitor::open(simulated({{"simulate.profile", step}}));
   ASSERT_TRUE(opened_monitor.ok()) << opened_monitor.error().message();
   Monitor& monitor = **opened_monitor;
   ASSERT_TRUE(monitor.start().ok());
-  sleep_until(opened + 250 * kNsPerMs);
-  monitor.set_idle_window(opened + 50 * kNsPerMs, opened + 250 * kNsPerMs);
-  sleep_until(opened + 400 * kNsPerMs);
-  const TimeNs begin = monotonic_now_ns();
+  const TimeNs idle_begin = monitor.sync();
+  ASSERT_EQ(monitor.recent(0).size(), 1U);
+  const std::optional<TimeNs> origin = simulated_origin_ns(monitor.recent(0)[0].channel());
+  ASSERT_TRUE(origin.has_value());
+  sleep_until(*origin + 250 * kNsPerMs);  // usually inside the 10 W part
+  const TimeNs idle_end = monitor.sync();
+  monitor.set_idle_window(idle_begin, idle_end);
+  sleep_until(*origin + 400 * kNsPerMs);  // always past the step to 110 W
+  const TimeNs begin = monitor.sync();
   monitor.set_run_begin(begin);
   const LiveStatus live = monitor.live();
   EXPECT_GT(live.energy_j, 0.0);
@@ -59,15 +75,23 @@ TEST(Monitor, GrossAndNetEnergyOnASimulatedStep) {
 
   ASSERT_EQ(profile.channels.size(), 1U);
   const ChannelSummary& c = profile.channels[0];
-  const double seconds = ns_to_s(c.duration_ns);
-  EXPECT_NEAR(seconds, ns_to_s(profile.meta.end_ns - profile.meta.begin_ns), 1e-3);
-  EXPECT_NEAR(c.energy_j, 110.0 * seconds, 110.0 * 2e-3);  // ±2 counter updates
+  EXPECT_EQ(c.duration_ns, profile.meta.end_ns - profile.meta.begin_ns);
+  Result<PowerProfile> truth = PowerProfile::parse(step, false);
+  ASSERT_TRUE(truth.ok());
+  const Truth run = truth_between(*truth, *origin, profile.meta.begin_ns, profile.meta.end_ns);
+  EXPECT_NEAR(c.energy_j, run.energy_j, run.tolerance_j);
+  EXPECT_NEAR(c.energy_j, 110.0 * ns_to_s(c.duration_ns), run.tolerance_j);  // all after the step
+  const Truth idle = truth_between(*truth, *origin, idle_begin, idle_end);
+  const double idle_s = ns_to_s(idle_end - idle_begin);
   ASSERT_TRUE(c.idle_power_w.has_value());
-  EXPECT_NEAR(*c.idle_power_w, 10.0, 0.2);
-  EXPECT_NEAR(*c.net_energy_j, 100.0 * seconds, 0.5);
+  EXPECT_NEAR(*c.idle_power_w, idle.energy_j / idle_s, idle.tolerance_j / idle_s);
+  ASSERT_TRUE(c.net_energy_j.has_value());
+  EXPECT_NEAR(*c.net_energy_j, run.energy_j - idle.energy_j / idle_s * ns_to_s(c.duration_ns),
+              run.tolerance_j + idle.tolerance_j / idle_s * ns_to_s(c.duration_ns));
   EXPECT_EQ(c.provenance, Provenance::kSimulated);
   EXPECT_EQ(profile.meta.kind, "run");
   EXPECT_EQ(profile.meta.options.at("sources"), "simulated");
+  EXPECT_EQ(profile.meta.options.at("idle.begin_ns"), std::to_string(idle_begin));
   EXPECT_GT(std::stoll(profile.meta.options.at("sampler.thread_cpu_ns")), 0);
   EXPECT_TRUE(profile.meta.options.count("sampler.cpu_percent_of_one_core"));
   EXPECT_FALSE(profile.meta.partial);

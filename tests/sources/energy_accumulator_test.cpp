@@ -41,5 +41,16 @@ TEST(EnergyAccumulator, DecreaseThatCannotBeAWrapIsRejected) {
   EXPECT_FALSE(bounded.add(10));
 }
 
+TEST(EnergyAccumulator, ARebaseKeepsTheTotalAndMovesTheReference) {
+  EnergyAccumulator wrapping(1000);
+  wrapping.add(100);
+  wrapping.add(300);
+  wrapping.rebase(50);  // a reset the caller told apart from a wrap
+  EXPECT_EQ(wrapping.total(), 200u);
+  EXPECT_EQ(wrapping.wraps(), 0u);
+  wrapping.add(70);
+  EXPECT_EQ(wrapping.total(), 220u);
+}
+
 }  // namespace
 }  // namespace jouleprof

@@ -119,6 +119,31 @@ TEST(Hwmon, AveragePowerIsUsedOnlyWithoutAnInstantaneousInput) {
   EXPECT_DOUBLE_EQ(readings[index.at("hwmon:other/power1")].value, 2.0);
 }
 
+// A GPU backend that reads amdgpu through its vendor's library has it left out of hwmon.
+TEST(Hwmon, ChipsAnotherSourceReadsAreLeftOutAndSaidSo) {
+  TempDir root;
+  write(root, "hwmon2", "name", "amdgpu");
+  write(root, "hwmon2", "power1_average", "35000000");
+  write(root, "hwmon4", "name", "other");
+  write(root, "hwmon4", "power1_input", "2000000");
+  auto source = open_source(root, {{"hwmon.skip-chips", "i915,amdgpu"}});
+  ASSERT_TRUE(source->availability().available);
+  const auto index = index_by_id(*source);
+  EXPECT_EQ(index.size(), 1u);
+  EXPECT_TRUE(index.count("hwmon:other/power1"));
+  EXPECT_NE(source->availability().reason.find("amdgpu left out"), std::string::npos)
+      << source->availability().reason;
+
+  TempDir only_gpu;
+  write(only_gpu, "hwmon2", "name", "amdgpu");
+  write(only_gpu, "hwmon2", "power1_average", "35000000");
+  auto none = open_source(only_gpu, {{"hwmon.skip-chips", "amdgpu"}});
+  EXPECT_FALSE(none->availability().available);
+  EXPECT_NE(none->availability().reason.find("amdgpu left out"), std::string::npos)
+      << none->availability().reason;
+  EXPECT_EQ(none->availability().fix, "");
+}
+
 TEST(Hwmon, EnergyInputsAccumulateFromTheFirstReadAndPowerOfTheSameRailNests) {
   TempDir root;
   write(root, "hwmon5", "name", "amd_energy");

@@ -74,7 +74,7 @@ TEST_F(NvmlTest, EnergyCounterWhereSupportedPowerFallbackElsewhere) {
   const Channel& energy = source->channels()[index.at("nvml:0:energy")];
   EXPECT_EQ(energy.device, "gpu0");
   EXPECT_EQ(energy.nominal_period_ns, 100 * kNsPerMs);
-  EXPECT_NE(energy.provenance_detail.find("Fake H200"), std::string::npos);
+  EXPECT_NE(energy.provenance_detail.find("NVIDIA gpu 0 (Fake H200"), std::string::npos);
   EXPECT_NE(energy.provenance_detail.find("GPU-00000000-fake"), std::string::npos);
   EXPECT_NE(source->channels()[index.at("nvml:1:power")].provenance_detail.find("trapezoid"),
             std::string::npos);
@@ -151,6 +151,16 @@ TEST_F(NvmlTest, InitFailuresSayWhyAndWhatToDo) {
   auto none = open("no_gpus");
   EXPECT_FALSE(none->availability().available);
   EXPECT_NE(none->availability().reason.find("no NVIDIA GPU"), std::string::npos);
+}
+
+TEST_F(NvmlTest, GpusContinueTheNumberingOfTheBackendsBefore) {
+  ::setenv("FAKE_NVML_SCENARIO", "two_gpus", 1);
+  SourceOptions options;
+  options.first_gpu_index = 4;
+  auto source = make_nvml_source(options);
+  const auto index = index_by_id(*source);
+  EXPECT_EQ(source->channels()[index.at("nvml:0:energy")].device, "gpu4");
+  EXPECT_EQ(source->channels()[index.at("nvml:1:power")].device, "gpu5");
 }
 
 TEST_F(NvmlTest, ShutdownIsCalledWhenTheSourceGoesAway) {

@@ -1,20 +1,20 @@
+#include "sources/registry.hpp"
+
 #include <gtest/gtest.h>
 
-#include <atomic>
+#include <cstdint>
 #include <cstdlib>
+#include <set>
 #include <string>
-#include <thread>
 
 #include "jouleprof/sources.hpp"
+#include "sources/manual_probe_clock.hpp"
 #include "test_support.hpp"
 
 namespace jouleprof {
 namespace {
 
-// A fake root hides sysfs and /proc, but NVML is found through the dynamic loader: point it at
-// a library that does not exist so a GPU on the test machine cannot join the default set.
-void hide_real_nvml() { setenv("JOULEPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1); }
-
+using ::jouleprof::testing::ManualProbeClock;
 using ::jouleprof::testing::TempDir;
 
 bool listed(const std::vector<UnavailableSource>& list, std::string_view name) {
@@ -67,7 +67,7 @@ TEST(Registry, SelectionTakesEachNameOnce) {
 }
 
 TEST(Registry, DefaultFallsBackToTheEstimateWhenNothingIsMeasured) {
-  hide_real_nvml();
+  ::jouleprof::testing::hide_gpu_libraries();
   // An empty fake root: no powercap, no hwmon, no GPU library; only /proc/stat for the estimate.
   TempDir root;
   root.write("proc/stat", "cpu  100 0 50 800 10 0 0 0 0 0\ncpu0 100 0 50 800 10 0 0 0 0 0\n");
@@ -99,7 +99,7 @@ void write_powercap_root(const TempDir& root, const std::string& energy_uj) {
 }
 
 TEST(Registry, DefaultLeavesOutRaplCountersThatDoNotMove) {
-  hide_real_nvml();
+  ::jouleprof::testing::hide_gpu_libraries();
   TempDir root;
   write_powercap_root(root, "123456789");  // a fake tree: the counter never changes
   SourceOptions options;
@@ -117,30 +117,28 @@ TEST(Registry, DefaultLeavesOutRaplCountersThatDoNotMove) {
   EXPECT_NE(powercap->availability.fix.find("--source rapl-powercap"), std::string::npos);
 }
 
+// The kernel's RAPL driver advances the counter about every millisecond, so between two of the
+// probe's reads it has always moved: the fake tree's counter moves at every probe sleep.
 TEST(Registry, DefaultTakesRaplCountersThatMove) {
-  hide_real_nvml();
+  ::jouleprof::testing::hide_gpu_libraries();
   TempDir root;
-  write_powercap_root(root, "1000000");
-  std::atomic<bool> done{false};
-  // The kernel's RAPL driver advances the counter about every millisecond; so does this thread.
-  std::thread feeder([&] {
-    for (std::uint64_t uj = 1000000; !done; uj += 5000) {
-      root.write("sys/class/powercap/intel-rapl:0/energy_uj", std::to_string(uj) + "\n");
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
+  std::uint64_t energy_uj = 1000000;
+  write_powercap_root(root, std::to_string(energy_uj));
+  ManualProbeClock clock([&] {
+    energy_uj += 5000;
+    root.write("sys/class/powercap/intel-rapl:0/energy_uj", std::to_string(energy_uj) + "\n");
   });
   SourceOptions options;
   options.sysfs_root = root.path().string();
-  Result<SourceDiscovery> found = discover_sources(options);
-  done = true;
-  feeder.join();
+  Result<SourceDiscovery> found = discover_sources(options, clock);
   ASSERT_TRUE(found.ok());
   ASSERT_EQ(found->available.size(), 1U);
   EXPECT_EQ(found->available[0]->name(), "rapl-powercap");
+  EXPECT_EQ(clock.sleeps_ns().size(), 1U) << "taken at the first movement";
 }
 
 TEST(Registry, ANamedSourceIsNotProbed) {
-  hide_real_nvml();
+  ::jouleprof::testing::hide_gpu_libraries();
   TempDir root;
   write_powercap_root(root, "123456789");
   SourceOptions options;
@@ -153,7 +151,7 @@ TEST(Registry, ANamedSourceIsNotProbed) {
 }
 
 TEST(Registry, DefaultWithoutProcStatLeavesNothingAvailableAndSaysWhy) {
-  hide_real_nvml();
+  ::jouleprof::testing::hide_gpu_libraries();
   TempDir root;
   SourceOptions options;
   options.sysfs_root = root.path().string();
@@ -162,6 +160,60 @@ TEST(Registry, DefaultWithoutProcStatLeavesNothingAvailableAndSaysWhy) {
   EXPECT_TRUE(found->available.empty());
   ASSERT_TRUE(listed(found->unavailable, "cpu-estimate"));
   for (const auto& u : found->unavailable) EXPECT_FALSE(u.availability.reason.empty()) << u.name;
+}
+
+// The fake GPU libraries (tests/sources/fake_*), as a machine with AMD and Intel GPUs has them.
+class RegistryWithGpus : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::jouleprof::testing::hide_gpu_libraries();
+    ::setenv("JOULEPROF_ROCM_SMI_LIBRARY", FAKE_ROCM_SMI_PATH, 1);
+    ::setenv("JOULEPROF_LEVEL_ZERO_LIBRARY", FAKE_LEVEL_ZERO_PATH, 1);
+  }
+  void TearDown() override {
+    ::unsetenv("JOULEPROF_ROCM_SMI_LIBRARY");
+    ::unsetenv("JOULEPROF_LEVEL_ZERO_LIBRARY");
+  }
+};
+
+std::set<std::string> devices_of(const Source& source) {
+  std::set<std::string> devices;
+  for (const Channel& c : source.channels()) devices.insert(c.device);
+  return devices;
+}
+
+TEST_F(RegistryWithGpus, GpusOfSeveralVendorsShareOneNumbering) {
+  TempDir root;
+  SourceOptions options;
+  options.sysfs_root = root.path().string();
+  options.selected = {"rocm-smi", "level-zero"};
+  Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_TRUE(found.ok());
+  ASSERT_EQ(found->available.size(), 2U);
+  EXPECT_EQ(devices_of(*found->available[0]), (std::set<std::string>{"gpu0", "gpu1"}));
+  EXPECT_EQ(devices_of(*found->available[1]), (std::set<std::string>{"gpu2", "gpu3"}));
+}
+
+TEST_F(RegistryWithGpus, TheDefaultSetTakesTheGpuLibrariesAndLeavesTheirChipsOutOfHwmon) {
+  TempDir root;
+  root.write("sys/class/hwmon/hwmon2/name", "amdgpu\n");
+  root.write("sys/class/hwmon/hwmon2/power1_average", "35000000\n");
+  root.write("sys/class/hwmon/hwmon3/name", "i915\n");
+  root.write("sys/class/hwmon/hwmon3/energy1_input", "1000\n");
+  root.write("sys/class/hwmon/hwmon4/name", "ina3221\n");
+  root.write("sys/class/hwmon/hwmon4/power1_input", "1000000\n");
+  SourceOptions options;
+  options.sysfs_root = root.path().string();
+  Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_TRUE(found.ok());
+  std::vector<std::string> names;
+  for (const auto& source : found->available) names.emplace_back(source->name());
+  EXPECT_EQ(names, (std::vector<std::string>{"rocm-smi", "level-zero", "hwmon"}));
+  const Source& hwmon = *found->available[2];
+  ASSERT_EQ(hwmon.channels().size(), 1U);
+  EXPECT_EQ(hwmon.channels()[0].id, "hwmon:ina3221/power1");
+  EXPECT_NE(hwmon.availability().reason.find("amdgpu, i915 left out"), std::string::npos)
+      << hwmon.availability().reason;
 }
 
 TEST(Registry, SplitSourceList) {

@@ -105,6 +105,29 @@ TEST(SimulatedSource, CounterFollowsMonotonicTime) {
   EXPECT_NEAR(r[0].value - first.value, expected, 2 * 50.0 * 1e-3);
 }
 
+// The origin recorded in the provenance detail is the one the counter runs from: a reader of the
+// profile recomputes the ground truth from it.
+TEST(SimulatedSource, TheOriginReadsBackFromTheProvenanceDetail) {
+  const TimeNs before = monotonic_now_ns();
+  auto source = make_simulated_source(simulate({{"simulate.watts", "50"}}));
+  const TimeNs after = monotonic_now_ns();
+  ASSERT_EQ(source->channels().size(), 1U);
+  const std::optional<TimeNs> origin = simulated_origin_ns(source->channels()[0]);
+  ASSERT_TRUE(origin.has_value()) << source->channels()[0].provenance_detail;
+  EXPECT_GE(*origin, before);
+  EXPECT_LE(*origin, after);
+  std::vector<Reading> r(1);
+  source->read(r);
+  EXPECT_NEAR(r[0].value, 50.0 * ns_to_s(r[0].t_ns - *origin), 50.0 * 1e-3);  // one update
+
+  Channel other = source->channels()[0];
+  other.source = "rapl";
+  EXPECT_FALSE(simulated_origin_ns(other).has_value());
+  other.source = "simulated";
+  other.provenance_detail = "simulated: origin_ns=abc";
+  EXPECT_FALSE(simulated_origin_ns(other).has_value());
+}
+
 SimulationSettings settings_of(std::map<std::string, std::string> keys) {
   Result<SimulationSettings> s = parse_simulation_settings(keys);
   EXPECT_TRUE(s.ok()) << s.error().message();

@@ -210,6 +210,30 @@ TEST(KinetoImport, KernelsLinkToTheirLaunchByCorrelationOrFlow) {
   EXPECT_EQ(t.spans()[backward_gemm].pass, Pass::kBackward);
 }
 
+// PyTorch on ROCm writes the same Kineto format with HIP runtime calls: its GPU streams land on
+// gpuN, the device the rocm-smi backend names GPU N, and its kernels link to their HIP launches.
+TEST(KinetoImport, RocmTracesPutHipStreamsOnTheirGpu) {
+  TraceImportOptions options;
+  options.anchor = ClockAnchor{kMonotonicAtFirstEventNs, kKinetoFirstEventRealtimeNs};
+  auto imported = import_trace((fixtures() / "timeline/kineto_rocm_small.json").string(), options);
+  ASSERT_TRUE(imported.ok()) << imported.error().message();
+  const Timeline& t = imported->timeline;
+  int gpu_tracks = 0;
+  for (const Track& tr : t.tracks()) {
+    if (tr.kind != TrackKind::kGpuStream) continue;
+    ++gpu_tracks;
+    EXPECT_EQ(tr.device, "gpu1");
+  }
+  EXPECT_EQ(gpu_tracks, 1);
+  EXPECT_EQ(imported->gpu_spans, 2U);
+  EXPECT_EQ(imported->gpu_spans_linked, 2U);
+  const std::uint32_t gemm = only_span(t, "Cijk_Ailk_Bljk_SB_MT128x128x16_MI32x32x2x1_SN_1LDSB0");
+  EXPECT_EQ(t.spans()[gemm].category, SpanCategory::kKernel);
+  const std::uint32_t launch =
+      static_cast<std::uint32_t>(std::stoul(attribute(t, gemm, "launch_span")));
+  EXPECT_EQ(t.path_of(launch), "ProfilerStep#1/aten::mm/hipExtModuleLaunchKernel");
+}
+
 TEST(KinetoImport, OffsetOverrideWins) {
   TraceImportOptions options;
   options.anchor = ClockAnchor{1, 2};

@@ -9,16 +9,12 @@
 namespace jouleprof {
 namespace {
 
-// A fake root hides sysfs and /proc, but NVML is found through the dynamic loader: point it at
-// a library that does not exist so a GPU on the test machine cannot join the default set.
-void hide_real_nvml() { setenv("JOULEPROF_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1); }
-
 using ::jouleprof::testing::Invocation;
 using ::jouleprof::testing::run_jouleprof;
 using ::jouleprof::testing::TempDir;
 
 TEST(SensorsCommand, FakeRootWithOnlyProcStatShowsTheEstimate) {
-  hide_real_nvml();
+  ::jouleprof::testing::hide_gpu_libraries();
   TempDir root;
   root.write("proc/stat", "cpu  100 0 50 800 10 0 0 0 0 0\ncpu0 100 0 50 800 10 0 0 0 0 0\n");
   root.write("proc/cpuinfo", "model name\t: AMD EPYC 7763 64-Core Processor\n");
@@ -53,8 +49,36 @@ TEST(SensorsCommand, SimulatedSourceWithNestingAndMeasuredPeriod) {
   EXPECT_GT(channels[0]["samples"].get<long long>(), 2);
 }
 
+// The GPU backends, against the fake libraries: their channels, the parameters the libraries'
+// documentation leaves open, and the vendor in every detail.
+TEST(SensorsCommand, AmdAndIntelGpusWithTheirParameters) {
+  ::jouleprof::testing::hide_gpu_libraries();
+  ::setenv("JOULEPROF_ROCM_SMI_LIBRARY", FAKE_ROCM_SMI_PATH, 1);
+  ::setenv("JOULEPROF_LEVEL_ZERO_LIBRARY", FAKE_LEVEL_ZERO_PATH, 1);
+  TempDir dir;
+  const Invocation inv = run_jouleprof(
+      {"sensors", "--json", "--duration", "0.1", "--source", "rocm-smi,level-zero"}, dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const nlohmann::json j = nlohmann::json::parse(inv.out);
+  ASSERT_EQ(j["sources"].size(), 2U) << inv.out;
+  EXPECT_EQ(j["sources"][0]["name"], "rocm-smi");
+  EXPECT_EQ(j["sources"][1]["name"], "level-zero");
+  const nlohmann::json& amd = j["sources"][0]["channels"][0];
+  EXPECT_EQ(amd["id"], "rocm-smi:0:energy");
+  EXPECT_EQ(amd["device"], "gpu0");
+  EXPECT_NE(amd["provenance_detail"].get<std::string>().find("rocm-smi.counter_bits"),
+            std::string::npos);
+  const nlohmann::json& intel = j["sources"][1]["channels"][0];
+  EXPECT_EQ(intel["device"], "gpu2") << "the numbering continues after the two AMD GPUs";
+  EXPECT_NE(intel["provenance_detail"].get<std::string>().find("Intel gpu 0"), std::string::npos);
+  EXPECT_NE(intel["provenance_detail"].get<std::string>().find("level-zero.update_period_ms"),
+            std::string::npos);
+  ::unsetenv("JOULEPROF_ROCM_SMI_LIBRARY");
+  ::unsetenv("JOULEPROF_LEVEL_ZERO_LIBRARY");
+}
+
 TEST(SensorsCommand, UnavailableSourcesComeWithReasonAndFix) {
-  hide_real_nvml();
+  ::jouleprof::testing::hide_gpu_libraries();
   TempDir empty_root;
   TempDir dir;
   const Invocation inv = run_jouleprof(

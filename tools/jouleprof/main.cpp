@@ -17,8 +17,9 @@ int main(int argc, char** argv) {
   using namespace jouleprof::cli;
   CLI::App app{
       "jouleprof: where the energy of your models goes.\n"
-      "Measures energy counters (RAPL, NVML, hwmon, batteries, meters), attributes the\n"
-      "energy to your program's layers, operators and calls, projects and predicts it."};
+      "Measures energy counters (RAPL, NVML, ROCm SMI, Level Zero, hwmon, batteries, meters),\n"
+      "attributes the energy to your program's layers, operators and calls, projects and\n"
+      "predicts it."};
   app.require_subcommand(1);
   app.set_version_flag("--version", JOULEPROF_VERSION);
 

@@ -372,8 +372,8 @@ CommandRunner add_run_command(CLI::App& parent) {
   auto flags = std::make_shared<RunFlags>();
   flags->sources.add_to(*app);
   app->add_option("--interval", flags->interval_ms,
-                  "Poll every source every MS milliseconds (default: per source, RAPL 10, NVML 20, "
-                  "hwmon and batteries 100)")
+                  "Poll every source every MS milliseconds (default: per source, RAPL 10, NVML, "
+                  "ROCm SMI and Level Zero 20, hwmon and batteries 100)")
       ->type_name("MS")
       ->check(CLI::Range(0.01, 60000.0));
   app->add_option("--idle", flags->idle_s,

@@ -1,0 +1,626 @@
+// Intel GPUs through Level Zero Sysman, loaded with dlopen at run time (no link-time dependency):
+// the loader is libze_loader.so.1, or the path in JOULEPROF_LEVEL_ZERO_LIBRARY.
+//
+// Sysman is enabled the way every loader version supports: ZES_ENABLE_SYSMAN=1 in the environment
+// (set here unless the user set it) before zeInit, and a core device handle used as a Sysman one.
+// Per GPU and per power domain: zesPowerGetEnergyCounter (µJ, with the µs timestamp of its capture,
+// good only for differences within the domain: placed on the monotonic axis by an offset taken at
+// the domain's first read, see device_clock.hpp), nested as the API declares them: the card
+// (zesDeviceGetCardPowerDomain, or the extension's CARD domain) holds the device's package, which
+// holds its stacks (domains on a sub-device). The temperature of the device's GPU sensor (or its
+// global one). What the specification leaves open is a setting shown
+// in every channel's detail (docs/sources.md):
+//   level-zero.update_period_ms  how often the driver updates a counter; not specified, so
+//                                unknown (0) unless given: the sampler measures it in a run.
+//   level-zero.wrap_uj           the specification calls the counter monotonic, so by default a
+//                                decrease is a reset (a failed read, never a negative energy);
+//                                a driver whose counter wraps at a known value can be given it.
+#include "sources/level_zero.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sources/backends.hpp"
+#include "sources/device_clock.hpp"
+#include "sources/energy_accumulator.hpp"
+#include "sources/level_zero_api.hpp"
+#include "sources/setting_values.hpp"
+#include "sources/shared_library.hpp"
+
+namespace jouleprof {
+namespace {
+
+namespace lz = level_zero;
+
+constexpr std::string_view kSourceName = "level-zero";
+constexpr const char* kDefaultLibrary = "libze_loader.so.1";
+constexpr const char* kLibraryEnvironmentVariable = "JOULEPROF_LEVEL_ZERO_LIBRARY";
+constexpr TimeNs kDefaultPollPeriodNs = 20 * kNsPerMs;
+constexpr double kJoulesPerMicrojoule = 1e-6;
+constexpr std::uint32_t kMaxHandles = 64;  // per device: domains, sensors
+
+struct Symbols {
+  lz::InitFn init = nullptr;
+  lz::DriverGetFn driver_get = nullptr;
+  lz::DeviceGetFn device_get = nullptr;
+  lz::DeviceGetPropertiesFn device_properties = nullptr;
+  lz::DeviceEnumPowerDomainsFn enum_power_domains = nullptr;
+  lz::PowerGetPropertiesFn power_properties = nullptr;
+  lz::PowerGetEnergyCounterFn energy_counter = nullptr;
+  // Optional: the backend does without them.
+  lz::DevicePciGetPropertiesFn pci_properties = nullptr;
+  lz::DeviceGetCardPowerDomainFn card_power_domain = nullptr;
+  lz::DeviceEnumTemperatureSensorsFn enum_temperature_sensors = nullptr;
+  lz::TemperatureGetPropertiesFn temperature_properties = nullptr;
+  lz::TemperatureGetStateFn temperature_state = nullptr;
+  lz::DeviceProcessesGetStateFn processes_state = nullptr;
+};
+
+struct Slot {
+  std::size_t gpu = 0;  // the backend's own GPU index
+  lz::Power power = nullptr;
+  lz::Temperature temperature = nullptr;
+  EnergyAccumulator counter;
+  DeviceClock clock{kNsPerUs};  // the domain's µs capture timestamps
+  std::uint64_t previous_uj = 0;
+  std::string read_error;
+};
+
+// One power domain of a device as the driver describes it.
+struct Domain {
+  lz::Power handle = nullptr;
+  bool card = false;
+  bool on_subdevice = false;
+  std::uint32_t subdevice = 0;
+};
+
+class LevelZeroSource final : public Source {
+ public:
+  explicit LevelZeroSource(const SourceOptions& options)
+      : library_(library_path(kLibraryEnvironmentVariable, kDefaultLibrary)),
+        first_gpu_index_(options.first_gpu_index) {
+    if (read_settings(options)) discover();
+  }
+
+  std::string_view name() const override { return kSourceName; }
+  Availability availability() const override { return availability_; }
+  const std::vector<Channel>& channels() const override { return channels_; }
+  TimeNs default_period_ns() const override { return kDefaultPollPeriodNs; }
+  std::string read_error(std::size_t channel) const override {
+    return channel < slots_.size() ? slots_[channel].read_error : std::string();
+  }
+
+  void read(std::span<Reading> out) override {
+    for (std::size_t i = 0; i < slots_.size() && i < out.size(); ++i) {
+      Slot& slot = slots_[i];
+      Reading& reading = out[i];
+      reading.ok = false;
+      if (slot.power != nullptr) {
+        lz::EnergyCounter counter{};
+        const lz::Result result = symbols_.energy_counter(slot.power, &counter);
+        const TimeNs now = monotonic_now_ns();
+        reading.t_ns = now;
+        if (result != lz::kSuccess) {
+          slot.read_error = describe("zesPowerGetEnergyCounter", slot.gpu, result);
+          continue;
+        }
+        reading.t_ns = slot.clock.place(counter.timestamp, now);
+        const std::uint64_t previous = slot.previous_uj;
+        slot.previous_uj = counter.energy;
+        if (!slot.counter.add(counter.energy)) {
+          slot.read_error = fmt::format(
+              "zesPowerGetEnergyCounter(gpu {}) went back from {} µJ to {} µJ: the counter is "
+              "monotonic, so it was reset (driver reloaded?){}",
+              slot.gpu, previous, counter.energy,
+              wrap_uj_ == 0 ? "; if this driver's counter wraps, give level-zero.wrap_uj" : "");
+          continue;
+        }
+        reading.value = static_cast<double>(slot.counter.total()) * kJoulesPerMicrojoule;
+      } else {
+        double celsius = 0.0;
+        const lz::Result result = symbols_.temperature_state(slot.temperature, &celsius);
+        reading.t_ns = monotonic_now_ns();
+        if (result != lz::kSuccess) {
+          slot.read_error = describe("zesTemperatureGetState", slot.gpu, result);
+          continue;
+        }
+        reading.value = celsius;
+      }
+      slot.read_error.clear();
+      reading.ok = true;
+    }
+  }
+
+  Result<std::vector<LevelZeroProcess>> processes() const {
+    if (!availability_.available) {
+      return Error(ErrorCode::kUnavailable,
+                   "level-zero is not available here: " + availability_.reason);
+    }
+    if (symbols_.processes_state == nullptr) {
+      return Error(ErrorCode::kUnsupported,
+                   fmt::format("{} has no zesDeviceProcessesGetState: the Level Zero loader is "
+                               "too old",
+                               library_.path()));
+    }
+    std::vector<LevelZeroProcess> processes;
+    for (std::size_t gpu = 0; gpu < gpu_devices_.size(); ++gpu) {
+      Result<std::vector<lz::ProcessState>> states = device_processes(gpu);
+      if (!states) return states.error();
+      for (const lz::ProcessState& state : *states) {
+        auto same_pid = [&](const LevelZeroProcess& p) { return p.pid == state.processId; };
+        auto found = std::find_if(processes.begin(), processes.end(), same_pid);
+        if (found == processes.end()) {
+          processes.push_back({state.processId, {}, 0, 0, 0});
+          found = processes.end() - 1;
+        }
+        found->devices.push_back(fmt::format("gpu{}", first_gpu_index_ + gpu));
+        found->memory_bytes += state.memSize;
+        found->shared_bytes += state.sharedSize;
+        found->engine_types |= state.engines;
+      }
+    }
+    return processes;
+  }
+
+ private:
+  // One GPU's processes. Their number can change between the call that counts them and the one
+  // that lists them: the list gets room for a few more, and they are counted again if that was
+  // not enough.
+  Result<std::vector<lz::ProcessState>> device_processes(std::size_t gpu) const {
+    constexpr std::uint32_t kSpare = 16;
+    const lz::Device device = gpu_devices_[gpu];
+    lz::Result result = lz::kSuccess;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      std::uint32_t count = 0;
+      result = symbols_.processes_state(device, &count, nullptr);
+      if (result != lz::kSuccess) break;
+      lz::ProcessState blank{};
+      blank.stype = lz::kStructureProcessState;
+      std::vector<lz::ProcessState> states(count + kSpare, blank);
+      count = static_cast<std::uint32_t>(states.size());
+      result = symbols_.processes_state(device, &count, states.data());
+      if (result == lz::kSuccess) {
+        states.resize(std::min<std::size_t>(count, states.size()));
+        return states;
+      }
+      if (result != lz::kErrorInvalidSize) break;
+    }
+    return Error(ErrorCode::kIo, describe("zesDeviceProcessesGetState", gpu, result));
+  }
+
+  // "<call>(gpu N) failed: ZE_RESULT_X (0x…): meaning".
+  static std::string explain(lz::Result result) {
+    const lz::ErrorDescription description = lz::describe_error(result);
+    return fmt::format("{} (0x{:x}): {}", description.name, result, description.meaning);
+  }
+
+  static std::string describe(std::string_view call, std::size_t gpu, lz::Result result) {
+    return fmt::format("{}(gpu {}) failed: {}", call, gpu, explain(result));
+  }
+
+  // A call that failed during discovery: a note for the reason, and its fix kept for when
+  // nothing could be read.
+  void note(std::vector<std::string>& notes, std::string_view call, std::size_t gpu,
+            lz::Result result) {
+    notes.push_back(describe(call, gpu, result));
+    if (discovery_fix_.empty()) discovery_fix_ = lz::describe_error(result).fix;
+  }
+
+  void fail(std::string reason, std::string fix) {
+    availability_.available = false;
+    availability_.reason = std::move(reason);
+    availability_.fix = std::move(fix);
+  }
+
+  void fail_call(std::string_view call, lz::Result result) {
+    fail(fmt::format("{} failed: {}", call, explain(result)),
+         std::string(lz::describe_error(result).fix));
+  }
+
+  bool read_settings(const SourceOptions& options) {
+    Result<double> period_ms =
+        setting_number(options.settings, "level-zero.update_period_ms", 0.0, 0.0, 60'000.0);
+    Result<double> wrap_uj = setting_number(options.settings, "level-zero.wrap_uj", 0.0, 0.0, 1e19);
+    for (const Result<double>* setting : {&period_ms, &wrap_uj}) {
+      if (!*setting) {
+        fail(setting->error().message(),
+             "fix the setting (docs/sources.md, \"level-zero\"), or leave it out for the default");
+        return false;
+      }
+    }
+    update_period_ns_ = s_to_ns(*period_ms * 1e-3);
+    wrap_uj_ = static_cast<std::uint64_t>(*wrap_uj);
+    return true;
+  }
+
+  template <typename Fn>
+  bool resolve(Fn& function, const char* symbol, bool required) {
+    function = library_.function<Fn>(symbol);
+    if (function == nullptr && required) {
+      fail(fmt::format("{} has no symbol {}: the Level Zero loader is too old or this is not it",
+                       library_.path(), symbol),
+           fmt::format("install a Level Zero loader with Sysman (Debian: libze1), or point {} at "
+                       "its libze_loader.so.1",
+                       kLibraryEnvironmentVariable));
+      return false;
+    }
+    return true;
+  }
+
+  bool load_library() {
+    if (!library_.is_open()) {
+      fail(fmt::format("cannot load {}: {}", library_.path(), library_.error()),
+           fmt::format("install the Level Zero loader (Debian: libze1) and Intel's GPU driver for "
+                       "it (libze-intel-gpu1 or intel-level-zero-gpu); if the loader lives "
+                       "elsewhere, set {}=/path/to/libze_loader.so.1",
+                       kLibraryEnvironmentVariable));
+      return false;
+    }
+    return resolve(symbols_.init, "zeInit", true) &&
+           resolve(symbols_.driver_get, "zeDriverGet", true) &&
+           resolve(symbols_.device_get, "zeDeviceGet", true) &&
+           resolve(symbols_.device_properties, "zeDeviceGetProperties", true) &&
+           resolve(symbols_.enum_power_domains, "zesDeviceEnumPowerDomains", true) &&
+           resolve(symbols_.power_properties, "zesPowerGetProperties", true) &&
+           resolve(symbols_.energy_counter, "zesPowerGetEnergyCounter", true) &&
+           resolve(symbols_.pci_properties, "zesDevicePciGetProperties", false) &&
+           resolve(symbols_.card_power_domain, "zesDeviceGetCardPowerDomain", false) &&
+           resolve(symbols_.enum_temperature_sensors, "zesDeviceEnumTemperatureSensors", false) &&
+           resolve(symbols_.temperature_properties, "zesTemperatureGetProperties", false) &&
+           resolve(symbols_.temperature_state, "zesTemperatureGetState", false) &&
+           resolve(symbols_.processes_state, "zesDeviceProcessesGetState", false);
+  }
+
+  Channel make_channel(std::size_t gpu, std::string suffix, ChannelKind kind,
+                       std::string_view domain, std::string detail, std::string parent_id) const {
+    Channel channel;
+    channel.id = fmt::format("level-zero:{}:{}", gpu, suffix);
+    channel.source = std::string(kSourceName);
+    channel.device = fmt::format("gpu{}", first_gpu_index_ + gpu);
+    channel.domain = std::string(domain);
+    channel.kind = kind;
+    channel.provenance = Provenance::kMeasured;
+    channel.provenance_detail = std::move(detail);
+    channel.parent_id = std::move(parent_id);
+    channel.nominal_period_ns = kind == ChannelKind::kEnergyCounter ? update_period_ns_ : 0;
+    return channel;
+  }
+
+  std::string counter_text() const {
+    return fmt::format("{}; {}",
+                       update_period_ns_ > 0
+                           ? fmt::format("updates every {} ms (level-zero.update_period_ms)",
+                                         ns_to_s(update_period_ns_) * 1e3)
+                           : std::string("update period not specified: measured in a run (set "
+                                         "level-zero.update_period_ms to declare it)"),
+                       wrap_uj_ > 0 ? fmt::format("wraps at {} µJ (level-zero.wrap_uj)", wrap_uj_)
+                                    : std::string("monotonic, a decrease is a reset"));
+  }
+
+  // The device's power domains as the driver declares them.
+  std::vector<Domain> power_domains(lz::Device device, std::size_t gpu,
+                                    std::vector<std::string>& notes) {
+    std::vector<Domain> domains;
+    if (symbols_.card_power_domain != nullptr) {
+      lz::Power card = nullptr;
+      if (symbols_.card_power_domain(device, &card) == lz::kSuccess && card != nullptr) {
+        domains.push_back({card, true, false, 0});
+      }
+    }
+    std::uint32_t count = kMaxHandles;
+    lz::Power handles[kMaxHandles] = {};
+    const lz::Result listed = symbols_.enum_power_domains(device, &count, handles);
+    if (listed != lz::kSuccess) {
+      note(notes, "zesDeviceEnumPowerDomains", gpu, listed);
+      return domains;
+    }
+    for (std::uint32_t d = 0; d < std::min(count, kMaxHandles); ++d) {
+      if (handles[d] == nullptr || (!domains.empty() && domains[0].handle == handles[d])) continue;
+      lz::PowerExtProperties extension{lz::kStructurePowerExtProperties, nullptr,
+                                       lz::kPowerDomainUnknown, nullptr};
+      lz::PowerProperties properties{};
+      properties.stype = lz::kStructurePowerProperties;
+      properties.pNext = &extension;
+      const lz::Result described = symbols_.power_properties(handles[d], &properties);
+      if (described != lz::kSuccess) {
+        note(notes, "zesPowerGetProperties", gpu, described);
+        continue;
+      }
+      const bool card = extension.domain == lz::kPowerDomainCard;
+      if (card && !domains.empty() && domains[0].card) continue;  // the same card, listed again
+      const Domain domain{handles[d], card,
+                          properties.onSubdevice != 0 || extension.domain == lz::kPowerDomainStack,
+                          properties.subdeviceId};
+      domains.push_back(domain);
+    }
+    // The card, then the device's own domains, then its sub-devices': parents before children.
+    std::stable_sort(domains.begin(), domains.end(), [](const Domain& a, const Domain& b) {
+      const auto rank = [](const Domain& d) { return d.card ? 0 : d.on_subdevice ? 2 : 1; };
+      return rank(a) < rank(b);
+    });
+    return domains;
+  }
+
+  // Channels of one GPU: an energy counter per power domain, nested card ⊃ package ⊃ stacks;
+  // the temperature.
+  void discover_gpu(lz::Device device, std::size_t gpu, std::vector<std::string>& notes) {
+    lz::DeviceProperties properties{};
+    properties.stype = lz::kStructureDeviceProperties;
+    if (symbols_.device_properties(device, &properties) != lz::kSuccess) properties.name[0] = '\0';
+    properties.name[lz::kMaxDeviceName - 1] = '\0';
+    std::string pci;
+    if (symbols_.pci_properties != nullptr) {
+      lz::PciProperties pci_properties{};
+      pci_properties.stype = lz::kStructurePciProperties;
+      if (symbols_.pci_properties(device, &pci_properties) == lz::kSuccess) {
+        const lz::PciAddress& a = pci_properties.address;
+        pci = fmt::format(", PCI {:04x}:{:02x}:{:02x}.{:x}", a.domain, a.bus, a.device, a.function);
+      }
+    }
+    const std::string who = fmt::format("Intel gpu {} ({}, device id 0x{:04x}{})", gpu,
+                                        properties.name[0] != '\0' ? properties.name : "unnamed",
+                                        properties.deviceId, pci);
+
+    std::string card_id;
+    std::string package_id;
+    std::size_t counters = 0;
+    for (const Domain& domain : power_domains(device, gpu, notes)) {
+      lz::EnergyCounter probe{};
+      const lz::Result probed = symbols_.energy_counter(domain.handle, &probe);
+      if (probed != lz::kSuccess) {
+        note(notes, "zesPowerGetEnergyCounter", gpu, probed);
+        continue;
+      }
+      std::string suffix;
+      std::string parent;
+      std::string_view kind;
+      if (domain.card) {
+        suffix = "card";
+        kind = "card";
+        card_id = fmt::format("level-zero:{}:card", gpu);
+      } else if (domain.on_subdevice) {
+        suffix = fmt::format("stack-{}", domain.subdevice);
+        kind = "stack";
+        parent = !package_id.empty() ? package_id : card_id;
+      } else if (package_id.empty()) {
+        suffix = "package";
+        kind = "package";
+        parent = card_id;
+        package_id = fmt::format("level-zero:{}:package", gpu);
+      } else {
+        // A second device-level domain: the API does not say what it holds, so it nests under
+        // the first rather than being added to it.
+        suffix = fmt::format("package-{}", counters);
+        kind = "package";
+        parent = package_id;
+      }
+      Slot slot;
+      slot.gpu = gpu;
+      slot.power = domain.handle;
+      slot.counter = EnergyAccumulator(wrap_uj_);
+      channels_.push_back(make_channel(
+          gpu, suffix, ChannelKind::kEnergyCounter, kind,
+          fmt::format("zesPowerGetEnergyCounter ({} domain{}) on {}: µJ; {}", kind,
+                      domain.on_subdevice ? fmt::format(" of sub-device {}", domain.subdevice) : "",
+                      who, counter_text()),
+          parent));
+      slots_.push_back(std::move(slot));
+      ++counters;
+    }
+    if (counters == 0) {
+      notes.push_back(fmt::format(
+          "{} has no readable energy counter (Level Zero offers no power reading besides it)",
+          who));
+    }
+    add_temperature(device, gpu, who);
+  }
+
+  void add_temperature(lz::Device device, std::size_t gpu, const std::string& who) {
+    if (symbols_.enum_temperature_sensors == nullptr ||
+        symbols_.temperature_properties == nullptr || symbols_.temperature_state == nullptr) {
+      return;
+    }
+    std::uint32_t count = kMaxHandles;
+    lz::Temperature sensors[kMaxHandles] = {};
+    if (symbols_.enum_temperature_sensors(device, &count, sensors) != lz::kSuccess) return;
+    // The device's GPU sensor, else its global one.
+    lz::Temperature chosen = nullptr;
+    std::uint32_t chosen_type = 0;
+    for (std::uint32_t s = 0; s < std::min(count, kMaxHandles); ++s) {
+      lz::TempProperties properties{};
+      properties.stype = lz::kStructureTempProperties;
+      if (symbols_.temperature_properties(sensors[s], &properties) != lz::kSuccess ||
+          properties.onSubdevice != 0) {
+        continue;
+      }
+      if (properties.type == lz::kTempSensorsGpu ||
+          (properties.type == lz::kTempSensorsGlobal && chosen == nullptr)) {
+        chosen = sensors[s];
+        chosen_type = properties.type;
+      }
+    }
+    double celsius = 0.0;
+    if (chosen == nullptr || symbols_.temperature_state(chosen, &celsius) != lz::kSuccess) return;
+    Slot slot;
+    slot.gpu = gpu;
+    slot.temperature = chosen;
+    channels_.push_back(
+        make_channel(gpu, "temperature", ChannelKind::kTemperature, "gpu",
+                     fmt::format("zesTemperatureGetState ({} sensor) on {}: °C",
+                                 chosen_type == lz::kTempSensorsGpu ? "GPU" : "global", who),
+                     ""));
+    slots_.push_back(std::move(slot));
+  }
+
+  void discover() {
+    if (!load_library()) return;
+    // Sysman answers only when enabled before the first zeInit of the process.
+    ::setenv("ZES_ENABLE_SYSMAN", "1", 0);
+    const lz::Result init = symbols_.init(lz::kInitGpuOnly);
+    if (init != lz::kSuccess) return fail_call("zeInit(ZE_INIT_FLAG_GPU_ONLY)", init);
+    std::uint32_t driver_count = 0;
+    lz::Result result = symbols_.driver_get(&driver_count, nullptr);
+    if (result != lz::kSuccess) return fail_call("zeDriverGet", result);
+    std::vector<lz::Driver> drivers(driver_count);
+    if (driver_count > 0) {
+      result = symbols_.driver_get(&driver_count, drivers.data());
+      if (result != lz::kSuccess) return fail_call("zeDriverGet", result);
+    }
+    std::vector<std::string> notes;
+    std::size_t gpus = 0;
+    for (lz::Driver driver : drivers) {
+      std::uint32_t device_count = 0;
+      result = symbols_.device_get(driver, &device_count, nullptr);
+      if (result != lz::kSuccess) {
+        notes.push_back(fmt::format("zeDeviceGet failed: {}", explain(result)));
+        continue;
+      }
+      std::vector<lz::Device> devices(device_count);
+      if (device_count == 0 ||
+          symbols_.device_get(driver, &device_count, devices.data()) != lz::kSuccess) {
+        continue;
+      }
+      for (lz::Device device : devices) {
+        lz::DeviceProperties properties{};
+        properties.stype = lz::kStructureDeviceProperties;
+        if (symbols_.device_properties(device, &properties) != lz::kSuccess ||
+            properties.type != lz::kDeviceTypeGpu) {
+          continue;
+        }
+        gpu_devices_.push_back(device);
+        discover_gpu(device, gpus++, notes);
+      }
+    }
+    if (gpus == 0) {
+      return fail("Level Zero found no GPU",
+                  "install Intel's GPU driver for Level Zero (Debian: libze-intel-gpu1 or "
+                  "intel-level-zero-gpu) and check `ls /dev/dri`; in a container, pass /dev/dri");
+    }
+    // A temperature alone measures no energy: such a source would only report 0 J.
+    if (std::none_of(channels_.begin(), channels_.end(),
+                     [](const Channel& c) { return c.carries_energy(); })) {
+      channels_.clear();
+      slots_.clear();
+      return fail(fmt::format("no GPU could be read: {}", fmt::join(notes, "; ")), discovery_fix_);
+    }
+    availability_.available = true;
+    if (!notes.empty()) availability_.reason = fmt::format("{}", fmt::join(notes, "; "));
+  }
+
+  SharedLibrary library_;
+  std::size_t first_gpu_index_;
+  Symbols symbols_;
+  std::vector<lz::Device> gpu_devices_;  // by the backend's own GPU index
+  TimeNs update_period_ns_ = 0;
+  std::uint64_t wrap_uj_ = 0;
+  std::string discovery_fix_;  // what to do about the first failed call of the discovery
+  Availability availability_;
+  std::vector<Slot> slots_;
+  std::vector<Channel> channels_;
+};
+
+}  // namespace
+
+namespace level_zero {
+
+ErrorDescription describe_error(Result result) {
+  switch (result) {
+    case kSuccess:
+      return {"ZE_RESULT_SUCCESS", "no error", ""};
+    case kNotReady:
+      return {"ZE_RESULT_NOT_READY", "not ready yet", "retry"};
+    case kErrorDeviceLost:
+      return {"ZE_RESULT_ERROR_DEVICE_LOST",
+              "the device hung, was reset or removed, or its "
+              "driver was updated",
+              "check `dmesg`; the machine may need a reboot"};
+    case kErrorOutOfHostMemory:
+      return {"ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY", "not enough host memory",
+              "free memory and retry"};
+    case kErrorOutOfDeviceMemory:
+      return {"ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", "not enough device memory",
+              "free device memory and retry"};
+    case kErrorDeviceRequiresReset:
+      return {"ZE_RESULT_ERROR_DEVICE_REQUIRES_RESET", "the device needs a reset",
+              "reset the GPU or reboot"};
+    case kErrorDeviceInLowPowerState:
+      return {"ZE_RESULT_ERROR_DEVICE_IN_LOW_POWER_STATE", "the device is in a low-power state",
+              "retry once the GPU is awake"};
+    case kErrorInsufficientPermissions:
+      return {"ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS",
+              "access denied: reading the GPU's telemetry needs more privilege",
+              "run as root, or let the user read the GPU's telemetry and energy files "
+              "(/sys/class/intel_pmt/telem*/telem, /sys/class/drm/card*/device/hwmon/hwmon*/"
+              "energy*_input) and add it to the render group for /dev/dri/renderD*"};
+    case kErrorNotAvailable:
+      return {"ZE_RESULT_ERROR_NOT_AVAILABLE",
+              "the resource is in use and cannot be shared right now", "retry later"};
+    case kErrorDependencyUnavailable:
+      return {"ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE", "a library or service it needs is missing",
+              "install Intel's GPU driver for Level Zero (libze-intel-gpu1)"};
+    case kErrorUninitialized:
+      return {"ZE_RESULT_ERROR_UNINITIALIZED",
+              "no Level Zero driver initialised (no Intel GPU driver, or Sysman not enabled "
+              "before this process first called zeInit)",
+              "install Intel's GPU driver (libze-intel-gpu1) and check `ls /dev/dri`; when the "
+              "program itself uses Level Zero, start it with ZES_ENABLE_SYSMAN=1"};
+    case kErrorUnsupportedVersion:
+      return {"ZE_RESULT_ERROR_UNSUPPORTED_VERSION", "the driver does not support this version",
+              "update Intel's GPU driver"};
+    case kErrorUnsupportedFeature:
+      return {"ZE_RESULT_ERROR_UNSUPPORTED_FEATURE",
+              "this GPU or driver does not support the "
+              "query",
+              ""};
+    case kErrorInvalidArgument:
+      return {"ZE_RESULT_ERROR_INVALID_ARGUMENT", "an argument was invalid",
+              "this is a jouleprof bug; please report it"};
+    case kErrorInvalidNullHandle:
+      return {"ZE_RESULT_ERROR_INVALID_NULL_HANDLE", "a handle was invalid",
+              "this is a jouleprof bug; please report it"};
+    case kErrorInvalidNullPointer:
+      return {"ZE_RESULT_ERROR_INVALID_NULL_POINTER", "a pointer was null",
+              "this is a jouleprof bug; please report it"};
+    case kErrorInvalidSize:
+      return {"ZE_RESULT_ERROR_INVALID_SIZE", "a size was too small or invalid",
+              "this is a jouleprof bug; please report it"};
+    case kErrorInvalidEnumeration:
+      return {"ZE_RESULT_ERROR_INVALID_ENUMERATION", "an enumerator was invalid",
+              "this is a jouleprof bug; please report it"};
+    case kErrorUnsupportedEnumeration:
+      return {"ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION",
+              "the device does not support an enumerator of the query", ""};
+    case kErrorUnknown:
+      return {"ZE_RESULT_ERROR_UNKNOWN", "an unknown or internal error",
+              "check `dmesg` and the driver's logs"};
+    default:
+      return {"ZE_RESULT_(unrecognised code)",
+              "a result this jouleprof does not know (newer driver?)", "update jouleprof"};
+  }
+}
+
+}  // namespace level_zero
+
+Result<std::vector<LevelZeroProcess>> level_zero_processes(Source& source) {
+  const auto* level_zero = dynamic_cast<const LevelZeroSource*>(&source);
+  if (level_zero == nullptr) {
+    return Error(ErrorCode::kInvalidInput,
+                 fmt::format("{} is not a level-zero source: Level Zero's processes come only "
+                             "from one",
+                             source.name()));
+  }
+  return level_zero->processes();
+}
+
+std::unique_ptr<Source> make_level_zero_source(const SourceOptions& options) {
+  return std::make_unique<LevelZeroSource>(options);
+}
+
+}  // namespace jouleprof
