@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/text_file.hpp"
+
 namespace jouleprof {
 
 void notify_epoch_file(TimeNs t_ns) noexcept {
@@ -22,10 +24,10 @@ void notify_epoch_file(TimeNs t_ns) noexcept {
 }
 
 Result<std::vector<TimeNs>> read_epoch_file(const std::string& path) {
-  std::ifstream in(path);
   std::vector<TimeNs> ends;
-  if (!in) return ends;  // no epoch has ended yet
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Result<std::string> read = read_text_file(path, "epoch file");
+  if (!read && read.error().code() == ErrorCode::kNotFound) return ends;  // no epoch ended yet
+  JP_TRY(const std::string text, std::move(read));
   std::size_t line_no = 0;
   std::size_t begin = 0;
   for (std::size_t end = text.find('\n'); end != std::string::npos; end = text.find('\n', begin)) {
