@@ -11,6 +11,7 @@
 #include "command.hpp"
 #include "jouleprof/attribution.hpp"
 #include "jouleprof/trace_import.hpp"
+#include "number_checks.hpp"
 #include "report/text_tree.hpp"
 
 namespace jouleprof::cli {
@@ -166,7 +167,8 @@ CommandRunner add_attribute_command(CLI::App& parent) {
   cmd->add_option("--calibration", flags->calibration,
                   "Calibration JSON: per-class power weights (docs/attribution.md)");
   cmd->add_option("--idle-w", flags->idle_w,
-                  "Measured idle power (W) of each top-level channel: static/dynamic split");
+                  "Measured idle power (W) of each top-level channel: static/dynamic split")
+      ->check(kNonNegativeNumber);
   cmd->add_option("--offset-ns", flags->offset_ns,
                   "Trace clock override: monotonic_ns = trace_ns + N");
   cmd->add_option(
