@@ -2,7 +2,10 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -56,8 +59,14 @@ void print_epoch_update(const EpochUpdate& u, int total_epochs, const StepOption
   std::cerr << "\r\033[K" << line << '\n';
 }
 
-// ./jouleprof-runs/<UTC time>, with a suffix when that directory already exists.
-Result<fs::path> output_directory(const std::string& requested) {
+struct OutputDirectory {
+  fs::path path;
+  bool created = false;  // by this run: removed again when the command cannot start
+};
+
+// ./jouleprof-runs/<UTC time>, with a suffix when that directory already exists. Made (and checked
+// for writing) before the command starts, so that a bad --output cannot cost the measurement.
+Result<OutputDirectory> output_directory(const std::string& requested) {
   fs::path dir = requested;
   if (dir.empty()) {
     const std::time_t now = std::time(nullptr);
@@ -70,11 +79,25 @@ Result<fs::path> output_directory(const std::string& requested) {
       dir = fs::path("jouleprof-runs") / fmt::format("{}-{}", stamp, n);
   }
   std::error_code ec;
+  const fs::file_status status = fs::status(dir, ec);
+  if (fs::exists(status) && !fs::is_directory(status)) {
+    return Error(ErrorCode::kInvalidInput,
+                 fmt::format("--output {}: exists and is not a directory (profile.json and "
+                             "samples.csv are written into a directory)",
+                             dir.string()));
+  }
+  const bool created = !fs::exists(status);
   fs::create_directories(dir, ec);
-  if (ec)
-    return Error(ErrorCode::kIo, fmt::format("{}: cannot create the output directory: {}",
+  if (ec) {
+    return Error(ErrorCode::kIo, fmt::format("--output {}: cannot create the directory: {}",
                                              dir.string(), ec.message()));
-  return dir;
+  }
+  if (access(dir.c_str(), W_OK | X_OK) != 0) {
+    return Error(ErrorCode::kPermissionDenied,
+                 fmt::format("--output {}: cannot write into the directory: {}", dir.string(),
+                             std::strerror(errno)));
+  }
+  return OutputDirectory{dir, created};
 }
 
 std::string optional_number(const std::optional<double>& v, std::string_view format = "{:.3f}") {
@@ -142,9 +165,9 @@ int run(const RunFlags& flags) {
     if (const char* env = std::getenv("JOULEPROF_GRID_INTENSITY")) {
       char* end = nullptr;
       const double v = std::strtod(env, &end);
-      if (end == env || *end != '\0' || v < 0) {
-        return report_error(
-            invalid_input("JOULEPROF_GRID_INTENSITY", "g/kWh", env, "not a non-negative number"));
+      if (end == env || *end != '\0' || !std::isfinite(v) || v < 0) {
+        return report_error(invalid_input("JOULEPROF_GRID_INTENSITY", "g/kWh", env,
+                                          "not a finite non-negative number"));
       }
       grid = v;
     }
@@ -154,6 +177,8 @@ int run(const RunFlags& flags) {
   if (flags.interval_ms) monitor_options.interval_ns = s_to_ns(*flags.interval_ms * 1e-3);
   Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
   if (!monitor) return report_error(monitor.error());
+  Result<OutputDirectory> output = output_directory(flags.output);
+  if (!output) return report_error(output.error());
 
   std::optional<StatusLine> status;
   if (isatty(STDERR_FILENO) != 0) status.emplace();
@@ -207,15 +232,15 @@ int run(const RunFlags& flags) {
   }
   if (!measured) {
     report_error(measured.error());
+    std::error_code ignored;
+    if (output->created) fs::remove(output->path, ignored);  // no empty run left behind
     // What a shell answers for a command it cannot start.
     return measured.error().code() == ErrorCode::kNotFound ? 127 : 126;
   }
   CommandMeasurement& m = *measured;
   status.reset();
 
-  // Created only now, so a command that could not start leaves no empty run behind.
-  Result<fs::path> dir = output_directory(flags.output);
-  if (!dir) return report_error(dir.error());
+  const fs::path* dir = &output->path;
   Profile& profile = m.profile;
   apply_cluster_identity(detect_cluster_identity(), profile.meta);
   if (epochs) {
@@ -259,10 +284,20 @@ int run(const RunFlags& flags) {
     fs::remove_all(fs::path(capture->spans_path).parent_path(), ec);
   }
 
-  const Status json = write_profile_json(profile, (*dir / "profile.json").string());
-  const Status csv = write_samples_csv(profile.series, (*dir / "samples.csv").string());
-  if (!json) return report_error(json.error());
-  if (!csv) return report_error(csv.error());
+  Status written = write_profile_json(profile, (*dir / "profile.json").string());
+  if (written) written = write_samples_csv(profile.series, (*dir / "samples.csv").string());
+  if (!written) {
+    // A full disk or a directory removed during the run does not cost the measurement.
+    const fs::path rescue = fs::temp_directory_path() / fmt::format("jouleprof-run-{}", getpid());
+    std::error_code ec;
+    fs::create_directories(rescue, ec);
+    report_error(written.error());
+    if (write_profile_json(profile, (rescue / "profile.json").string()) &&
+        write_samples_csv(profile.series, (rescue / "samples.csv").string())) {
+      std::cerr << "jouleprof: the measurement was written to " << rescue.string() << " instead\n";
+    }
+    return kExitError;
+  }
   if (!flags.no_history) {
     const std::string db = flags.db.empty() ? default_history_path() : flags.db;
     const Result<std::int64_t> id = record_run(db, profile, (*dir / "profile.json").string());
@@ -296,19 +331,20 @@ CommandRunner add_run_command(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "run",
       "Run a command and measure its energy: per channel gross and net energy, duration, "
-      "mean and peak power, CO2e. Exits with the command's exit code (128+N if killed by "
-      "signal N).");
+      "mean and peak power, CO2e. Exits with the command's exit code (128+N if signal N ended "
+      "it); a signal N sent to jouleprof is passed on to the command and ends the run, marked "
+      "partial, with 128+N.");
   auto flags = std::make_shared<RunFlags>();
   flags->sources.add_to(*app);
   app->add_option("--interval", flags->interval_ms,
                   "Poll every source every MS milliseconds (default: per source, RAPL 10, NVML 20, "
                   "hwmon and batteries 100)")
       ->type_name("MS")
-      ->check(CLI::Range(0.01, 60000.0));
+      ->check(number_in(0.01, 60000.0));
   app->add_option("--idle", flags->idle_s,
                   "Measure an idle baseline for SECONDS before the command")
       ->type_name("SECONDS")
-      ->check(CLI::Range(0.0, 3600.0));
+      ->check(number_in(0.0, 3600.0));
   app->add_option(
          "--output", flags->output,
          "Directory for profile.json and samples.csv (default: ./jouleprof-runs/<UTC time>)")
