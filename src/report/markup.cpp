@@ -58,6 +58,7 @@ std::string three_digits(double value, std::string_view unit) {
 }  // namespace
 
 std::string format_energy(double joules) {
+  if (!std::isfinite(joules)) return "invalid";  // a warning says which figure and why
   const double a = std::fabs(joules);
   if (a == 0.0) return "0 J";
   if (a >= 1e6) return three_digits(joules / 1e6, "MJ");
@@ -79,7 +80,10 @@ std::string format_duration(TimeNs ns) {
   return fmt::format("{} ns", ns);
 }
 
-std::string format_share(double fraction) { return fmt::format("{:.1f} %", fraction * 100.0); }
+std::string format_share(double fraction) {
+  if (!std::isfinite(fraction)) return "invalid";
+  return fmt::format("{:.1f} %", fraction * 100.0);
+}
 
 std::string_view category_colour(SpanCategory category) {
   // Index = the category's fixed number (timeline.hpp).

@@ -46,6 +46,14 @@ void write_channels(const Profile& p, std::ostringstream& out) {
   }
 }
 
+// Two spaces a level, up to kMaxIndentLevels; deeper rows say their depth instead of growing
+// wider (a 100 000-level tree would otherwise print 10 GB of spaces).
+std::string indentation(int depth) {
+  constexpr int kMaxIndentLevels = 40;
+  if (depth <= kMaxIndentLevels) return std::string(static_cast<std::size_t>(depth) * 2, ' ');
+  return std::string(kMaxIndentLevels * 2, ' ') + fmt::format("[depth {}] ", depth);
+}
+
 void write_tree(const Profile& p, std::ostringstream& out) {
   if (!p.tree) {
     out << "\n(no breakdown tree: the profile was not attributed)\n";
@@ -53,12 +61,12 @@ void write_tree(const Profile& p, std::ostringstream& out) {
   }
   out << fmt::format("\n{:>10} {:>7} {:>10} {:>10} {:>8}  {:<12} {}\n", "energy", "share", "self",
                      "time", "calls", "provenance", "node");
-  for (const TreeRow& row : flatten_tree(*p.tree)) {
+  for (const TreeRow& row : flatten_tree(*p.tree, false)) {
     const ProfileNode& n = *row.node;
     out << fmt::format("{:>10} {:>7} {:>10} {:>10} {:>8}  {:<12} {}{}", format_energy(n.energy_j),
                        format_share(row.share), format_energy(n.self_energy_j),
                        format_duration(n.time_ns), n.calls, to_string(n.provenance),
-                       std::string(static_cast<std::size_t>(row.depth) * 2, ' '), n.name);
+                       indentation(row.depth), n.name);
     if (n.static_energy_j && n.dynamic_energy_j) {
       out << fmt::format("  [static {}, dynamic {}]", format_energy(*n.static_energy_j),
                          format_energy(*n.dynamic_energy_j));

@@ -1,27 +1,22 @@
 #include "report/tree_rows.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 
 namespace jouleprof::report {
 namespace {
 
-void visit(const ProfileNode& node, const std::string& parent_path, int depth, double root_energy,
-           std::vector<TreeRow>& rows) {
-  std::string path = parent_path.empty() ? node.name : parent_path + "/" + node.name;
-  const double share = root_energy > 0.0 ? node.energy_j / root_energy : 0.0;
-  rows.push_back(TreeRow{&node, path, depth, share});
-  for (const ProfileNode& child : node.children) visit(child, path, depth + 1, root_energy, rows);
-}
-
 bool is_operator(SpanCategory c) {
   return c == SpanCategory::kOp || c == SpanCategory::kKernel || c == SpanCategory::kCall ||
          c == SpanCategory::kMemory;
 }
 
-void collect(const ProfileNode& node, bool leaves_only, std::map<std::string, OperatorTotal>& out) {
-  const bool take = leaves_only ? node.children.empty() : is_operator(node.category);
-  if (take) {
+void collect(const ProfileNode& root, bool leaves_only, std::map<std::string, OperatorTotal>& out) {
+  walk_tree(root, [&](const ProfileNode& node, int) {
+    const bool take = leaves_only ? node.children.empty() : is_operator(node.category);
+    if (!take) return true;
     auto [it, inserted] = out.try_emplace(node.name);
     OperatorTotal& total = it->second;
     if (inserted) {
@@ -36,16 +31,39 @@ void collect(const ProfileNode& node, bool leaves_only, std::map<std::string, Op
     total.energy_j += node.energy_j;
     total.time_ns += node.time_ns;
     total.calls += node.calls;
-    if (!leaves_only) return;
-  }
-  for (const ProfileNode& child : node.children) collect(child, leaves_only, out);
+    return leaves_only;
+  });
 }
 
 }  // namespace
 
-std::vector<TreeRow> flatten_tree(const ProfileNode& root) {
+std::string tree_path(const std::vector<const std::string*>& names) {
+  std::string path;
+  std::size_t first = 0;
+  if (names.size() > kMaxPathLevels) {
+    first = names.size() - kMaxPathLevels;
+    path = fmt::format("…{} levels…", first);
+  }
+  for (std::size_t i = first; i < names.size(); ++i) {
+    if (!path.empty()) path += '/';
+    path += *names[i];
+  }
+  return path;
+}
+
+std::vector<TreeRow> flatten_tree(const ProfileNode& root, bool with_paths) {
   std::vector<TreeRow> rows;
-  visit(root, "", 0, root.energy_j, rows);
+  std::vector<const std::string*> chain;  // the names from the root to the node visited
+  walk_tree(root, [&](const ProfileNode& node, int depth) {
+    const double share = root.energy_j > 0.0 ? node.energy_j / root.energy_j : 0.0;
+    std::string path;
+    if (with_paths) {
+      chain.resize(static_cast<std::size_t>(depth));
+      chain.push_back(&node.name);
+      path = tree_path(chain);
+    }
+    rows.push_back(TreeRow{&node, std::move(path), depth, share});
+  });
   return rows;
 }
 

@@ -35,5 +35,23 @@ TEST(TextTree, AlignsTableColumns) {
   EXPECT_EQ(t, "a           b\nx           1\nlong name  22\n");
 }
 
+TEST(TextTree, DeepTreesKeepTheirGuidesNarrow) {
+  ProfileNode root = node("run", 1.0, kNsPerS);
+  ProfileNode* at = &root;
+  for (int i = 1; i <= 3000; ++i) {
+    at->children = {node("level_" + std::to_string(i), 1.0, kNsPerS)};
+    at = &at->children.front();
+  }
+  const std::string text = format_profile_tree(root);
+  EXPECT_NE(text.find("[depth 3000] level_3000"), std::string::npos);
+  std::size_t widest = 0;
+  for (std::size_t begin = 0; begin < text.size();) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    widest = std::max(widest, end - begin);
+    begin = end + 1;
+  }
+  EXPECT_LT(widest, 400u) << "a 3000-level tree may not print 3000 guides a line";
+}
+
 }  // namespace
 }  // namespace jouleprof::report
