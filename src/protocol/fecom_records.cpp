@@ -3,13 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "core/json_brief.hpp"
+#include "core/text_file.hpp"
 #include "jouleprof/statistics.hpp"
+#include "sources/plausibility.hpp"
 
 namespace jouleprof {
 namespace {
@@ -29,7 +33,7 @@ const json& require(const json& j, const std::string& key, const std::string& wh
 
 double number(const json& j, const std::string& key, const std::string& where) {
   const json& v = require(j, key, where);
-  if (!v.is_number()) throw RecordError{where + key, "is not a number (" + v.dump() + ")"};
+  if (!v.is_number()) throw RecordError{where + key, "is not a number (" + json_brief(v) + ")"};
   return v.get<double>();
 }
 
@@ -65,7 +69,7 @@ SplitFrame parse_frame(const json& encoded, const std::string& where) {
 
 double cell(const json& row, std::size_t col, const std::string& where) {
   if (!row.is_array() || col >= row.size() || !row[col].is_number()) {
-    throw RecordError{where, "holds a row that is not numeric (" + row.dump() + ")"};
+    throw RecordError{where, "holds a row that is not numeric (" + json_brief(row) + ")"};
   }
   return row[col].get<double>();
 }
@@ -103,6 +107,31 @@ IntervalTrace power_trace(const SplitFrame& f, double first_interval_s, std::vec
     previous_s = t;
   }
   return trace;
+}
+
+// Leaves out the samples whose energy is negative or more than the device could use in their
+// interval (sources/plausibility.hpp): they are gaps in the trace, and the warning says so.
+std::optional<std::string> drop_implausible(IntervalTrace& trace, FecomDevice device,
+                                            const std::string& origin) {
+  const PowerCeiling ceiling = power_ceiling(device == FecomDevice::kCpu   ? "package"
+                                             : device == FecomDevice::kRam ? "dram"
+                                                                           : "gpu");
+  std::size_t dropped = 0;
+  std::string first;
+  std::erase_if(trace, [&](const IntervalSample& s) {
+    if (!std::isfinite(s.energy_j) || plausible_energy(ceiling, s.duration_ns, s.energy_j)) {
+      return false;  // non-finite values are an error of validate_trace
+    }
+    if (dropped++ == 0) {
+      first = fmt::format("{} J in {} ns at {} ns", s.energy_j, s.duration_ns, s.end_ns);
+    }
+    return true;
+  });
+  if (dropped == 0) return std::nullopt;
+  return fmt::format(
+      "{}: {} sample{} left out as gaps, negative or above the {:.0f} W ceiling of a {} (first: "
+      "{})",
+      origin, dropped, dropped == 1 ? "" : "s", ceiling.watts, ceiling.device_class, first);
 }
 
 std::optional<double> optional_number(const json& j, const char* key) {
@@ -154,8 +183,11 @@ FecomCall parse_call(const json& entry, std::size_t position) {
       power_trace(parse_frame(require(energy, "gpu", at + "energy_data."), at + "energy_data.gpu"),
                   interval_s, call.gpu_temperature_c, at + "energy_data.gpu");
   for (FecomDevice d : kFecomDevices) {
-    const Status valid = validate_trace(call.traces[static_cast<int>(d)],
-                                        at + "energy_data." + std::string(to_string(d)));
+    const std::string origin = at + "energy_data." + std::string(to_string(d));
+    if (auto dropped = drop_implausible(call.traces[static_cast<int>(d)], d, origin)) {
+      call.warnings.push_back(std::move(*dropped));
+    }
+    const Status valid = validate_trace(call.traces[static_cast<int>(d)], origin);
     if (!valid) throw RecordError{"", valid.error().message()};
   }
   if (body.contains("input_sizes")) {
@@ -180,11 +212,10 @@ std::string_view to_string(FecomDevice d) {
 }
 
 Result<std::vector<FecomCall>> read_fecom_experiment(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, path + ": cannot open FECoM record");
+  JP_TRY(const std::string text, read_text_file(path, "FECoM record"));
   json records;
   try {
-    records = json::parse(in);
+    records = json::parse(text);
   } catch (const json::parse_error& e) {
     return Error(ErrorCode::kInvalidInput, fmt::format("{}: not valid JSON: {}", path, e.what()));
   }
@@ -236,6 +267,9 @@ Result<FecomAnalysis> analyse_fecom_directory(const std::string& dir) {
   std::vector<std::vector<FecomCall>> experiments;
   for (const auto& [k, path] : files) {
     JP_TRY(auto calls, read_fecom_experiment(path));
+    for (const FecomCall& call : calls) {
+      for (const std::string& w : call.warnings) analysis.warnings.push_back(path + ": " + w);
+    }
     experiments.push_back(std::move(calls));
   }
 

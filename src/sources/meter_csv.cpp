@@ -101,6 +101,7 @@ Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& 
   series.channel().provenance_detail = fmt::format(
       "meter CSV {}: {}", path, trace_text::describe_rules(options, trace.offset_ns, rules, extra));
   if (rules.gaps > 0) trace.warnings.push_back(fmt::format("{}: {} gaps", path, rules.gaps));
+  if (rules.implausible) trace.warnings.push_back(*rules.implausible);
   trace.series.push_back(std::move(series));
   return trace;
 }

@@ -197,6 +197,7 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
     series.channel().provenance_detail =
         fmt::format("perf stat -I log {}: {}", path,
                     trace_text::describe_rules(options, trace.offset_ns, rules, extra));
+    if (rules.implausible) trace.warnings.push_back(*rules.implausible);
     trace.series.push_back(std::move(series));
   }
   return trace;

@@ -55,5 +55,22 @@ TEST(RecordingInputs, ReadsRecordingMetadata) {
   EXPECT_NE(b.error().message().find("marks[0]"), std::string::npos);
 }
 
+TEST(RecordingInputs, ANvmlCounterReadSteppingBackIsAGap) {
+  testing::TempDir dir;
+  const auto path = dir.write("nvml.csv",
+                              "t_ns,instant_mw,instant_nvml_ts_us,avg_mw,energy_mj\n"
+                              "1000000000,300000,1,300000,1000\n"
+                              "2000000000,300000,2,300000,1300\n"
+                              "3000000000,300000,3,300000,1250\n"
+                              "4000000000,300000,4,300000,1900\n");
+  auto s = read_energy_samples(path.string());
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  const Series& energy = (*s)[0];
+  ASSERT_EQ(energy.size(), 3u);
+  EXPECT_DOUBLE_EQ(energy.total_energy_j(), 0.9);  // the stale read costs nothing
+  ASSERT_EQ(energy.gaps().size(), 1u);
+  EXPECT_EQ(energy.gaps()[0].reason, "counter went backwards (1.25 J after 1.3 J)");
+}
+
 }  // namespace
 }  // namespace jouleprof::attribution
