@@ -63,6 +63,11 @@ Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const st
     TimeNs t = 0;
     double instant_mw = 0, avg_mw = 0, energy_mj = 0;
     const std::string where = fmt::format("line {}", line_no);
+    if (!rest.empty()) {
+      return invalid_input(path, where, line.substr(0, 80),
+                           "more than the 5 fields t_ns,instant_mw,instant_nvml_ts_us,avg_mw,"
+                           "energy_mj");
+    }
     if (!parse_number(fields[0], t))
       return invalid_input(path, where + " t_ns", std::string(fields[0]), "not an integer");
     if (!parse_number(fields[1], instant_mw)) {

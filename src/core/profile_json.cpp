@@ -634,7 +634,7 @@ Result<Profile> profile_from_json_string(const std::string& text, const std::str
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     return Error(ErrorCode::kInvalidInput, fmt::format("{}: not valid JSON: {}", origin, e.what()));
   }
   try {

@@ -21,7 +21,7 @@ Result<FusionRules> FusionRules::from_file(const std::filesystem::path& path) {
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     return invalid_input(path.string(), "JSON", "", e.what());
   }
   if (!doc.is_object())

@@ -222,7 +222,7 @@ Result<std::map<std::string, KernelSpace>> read_kernel_spaces(const std::filesys
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     return invalid_input(path.string(), "JSON", "", e.what());
   }
   if (!doc.is_object())

@@ -49,7 +49,7 @@ Result<json> read_json(const std::filesystem::path& path) {
   JP_TRY(const std::string text, read_text_file(path.string(), "predictor bundle file"));
   try {
     return json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     return invalid_input(path.string(), "JSON", "", e.what());
   }
 }

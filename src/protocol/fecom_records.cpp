@@ -8,10 +8,12 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 
 #include "core/json_brief.hpp"
 #include "core/text_file.hpp"
+#include "core/time_range.hpp"
 #include "jouleprof/statistics.hpp"
 #include "sources/plausibility.hpp"
 
@@ -37,7 +39,15 @@ double number(const json& j, const std::string& key, const std::string& where) {
   return v.get<double>();
 }
 
-TimeNs seconds_to_ns(double s) { return static_cast<TimeNs>(std::llround(s * 1e9)); }
+TimeNs seconds_to_ns(double s, const std::string& where) {
+  const std::optional<TimeNs> ns = checked_s_to_ns(s);
+  if (!ns) throw RecordError{where, fmt::format("is not a time in seconds ({})", s)};
+  return *ns;
+}
+
+TimeNs seconds_field(const json& j, const std::string& key, const std::string& where) {
+  return seconds_to_ns(number(j, key, where), where + key);
+}
 
 // pandas' split orientation: {"columns": [...], "index": [...], "data": [[...], ...]}, stored as
 // a JSON string inside the record.
@@ -57,7 +67,7 @@ SplitFrame parse_frame(const json& encoded, const std::string& where) {
   json frame;
   try {
     frame = json::parse(encoded.get<std::string>());
-  } catch (const json::parse_error&) {
+  } catch (const json::exception&) {
     throw RecordError{where, "is not valid JSON"};
   }
   SplitFrame f;
@@ -83,8 +93,8 @@ IntervalTrace energy_trace(const SplitFrame& f, double first_interval_s, const s
   for (const json& row : f.data) {
     const double t = cell(row, t_col, where);
     const double interval = trace.empty() ? std::min(t, first_interval_s) : t - previous_s;
-    trace.push_back(
-        IntervalSample{seconds_to_ns(t), seconds_to_ns(interval), cell(row, e_col, where)});
+    trace.push_back(IntervalSample{seconds_to_ns(t, where), seconds_to_ns(interval, where),
+                                   cell(row, e_col, where)});
     previous_s = t;
   }
   return trace;
@@ -101,7 +111,7 @@ IntervalTrace power_trace(const SplitFrame& f, double first_interval_s, std::vec
   for (const json& row : f.data) {
     const double t = cell(row, t_col, where);
     const double interval = trace.empty() ? first_interval_s : t - previous_s;
-    trace.push_back(IntervalSample{seconds_to_ns(t), seconds_to_ns(interval),
+    trace.push_back(IntervalSample{seconds_to_ns(t, where), seconds_to_ns(interval, where),
                                    cell(row, p_col, where) * interval});
     temps.push_back(cell(row, temp_col, where));
     previous_s = t;
@@ -157,14 +167,14 @@ FecomCall parse_call(const json& entry, std::size_t position) {
                       fmt::format("must be positive ({})", interval_s)};
   }
   call.wait_per_stable_check_ns =
-      seconds_to_ns(number(settings, "wait_per_stable_check_loop_s", at + "settings."));
-  call.wait_after_run_ns = seconds_to_ns(number(settings, "wait_after_run_s", at + "settings."));
+      seconds_field(settings, "wait_per_stable_check_loop_s", at + "settings.");
+  call.wait_after_run_ns = seconds_field(settings, "wait_after_run_s", at + "settings.");
 
   const json& times = require(body, "times", at);
-  call.start_perf_ns = seconds_to_ns(number(times, "start_time_perf", at + "times."));
-  call.end_perf_ns = seconds_to_ns(number(times, "end_time_perf", at + "times."));
-  call.start_nvidia_ns = seconds_to_ns(number(times, "start_time_nvidia", at + "times."));
-  call.end_nvidia_ns = seconds_to_ns(number(times, "end_time_nvidia", at + "times."));
+  call.start_perf_ns = seconds_field(times, "start_time_perf", at + "times.");
+  call.end_perf_ns = seconds_field(times, "end_time_perf", at + "times.");
+  call.start_nvidia_ns = seconds_field(times, "start_time_nvidia", at + "times.");
+  call.end_nvidia_ns = seconds_field(times, "end_time_nvidia", at + "times.");
   const json& start_exec = require(times, "start_time_execution", at + "times.");
   const json& end_exec = require(times, "end_time_execution", at + "times.");
   if (!start_exec.is_number_integer() || !end_exec.is_number_integer()) {
@@ -216,7 +226,7 @@ Result<std::vector<FecomCall>> read_fecom_experiment(const std::string& path) {
   json records;
   try {
     records = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     return Error(ErrorCode::kInvalidInput, fmt::format("{}: not valid JSON: {}", path, e.what()));
   }
   if (!records.is_array()) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <map>
 
+#include "core/time_range.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
 
@@ -103,7 +104,7 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
       continue;
     }
     const auto seconds = trace_text::parse_number(fields[0]);
-    if (!seconds || *seconds < 0) {
+    if (!seconds || *seconds < 0 || !checked_s_to_ns(*seconds)) {
       if (auto e = reject("time", fields[0], "not seconds since perf started (-I output)"))
         return *e;
       continue;

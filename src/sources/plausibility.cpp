@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace jouleprof {
@@ -47,6 +48,7 @@ ReadingJudge::Verdict ReadingJudge::judge_counter(TimeNs t_ns, double value) {
   }
   if (!reference_) {
     reference_ = Point{t_ns, value};
+    last_stored_ = value;
     return {true, value, {}};
   }
   const auto advance_from = [&](const Point& from) {
@@ -75,7 +77,10 @@ ReadingJudge::Verdict ReadingJudge::judge_counter(TimeNs t_ns, double value) {
   }
   reference_ = Point{t_ns, value};
   suspect_.reset();
-  return {true, value + offset_, {}};
+  // After a reset, reading + offset_ can round a hair below the last stored value (found by
+  // fuzz/nvml_poll_log_fuzz.cpp: 353.181 J stored as 353.18099999999959 J after it).
+  last_stored_ = std::max(last_stored_, value + offset_);
+  return {true, last_stored_, {}};
 }
 
 ReadingJudge::Verdict ReadingJudge::judge_level(double value) const {

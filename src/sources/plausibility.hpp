@@ -80,6 +80,7 @@ class ReadingJudge {
   std::optional<Point> suspect_;    // the last reading left out since then
   // Stored = reading + offset_: 0 until a reset, so a clean series is stored exactly as read.
   double offset_ = 0.0;
+  double last_stored_ = 0.0;  // what the last kept reading was stored as
 };
 
 // Runs a ReadingJudge over an imported series: readings it leaves out become gaps (with the

@@ -38,6 +38,9 @@ void PreFeatures::set_gpu(const GpuSpec& spec) {
 
 namespace {
 
+// More epochs than any training run has; also what an int holds without a question.
+constexpr int kMaxEpochs = 1'000'000;
+
 // Accepted column names per quantity: run_summaries.csv's first, then short names.
 const std::map<std::string, std::vector<std::string>, std::less<>>& column_aliases() {
   static const std::map<std::string, std::vector<std::string>, std::less<>> kAliases = {
@@ -179,9 +182,9 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
     if (!spec) return spec.error().with_context(where);
     run.features.set_gpu(*spec);
     JP_TRY(const double epochs, number("epochs"));
-    if (epochs < 1 || epochs != std::floor(epochs)) {
+    if (!(epochs >= 1 && epochs <= kMaxEpochs) || epochs != std::floor(epochs)) {
       return invalid_input(where, "epochs", fields[column.at("epochs")],
-                           "must be a whole number ≥ 1");
+                           fmt::format("must be a whole number from 1 to {}", kMaxEpochs));
     }
     run.epochs = static_cast<int>(epochs);
     if (column.count("duration_s")) {

@@ -37,6 +37,15 @@ TEST(RecordingInputs, NamesLineAndFieldOfBadRows) {
       << s.error().message();
   const auto other = dir.write("other.csv", "a,b\n");
   EXPECT_FALSE(read_nvml_poll_csv(other.string()).ok());
+  // Two rows run together (found by fuzz/nvml_poll_log_fuzz.cpp) were read as one, its energy
+  // taken from the second row's fields.
+  const auto joined = dir.write("joined.csv",
+                                "t_ns,instant_mw,instant_nvml_ts_us,avg_mw,energy_mj\n"
+                                "1000,600000,1,353181,95367467,174225,2,391594,-1\n");
+  s = read_nvml_poll_csv(joined.string());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message().find("line 2"), std::string::npos) << s.error().message();
+  EXPECT_NE(s.error().message().find("more than the 5 fields"), std::string::npos);
 }
 
 TEST(RecordingInputs, ReadsRecordingMetadata) {

@@ -91,6 +91,13 @@ TEST(PerfStatLog, TruncatedLastLineIsDroppedAndBadLinesNameTheirField) {
   EXPECT_NE(trace.error().message().find(path.string() + ":5"), std::string::npos);
   EXPECT_NE(trace.error().message().find("'value'"), std::string::npos);
 
+  path = dir.write("far.txt", head + "     1e300;5.0;Joules;power/energy-pkg/;1;100.00;;\n" +
+                                  "     1e300;5.0;Joules;power/energy-ram/;1;100.00;;\n");
+  trace = read_perf_stat_log(path.string(), PowerLogOptions{});
+  ASSERT_FALSE(trace);
+  EXPECT_NE(trace.error().message().find(path.string() + ":5"), std::string::npos);
+  EXPECT_NE(trace.error().message().find("'time'"), std::string::npos) << trace.error().message();
+
   path = dir.write("nc.txt", head + "     1.0;<not counted>;Joules;power/energy-pkg/;0;0.00;;\n" +
                                  "     1.0;5.0;Joules;power/energy-ram/;1;100.00;;\n");
   trace = read_perf_stat_log(path.string(), PowerLogOptions{});

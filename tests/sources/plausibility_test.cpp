@@ -93,6 +93,19 @@ TEST(Plausibility, CounterThatReallyMovedIsFollowed) {
   EXPECT_EQ(v.value, 60.0);
 }
 
+// Found by fuzz/nvml_poll_log_fuzz.cpp: 353.181 J, then a jump and a reset, then the reset's
+// level again, was stored as 353.18099999999959 J: a counter going backwards by rounding.
+TEST(Plausibility, RebasedCounterNeverStepsBackByRounding) {
+  ReadingJudge judge(channel(ChannelKind::kEnergyCounter, "gpu"));
+  judge.judge(0, 353.181);
+  EXPECT_FALSE(judge.judge(kNsPerMs, 95367.467).keep);
+  EXPECT_FALSE(judge.judge(30 * kNsPerMs, 4645.797).keep);
+  const auto v = judge.judge(50 * kNsPerMs, 4645.797);
+  EXPECT_TRUE(v.keep);
+  EXPECT_GE(v.value, 353.181);
+  EXPECT_NEAR(v.value, 353.181, 1e-9);
+}
+
 TEST(Plausibility, PowerLevels) {
   ReadingJudge meter(channel(ChannelKind::kPower, "system"));
   EXPECT_TRUE(meter.judge(0, 300.0).keep);

@@ -48,6 +48,17 @@ TEST(Pre, BadTablesNameFileLineAndField) {
   ASSERT_FALSE(table);
   EXPECT_NE(table.error().message().find("Voodoo 2"), std::string::npos);
 
+  // Found by fuzz/runs_csv_fuzz.cpp: 3.3e10 epochs were converted to int (undefined behaviour).
+  path = dir.write(
+      "epochs.csv",
+      "batch_size,ram_gb,training_size,validation_size,gflops,gpu,epochs,duration_s,energy_j\n"
+      "32,8,1000,100,2.5,RTX 3090,33272900000,100,30000\n");
+  table = read_pre_runs_csv(path.string(), GpuSpecTable::built_in());
+  ASSERT_FALSE(table);
+  EXPECT_NE(table.error().message().find(path.string() + ":2"), std::string::npos);
+  EXPECT_NE(table.error().message().find("from 1 to 1000000"), std::string::npos)
+      << table.error().message();
+
   path = dir.write("cols.csv", "batch_size,gpu\n32,RTX 3090\n");
   table = read_pre_runs_csv(path.string(), GpuSpecTable::built_in());
   ASSERT_FALSE(table);

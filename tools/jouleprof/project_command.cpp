@@ -122,7 +122,8 @@ CommandRunner add_project_command(CLI::App& parent) {
       ->check(kPositiveNumber);
   cmd->add_option("--utc-offset", args->request.utc_offset_s,
                   "Seconds east of UTC of the trace's wall-clock stamps")
-      ->default_val(0);
+      ->default_val(0)
+      ->check(number_in(-14 * 3600, 14 * 3600));
   cmd->add_option("--format", args->format, "table or json")
       ->default_val("table")
       ->check(CLI::IsMember({"table", "json"}));
