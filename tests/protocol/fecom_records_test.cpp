@@ -176,6 +176,19 @@ TEST_F(FecomBadInput, ImpossibleSamplesAreLeftOutWithAWarning) {
   }
 }
 
+TEST_F(FecomBadInput, TimesNoClockCanShowAreRefused) {
+  JP_REQUIRE_SHARED_DATA(kCnn);
+  // llround() of 1e300 s in nanoseconds gave LONG_MIN, a start 292 years before the epoch.
+  const std::string path = write_modified(
+      [](json& records) { records[1].begin().value()["times"]["start_time_perf"] = 1e300; });
+  const auto r = read_fecom_experiment(path);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("times.start_time_perf"), std::string::npos)
+      << r.error().message();
+  EXPECT_NE(r.error().message().find("is not a time in seconds (1e+300)"), std::string::npos)
+      << r.error().message();
+}
+
 TEST_F(FecomBadInput, TruncatedFileAndEmptyDirectory) {
   const auto path = dir_.write("experiment-1.json", "[{\"x\": {\"energy_data\":");
   EXPECT_NE(read_fecom_experiment(path.string()).error().message().find("not valid JSON"),
