@@ -30,7 +30,8 @@ std::optional<TimeNs> parse_perf_start(std::string_view line, std::int64_t utc_o
       "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   const auto month = std::find(kMonths.begin(), kMonths.end(), words[1]);
   const auto day = trace_text::parse_number(words[2]);
-  if (month == kMonths.end() || !day || words[4].size() != 4 || words[3].size() != 8) {
+  if (month == kMonths.end() || !day || !(*day >= 1 && *day <= 31) || words[4].size() != 4 ||
+      words[3].size() != 8) {
     return std::nullopt;
   }
   const std::string stamp =
