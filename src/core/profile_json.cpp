@@ -12,12 +12,15 @@
 
 #include <cerrno>
 #include <concepts>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <type_traits>
 
 #include "core/json_brief.hpp"
 #include "core/text_file.hpp"
@@ -59,9 +62,29 @@ const json& member(const json& j, const char* key, const W& where) {
   return *it;
 }
 
+// Whether v is a whole number that T holds. nlohmann converts a float to an integer type with a
+// plain cast, undefined beyond its range (1e41 as time_ns, found by fuzzing); profile.json always
+// writes integral fields as integers.
+template <typename T>
+bool holds_integer(const json& v) {
+  using Limits = std::numeric_limits<T>;
+  if (v.is_number_unsigned()) {
+    return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(Limits::max());
+  }
+  if (!v.is_number_integer()) return false;
+  const auto x = v.get<std::int64_t>();
+  return x >= static_cast<std::int64_t>(Limits::min()) &&
+         (x < 0 || static_cast<std::uint64_t>(x) <= static_cast<std::uint64_t>(Limits::max()));
+}
+
 template <typename T, typename W>
 T get_field(const json& j, const char* key, const W& where) {
   const json& v = member(j, key, where);
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (!holds_integer<T>(v)) {
+      fail(where, key, "is not a whole number in range (" + json_brief(v) + ")");
+    }
+  }
   try {
     return v.get<T>();
   } catch (const json::exception&) {

@@ -111,6 +111,34 @@ TEST(ProfileJson, BadInputNamesTheField) {
   EXPECT_FALSE(read_profile_json("/nonexistent/profile.json"));
 }
 
+// Found by fuzz/profile_json_fuzz.cpp: a number beyond a double ("4368e196991875") escaped the
+// reader as an uncaught exception, and a float where an integer belongs (time_ns 1e41) was cast
+// to int64 (undefined behaviour).
+TEST(ProfileJson, NumbersBeyondTheirTypeAreRefused) {
+  const std::string text = profile_to_json_string(sample_profile());
+  const auto with = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    const auto at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) t.replace(at, from.size(), to);
+    return profile_from_json_string(t, "p.json");
+  };
+  const Result<Profile> huge = with("\"calls\":", "\"calls\":4368e196991875,\"x\":");
+  ASSERT_FALSE(huge);
+  EXPECT_NE(huge.error().message().find("p.json: not valid JSON"), std::string::npos)
+      << huge.error().message();
+  const Result<Profile> float_time = with("\"time_ns\":", "\"time_ns\":1e41,\"x\":");
+  ASSERT_FALSE(float_time);
+  EXPECT_NE(float_time.error().message().find("time_ns' is not a whole number in range (1e+41)"),
+            std::string::npos)
+      << float_time.error().message();
+  const Result<Profile> negative_calls = with("\"calls\":", "\"calls\":-1,\"x\":");
+  ASSERT_FALSE(negative_calls);
+  EXPECT_NE(negative_calls.error().message().find("calls' is not a whole number in range"),
+            std::string::npos)
+      << negative_calls.error().message();
+}
+
 TEST(ProfileJson, LayoutIsNlohmannsDump) {
   // The writer streams the document; it lays it out as nlohmann's dump() would.
   for (int indent : {-1, 1, 2}) {
