@@ -54,7 +54,12 @@ class ChildProcess {
   std::optional<ChildExit> exit_;
 };
 
-// While alive, catches SIGINT and SIGTERM. A signal sent to jouleprof by another process (kill,
+// The signals SignalForwarder catches: every asynchronous signal whose default action would end
+// jouleprof (SIGHUP, SIGINT, SIGQUIT, SIGUSR1/2, SIGPIPE, SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ, …,
+// the real-time signals); not SIGKILL/SIGSTOP (uncatchable) nor the synchronous faults.
+std::vector<int> forwarded_signals();
+
+// While alive, catches forwarded_signals(). A signal sent to jouleprof by another process (kill,
 // a job scheduler) is forwarded to the child; one raised by the terminal (Ctrl-C) is not, because
 // the terminal already delivers it to the child, which shares jouleprof's process group. Either
 // way the signal is remembered, so the run can be marked as cut short. One instance at a time.

@@ -8,7 +8,8 @@
 //   // m.profile: series, per-channel gross/net energy; m.exit_code: the command's, shell-style
 //
 // Sequence: start sampling → idle baseline (optional, interruptible) → start the command →
-// poll it, calling on_tick for status lines, forwarding SIGINT/SIGTERM → stop sampling. A run cut
+// poll it, calling on_tick for status lines, forwarding every terminating signal jouleprof can
+// catch (forwarded_signals()) → stop sampling. A run cut
 // short (a signal to jouleprof, the command killed by a signal) still returns what was measured,
 // with profile.meta.partial set and a warning saying why.
 //
@@ -40,7 +41,10 @@ struct CommandMeasurementOptions {
 
 struct CommandMeasurement {
   Profile profile;
-  int exit_code = 0;               // the command's exit code, or 128 + signal
+  // The command's exit code (128 + N when a signal N ended it), or 128 + N when jouleprof itself
+  // received signal N (and passed it on), whatever the command then did; the command's own code
+  // is profile.meta.exit_code.
+  int exit_code = 0;
   std::optional<ChildExit> child;  // absent when the run stopped before the command started
 };
 

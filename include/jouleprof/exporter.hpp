@@ -145,17 +145,25 @@ class EnergyPoller {
   std::thread thread_;
 };
 
+// How the exporter treats its clients: each open connection has a worker of its own, so that idle
+// or slow clients cannot keep a scrape waiting, and one that sends nothing for idle_timeout_ns is
+// closed.
+struct HttpExporterLimits {
+  TimeNs idle_timeout_ns = 5 * kNsPerS;
+  std::size_t max_connections = 256;  // served at once; more wait for a free worker
+};
+
 // Serves GET /metrics (the exposition of whatever `snapshot` returns at that moment) and a short
 // text page at GET /. Built only with cpp-httplib (JOULEPROF_WITH_HTTP); otherwise start() says so.
 class HttpExporter {
  public:
-  explicit HttpExporter(std::function<ExporterSnapshot()> snapshot);
+  explicit HttpExporter(std::function<ExporterSnapshot()> snapshot, HttpExporterLimits limits = {});
   ~HttpExporter();
   HttpExporter(const HttpExporter&) = delete;
   HttpExporter& operator=(const HttpExporter&) = delete;
 
   // Binds to `address`:`port` (port 0: a free port) and serves on a background thread; returns
-  // the bound port.
+  // the bound port. The error says what is wrong: not an address, not this host's, port in use.
   Result<int> start(const std::string& address, int port);
   void stop();
   std::uint64_t scrapes() const { return scrapes_.load(); }
@@ -163,6 +171,7 @@ class HttpExporter {
  private:
   struct Server;
   std::function<ExporterSnapshot()> snapshot_;
+  HttpExporterLimits limits_;
   std::unique_ptr<Server> server_;
   std::thread thread_;
   std::atomic<std::uint64_t> scrapes_{0};

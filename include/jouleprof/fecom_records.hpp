@@ -35,6 +35,8 @@ struct FecomCall {
   std::optional<double> object_size;
   TimeNs wait_per_stable_check_ns = 20 * kNsPerS;  // from the record's settings
   TimeNs wait_after_run_ns = 30 * kNsPerS;
+  // Samples left out because no device of their kind can use that energy in that interval.
+  std::vector<std::string> warnings;
 };
 
 Result<std::vector<FecomCall>> read_fecom_experiment(const std::string& path);

@@ -81,6 +81,8 @@ class HistoryDb {
  public:
   // Opens (creating the file and its directory when missing) and migrates to the current schema.
   static Result<HistoryDb> open(const std::string& path);
+  // For readers (listing, comparing): a missing database is an error, not a new empty one.
+  static Result<HistoryDb> open_existing(const std::string& path);
   ~HistoryDb();
   HistoryDb(HistoryDb&& other) noexcept;
   HistoryDb& operator=(HistoryDb&& other) noexcept;

@@ -7,6 +7,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "jouleprof/channel.hpp"
@@ -18,6 +20,9 @@
 namespace jouleprof {
 
 inline constexpr int kProfileSchemaVersion = 1;
+// The deepest breakdown tree jouleprof builds or reads. Every walk is linear, so this bounds only
+// memory (a few hundred bytes a level); deeper input is refused with an error saying so.
+inline constexpr std::size_t kMaxProfileTreeDepth = 1'000'000;
 
 // Spread of a figure over repeated steps or runs.
 struct RepetitionStats {
@@ -30,8 +35,11 @@ struct RepetitionStats {
 };
 
 // One node of the breakdown tree: the run, a pass, a layer, an operator. Inclusive figures contain
-// the children's; `self_*` are what is charged here and to no child.
-struct ProfileNode {
+// the children's; `self_*` are what is charged here and to no child. A tree is as deep as its
+// input (a chain of 100 000 nested spans is a 100 000-level tree), so copying and destroying one
+// walk it on the heap, never by recursion; so do walk_tree() and walk_tree_post_order() below, and
+// every walk in jouleprof.
+struct ProfileNodeFigures {
   std::string name;
   SpanCategory category = SpanCategory::kRegion;
   Pass pass = Pass::kNone;
@@ -45,7 +53,17 @@ struct ProfileNode {
   Provenance provenance = Provenance::kMeasured;
   std::map<std::string, double> energy_by_channel_j;
   std::optional<RepetitionStats> energy_stats;
+};
+
+struct ProfileNode : ProfileNodeFigures {
   std::vector<ProfileNode> children;
+
+  ProfileNode() = default;
+  ProfileNode(const ProfileNode& other);
+  ProfileNode(ProfileNode&& other) noexcept = default;
+  ProfileNode& operator=(const ProfileNode& other);
+  ProfileNode& operator=(ProfileNode&& other) noexcept = default;
+  ~ProfileNode();
 
   double mean_power_w() const { return time_ns > 0 ? energy_j / ns_to_s(time_ns) : 0.0; }
   const ProfileNode* child(std::string_view child_name) const;
@@ -61,6 +79,42 @@ struct ProcessFigures {
   std::optional<double> others_activity_share;  // other processes' share of the device's work
   std::string rule;                             // "cpu-time", "gpu-utilisation", "gpu-sole-user"
 };
+// Pre-order walk without recursion: visit(node, depth) for the root (depth 0) and every node under
+// it, parents before children, children in their stored order. A visit that returns false skips
+// the node's subtree. `Node` is ProfileNode or const ProfileNode.
+template <typename Node, typename Visit>
+void walk_tree(Node& root, Visit&& visit) {
+  std::vector<std::pair<Node*, int>> pending{{&root, 0}};
+  while (!pending.empty()) {
+    const auto [node, depth] = pending.back();
+    pending.pop_back();
+    if constexpr (std::is_same_v<decltype(visit(*node, depth)), bool>) {
+      if (!visit(*node, depth)) continue;
+    } else {
+      visit(*node, depth);
+    }
+    for (auto it = node->children.rbegin(); it != node->children.rend(); ++it) {
+      pending.emplace_back(&*it, depth + 1);
+    }
+  }
+}
+
+// Post-order walk without recursion: visit(node) once all of its children have been visited.
+template <typename Node, typename Visit>
+void walk_tree_post_order(Node& root, Visit&& visit) {
+  std::vector<std::pair<Node*, std::size_t>> pending{{&root, 0}};  // node, next child
+  while (!pending.empty()) {
+    auto& [node, next] = pending.back();
+    if (next < node->children.size()) {
+      Node* child = &node->children[next++];
+      pending.emplace_back(child, 0);  // may move `node` and `next`: not used after this
+      continue;
+    }
+    Node* done = node;
+    pending.pop_back();
+    visit(*done);
+  }
+}
 
 // Per-channel totals over the run window.
 struct ChannelSummary {
@@ -142,6 +196,15 @@ struct Profile {
   Provenance total_provenance() const;
 };
 
+// What in a profile's figures cannot be true, one warning per kind of problem (naming the first
+// nodes or channels affected): a tree node whose children hold more energy than it does (shares
+// above 100 %), and energies that are not finite, or negative where no channel may go negative
+// (only a battery's may). Empty for every profile jouleprof itself attributes; reports show these
+// warnings beside the profile's own.
+std::vector<std::string> figure_problems(const Profile& profile);
+
+// Written to a temporary file beside `path` and renamed over it, so a failed write never leaves a
+// truncated profile.
 Status write_profile_json(const Profile& profile, const std::string& path);
 Result<Profile> read_profile_json(const std::string& path);
 std::string profile_to_json_string(const Profile& profile, int indent = -1);

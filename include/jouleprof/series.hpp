@@ -38,6 +38,12 @@ class Series {
   static constexpr std::size_t kChunkSamples = 4096;
 
   explicit Series(Channel channel) : channel_(std::move(channel)) {}
+  Series(Series&&) noexcept = default;
+  Series& operator=(Series&&) noexcept = default;
+  // A deep copy of every sample (a profile with a problem is copied to be reported with a note).
+  Series(const Series& other);
+  Series& operator=(const Series& other);
+  ~Series() = default;
 
   const Channel& channel() const { return channel_; }
   Channel& channel() { return channel_; }

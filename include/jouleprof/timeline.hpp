@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -88,6 +89,10 @@ class Timeline {
   // "model/encoder/layer_3/attention" from the span's ancestors and its own (possibly '/'-
   // separated) name.
   std::string path_of(std::uint32_t span) const;
+
+  // A span that is its own ancestor (its parent chain loops), if any; parents past the end of the
+  // spans count as none. Readers of files check this before anything follows parent chains.
+  std::optional<std::uint32_t> find_parent_cycle() const;
 
   // Earliest begin and latest end over all spans; {0, 0} when empty.
   std::pair<TimeNs, TimeNs> extent() const;

@@ -429,6 +429,28 @@ Provenance provenance_of(AttributionMethod m) {
              : Provenance::kEstimated;
 }
 
+// The gaps of a channel inside [begin, end], for a warning: whatever the sampler or an importer
+// left out there (a failed read, a counter reset, an impossible value) is missing from the figures.
+std::optional<std::string> describe_gaps(const Series& s, TimeNs begin_ns, TimeNs end_ns) {
+  std::size_t count = 0;
+  TimeNs covered_ns = 0;
+  const Gap* first = nullptr;
+  for (const Gap& g : s.gaps()) {
+    const TimeNs lo = std::max(g.begin_ns, begin_ns);
+    const TimeNs hi = std::min(g.end_ns, end_ns);
+    if (hi < lo || (hi == lo && g.begin_ns != g.end_ns)) continue;
+    ++count;
+    covered_ns += hi - lo;
+    if (first == nullptr) first = &g;
+  }
+  if (count == 0) return std::nullopt;
+  return fmt::format(
+      "channel {}: {} gap{} in its readings inside the window ({:.3f} s; first at {} ns: {}); "
+      "energy lost in a gap is not attributed",
+      s.channel().id, count, count == 1 ? "" : "s", ns_to_s(covered_ns), first->begin_ns,
+      first->reason);
+}
+
 }  // namespace
 
 std::string_view to_string(AttributionMethod m) {
@@ -454,6 +476,12 @@ Result<AttributionResult> attribute(const std::vector<Series>& series, const Tim
 
 Result<AttributionResult> attribute(const std::vector<const Series*>& series,
                                     const Timeline& timeline, const AttributionOptions& options) {
+  if (const std::optional<std::uint32_t> cycle = timeline.find_parent_cycle()) {
+    return invalid_input("timeline", fmt::format("span {}", *cycle),
+                         timeline.name(timeline.spans()[*cycle].name),
+                         "is its own ancestor (the parent indices form a cycle)");
+  }
+  JP_RETURN_IF_ERROR(attribution::check_tree_depth(timeline));
   const auto [extent_begin, extent_end] = timeline.extent();
   AttributionResult result;
   result.window_begin_ns = options.window_begin_ns.value_or(extent_begin);
@@ -518,6 +546,9 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series,
                       w.begin_ns, w.end_ns, result.window_begin_ns, result.window_end_ns));
     }
     w.out.measured_energy_j = w.curve.at(w.end_ns) - w.curve.at(w.begin_ns);
+    if (std::optional<std::string> gaps = describe_gaps(s, w.begin_ns, w.end_ns)) {
+      result.warnings.push_back(std::move(*gaps));
+    }
 
     attribution::SegmentInputs inputs;
     for (const Track& t : timeline.tracks())

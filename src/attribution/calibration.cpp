@@ -7,6 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/json_brief.hpp"
+#include "core/text_file.hpp"
+
 namespace jouleprof {
 
 namespace {
@@ -87,7 +90,7 @@ class Fields {
     return Fields(v, origin_, prefix_ + key + ".");
   }
   Error bad(const char* key, const json& value, std::string_view problem) const {
-    return invalid_input(origin_, prefix_ + key, value.dump(), problem);
+    return invalid_input(origin_, prefix_ + key, json_brief(value), problem);
   }
 
  private:
@@ -131,7 +134,8 @@ Result<ClassMeasurement> read_measurement(const Fields& entry, const std::string
   for (std::size_t g = 0; g < gates->size(); ++g) {
     const json& gate = (*gates)[g];
     const std::string gate_where = fmt::format("{}gates[{}]", where, g);
-    if (!gate.is_object()) return invalid_input(origin, gate_where, gate.dump(), "not an object");
+    if (!gate.is_object())
+      return invalid_input(origin, gate_where, json_brief(gate), "not an object");
     const Fields gf(gate, origin, gate_where + ".");
     CalibrationGate read;
     JP_TRY(read.waited_s, gf.number("waited_s", true));
@@ -146,7 +150,7 @@ Result<ClassMeasurement> read_measurement(const Fields& entry, const std::string
 Result<CalibrationClass> read_class(const json& entry, const std::string& origin,
                                     std::size_t index) {
   const std::string where = fmt::format("classes[{}]", index);
-  if (!entry.is_object()) return invalid_input(origin, where, entry.dump(), "not an object");
+  if (!entry.is_object()) return invalid_input(origin, where, json_brief(entry), "not an object");
   const Fields f(entry, origin, where + ".");
   CalibrationClass c;
   JP_TRY(c.match, f.text("match", true));
@@ -155,7 +159,7 @@ Result<CalibrationClass> read_class(const json& entry, const std::string& origin
   if (!f.has("power_w")) return invalid_input(origin, where + ".power_w", "", "missing");
   const json& power = entry.at("power_w");
   if (!power.is_number() || !(power.get<double>() > 0.0)) {
-    return invalid_input(origin, where + ".power_w", power.dump(),
+    return invalid_input(origin, where + ".power_w", json_brief(power),
                          "must be a positive number of watts");
   }
   c.power_w = power.get<double>();
@@ -228,7 +232,8 @@ Result<Calibration> calibration_from_json_string(const std::string& text,
   }
   if (!doc.contains("version") || !doc["version"].is_number_integer() ||
       doc["version"].get<int>() != kFormatVersion) {
-    return invalid_input(origin, "version", doc.contains("version") ? doc["version"].dump() : "",
+    return invalid_input(origin, "version",
+                         doc.contains("version") ? json_brief(doc["version"]) : "",
                          fmt::format("expected {}", kFormatVersion));
   }
   Calibration cal;
@@ -241,7 +246,7 @@ Result<Calibration> calibration_from_json_string(const std::string& text,
   if (f.has("idle_w")) {
     const json& idle = doc["idle_w"];
     if (!idle.is_number() || idle.get<double>() < 0.0) {
-      return invalid_input(origin, "idle_w", idle.dump(), "not a non-negative number");
+      return invalid_input(origin, "idle_w", json_brief(idle), "not a non-negative number");
     }
     cal.idle_power_w = idle.get<double>();
   }
@@ -257,7 +262,8 @@ Result<Calibration> calibration_from_json_string(const std::string& text,
     cal.time_coverage = coverage;
   }
   if (!doc.contains("classes") || !doc["classes"].is_array() || doc["classes"].empty()) {
-    return invalid_input(origin, "classes", doc.contains("classes") ? doc["classes"].dump() : "",
+    return invalid_input(origin, "classes",
+                         doc.contains("classes") ? json_brief(doc["classes"]) : "",
                          "must be a non-empty array");
   }
   std::size_t index = 0;
@@ -269,12 +275,8 @@ Result<Calibration> calibration_from_json_string(const std::string& text,
 }
 
 Result<Calibration> read_calibration_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open calibration file", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return calibration_from_json_string(buffer.str(), path);
+  JP_TRY(std::string text, read_text_file(path, "calibration file"));
+  return calibration_from_json_string(text, path);
 }
 
 std::string calibration_to_json_string(const Calibration& calibration) {

@@ -1,5 +1,7 @@
 #include "attribution/profile_tree.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <string_view>
@@ -59,9 +61,25 @@ class FlatTree {
 
   FlatNode& operator[](std::size_t i) { return nodes_[i]; }
 
+  // The subtree under node i as ProfileNodes, built with a heap stack (a tree may be very deep).
   ProfileNode to_profile(std::size_t i, Provenance provenance) const {
+    ProfileNode root;
+    std::vector<std::pair<std::size_t, ProfileNode*>> pending{{i, &root}};
+    while (!pending.empty()) {
+      const auto [flat, node] = pending.back();
+      pending.pop_back();
+      fill(flat, *node, provenance);
+      const FlatNode& f = nodes_[flat];
+      node->children.resize(f.children.size());  // once: the pointers below stay valid
+      std::size_t k = 0;
+      for (const auto& [name, id] : f.children) pending.emplace_back(id, &node->children[k++]);
+    }
+    return root;
+  }
+
+ private:
+  void fill(std::size_t i, ProfileNode& node, Provenance provenance) const {
     const FlatNode& f = nodes_[i];
-    ProfileNode node;
     node.name = f.name;
     node.category = f.category;
     node.pass = f.pass;
@@ -76,12 +94,8 @@ class FlatTree {
     node.self_time_ns = f.self_time_ns;
     node.calls = f.calls;
     node.provenance = provenance;
-    node.children.reserve(f.children.size());
-    for (const auto& [name, id] : f.children) node.children.push_back(to_profile(id, provenance));
-    return node;
   }
 
- private:
   const std::vector<ChannelFigures>* channels_;
   std::vector<FlatNode> nodes_;
 };
@@ -102,28 +116,67 @@ std::string_view pass_node_name(Pass pass) {
 
 }  // namespace
 
-void roll_up(ProfileNode& node) {
-  double energy = node.self_energy_j;
-  double static_j = node.static_energy_j.value_or(0.0);
-  TimeNs child_time = 0;
-  std::map<std::string, double> by_channel = node.energy_by_channel_j;
-  for (ProfileNode& c : node.children) {
-    roll_up(c);
-    energy += c.energy_j;
-    static_j += c.static_energy_j.value_or(0.0);
-    child_time += c.time_ns;
-    for (const auto& [id, e] : c.energy_by_channel_j) by_channel[id] += e;
+Status check_tree_depth(const Timeline& timeline) {
+  const std::vector<Span>& spans = timeline.spans();
+  std::vector<std::size_t> levels_of_name(timeline.names().size(), 0);
+  for (std::size_t n = 0; n < levels_of_name.size(); ++n) {
+    std::string_view name = timeline.names()[n];
+    std::size_t levels = 0;
+    for (std::size_t start = 0; start <= name.size();) {
+      const std::size_t slash = std::min(name.find('/', start), name.size());
+      levels += slash > start ? 1 : 0;
+      start = slash + 1;
+    }
+    levels_of_name[n] = levels;
   }
-  node.energy_j = energy;
-  node.energy_by_channel_j = std::move(by_channel);
-  if (node.static_energy_j.has_value()) {
-    node.static_energy_j = static_j;
-    node.dynamic_energy_j = energy - static_j;
+  constexpr std::size_t kUnknown = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> depth(spans.size(), kUnknown);
+  std::vector<std::uint32_t> chain;
+  for (std::uint32_t start = 0; start < spans.size(); ++start) {
+    chain.clear();
+    for (std::uint32_t s = start; s < spans.size() && depth[s] == kUnknown; s = spans[s].parent) {
+      chain.push_back(s);
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const Span& span = spans[*it];
+      const std::size_t above = span.parent < spans.size() ? depth[span.parent] : 0;
+      // + 1 for a pass node, which a span may add above its own levels.
+      depth[*it] = above + levels_of_name[span.name] + 1;
+      if (depth[*it] > kMaxProfileTreeDepth) {
+        const std::string& name = timeline.name(span.name);
+        return invalid_input(
+            "timeline", fmt::format("span {}", *it),
+            name.size() > 60 ? name.substr(0, 60) + "…" : name,
+            fmt::format("lies {} or more levels deep (its parents and the '/' levels of their "
+                        "names), beyond the {} levels of the deepest tree jouleprof builds",
+                        depth[*it], kMaxProfileTreeDepth));
+      }
+    }
   }
-  if (node.calls == 0 && node.time_ns == 0) node.time_ns = child_time;
-  std::stable_sort(
-      node.children.begin(), node.children.end(),
-      [](const ProfileNode& a, const ProfileNode& b) { return a.energy_j > b.energy_j; });
+  return Status::Ok();
+}
+
+void roll_up(ProfileNode& tree) {
+  walk_tree_post_order(tree, [](ProfileNode& node) {
+    double energy = node.self_energy_j;
+    double static_j = node.static_energy_j.value_or(0.0);
+    TimeNs child_time = 0;
+    for (const ProfileNode& c : node.children) {
+      energy += c.energy_j;
+      static_j += c.static_energy_j.value_or(0.0);
+      child_time += c.time_ns;
+      for (const auto& [id, e] : c.energy_by_channel_j) node.energy_by_channel_j[id] += e;
+    }
+    node.energy_j = energy;
+    if (node.static_energy_j.has_value()) {
+      node.static_energy_j = static_j;
+      node.dynamic_energy_j = energy - static_j;
+    }
+    if (node.calls == 0 && node.time_ns == 0) node.time_ns = child_time;
+    std::stable_sort(
+        node.children.begin(), node.children.end(),
+        [](const ProfileNode& a, const ProfileNode& b) { return a.energy_j > b.energy_j; });
+  });
 }
 
 ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uint32_t>& spans,
@@ -243,11 +296,7 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
   ProfileNode root = tree.to_profile(0, inputs.provenance);
   if (!with_static) {
     // No baseline: static/dynamic stay unset everywhere.
-    const auto clear = [](auto& self, ProfileNode& n) -> void {
-      n.static_energy_j.reset();
-      for (ProfileNode& c : n.children) self(self, c);
-    };
-    clear(clear, root);
+    walk_tree(root, [](ProfileNode& n, int) { n.static_energy_j.reset(); });
   }
   return root;
 }

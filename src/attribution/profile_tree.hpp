@@ -32,6 +32,11 @@ struct TreeInputs {
 ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uint32_t>& spans,
                             std::uint32_t root_span, const std::string& root_name);
 
+// An error naming the first span whose tree node would lie deeper than kMaxProfileTreeDepth
+// levels (its ancestors, their '/'-separated name levels and pass nodes together). The timeline
+// must have no parent cycle (Timeline::find_parent_cycle).
+Status check_tree_depth(const Timeline& timeline);
+
 // Inclusive figures (energy, static, time where a node has no spans of its own) from self figures,
 // children sorted by energy, largest first.
 void roll_up(ProfileNode& node);

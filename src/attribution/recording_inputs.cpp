@@ -7,7 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/json_brief.hpp"
+#include "core/text_file.hpp"
 #include "jouleprof/samples_csv.hpp"
+#include "sources/plausibility.hpp"
 
 namespace jouleprof::attribution {
 
@@ -24,8 +27,8 @@ bool parse_number(std::string_view text, T& out) {
 }  // namespace
 
 Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const std::string& device) {
-  std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open NVML poll log", path));
+  JP_TRY(const std::string text, read_text_file(path, "NVML poll log"));
+  std::istringstream in(text);
   std::string line;
   std::getline(in, line);
   if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -60,6 +63,11 @@ Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const st
     TimeNs t = 0;
     double instant_mw = 0, avg_mw = 0, energy_mj = 0;
     const std::string where = fmt::format("line {}", line_no);
+    if (!rest.empty()) {
+      return invalid_input(path, where, line.substr(0, 80),
+                           "more than the 5 fields t_ns,instant_mw,instant_nvml_ts_us,avg_mw,"
+                           "energy_mj");
+    }
     if (!parse_number(fields[0], t))
       return invalid_input(path, where + " t_ns", std::string(fields[0]), "not an integer");
     if (!parse_number(fields[1], instant_mw)) {
@@ -76,27 +84,23 @@ Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const st
     if (Status s = out[1].append(t, instant_mw / 1000.0); !s) return s.error().with_context(where);
     if (Status s = out[2].append(t, avg_mw / 1000.0); !s) return s.error().with_context(where);
   }
+  // A counter read that steps back, a reading above what a GPU can draw: gaps, not energy.
+  (void)enforce_plausibility(out, path);
   for (Series& s : out) s.channel().measured_period_ns = s.measured_update_period_ns();
   return out;
 }
 
 Result<std::vector<Series>> read_energy_samples(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open samples file", path));
-  std::string first;
-  std::getline(in, first);
-  if (!first.empty() && first.back() == '\r') first.pop_back();
+  JP_TRY(const std::string text, read_text_file(path, "samples file"));
+  std::string_view first = std::string_view(text).substr(0, text.find('\n'));
+  if (!first.empty() && first.back() == '\r') first.remove_suffix(1);
   if (first == kNvmlHeader) return read_nvml_poll_csv(path);
-  return read_samples_csv(path);
+  return parse_samples_csv(text, path);
 }
 
 Result<RecordingMeta> read_recording_meta(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open recording metadata", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const nlohmann::json doc = nlohmann::json::parse(buffer.str(), nullptr, false);
+  JP_TRY(const std::string text, read_text_file(path, "recording metadata"));
+  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object())
     return invalid_input(path, "(document)", "", "not a JSON object");
   RecordingMeta meta;
@@ -105,18 +109,18 @@ Result<RecordingMeta> read_recording_meta(const std::string& path) {
     const auto& m = doc.value("anchor_monotonic_ns", nlohmann::json());
     if (!r.is_number_integer() || !m.is_number_integer()) {
       return invalid_input(path, "anchor_realtime_ns/anchor_monotonic_ns",
-                           r.dump() + "/" + m.dump(), "both must be integers");
+                           json_brief(r) + "/" + json_brief(m), "both must be integers");
     }
     meta.anchor = ClockAnchor{m.get<TimeNs>(), r.get<TimeNs>()};
   }
   if (doc.contains("marks")) {
     if (!doc["marks"].is_array())
-      return invalid_input(path, "marks", doc["marks"].dump(), "not an array");
+      return invalid_input(path, "marks", json_brief(doc["marks"]), "not an array");
     std::size_t i = 0;
     for (const auto& mark : doc["marks"]) {
       if (!mark.is_array() || mark.size() != 2 || !mark[0].is_string() ||
           !mark[1].is_number_integer()) {
-        return invalid_input(path, fmt::format("marks[{}]", i), mark.dump(),
+        return invalid_input(path, fmt::format("marks[{}]", i), json_brief(mark),
                              "expected [name, t_ns]");
       }
       meta.marks.emplace_back(mark[0].get<std::string>(), mark[1].get<TimeNs>());

@@ -13,7 +13,7 @@ namespace jouleprof {
 
 namespace {
 
-void merge_into(ProfileNode& into, const ProfileNode& from) {
+void add_figures(ProfileNode& into, const ProfileNode& from) {
   into.energy_j += from.energy_j;
   into.self_energy_j += from.self_energy_j;
   if (from.static_energy_j)
@@ -24,62 +24,97 @@ void merge_into(ProfileNode& into, const ProfileNode& from) {
   into.self_time_ns += from.self_time_ns;
   into.calls += from.calls;
   for (const auto& [id, e] : from.energy_by_channel_j) into.energy_by_channel_j[id] += e;
-  for (const ProfileNode& c : from.children) {
-    ProfileNode* existing = into.child(c.name);
-    if (existing != nullptr) {
-      merge_into(*existing, c);
-    } else {
-      into.children.push_back(c);
+}
+
+// Adds `from`'s figures into `into`, and each child into the child of the same name (a copy of
+// it where `into` has none).
+void merge_into(ProfileNode& into, const ProfileNode& from) {
+  std::vector<std::pair<ProfileNode*, const ProfileNode*>> pending{{&into, &from}};
+  while (!pending.empty()) {
+    const auto [to, source] = pending.back();
+    pending.pop_back();
+    add_figures(*to, *source);
+    // Copies first, pointers after: appending may move the children.
+    std::vector<bool> copied(source->children.size(), false);
+    for (std::size_t i = 0; i < source->children.size(); ++i) {
+      if (to->child(source->children[i].name) == nullptr) {
+        to->children.push_back(source->children[i]);
+        copied[i] = true;
+      }
+    }
+    for (std::size_t i = 0; i < source->children.size(); ++i) {
+      if (!copied[i])
+        pending.emplace_back(to->child(source->children[i].name), &source->children[i]);
     }
   }
 }
 
-ProfileNode collapse(const ProfileNode& node) {
-  ProfileNode out = node;
-  out.name = collapse_index_name(node.name);
-  out.children.clear();
-  for (const ProfileNode& c : node.children) {
-    ProfileNode collapsed = collapse(c);
-    if (ProfileNode* existing = out.child(collapsed.name)) {
-      merge_into(*existing, collapsed);
-    } else {
-      out.children.push_back(std::move(collapsed));
+void sort_by_energy(std::vector<ProfileNode>& nodes) {
+  std::stable_sort(nodes.begin(), nodes.end(), [](const ProfileNode& a, const ProfileNode& b) {
+    return a.energy_j > b.energy_j;
+  });
+}
+
+// Bottom up: a node's children are collapsed (renamed, same names merged, sorted) before it is.
+ProfileNode collapse(const ProfileNode& tree) {
+  ProfileNode out = tree;
+  walk_tree_post_order(out, [](ProfileNode& node) {
+    node.name = collapse_index_name(node.name);
+    std::vector<ProfileNode> merged;
+    merged.reserve(node.children.size());
+    for (ProfileNode& c : node.children) {
+      const auto same = std::find_if(merged.begin(), merged.end(),
+                                     [&](const ProfileNode& m) { return m.name == c.name; });
+      if (same != merged.end()) {
+        merge_into(*same, c);
+      } else {
+        merged.push_back(std::move(c));
+      }
     }
-  }
-  std::stable_sort(
-      out.children.begin(), out.children.end(),
-      [](const ProfileNode& a, const ProfileNode& b) { return a.energy_j > b.energy_j; });
+    sort_by_energy(merged);
+    node.children = std::move(merged);
+  });
   return out;
 }
 
-void collect_paths(const ProfileNode& node, const std::string& path,
-                   std::map<std::string, double>& out) {
-  for (const ProfileNode& c : node.children) {
-    const std::string p = path + "/" + c.name;
-    out[p] += c.energy_j;
-    collect_paths(c, p, out);
+// Every node below the root by its path ("/a/b"), with a visit of each.
+template <typename Node, typename Visit>
+void walk_paths(Node& root, Visit&& visit) {
+  std::vector<std::pair<Node*, std::string>> pending;
+  for (auto& c : root.children) pending.emplace_back(&c, "/" + c.name);
+  std::reverse(pending.begin(), pending.end());
+  while (!pending.empty()) {
+    auto [node, path] = std::move(pending.back());
+    pending.pop_back();
+    visit(*node, path);
+    for (auto it = node->children.rbegin(); it != node->children.rend(); ++it) {
+      pending.emplace_back(&*it, path + "/" + it->name);
+    }
   }
 }
 
-void apply_stats(ProfileNode& node, const std::string& path,
-                 const std::map<std::string, std::vector<double>>& values) {
-  for (ProfileNode& c : node.children) {
-    const std::string p = path + "/" + c.name;
-    if (auto it = values.find(p); it != values.end()) c.energy_stats = summarize(it->second);
-    apply_stats(c, p, values);
-  }
+void collect_paths(const ProfileNode& root, std::map<std::string, double>& out) {
+  walk_paths(root,
+             [&](const ProfileNode& node, const std::string& path) { out[path] += node.energy_j; });
 }
 
-void scale_tree(ProfileNode& node, double factor) {
-  node.energy_j *= factor;
-  node.self_energy_j *= factor;
-  if (node.static_energy_j) *node.static_energy_j *= factor;
-  if (node.dynamic_energy_j) *node.dynamic_energy_j *= factor;
-  node.time_ns = static_cast<TimeNs>(static_cast<double>(node.time_ns) * factor);
-  node.self_time_ns = static_cast<TimeNs>(static_cast<double>(node.self_time_ns) * factor);
-  node.calls = static_cast<std::uint64_t>(std::llround(static_cast<double>(node.calls) * factor));
-  for (auto& [id, e] : node.energy_by_channel_j) e *= factor;
-  for (ProfileNode& c : node.children) scale_tree(c, factor);
+void apply_stats(ProfileNode& root, const std::map<std::string, std::vector<double>>& values) {
+  walk_paths(root, [&](ProfileNode& node, const std::string& path) {
+    if (auto it = values.find(path); it != values.end()) node.energy_stats = summarize(it->second);
+  });
+}
+
+void scale_tree(ProfileNode& tree, double factor) {
+  walk_tree(tree, [factor](ProfileNode& node, int) {
+    node.energy_j *= factor;
+    node.self_energy_j *= factor;
+    if (node.static_energy_j) *node.static_energy_j *= factor;
+    if (node.dynamic_energy_j) *node.dynamic_energy_j *= factor;
+    node.time_ns = static_cast<TimeNs>(static_cast<double>(node.time_ns) * factor);
+    node.self_time_ns = static_cast<TimeNs>(static_cast<double>(node.self_time_ns) * factor);
+    node.calls = static_cast<std::uint64_t>(std::llround(static_cast<double>(node.calls) * factor));
+    for (auto& [id, e] : node.energy_by_channel_j) e *= factor;
+  });
 }
 
 }  // namespace
@@ -107,18 +142,14 @@ ProfileNode collapse_indices(const ProfileNode& tree) { return collapse(tree); }
 
 std::vector<OperatorTotal> top_operators(const ProfileNode& tree, std::size_t n) {
   std::map<std::string, OperatorTotal> totals;
-  const auto visit = [&](const auto& self, const ProfileNode& node) -> void {
-    for (const ProfileNode& c : node.children) {
-      if (!c.name.empty() && c.name.front() != '[' && c.self_energy_j != 0.0) {
-        OperatorTotal& t = totals[collapse_index_name(c.name)];
-        t.energy_j += c.self_energy_j;
-        t.time_ns += c.self_time_ns;
-        t.calls += c.calls;
-      }
-      self(self, c);
+  walk_tree(tree, [&](const ProfileNode& c, int depth) {
+    if (depth > 0 && !c.name.empty() && c.name.front() != '[' && c.self_energy_j != 0.0) {
+      OperatorTotal& t = totals[collapse_index_name(c.name)];
+      t.energy_j += c.self_energy_j;
+      t.time_ns += c.self_time_ns;
+      t.calls += c.calls;
     }
-  };
-  visit(visit, tree);
+  });
   std::vector<OperatorTotal> out;
   out.reserve(totals.size());
   for (auto& [name, t] : totals) {
@@ -201,7 +232,7 @@ ProfileNode combine_repetitions(const std::vector<ProfileNode>& repetitions) {
   }
   for (std::size_t k = 0; k < repetitions.size(); ++k) {
     std::map<std::string, double> paths;
-    collect_paths(repetitions[k], "", paths);
+    collect_paths(repetitions[k], paths);
     for (const auto& [p, e] : paths) {
       auto& v = values[p];
       v.resize(k, 0.0);  // absent from earlier repetitions: 0 J there
@@ -212,15 +243,15 @@ ProfileNode combine_repetitions(const std::vector<ProfileNode>& repetitions) {
   const double n = static_cast<double>(repetitions.size());
   scale_tree(mean, 1.0 / n);
   mean.energy_stats = summarize(root_values);
-  apply_stats(mean, "", values);
+  apply_stats(mean, values);
   return mean;
 }
 
 std::optional<double> run_agreement(const ProfileNode& a, const ProfileNode& b) {
   std::map<std::string, double> pa;
   std::map<std::string, double> pb;
-  collect_paths(a, "", pa);
-  collect_paths(b, "", pb);
+  collect_paths(a, pa);
+  collect_paths(b, pb);
   for (const auto& [p, e] : pa) pb.emplace(p, 0.0);
   for (const auto& [p, e] : pb) pa.emplace(p, 0.0);
   std::vector<double> xa;

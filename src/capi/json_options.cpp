@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/json_brief.hpp"
+
 namespace jouleprof::capi {
 
 Result<nlohmann::json> parse_options_json(const char* options_json, std::string_view call,
@@ -45,7 +47,7 @@ Result<std::string> option_text(const nlohmann::json& value, std::string_view ca
   if (value.is_string()) return value.get<std::string>();
   if (value.is_number_integer()) return std::to_string(value.get<long long>());
   if (value.is_number()) return fmt::format("{}", value.get<double>());
-  return invalid_input(call, key, value.dump(), "must be a number or a string");
+  return invalid_input(call, key, json_brief(value), "must be a number or a string");
 }
 
 }  // namespace jouleprof::capi

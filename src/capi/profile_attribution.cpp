@@ -3,6 +3,7 @@
 #include <string>
 
 #include "training/epoch_summary.hpp"
+#include "core/json_brief.hpp"
 
 namespace jouleprof::capi {
 
@@ -26,7 +27,7 @@ Result<ProfileAttributionOptions> profile_attribution_options(const nlohmann::js
       return invalid_input(kCall, "idle_power_w", it->dump(), "must be an object");
     for (const auto& [channel, watts] : it->items()) {
       if (!watts.is_number() || watts.get<double>() < 0.0) {
-        return invalid_input(kCall, "idle_power_w." + channel, watts.dump(),
+        return invalid_input(kCall, "idle_power_w." + channel, json_brief(watts),
                              "must be a non-negative number of watts");
       }
       out.attribution.idle_power_w[channel] = watts.get<double>();

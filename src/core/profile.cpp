@@ -1,6 +1,42 @@
 #include "jouleprof/profile.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
 namespace jouleprof {
+
+ProfileNode::ProfileNode(const ProfileNode& other) : ProfileNodeFigures(other) {
+  std::vector<std::pair<ProfileNode*, const ProfileNode*>> pending{{this, &other}};
+  while (!pending.empty()) {
+    const auto [to, from] = pending.back();
+    pending.pop_back();
+    // Sized once: the children stay where they are while their own subtrees are copied.
+    to->children.resize(from->children.size());
+    for (std::size_t i = 0; i < from->children.size(); ++i) {
+      static_cast<ProfileNodeFigures&>(to->children[i]) = from->children[i];
+      pending.emplace_back(&to->children[i], &from->children[i]);
+    }
+  }
+}
+
+ProfileNode& ProfileNode::operator=(const ProfileNode& other) {
+  if (this != &other) *this = ProfileNode(other);
+  return *this;
+}
+
+ProfileNode::~ProfileNode() {
+  // Children are moved out level by level, so no node is destroyed while it still has children.
+  std::vector<ProfileNode> pending = std::move(children);
+  while (!pending.empty()) {
+    ProfileNode last = std::move(pending.back());
+    pending.pop_back();
+    for (ProfileNode& c : last.children) pending.push_back(std::move(c));
+    last.children.clear();
+  }
+}
 
 const ProfileNode* ProfileNode::child(std::string_view child_name) const {
   for (const ProfileNode& c : children) {
@@ -14,6 +50,70 @@ ProfileNode* ProfileNode::child(std::string_view child_name) {
     if (c.name == child_name) return &c;
   }
   return nullptr;
+}
+
+std::vector<std::string> figure_problems(const Profile& profile) {
+  constexpr std::size_t kNamed = 3;  // nodes named per problem; the rest are counted
+  struct Problem {
+    std::size_t count = 0;
+    std::vector<std::string> examples;
+    void add(std::string example) {
+      if (count++ < kNamed) examples.push_back(std::move(example));
+    }
+  };
+  const bool may_go_negative =
+      std::any_of(profile.series.begin(), profile.series.end(),
+                  [](const Series& s) { return s.channel().domain == "battery"; });
+  Problem oversubscribed;
+  Problem not_finite;
+  Problem negative;
+  if (profile.tree) {
+    std::vector<const std::string*> chain;
+    const auto path = [&] {
+      std::string text;
+      for (const std::string* name : chain) text += (text.empty() ? "" : "/") + *name;
+      return text;
+    };
+    walk_tree(*profile.tree, [&](const ProfileNode& node, int depth) {
+      chain.resize(static_cast<std::size_t>(depth));
+      chain.push_back(&node.name);
+      if (!std::isfinite(node.energy_j) || !std::isfinite(node.self_energy_j)) {
+        not_finite.add(fmt::format("{} ({} J)", path(), node.energy_j));
+        return;
+      }
+      if (!may_go_negative && node.energy_j < 0.0) {
+        negative.add(fmt::format("{} ({} J)", path(), node.energy_j));
+      }
+      double children_j = 0.0;
+      for (const ProfileNode& c : node.children) children_j += c.energy_j;
+      const double tolerance_j = 1e-6 * std::fabs(node.energy_j) + 1e-9;
+      if (!node.children.empty() && std::isfinite(children_j) &&
+          children_j > node.energy_j + tolerance_j) {
+        oversubscribed.add(
+            fmt::format("{} ({:.6g} J, its children {:.6g} J)", path(), node.energy_j, children_j));
+      }
+    });
+  }
+  for (const ChannelSummary& c : profile.channels) {
+    if (!std::isfinite(c.energy_j) || !std::isfinite(c.mean_power_w)) {
+      not_finite.add(fmt::format("channel {} ({} J)", c.channel_id, c.energy_j));
+    }
+  }
+  std::vector<std::string> warnings;
+  const auto report = [&](const Problem& p, std::string_view what) {
+    if (p.count == 0) return;
+    std::string text = fmt::format("{} {}: {}", p.count, what, fmt::join(p.examples, "; "));
+    if (p.count > p.examples.size()) text += fmt::format("; and {} more", p.count - kNamed);
+    warnings.push_back(std::move(text));
+  };
+  report(oversubscribed,
+         "tree node(s) whose children hold more energy than the node (the tree does not sum, so "
+         "shares exceed 100 %)");
+  report(not_finite, "energy figure(s) that are not finite numbers");
+  report(negative,
+         "negative energy figure(s) although no channel of this profile may go "
+         "negative");
+  return warnings;
 }
 
 const Series* Profile::find_series(std::string_view channel_id) const {

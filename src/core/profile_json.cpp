@@ -1,11 +1,29 @@
 // Profile <-> JSON. The schema is documented in docs/schema.md; enums are written by name and
 // times as integer nanoseconds so that a round trip is exact.
+//
+// The breakdown tree is as deep as its input, so it is neither built nor read by recursion: the
+// writer streams the document (nlohmann's dump() recurses), emitting each node's members in the
+// order nlohmann would (sorted keys) so the text is what dump() gives; the reader walks the parsed
+// document with a heap stack, reading fields by reference. Error paths ("tree[run].children[…]")
+// are spelled out only when an error occurs. Indentation stops growing at kMaxIndentLevels, so a
+// 100 000-level tree costs linear space on disk too.
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <concepts>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <type_traits>
 
+#include "core/json_brief.hpp"
+#include "core/text_file.hpp"
 #include "jouleprof/profile.hpp"
 
 namespace jouleprof {
@@ -13,33 +31,88 @@ namespace {
 
 using nlohmann::json;
 
+constexpr int kMaxIndentLevels = 64;
+
 // Reading errors are thrown inside this file only and turned into an Error at the boundary.
 struct FieldError {
   std::string field;
   std::string problem;
 };
 
-template <typename T>
-T get_field(const json& j, const char* key, const std::string& where) {
-  if (!j.is_object() || !j.contains(key)) throw FieldError{where + "." + key, "missing"};
-  try {
-    return j.at(key).get<T>();
-  } catch (const json::exception&) {
-    throw FieldError{where + "." + key, "has the wrong type (" + j.at(key).dump() + ")"};
+// Where a field is: a fixed text, or a function that spells out a path when an error needs it.
+template <typename W>
+std::string spell(const W& where) {
+  if constexpr (std::invocable<const W&>) {
+    return where();
+  } else {
+    return std::string(where);
   }
 }
 
+template <typename W>
+[[noreturn]] void fail(const W& where, std::string_view key, std::string problem) {
+  throw FieldError{spell(where) + "." + std::string(key), std::move(problem)};
+}
+
+template <typename W>
+const json& member(const json& j, const char* key, const W& where) {
+  if (!j.is_object()) throw FieldError{spell(where), "is not an object (" + json_brief(j) + ")"};
+  const auto it = j.find(key);
+  if (it == j.end()) fail(where, key, "missing");
+  return *it;
+}
+
+// Whether v is a whole number that T holds. nlohmann converts a float to an integer type with a
+// plain cast, undefined beyond its range (1e41 as time_ns, found by fuzzing); profile.json always
+// writes integral fields as integers.
 template <typename T>
-std::optional<T> get_optional(const json& j, const char* key, const std::string& where) {
-  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+bool holds_integer(const json& v) {
+  using Limits = std::numeric_limits<T>;
+  if (v.is_number_unsigned()) {
+    return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(Limits::max());
+  }
+  if (!v.is_number_integer()) return false;
+  const auto x = v.get<std::int64_t>();
+  return x >= static_cast<std::int64_t>(Limits::min()) &&
+         (x < 0 || static_cast<std::uint64_t>(x) <= static_cast<std::uint64_t>(Limits::max()));
+}
+
+template <typename T, typename W>
+T get_field(const json& j, const char* key, const W& where) {
+  const json& v = member(j, key, where);
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (!holds_integer<T>(v)) {
+      fail(where, key, "is not a whole number in range (" + json_brief(v) + ")");
+    }
+  }
+  try {
+    return v.get<T>();
+  } catch (const json::exception&) {
+    fail(where, key, "has the wrong type (" + json_brief(v) + ")");
+  }
+}
+
+template <typename W>
+const json& array_field(const json& j, const char* key, const W& where) {
+  const json& v = member(j, key, where);
+  if (!v.is_array()) fail(where, key, "is not an array (" + json_brief(v) + ")");
+  return v;
+}
+
+template <typename T, typename W>
+std::optional<T> get_optional(const json& j, const char* key, const W& where) {
+  if (!j.is_object()) return std::nullopt;
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
   return get_field<T>(j, key, where);
 }
 
-template <typename Enum, typename Parse>
-Enum get_enum(const json& j, const char* key, const std::string& where, Parse parse) {
-  const auto text = get_field<std::string>(j, key, where);
-  const auto value = parse(text);
-  if (!value) throw FieldError{where + "." + key, "unknown value '" + text + "'"};
+template <typename Enum, typename Parse, typename W>
+Enum get_enum(const json& j, const char* key, const W& where, Parse parse) {
+  const json& v = member(j, key, where);
+  if (!v.is_string()) fail(where, key, "has the wrong type (" + json_brief(v) + ")");
+  const auto value = parse(v.get_ref<const std::string&>());
+  if (!value) fail(where, key, "unknown value '" + v.get<std::string>() + "'");
   return *value;
 }
 
@@ -50,6 +123,8 @@ std::optional<Enum> parse_by_name(std::string_view text) {
   }
   return std::nullopt;
 }
+
+// --- writing ---------------------------------------------------------------------------------
 
 json channel_to_json(const Channel& c) {
   json j{{"id", c.id},
@@ -66,22 +141,6 @@ json channel_to_json(const Channel& c) {
   return j;
 }
 
-Channel channel_from_json(const json& j, const std::string& where) {
-  Channel c;
-  c.id = get_field<std::string>(j, "id", where);
-  c.source = get_field<std::string>(j, "source", where);
-  c.device = get_field<std::string>(j, "device", where);
-  c.domain = get_field<std::string>(j, "domain", where);
-  c.kind = get_enum<ChannelKind>(j, "kind", where, channel_kind_from_string);
-  c.provenance = get_enum<Provenance>(j, "provenance", where, provenance_from_string);
-  c.provenance_detail = get_field<std::string>(j, "provenance_detail", where);
-  c.parent_id = get_field<std::string>(j, "parent_id", where);
-  c.nominal_period_ns = get_field<TimeNs>(j, "nominal_period_ns", where);
-  c.measured_period_ns = get_field<TimeNs>(j, "measured_period_ns", where);
-  c.static_power_w = get_optional<double>(j, "static_power_w", where);
-  return c;
-}
-
 json series_to_json(const Series& s) {
   json samples = json::array();
   for (std::size_t i = 0; i < s.size(); ++i)
@@ -93,82 +152,12 @@ json series_to_json(const Series& s) {
   return json{{"channel", channel_to_json(s.channel())}, {"samples", samples}, {"gaps", gaps}};
 }
 
-Series series_from_json(const json& j, const std::string& where) {
-  Series s(channel_from_json(j.value("channel", json::object()), where + ".channel"));
-  const auto samples = get_field<json>(j, "samples", where);
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    const json& pair = samples[i];
-    const std::string at = fmt::format("{}.samples[{}]", where, i);
-    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() ||
-        !pair[1].is_number()) {
-      throw FieldError{at, "is not a [t_ns, value] pair (" + pair.dump() + ")"};
-    }
-    const Status st = s.append(pair[0].get<TimeNs>(), pair[1].get<double>());
-    if (!st) throw FieldError{at, st.error().message()};
-  }
-  for (const json& g : get_field<json>(j, "gaps", where)) {
-    s.add_gap(Gap{get_field<TimeNs>(g, "begin_ns", where + ".gaps"),
-                  get_field<TimeNs>(g, "end_ns", where + ".gaps"),
-                  get_field<std::string>(g, "reason", where + ".gaps")});
-  }
-  return s;
-}
-
 json stats_to_json(const RepetitionStats& s) {
   return json{{"n", s.n},         {"mean", s.mean},         {"median", s.median},
               {"stdev", s.stdev}, {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high}};
 }
 
-RepetitionStats stats_from_json(const json& j, const std::string& where) {
-  return RepetitionStats{
-      get_field<std::uint32_t>(j, "n", where), get_field<double>(j, "mean", where),
-      get_field<double>(j, "median", where),   get_field<double>(j, "stdev", where),
-      get_field<double>(j, "ci95_low", where), get_field<double>(j, "ci95_high", where)};
-}
-
-json node_to_json(const ProfileNode& n) {
-  json children = json::array();
-  for (const ProfileNode& c : n.children) children.push_back(node_to_json(c));
-  json j{{"name", n.name},
-         {"category", to_string(n.category)},
-         {"pass", to_string(n.pass)},
-         {"energy_j", n.energy_j},
-         {"self_energy_j", n.self_energy_j},
-         {"static_energy_j", n.static_energy_j ? json(*n.static_energy_j) : json()},
-         {"dynamic_energy_j", n.dynamic_energy_j ? json(*n.dynamic_energy_j) : json()},
-         {"time_ns", n.time_ns},
-         {"self_time_ns", n.self_time_ns},
-         {"calls", n.calls},
-         {"provenance", to_string(n.provenance)},
-         {"energy_by_channel_j", n.energy_by_channel_j},
-         {"energy_stats", n.energy_stats ? stats_to_json(*n.energy_stats) : json()},
-         {"children", children}};
-  return j;
-}
-
-ProfileNode node_from_json(const json& j, const std::string& where) {
-  ProfileNode n;
-  n.name = get_field<std::string>(j, "name", where);
-  const std::string here = where + "[" + n.name + "]";
-  n.category = get_enum<SpanCategory>(j, "category", here, parse_by_name<SpanCategory, 9>);
-  n.pass = get_enum<Pass>(j, "pass", here, parse_by_name<Pass, 4>);
-  n.energy_j = get_field<double>(j, "energy_j", here);
-  n.self_energy_j = get_field<double>(j, "self_energy_j", here);
-  n.static_energy_j = get_optional<double>(j, "static_energy_j", here);
-  n.dynamic_energy_j = get_optional<double>(j, "dynamic_energy_j", here);
-  n.time_ns = get_field<TimeNs>(j, "time_ns", here);
-  n.self_time_ns = get_field<TimeNs>(j, "self_time_ns", here);
-  n.calls = get_field<std::uint64_t>(j, "calls", here);
-  n.provenance = get_enum<Provenance>(j, "provenance", here, provenance_from_string);
-  n.energy_by_channel_j = get_field<std::map<std::string, double>>(j, "energy_by_channel_j", here);
-  if (j.contains("energy_stats") && !j.at("energy_stats").is_null()) {
-    n.energy_stats = stats_from_json(j.at("energy_stats"), here + ".energy_stats");
-  }
-  for (const json& c : get_field<json>(j, "children", here)) {
-    n.children.push_back(node_from_json(c, here + ".children"));
-  }
-  return n;
-}
+json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(); }
 
 json timeline_to_json(const Timeline& t) {
   json tracks = json::array();
@@ -195,53 +184,8 @@ json timeline_to_json(const Timeline& t) {
               {"attributes", attributes}};
 }
 
-Timeline timeline_from_json(const json& j, const std::string& where) {
-  Timeline t;
-  const auto names = get_field<std::vector<std::string>>(j, "names", where);
-  for (const std::string& n : names) t.intern(n);
-  for (const json& tr : get_field<json>(j, "tracks", where)) {
-    t.add_track(
-        Track{get_enum<TrackKind>(tr, "kind", where + ".tracks", parse_by_name<TrackKind, 3>),
-              get_field<std::string>(tr, "name", where + ".tracks"),
-              get_field<std::string>(tr, "device", where + ".tracks")});
-  }
-  for (const json& a : get_field<json>(j, "attributes", where))
-    t.add_attributes(a.get<Attributes>());
-  const auto spans = get_field<json>(j, "spans", where);
-  for (std::size_t i = 0; i < spans.size(); ++i) {
-    const json& a = spans[i];
-    const std::string at = fmt::format("{}.spans[{}]", where, i);
-    if (!a.is_array() || a.size() != 8) throw FieldError{at, "is not an 8-element span array"};
-    const auto index = [&](const json& v) {
-      const auto x = v.get<std::int64_t>();
-      return x < 0 ? kNoIndex : static_cast<std::uint32_t>(x);
-    };
-    Span s;
-    s.begin_ns = a[0].get<TimeNs>();
-    s.end_ns = a[1].get<TimeNs>();
-    s.track = a[2].get<std::uint32_t>();
-    s.name = a[3].get<std::uint32_t>();
-    s.parent = index(a[4]);
-    s.attributes = index(a[5]);
-    s.category = static_cast<SpanCategory>(a[6].get<int>());
-    s.pass = static_cast<Pass>(a[7].get<int>());
-    if (s.track >= t.tracks().size() || s.name >= t.names().size() ||
-        (s.parent != kNoIndex && s.parent >= spans.size()) ||
-        (s.attributes != kNoIndex && s.attributes >= t.attributes().size())) {
-      throw FieldError{at, "refers to a track, name, parent or attribute set that does not exist"};
-    }
-    t.add_span(s);
-  }
-  for (const json& m : get_field<json>(j, "marks", where)) {
-    t.add_mark(
-        Mark{m.at(0).get<TimeNs>(), m.at(1).get<std::uint32_t>(), m.at(2).get<std::uint32_t>()});
-  }
-  return t;
-}
-
-json to_json(const Profile& p) {
-  const RunMetadata& m = p.meta;
-  json meta{
+json meta_to_json(const RunMetadata& m) {
+  return json{
       {"tool_version", m.tool_version},
       {"kind", m.kind},
       {"command", m.command},
@@ -254,16 +198,16 @@ json to_json(const Profile& p) {
       {"exit_code", m.exit_code ? json(*m.exit_code) : json()},
       {"partial", m.partial},
       {"options", m.options},
-      {"grid_intensity_g_per_kwh",
-       m.grid_intensity_g_per_kwh ? json(*m.grid_intensity_g_per_kwh) : json()}};
-  json series = json::array();
-  for (const Series& s : p.series) series.push_back(series_to_json(s));
+      {"grid_intensity_g_per_kwh", optional_json(m.grid_intensity_g_per_kwh)}};
+}
+
+json channels_to_json(const std::vector<ChannelSummary>& summaries) {
   json channels = json::array();
-  for (const ChannelSummary& c : p.channels) {
+  for (const ChannelSummary& c : summaries) {
     json summary{{"channel_id", c.channel_id},
                  {"energy_j", c.energy_j},
-                 {"idle_power_w", c.idle_power_w ? json(*c.idle_power_w) : json()},
-                 {"net_energy_j", c.net_energy_j ? json(*c.net_energy_j) : json()},
+                 {"idle_power_w", optional_json(c.idle_power_w)},
+                 {"net_energy_j", optional_json(c.net_energy_j)},
                  {"duration_ns", c.duration_ns},
                  {"mean_power_w", c.mean_power_w},
                  {"peak_power_w", c.peak_power_w},
@@ -279,31 +223,388 @@ json to_json(const Profile& p) {
     }
     channels.push_back(std::move(summary));
   }
+  return channels;
+}
+
+json epochs_to_json(const std::vector<EpochSummary>& epochs) {
+  json out = json::array();
+  for (const EpochSummary& e : epochs) {
+    out.push_back(json{{"begin_ns", e.begin_ns},
+                       {"end_ns", e.end_ns},
+                       {"energy_j", e.energy_j},
+                       {"counter_updates", e.counter_updates}});
+  }
+  return out;
+}
+
+json attribution_to_json(const std::vector<AttributionRecord>& records) {
   json attribution = json::array();
-  for (const AttributionRecord& a : p.attribution) {
+  for (const AttributionRecord& a : records) {
     attribution.push_back(json{{"channel_id", a.channel_id},
                                {"method", a.method},
                                {"reason", a.reason},
                                {"diagnostics", a.diagnostics},
                                {"notes", a.notes}});
   }
-  json epochs = json::array();
-  for (const EpochSummary& e : p.epochs) {
-    epochs.push_back(json{{"begin_ns", e.begin_ns},
-                          {"end_ns", e.end_ns},
-                          {"energy_j", e.energy_j},
-                          {"counter_updates", e.counter_updates}});
+  return attribution;
+}
+
+// Writes JSON text as nlohmann's dump(indent) would lay it out (indent < 0: compact), with the
+// nesting level of each value given by the caller.
+class JsonStream {
+ public:
+  JsonStream(std::ostream& out, int indent) : out_(out), indent_(indent) {}
+
+  std::ostream& out() { return out_; }
+
+  // Opens a line at `level` (pretty printing only).
+  void line(int level) {
+    if (indent_ < 0) return;
+    out_ << '\n';
+    out_ << std::string(static_cast<std::size_t>(std::min(level, kMaxIndentLevels) * indent_), ' ');
   }
-  return json{{"schema", "jouleprof.profile"},
-              {"schema_version", p.schema_version},
-              {"meta", meta},
-              {"series", series},
-              {"channels", channels},
-              {"timeline", timeline_to_json(p.timeline)},
-              {"tree", p.tree ? node_to_json(*p.tree) : json()},
-              {"attribution", attribution},
-              {"epochs", epochs},
-              {"warnings", p.warnings}};
+
+  // `"key": ` as the next member of an object at `level` - 1.
+  void key(std::string_view name, int level, bool first) {
+    if (!first) out_ << ',';
+    line(level);
+    out_ << '"' << name << (indent_ < 0 ? "\":" : "\": ");
+  }
+
+  // A value whose first line continues the current one; its inner lines are indented to `level`.
+  void value(const json& v, int level) {
+    const std::string text = v.dump(indent_, ' ', false, json::error_handler_t::replace);
+    if (indent_ < 0 || text.find('\n') == std::string::npos) {
+      out_ << text;
+      return;
+    }
+    const std::string base(static_cast<std::size_t>(std::min(level, kMaxIndentLevels) * indent_),
+                           ' ');
+    std::size_t begin = 0;
+    while (true) {
+      const std::size_t end = text.find('\n', begin);
+      out_.write(text.data() + begin, static_cast<std::streamsize>(
+                                          (end == std::string::npos ? text.size() : end) - begin));
+      if (end == std::string::npos) break;
+      out_ << '\n' << base;
+      begin = end + 1;
+    }
+  }
+
+  void member(std::string_view name, const json& v, int level, bool first = false) {
+    key(name, level, first);
+    value(v, level);
+  }
+
+ private:
+  std::ostream& out_;
+  int indent_;
+};
+
+// One node's members up to "children" (sorted keys: calls, category, children, …).
+void write_node_head(JsonStream& w, const ProfileNode& n, int level) {
+  w.out() << '{';
+  w.member("calls", n.calls, level + 1, true);
+  w.member("category", to_string(n.category), level + 1);
+  w.key("children", level + 1, false);
+}
+
+// The members after "children", and the closing brace.
+void write_node_tail(JsonStream& w, const ProfileNode& n, int level) {
+  const int in = level + 1;
+  w.member("dynamic_energy_j", optional_json(n.dynamic_energy_j), in);
+  w.member("energy_by_channel_j", n.energy_by_channel_j, in);
+  w.member("energy_j", n.energy_j, in);
+  w.member("energy_stats", n.energy_stats ? stats_to_json(*n.energy_stats) : json(), in);
+  w.member("name", n.name, in);
+  w.member("pass", to_string(n.pass), in);
+  w.member("provenance", to_string(n.provenance), in);
+  w.member("self_energy_j", n.self_energy_j, in);
+  w.member("self_time_ns", n.self_time_ns, in);
+  w.member("static_energy_j", optional_json(n.static_energy_j), in);
+  w.member("time_ns", n.time_ns, in);
+  w.line(level);
+  w.out() << '}';
+}
+
+void write_tree(JsonStream& w, const ProfileNode& root, int level) {
+  struct Open {
+    const ProfileNode* node;
+    std::size_t next_child;
+    int level;
+  };
+  std::vector<Open> open;
+  const auto begin = [&](const ProfileNode& n, int at) {
+    write_node_head(w, n, at);
+    if (n.children.empty()) {
+      w.out() << "[]";
+      write_node_tail(w, n, at);
+      return;
+    }
+    w.out() << '[';
+    open.push_back({&n, 0, at});
+  };
+  begin(root, level);
+  while (!open.empty()) {
+    Open& top = open.back();
+    if (top.next_child < top.node->children.size()) {
+      if (top.next_child > 0) w.out() << ',';
+      const int child_level = top.level + 2;
+      w.line(child_level);
+      const ProfileNode& child = top.node->children[top.next_child++];
+      begin(child, child_level);  // may grow `open`: `top` is not used again
+      continue;
+    }
+    const Open done = top;
+    open.pop_back();
+    w.line(done.level + 1);
+    w.out() << ']';
+    write_node_tail(w, *done.node, done.level);
+  }
+}
+
+void write_array(JsonStream& w, const std::vector<Series>& series, int level) {
+  if (series.empty()) {
+    w.out() << "[]";
+    return;
+  }
+  w.out() << '[';
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    if (i > 0) w.out() << ',';
+    w.line(level + 1);
+    w.value(series_to_json(series[i]), level + 1);  // one series' document at a time
+  }
+  w.line(level);
+  w.out() << ']';
+}
+
+void write_profile(std::ostream& out, const Profile& p, int indent) {
+  JsonStream w(out, indent);
+  out << '{';
+  w.member("attribution", attribution_to_json(p.attribution), 1, true);
+  w.member("channels", channels_to_json(p.channels), 1);
+  w.member("epochs", epochs_to_json(p.epochs), 1);
+  w.member("meta", meta_to_json(p.meta), 1);
+  w.member("schema", "jouleprof.profile", 1);
+  w.member("schema_version", p.schema_version, 1);
+  w.key("series", 1, false);
+  write_array(w, p.series, 1);
+  w.member("timeline", timeline_to_json(p.timeline), 1);
+  w.key("tree", 1, false);
+  if (p.tree) {
+    write_tree(w, *p.tree, 1);
+  } else {
+    out << "null";
+  }
+  w.member("warnings", p.warnings, 1);
+  w.line(0);
+  out << '}';
+}
+
+// --- reading ---------------------------------------------------------------------------------
+
+Channel channel_from_json(const json& j, const std::string& where) {
+  Channel c;
+  c.id = get_field<std::string>(j, "id", where);
+  c.source = get_field<std::string>(j, "source", where);
+  c.device = get_field<std::string>(j, "device", where);
+  c.domain = get_field<std::string>(j, "domain", where);
+  c.kind = get_enum<ChannelKind>(j, "kind", where, channel_kind_from_string);
+  c.provenance = get_enum<Provenance>(j, "provenance", where, provenance_from_string);
+  c.provenance_detail = get_field<std::string>(j, "provenance_detail", where);
+  c.parent_id = get_field<std::string>(j, "parent_id", where);
+  c.nominal_period_ns = get_field<TimeNs>(j, "nominal_period_ns", where);
+  c.measured_period_ns = get_field<TimeNs>(j, "measured_period_ns", where);
+  c.static_power_w = get_optional<double>(j, "static_power_w", where);
+  return c;
+}
+
+Series series_from_json(const json& j, std::size_t index) {
+  const auto where = [index] { return fmt::format("series[{}]", index); };
+  Series s(channel_from_json(member(j, "channel", where), where() + ".channel"));
+  const json& samples = array_field(j, "samples", where);
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const json& pair = samples[i];
+    const auto at = [&] { return fmt::format("{}.samples[{}]", where(), i); };
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() ||
+        !pair[1].is_number()) {
+      throw FieldError{at(), "is not a [t_ns, value] pair (" + json_brief(pair) + ")"};
+    }
+    const Status st = s.append(pair[0].get<TimeNs>(), pair[1].get<double>());
+    if (!st) throw FieldError{at(), st.error().message()};
+  }
+  const auto gaps_at = [&] { return where() + ".gaps"; };
+  for (const json& g : array_field(j, "gaps", where)) {
+    s.add_gap(Gap{get_field<TimeNs>(g, "begin_ns", gaps_at),
+                  get_field<TimeNs>(g, "end_ns", gaps_at),
+                  get_field<std::string>(g, "reason", gaps_at)});
+  }
+  return s;
+}
+
+RepetitionStats stats_from_json(const json& j, const std::string& where) {
+  return RepetitionStats{
+      get_field<std::uint32_t>(j, "n", where), get_field<double>(j, "mean", where),
+      get_field<double>(j, "median", where),   get_field<double>(j, "stdev", where),
+      get_field<double>(j, "ci95_low", where), get_field<double>(j, "ci95_high", where)};
+}
+
+// Every node of the tree, read breadth first; `parent` indexes this list, for error paths.
+class TreeReader {
+ public:
+  ProfileNode read(const json& root) {
+    ProfileNode tree;
+    pending_.push_back({&root, &tree, kNone, 0});
+    for (std::size_t i = 0; i < pending_.size(); ++i) read_node(i);
+    return tree;
+  }
+
+ private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  struct Pending {
+    const json* j;
+    ProfileNode* node;
+    std::size_t parent;
+    std::size_t depth;
+  };
+
+  // "tree[run].children[encoder].children[gemm]": at most the first and the last few levels.
+  std::string path(std::size_t i) const {
+    constexpr std::size_t kShownLevels = 8;
+    std::vector<std::size_t> chain;
+    for (std::size_t k = i; k != kNone; k = pending_[k].parent) chain.push_back(k);
+    std::string text = "tree";
+    for (std::size_t level = 0; level < chain.size(); ++level) {
+      const std::size_t from_end = chain.size() - 1 - level;
+      if (level >= 2 && from_end >= kShownLevels) {
+        if (level == 2)
+          text += fmt::format(".children[…{} levels…]", chain.size() - 2 - kShownLevels);
+        continue;
+      }
+      if (level > 0) text += ".children";
+      const std::string& name = pending_[chain[chain.size() - 1 - level]].node->name;
+      text += "[" + (name.empty() && level + 1 == chain.size() ? std::string("?") : name) + "]";
+    }
+    return text;
+  }
+
+  void read_node(std::size_t i) {
+    const json& j = *pending_[i].j;
+    ProfileNode& n = *pending_[i].node;
+    const auto where = [&] { return path(i); };
+    if (pending_[i].parent != kNone && !j.is_object()) {
+      throw FieldError{path(pending_[i].parent) + ".children",
+                       "holds a node that is not an object (" + json_brief(j) + ")"};
+    }
+    n.name = get_field<std::string>(j, "name", where);
+    n.category = get_enum<SpanCategory>(j, "category", where, parse_by_name<SpanCategory, 9>);
+    n.pass = get_enum<Pass>(j, "pass", where, parse_by_name<Pass, 4>);
+    n.energy_j = get_field<double>(j, "energy_j", where);
+    n.self_energy_j = get_field<double>(j, "self_energy_j", where);
+    n.static_energy_j = get_optional<double>(j, "static_energy_j", where);
+    n.dynamic_energy_j = get_optional<double>(j, "dynamic_energy_j", where);
+    n.time_ns = get_field<TimeNs>(j, "time_ns", where);
+    n.self_time_ns = get_field<TimeNs>(j, "self_time_ns", where);
+    n.calls = get_field<std::uint64_t>(j, "calls", where);
+    n.provenance = get_enum<Provenance>(j, "provenance", where, provenance_from_string);
+    n.energy_by_channel_j =
+        get_field<std::map<std::string, double>>(j, "energy_by_channel_j", where);
+    if (const auto it = j.find("energy_stats"); it != j.end() && !it->is_null()) {
+      n.energy_stats = stats_from_json(*it, where() + ".energy_stats");
+    }
+    const json& children = array_field(j, "children", where);
+    if (!children.empty() && pending_[i].depth + 1 >= kMaxProfileTreeDepth) {
+      fail(where, "children",
+           fmt::format("go deeper than the {} levels of the deepest tree jouleprof reads",
+                       kMaxProfileTreeDepth));
+    }
+    // Sized once, so that the pointers queued below stay valid.
+    n.children.resize(children.size());
+    for (std::size_t c = 0; c < children.size(); ++c) {
+      pending_.push_back({&children[c], &n.children[c], i, pending_[i].depth + 1});
+    }
+  }
+
+  std::vector<Pending> pending_;
+};
+
+Timeline timeline_from_json(const json& j) {
+  const char* where = "timeline";
+  Timeline t;
+  const json& names = array_field(j, "names", where);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (!names[i].is_string()) {
+      throw FieldError{fmt::format("timeline.names[{}]", i),
+                       "is not a string (" + json_brief(names[i]) + ")"};
+    }
+    t.intern(names[i].get_ref<const std::string&>());
+  }
+  if (t.names().size() != names.size()) {
+    throw FieldError{"timeline.names", "holds the same name twice"};
+  }
+  for (const json& tr : array_field(j, "tracks", where)) {
+    t.add_track(
+        Track{get_enum<TrackKind>(tr, "kind", "timeline.tracks", parse_by_name<TrackKind, 3>),
+              get_field<std::string>(tr, "name", "timeline.tracks"),
+              get_field<std::string>(tr, "device", "timeline.tracks")});
+  }
+  for (const json& a : array_field(j, "attributes", where)) t.add_attributes(a.get<Attributes>());
+  const json& spans = array_field(j, "spans", where);
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    const json& a = spans[i];
+    const auto at = [&] { return fmt::format("timeline.spans[{}]", i); };
+    if (!a.is_array() || a.size() != 8) throw FieldError{at(), "is not an 8-element span array"};
+    for (const json& v : a) {
+      if (!v.is_number_integer()) {
+        throw FieldError{at(), "holds a value that is not an integer (" + json_brief(v) + ")"};
+      }
+    }
+    const auto index = [&](const json& v) -> std::uint32_t {
+      const auto x = v.get<std::int64_t>();
+      if (x < 0) return kNoIndex;
+      if (x >= static_cast<std::int64_t>(kNoIndex)) throw FieldError{at(), "index out of range"};
+      return static_cast<std::uint32_t>(x);
+    };
+    Span s;
+    s.begin_ns = a[0].get<TimeNs>();
+    s.end_ns = a[1].get<TimeNs>();
+    s.track = index(a[2]);
+    s.name = index(a[3]);
+    s.parent = index(a[4]);
+    s.attributes = index(a[5]);
+    const auto category = a[6].get<std::int64_t>();
+    const auto pass = a[7].get<std::int64_t>();
+    if (category < 0 || category > static_cast<int>(SpanCategory::kMemory) || pass < 0 ||
+        pass > static_cast<int>(Pass::kOptimizer)) {
+      throw FieldError{at(), "has an unknown category or pass"};
+    }
+    s.category = static_cast<SpanCategory>(category);
+    s.pass = static_cast<Pass>(pass);
+    if (s.end_ns < s.begin_ns) throw FieldError{at(), "ends before it begins"};
+    if (s.track >= t.tracks().size() || s.name >= t.names().size() ||
+        (s.parent != kNoIndex && s.parent >= spans.size()) ||
+        (s.attributes != kNoIndex && s.attributes >= t.attributes().size())) {
+      throw FieldError{at(),
+                       "refers to a track, name, parent or attribute set that does not exist"};
+    }
+    t.add_span(s);
+  }
+  if (const std::optional<std::uint32_t> cycle = t.find_parent_cycle()) {
+    throw FieldError{fmt::format("timeline.spans[{}]", *cycle),
+                     "is its own ancestor (the parent indices form a cycle)"};
+  }
+  const json& marks = array_field(j, "marks", where);
+  for (std::size_t i = 0; i < marks.size(); ++i) {
+    const json& m = marks[i];
+    if (!m.is_array() || m.size() != 3 || !m[0].is_number_integer() || !m[1].is_number_unsigned() ||
+        !m[2].is_number_unsigned()) {
+      throw FieldError{fmt::format("timeline.marks[{}]", i), "is not a [t_ns, track, name] array"};
+    }
+    // Marks may name track 0 of a timeline without tracks (attribute's window marks): the
+    // readers of marks check their indices.
+    t.add_mark(Mark{m[0].get<TimeNs>(), m[1].get<std::uint32_t>(), m[2].get<std::uint32_t>()});
+  }
+  return t;
 }
 
 Profile from_json(const json& j) {
@@ -317,7 +618,7 @@ Profile from_json(const json& j) {
                      fmt::format("{} is newer than this jouleprof reads ({})", p.schema_version,
                                  kProfileSchemaVersion)};
   }
-  const json meta = get_field<json>(j, "meta", "profile");
+  const json& meta = member(j, "meta", "profile");
   RunMetadata& m = p.meta;
   m.tool_version = get_field<std::string>(meta, "tool_version", "meta");
   m.kind = get_field<std::string>(meta, "kind", "meta");
@@ -325,7 +626,7 @@ Profile from_json(const json& j) {
   m.host = get_field<std::string>(meta, "host", "meta");
   m.rank = get_optional<int>(meta, "rank", "meta");
   m.world_size = get_optional<int>(meta, "world_size", "meta");
-  const json anchor = get_field<json>(meta, "anchor", "meta");
+  const json& anchor = member(meta, "anchor", "meta");
   m.anchor = ClockAnchor{get_field<TimeNs>(anchor, "monotonic_ns", "meta.anchor"),
                          get_field<TimeNs>(anchor, "realtime_ns", "meta.anchor")};
   m.begin_ns = get_field<TimeNs>(meta, "begin_ns", "meta");
@@ -335,14 +636,13 @@ Profile from_json(const json& j) {
   m.options = get_field<std::map<std::string, std::string>>(meta, "options", "meta");
   m.grid_intensity_g_per_kwh = get_optional<double>(meta, "grid_intensity_g_per_kwh", "meta");
 
-  const json series = get_field<json>(j, "series", "profile");
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    p.series.push_back(series_from_json(series[i], fmt::format("series[{}]", i)));
-  }
-  for (const json& c : get_field<json>(j, "channels", "profile")) {
+  const json& series = array_field(j, "series", "profile");
+  for (std::size_t i = 0; i < series.size(); ++i)
+    p.series.push_back(series_from_json(series[i], i));
+  for (const json& c : array_field(j, "channels", "profile")) {
     ChannelSummary s;
     s.channel_id = get_field<std::string>(c, "channel_id", "channels");
-    const std::string where = "channels[" + s.channel_id + "]";
+    const auto where = [&] { return "channels[" + s.channel_id + "]"; };
     s.energy_j = get_field<double>(c, "energy_j", where);
     s.idle_power_w = get_optional<double>(c, "idle_power_w", where);
     s.net_energy_j = get_optional<double>(c, "net_energy_j", where);
@@ -362,12 +662,14 @@ Profile from_json(const json& j) {
     }
     p.channels.push_back(std::move(s));
   }
-  p.timeline = timeline_from_json(get_field<json>(j, "timeline", "profile"), "timeline");
-  if (j.contains("tree") && !j.at("tree").is_null()) p.tree = node_from_json(j.at("tree"), "tree");
-  for (const json& a : get_field<json>(j, "attribution", "profile")) {
+  p.timeline = timeline_from_json(member(j, "timeline", "profile"));
+  if (const auto tree = j.find("tree"); tree != j.end() && !tree->is_null()) {
+    p.tree = TreeReader().read(*tree);
+  }
+  for (const json& a : array_field(j, "attribution", "profile")) {
     AttributionRecord r;
     r.channel_id = get_field<std::string>(a, "channel_id", "attribution");
-    const std::string where = "attribution[" + r.channel_id + "]";
+    const auto where = [&] { return "attribution[" + r.channel_id + "]"; };
     r.method = get_field<std::string>(a, "method", where);
     r.reason = get_field<std::string>(a, "reason", where);
     r.diagnostics = get_field<std::map<std::string, double>>(a, "diagnostics", where);
@@ -376,7 +678,7 @@ Profile from_json(const json& j) {
   }
   // Profiles written before epochs were summarised have no "epochs".
   if (j.contains("epochs")) {
-    const json epochs = get_field<json>(j, "epochs", "profile");
+    const json& epochs = array_field(j, "epochs", "profile");
     for (std::size_t i = 0; i < epochs.size(); ++i) {
       const std::string where = fmt::format("epochs[{}]", i);
       EpochSummary e;
@@ -395,14 +697,16 @@ Profile from_json(const json& j) {
 }  // namespace
 
 std::string profile_to_json_string(const Profile& profile, int indent) {
-  return to_json(profile).dump(indent);
+  std::ostringstream out;
+  write_profile(out, profile, indent);
+  return std::move(out).str();
 }
 
 Result<Profile> profile_from_json_string(const std::string& text, const std::string& origin) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     return Error(ErrorCode::kInvalidInput, fmt::format("{}: not valid JSON: {}", origin, e.what()));
   }
   try {
@@ -416,19 +720,39 @@ Result<Profile> profile_from_json_string(const std::string& text, const std::str
 }
 
 Status write_profile_json(const Profile& profile, const std::string& path) {
-  std::ofstream out(path);
-  if (!out) return Error(ErrorCode::kIo, fmt::format("{}: cannot open for writing", path));
-  out << profile_to_json_string(profile, 1) << '\n';
-  if (!out) return Error(ErrorCode::kIo, fmt::format("{}: write failed", path));
+  // Written beside the target and renamed over it: a run cut short, a full disk or a crash
+  // leaves the previous file or none, never a truncated one.
+  const std::filesystem::path target(path);
+  const std::filesystem::path temporary =
+      target.parent_path() / fmt::format(".{}.{}.tmp", target.filename().string(), getpid());
+  {
+    std::ofstream out(temporary);
+    if (!out) {
+      return Error(ErrorCode::kIo,
+                   fmt::format("{}: cannot open for writing: {}", path, std::strerror(errno)));
+    }
+    write_profile(out, profile, 1);
+    out << '\n';
+    out.flush();
+    if (!out) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+      return Error(ErrorCode::kIo, fmt::format("{}: write failed", path));
+    }
+  }
+  if (std::rename(temporary.c_str(), target.c_str()) != 0) {
+    const int err = errno;
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    return Error(ErrorCode::kIo,
+                 fmt::format("{}: cannot be written: {}", path, std::strerror(err)));
+  }
   return Status::Ok();
 }
 
 Result<Profile> read_profile_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open profile", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return profile_from_json_string(buffer.str(), path);
+  JP_TRY(std::string text, read_text_file(path, "profile"));
+  return profile_from_json_string(text, path);
 }
 
 }  // namespace jouleprof

@@ -7,6 +7,20 @@
 
 namespace jouleprof {
 
+Series::Series(const Series& other)
+    : channel_(other.channel_), size_(other.size_), gaps_(other.gaps_) {
+  chunks_.reserve(other.chunks_.size());
+  for (const auto& chunk : other.chunks_) {
+    chunks_.push_back(std::make_unique<Sample[]>(kChunkSamples));
+    std::copy(chunk.get(), chunk.get() + kChunkSamples, chunks_.back().get());
+  }
+}
+
+Series& Series::operator=(const Series& other) {
+  if (this != &other) *this = Series(other);
+  return *this;
+}
+
 Status Series::append(TimeNs t_ns, double value) {
   if (!std::isfinite(value)) {
     return invalid_input(channel_.id, "value", fmt::format("{}", value), "not a finite number");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 namespace jouleprof {
 
@@ -53,6 +54,24 @@ std::string Timeline::path_of(std::uint32_t span) const {
     path += names_[spans_[*it].name];
   }
   return path;
+}
+
+std::optional<std::uint32_t> Timeline::find_parent_cycle() const {
+  // Each span is walked up once: 0 unseen, 1 on the chain being walked, 2 known to end at a root.
+  std::vector<std::uint8_t> state(spans_.size(), 0);
+  std::vector<std::uint32_t> chain;
+  for (std::uint32_t start = 0; start < spans_.size(); ++start) {
+    chain.clear();
+    std::uint32_t s = start;
+    while (s < spans_.size() && state[s] == 0) {
+      state[s] = 1;
+      chain.push_back(s);
+      s = spans_[s].parent;
+    }
+    if (s < spans_.size() && state[s] == 1) return s;
+    for (std::uint32_t c : chain) state[c] = 2;
+  }
+  return std::nullopt;
 }
 
 std::pair<TimeNs, TimeNs> Timeline::extent() const {

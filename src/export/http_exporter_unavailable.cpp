@@ -6,8 +6,8 @@ namespace jouleprof {
 
 struct HttpExporter::Server {};
 
-HttpExporter::HttpExporter(std::function<ExporterSnapshot()> snapshot)
-    : snapshot_(std::move(snapshot)) {}
+HttpExporter::HttpExporter(std::function<ExporterSnapshot()> snapshot, HttpExporterLimits limits)
+    : snapshot_(std::move(snapshot)), limits_(limits) {}
 HttpExporter::~HttpExporter() = default;
 
 Result<int> HttpExporter::start(const std::string& /*address*/, int /*port*/) {

@@ -25,17 +25,17 @@ std::map<std::string, double> prefixed(const std::map<std::string, double>& by_c
   return out;
 }
 
-ProfileNode relabelled(const ProfileNode& n, const std::string& prefix) {
-  ProfileNode out = n;
-  out.energy_stats.reset();
-  out.energy_by_channel_j = prefixed(n.energy_by_channel_j, prefix);
-  out.children.clear();
-  for (const ProfileNode& c : n.children) out.children.push_back(relabelled(c, prefix));
+ProfileNode relabelled(const ProfileNode& tree, const std::string& prefix) {
+  ProfileNode out = tree;
+  walk_tree(out, [&](ProfileNode& n, int) {
+    n.energy_stats.reset();
+    n.energy_by_channel_j = prefixed(n.energy_by_channel_j, prefix);
+  });
   return out;
 }
 
-void merge_node(ProfileNode& into, const ProfileNode& from, const std::string& prefix,
-                const std::string& path, std::set<std::string>& mixed) {
+void add_figures(ProfileNode& into, const ProfileNode& from, const std::string& prefix,
+                 const std::string& path, std::set<std::string>& mixed) {
   into.energy_j += from.energy_j;
   into.self_energy_j += from.self_energy_j;
   into.time_ns += from.time_ns;
@@ -56,12 +56,34 @@ void merge_node(ProfileNode& into, const ProfileNode& from, const std::string& p
   }
   into.energy_stats.reset();
   for (const auto& [id, j] : from.energy_by_channel_j) into.energy_by_channel_j[prefix + id] += j;
-  for (const ProfileNode& c : from.children) {
-    const std::string child_path = path + "/" + c.name;
-    if (ProfileNode* same = into.child(c.name)) {
-      merge_node(*same, c, prefix, child_path, mixed);
-    } else {
-      into.children.push_back(relabelled(c, prefix));
+}
+
+// Adds `from` into `into` node by node (matched by name along the path); a child `into` lacks is
+// added as a relabelled copy. Nodes whose provenance differs are listed in `mixed` by path.
+void merge_node(ProfileNode& into, const ProfileNode& from, const std::string& prefix,
+                const std::string& path, std::set<std::string>& mixed) {
+  struct Pending {
+    ProfileNode* into;
+    const ProfileNode* from;
+    std::string path;
+  };
+  std::vector<Pending> pending{{&into, &from, path}};
+  while (!pending.empty()) {
+    Pending top = std::move(pending.back());
+    pending.pop_back();
+    add_figures(*top.into, *top.from, prefix, top.path, mixed);
+    // Copies first, pointers after: appending may move the children.
+    std::vector<bool> copied(top.from->children.size(), false);
+    for (std::size_t i = 0; i < top.from->children.size(); ++i) {
+      const ProfileNode& c = top.from->children[i];
+      if (top.into->child(c.name) == nullptr) {
+        top.into->children.push_back(relabelled(c, prefix));
+        copied[i] = true;
+      }
+    }
+    for (std::size_t i = 0; i < top.from->children.size(); ++i) {
+      const ProfileNode& c = top.from->children[i];
+      if (!copied[i]) pending.push_back({top.into->child(c.name), &c, top.path + "/" + c.name});
     }
   }
 }

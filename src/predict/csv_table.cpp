@@ -4,6 +4,8 @@
 #include <cmath>
 #include <fstream>
 
+#include "core/text_file.hpp"
+
 namespace jouleprof::predict {
 namespace {
 
@@ -40,8 +42,8 @@ Result<std::size_t> CsvTable::require_column(std::string_view name) const {
 }
 
 Result<CsvTable> read_csv_table(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, path.string() + ": cannot open file");
+  JP_TRY(const std::string text, read_text_file(path.string(), "CSV table"));
+  std::istringstream in(text);
   CsvTable table;
   table.path = path.string();
   std::string line;

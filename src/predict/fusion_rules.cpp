@@ -6,6 +6,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/json_brief.hpp"
+#include "core/text_file.hpp"
+
 namespace jouleprof::predict {
 
 bool FusionRules::fusible(std::string_view producer_op, std::string_view consumer_op) const {
@@ -14,12 +17,11 @@ bool FusionRules::fusible(std::string_view producer_op, std::string_view consume
 }
 
 Result<FusionRules> FusionRules::from_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, path.string() + ": cannot open fusion rules file");
+  JP_TRY(const std::string text, read_text_file(path.string(), "fusion rules file"));
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
     return invalid_input(path.string(), "JSON", "", e.what());
   }
   if (!doc.is_object())
@@ -32,7 +34,7 @@ Result<FusionRules> FusionRules::from_file(const std::filesystem::path& path) {
     }
     auto flag = rule.is_object() ? rule.find("obey") : rule.end();
     if (!rule.is_object() || flag == rule.end() || !flag->is_boolean()) {
-      return invalid_input(path.string(), name + ".obey", rule.dump(),
+      return invalid_input(path.string(), name + ".obey", json_brief(rule),
                            "expected {\"obey\": true|false}");
     }
     obey.emplace(name, flag->get<bool>());

@@ -3,6 +3,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/json_brief.hpp"
+#include "core/text_file.hpp"
 #include "predict/onnx_import.hpp"
 
 namespace jouleprof::predict {
@@ -12,11 +14,10 @@ namespace {
 using json = nlohmann::ordered_json;
 
 Result<json> read_json(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, path.string() + ": cannot open file");
+  JP_TRY(const std::string text, read_text_file(path.string(), "model JSON file"));
   try {
-    return json::parse(in);
-  } catch (const json::parse_error& e) {
+    return json::parse(text);
+  } catch (const json::exception& e) {
     return invalid_input(path.string(), "JSON", "", e.what());
   }
 }
@@ -35,11 +36,11 @@ bool first_entry_is(const json& doc, Pred pred) {
 
 Result<std::vector<std::int64_t>> dims_of(const std::string& where, const json& shape) {
   if (!shape.is_array())
-    return invalid_input(where, "shape", shape.dump(), "expected a list of dimensions");
+    return invalid_input(where, "shape", json_brief(shape), "expected a list of dimensions");
   std::vector<std::int64_t> dims;
   for (const json& d : shape) {
     if (!d.is_number_integer())
-      return invalid_input(where, "shape", shape.dump(), "dimension is not an integer");
+      return invalid_input(where, "shape", json_brief(shape), "dimension is not an integer");
     dims.push_back(d.get<std::int64_t>());
   }
   return dims;
@@ -76,7 +77,7 @@ Result<ModelGraph> graph_from_json(const std::string& file, const std::string& n
     }
     for (const json& in : node.at("inbounds")) {
       if (!in.is_string())
-        return invalid_input(where, "inbounds", in.dump(), "expected node names");
+        return invalid_input(where, "inbounds", json_brief(in), "expected node names");
       n.inputs.push_back(in.get<std::string>());
     }
     if (attr.contains("input_shape")) {
@@ -131,7 +132,8 @@ Result<ModelKernels> kernels_from_layers(const std::string& file, const std::str
     k.config.hw = optional_int(layer, "inputh");
     if (layer.contains("cins") && layer["cins"].is_array()) {
       for (const json& c : layer["cins"]) {
-        if (!c.is_number_integer()) return invalid_input(where, "cins", c.dump(), "not an integer");
+        if (!c.is_number_integer())
+          return invalid_input(where, "cins", json_brief(c), "not an integer");
         k.config.input_channels.push_back(c.get<int>());
       }
     }
@@ -162,7 +164,9 @@ Result<std::vector<ModelGraph>> import_nnmeter_graphs(const std::filesystem::pat
   return graphs;
 }
 
-Result<std::vector<ModelKernels>> load_model_kernels(const std::filesystem::path& path,
+namespace {
+
+Result<std::vector<ModelKernels>> read_model_kernels(const std::filesystem::path& path,
                                                      const ModelLoadOptions& options) {
   std::vector<ModelKernels> models;
   if (path.extension() == ".onnx") {
@@ -189,6 +193,21 @@ Result<std::vector<ModelKernels>> load_model_kernels(const std::filesystem::path
   for (const ModelGraph& graph : graphs) {
     JP_TRY(auto kernels, detect_kernels(graph, options.detection));
     models.push_back({graph.name, "nn-meter-graph", std::move(kernels)});
+  }
+  return models;
+}
+
+}  // namespace
+
+Result<std::vector<ModelKernels>> load_model_kernels(const std::filesystem::path& path,
+                                                     const ModelLoadOptions& options) {
+  JP_TRY(std::vector<ModelKernels> models, read_model_kernels(path, options));
+  // An empty file or graph would otherwise predict 0 mJ, as if the model cost nothing.
+  if (models.empty()) return invalid_input(path.string(), "models", "", "the file holds no model");
+  for (const ModelKernels& m : models) {
+    if (m.kernels.empty()) {
+      return invalid_input(path.string(), "model", m.name, "holds no kernels: nothing to predict");
+    }
   }
   return models;
 }

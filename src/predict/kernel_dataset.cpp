@@ -2,10 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/json_brief.hpp"
+#include "core/text_file.hpp"
 #include "jouleprof/channel.hpp"
 #include "predict/csv_table.hpp"
 
@@ -16,11 +20,10 @@ using nlohmann::json;
 using KernelKey = std::pair<std::string, std::string>;  // (type, ID)
 
 Result<json> read_json_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, path.string() + ": cannot open file");
+  JP_TRY(const std::string text, read_text_file(path.string(), "kernel JSON file"));
   try {
-    return json::parse(in);
-  } catch (const json::parse_error& e) {
+    return json::parse(text);
+  } catch (const json::exception& e) {
     return invalid_input(path.string(), "JSON", "", e.what());
   }
 }
@@ -84,7 +87,8 @@ Result<KernelConfig> config_from_json(const std::string& where, const std::strin
         return invalid_input(where, "CINS", "", "config key missing (list of input channels)");
       }
       for (const json& c : *cins) {
-        if (!c.is_number_integer()) return invalid_input(where, "CINS", c.dump(), "not an integer");
+        if (!c.is_number_integer())
+          return invalid_input(where, "CINS", json_brief(c), "not an integer");
         k.input_channels.push_back(c.get<int>());
       }
       break;
@@ -126,7 +130,7 @@ Status read_kernel_json(const std::filesystem::path& path, JsonKernels& out) {
     for (const auto& [id, entry] : entries.items()) {
       const std::string where = fmt::format("{}: {}/{}", file, type, id);
       if (!entry.is_object())
-        return invalid_input(where, "entry", entry.dump(), "expected an object");
+        return invalid_input(where, "entry", json_brief(entry), "expected an object");
       if (entry.contains("config")) {
         JP_TRY(KernelConfig k, config_from_json(where, type, id, entry.at("config")));
         out.configs.emplace(KernelKey{type, id}, std::move(k));
@@ -159,7 +163,9 @@ Result<std::vector<KernelSample>> read_kernel_csv(const std::filesystem::path& p
     const std::string where = fmt::format("{}: line {}", table.path, table.line_numbers[r]);
     auto integer = [&](std::size_t col) -> Result<int> {
       auto v = parse_number(row[col]);
-      if (!v || *v != static_cast<double>(static_cast<int>(*v))) {
+      // Range first: converting a double beyond int (2.2e23, found by fuzzing) is undefined.
+      if (!v || !(*v >= std::numeric_limits<int>::min() && *v <= std::numeric_limits<int>::max()) ||
+          *v != std::floor(*v)) {
         return invalid_input(where, table.header[col], row[col], "not an integer");
       }
       return static_cast<int>(*v);

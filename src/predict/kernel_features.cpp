@@ -5,10 +5,6 @@
 namespace jouleprof::predict {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 // METHODS.md divides FLOPs by 2e6 and Params by 1e6 so the features are in millions of MACs and
 // millions of parameters, the units nn-Meter's predictors were trained with.
 constexpr double kFlopsFeatureScale = 2e6;
@@ -38,9 +34,11 @@ double spatial_scale(const KernelConfig& k) {
 }  // namespace
 
 std::string predictor_type(std::string_view op) {
-  if (starts_with(op, "dwconv")) return "dwconv-bn-relu";
-  if (starts_with(op, "conv")) return "conv-bn-relu";
-  if (starts_with(op, "fc")) return "fc";
+  // By the whole first word of the fused name: "conv-bn-relu6" is a conv, "convtranspose" not.
+  const std::string_view first = op.substr(0, op.find('-'));
+  if (first == "dwconv") return "dwconv-bn-relu";
+  if (first == "conv") return "conv-bn-relu";
+  if (first == "fc") return "fc";
   if (op == "global-pool" || op == "gap" || op == "global-avgpool") return "global-avgpool";
   return std::string(op);
 }

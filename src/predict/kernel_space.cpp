@@ -7,6 +7,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/json_brief.hpp"
+#include "core/text_file.hpp"
+
 namespace jouleprof::predict {
 namespace {
 
@@ -63,13 +66,13 @@ bool has_flops_cap(const std::string& type) {
 Result<std::vector<int>> positive_list(const std::string& where, const std::string& field,
                                        const json& value) {
   if (!value.is_array() || value.empty()) {
-    return invalid_input(where, field, value.dump(),
+    return invalid_input(where, field, json_brief(value),
                          "expected a non-empty list of positive integers");
   }
   std::vector<int> out;
   for (const json& v : value) {
     if (!v.is_number_integer() || v.get<long long>() <= 0 || v.get<long long>() > 1'000'000) {
-      return invalid_input(where, field, v.dump(), "expected a positive integer");
+      return invalid_input(where, field, json_brief(v), "expected a positive integer");
     }
     out.push_back(v.get<int>());
   }
@@ -81,7 +84,7 @@ Result<ChannelRange> channel_range(const std::string& where, const std::string& 
   auto bound = [&](const char* key) -> Result<int> {
     auto it = value.is_object() ? value.find(key) : value.end();
     if (it == value.end())
-      return invalid_input(where, field, value.dump(), R"(expected {"min": N, "max": M})");
+      return invalid_input(where, field, json_brief(value), R"(expected {"min": N, "max": M})");
     if (!it->is_number_integer() || it->get<long long>() <= 0 || it->get<long long>() > 1'000'000) {
       return invalid_input(where, field + "." + key, it->dump(), "expected a positive integer");
     }
@@ -89,7 +92,7 @@ Result<ChannelRange> channel_range(const std::string& where, const std::string& 
   };
   JP_TRY(int lo, bound("min"));
   JP_TRY(int hi, bound("max"));
-  if (hi < lo) return invalid_input(where, field, value.dump(), "max is below min");
+  if (hi < lo) return invalid_input(where, field, json_brief(value), "max is below min");
   for (const auto& [key, unused] : value.items()) {
     if (key != "min" && key != "max")
       return invalid_input(where, field + "." + key, "", "unknown key (min, max)");
@@ -101,11 +104,14 @@ Status apply_overrides(const std::string& file, const std::string& type, const j
                        KernelSpace& space) {
   const std::string where = file + ": " + type;
   if (!fields.is_object())
-    return invalid_input(where, "space", fields.dump(), "expected an object of fields");
+    return invalid_input(where, "space", json_brief(fields), "expected an object of fields");
   const KernelShapeFields has = shape_fields(type);
-  for (const auto& [field, value] : fields.items()) {
+  for (const auto& item : fields.items()) {
+    // Named references, not a structured binding: clang 14 cannot capture one in a lambda.
+    const std::string& field = item.key();
+    const json& value = item.value();
     auto not_for_type = [&] {
-      return invalid_input(where, field, value.dump(),
+      return invalid_input(where, field, json_brief(value),
                            fmt::format("a {} kernel has no such field", type));
     };
     if (field == "HW") {
@@ -125,12 +131,12 @@ Status apply_overrides(const std::string& file, const std::string& type, const j
     } else if (field == "MAX_MFLOPS") {
       if (!has_flops_cap(type)) return not_for_type();
       if (!value.is_number() || value.get<double>() < 0.0) {
-        return invalid_input(where, field, value.dump(),
+        return invalid_input(where, field, json_brief(value),
                              "expected a non-negative number (0: no cap)");
       }
       space.max_mflops = value.get<double>();
     } else {
-      return invalid_input(where, field, value.dump(),
+      return invalid_input(where, field, json_brief(value),
                            "unknown field (HW, CIN, COUT, KERNEL_SIZE, STRIDES, MAX_MFLOPS)");
     }
   }
@@ -212,16 +218,15 @@ std::map<std::string, KernelSpace> default_kernel_spaces() {
 }
 
 Result<std::map<std::string, KernelSpace>> read_kernel_spaces(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, path.string() + ": cannot open kernel space file");
+  JP_TRY(const std::string text, read_text_file(path.string(), "kernel space file"));
   json doc;
   try {
-    doc = json::parse(in);
-  } catch (const json::parse_error& e) {
+    doc = json::parse(text);
+  } catch (const json::exception& e) {
     return invalid_input(path.string(), "JSON", "", e.what());
   }
   if (!doc.is_object())
-    return invalid_input(path.string(), "top level", doc.dump(),
+    return invalid_input(path.string(), "top level", json_brief(doc),
                          "expected an object of kernel types");
   auto spaces = default_kernel_spaces();
   for (const auto& [type, fields] : doc.items()) {

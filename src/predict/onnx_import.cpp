@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "core/text_file.hpp"
 #include "predict/kernel_detector.hpp"
 #endif
 
@@ -55,10 +56,10 @@ bool onnx_import_available() { return true; }
 
 Result<ModelGraph> import_onnx(const std::filesystem::path& path, TensorLayout layout) {
   const std::string file = path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(ErrorCode::kNotFound, file + ": cannot open file");
+  JP_TRY(const std::string bytes, read_text_file(file, "ONNX model"));
+  if (bytes.empty()) return invalid_input(file, "ModelProto", "", "the file is empty");
   onnx::ModelProto model;
-  if (!model.ParseFromIstream(&in))
+  if (!model.ParseFromString(bytes))
     return invalid_input(file, "ModelProto", "", "not a valid ONNX file");
   try {
     onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/json_brief.hpp"
+#include "core/text_file.hpp"
 #include "predict/kernel_features.hpp"
 
 namespace jouleprof::predict {
@@ -44,12 +46,10 @@ Status write_json(const std::filesystem::path& path, const json& doc) {
 }
 
 Result<json> read_json(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in)
-    return Error(ErrorCode::kNotFound, path.string() + ": cannot open (not a predictor bundle?)");
+  JP_TRY(const std::string text, read_text_file(path.string(), "predictor bundle file"));
   try {
-    return json::parse(in);
-  } catch (const json::parse_error& e) {
+    return json::parse(text);
+  } catch (const json::exception& e) {
     return invalid_input(path.string(), "JSON", "", e.what());
   }
 }
@@ -109,7 +109,7 @@ Result<PredictorBundle> load_bundle_unchecked(const std::filesystem::path& dir) 
   }
   if (!manifest.contains("version") || !manifest["version"].is_number_integer() ||
       manifest["version"].get<int>() != kBundleVersion) {
-    return invalid_input(manifest_path, "version", manifest.value("version", json()).dump(),
+    return invalid_input(manifest_path, "version", json_brief(manifest.value("version", json())),
                          fmt::format("this jouleprof reads bundle version {}", kBundleVersion));
   }
   PredictorBundle bundle;
@@ -127,7 +127,7 @@ Result<PredictorBundle> load_bundle_unchecked(const std::filesystem::path& dir) 
         spec[type]["features"].get<std::vector<std::string>>() != expected) {
       return invalid_input(
           (dir / "feature_spec.json").string(), type + ".features",
-          spec.contains(type) ? spec[type].dump() : "missing",
+          spec.contains(type) ? json_brief(spec[type]) : "missing",
           fmt::format("this jouleprof computes [{}] for {}", fmt::join(expected, ", "), type));
     }
     const std::string model = entry.value("model", std::string());

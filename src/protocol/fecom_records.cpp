@@ -3,13 +3,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 
+#include "core/json_brief.hpp"
+#include "core/text_file.hpp"
+#include "core/time_range.hpp"
 #include "jouleprof/statistics.hpp"
+#include "sources/plausibility.hpp"
 
 namespace jouleprof {
 namespace {
@@ -29,11 +35,19 @@ const json& require(const json& j, const std::string& key, const std::string& wh
 
 double number(const json& j, const std::string& key, const std::string& where) {
   const json& v = require(j, key, where);
-  if (!v.is_number()) throw RecordError{where + key, "is not a number (" + v.dump() + ")"};
+  if (!v.is_number()) throw RecordError{where + key, "is not a number (" + json_brief(v) + ")"};
   return v.get<double>();
 }
 
-TimeNs seconds_to_ns(double s) { return static_cast<TimeNs>(std::llround(s * 1e9)); }
+TimeNs seconds_to_ns(double s, const std::string& where) {
+  const std::optional<TimeNs> ns = checked_s_to_ns(s);
+  if (!ns) throw RecordError{where, fmt::format("is not a time in seconds ({})", s)};
+  return *ns;
+}
+
+TimeNs seconds_field(const json& j, const std::string& key, const std::string& where) {
+  return seconds_to_ns(number(j, key, where), where + key);
+}
 
 // pandas' split orientation: {"columns": [...], "index": [...], "data": [[...], ...]}, stored as
 // a JSON string inside the record.
@@ -53,7 +67,7 @@ SplitFrame parse_frame(const json& encoded, const std::string& where) {
   json frame;
   try {
     frame = json::parse(encoded.get<std::string>());
-  } catch (const json::parse_error&) {
+  } catch (const json::exception&) {
     throw RecordError{where, "is not valid JSON"};
   }
   SplitFrame f;
@@ -65,7 +79,7 @@ SplitFrame parse_frame(const json& encoded, const std::string& where) {
 
 double cell(const json& row, std::size_t col, const std::string& where) {
   if (!row.is_array() || col >= row.size() || !row[col].is_number()) {
-    throw RecordError{where, "holds a row that is not numeric (" + row.dump() + ")"};
+    throw RecordError{where, "holds a row that is not numeric (" + json_brief(row) + ")"};
   }
   return row[col].get<double>();
 }
@@ -79,8 +93,8 @@ IntervalTrace energy_trace(const SplitFrame& f, double first_interval_s, const s
   for (const json& row : f.data) {
     const double t = cell(row, t_col, where);
     const double interval = trace.empty() ? std::min(t, first_interval_s) : t - previous_s;
-    trace.push_back(
-        IntervalSample{seconds_to_ns(t), seconds_to_ns(interval), cell(row, e_col, where)});
+    trace.push_back(IntervalSample{seconds_to_ns(t, where), seconds_to_ns(interval, where),
+                                   cell(row, e_col, where)});
     previous_s = t;
   }
   return trace;
@@ -97,12 +111,37 @@ IntervalTrace power_trace(const SplitFrame& f, double first_interval_s, std::vec
   for (const json& row : f.data) {
     const double t = cell(row, t_col, where);
     const double interval = trace.empty() ? first_interval_s : t - previous_s;
-    trace.push_back(IntervalSample{seconds_to_ns(t), seconds_to_ns(interval),
+    trace.push_back(IntervalSample{seconds_to_ns(t, where), seconds_to_ns(interval, where),
                                    cell(row, p_col, where) * interval});
     temps.push_back(cell(row, temp_col, where));
     previous_s = t;
   }
   return trace;
+}
+
+// Leaves out the samples whose energy is negative or more than the device could use in their
+// interval (sources/plausibility.hpp): they are gaps in the trace, and the warning says so.
+std::optional<std::string> drop_implausible(IntervalTrace& trace, FecomDevice device,
+                                            const std::string& origin) {
+  const PowerCeiling ceiling = power_ceiling(device == FecomDevice::kCpu   ? "package"
+                                             : device == FecomDevice::kRam ? "dram"
+                                                                           : "gpu");
+  std::size_t dropped = 0;
+  std::string first;
+  std::erase_if(trace, [&](const IntervalSample& s) {
+    if (!std::isfinite(s.energy_j) || plausible_energy(ceiling, s.duration_ns, s.energy_j)) {
+      return false;  // non-finite values are an error of validate_trace
+    }
+    if (dropped++ == 0) {
+      first = fmt::format("{} J in {} ns at {} ns", s.energy_j, s.duration_ns, s.end_ns);
+    }
+    return true;
+  });
+  if (dropped == 0) return std::nullopt;
+  return fmt::format(
+      "{}: {} sample{} left out as gaps, negative or above the {:.0f} W ceiling of a {} (first: "
+      "{})",
+      origin, dropped, dropped == 1 ? "" : "s", ceiling.watts, ceiling.device_class, first);
 }
 
 std::optional<double> optional_number(const json& j, const char* key) {
@@ -128,14 +167,14 @@ FecomCall parse_call(const json& entry, std::size_t position) {
                       fmt::format("must be positive ({})", interval_s)};
   }
   call.wait_per_stable_check_ns =
-      seconds_to_ns(number(settings, "wait_per_stable_check_loop_s", at + "settings."));
-  call.wait_after_run_ns = seconds_to_ns(number(settings, "wait_after_run_s", at + "settings."));
+      seconds_field(settings, "wait_per_stable_check_loop_s", at + "settings.");
+  call.wait_after_run_ns = seconds_field(settings, "wait_after_run_s", at + "settings.");
 
   const json& times = require(body, "times", at);
-  call.start_perf_ns = seconds_to_ns(number(times, "start_time_perf", at + "times."));
-  call.end_perf_ns = seconds_to_ns(number(times, "end_time_perf", at + "times."));
-  call.start_nvidia_ns = seconds_to_ns(number(times, "start_time_nvidia", at + "times."));
-  call.end_nvidia_ns = seconds_to_ns(number(times, "end_time_nvidia", at + "times."));
+  call.start_perf_ns = seconds_field(times, "start_time_perf", at + "times.");
+  call.end_perf_ns = seconds_field(times, "end_time_perf", at + "times.");
+  call.start_nvidia_ns = seconds_field(times, "start_time_nvidia", at + "times.");
+  call.end_nvidia_ns = seconds_field(times, "end_time_nvidia", at + "times.");
   const json& start_exec = require(times, "start_time_execution", at + "times.");
   const json& end_exec = require(times, "end_time_execution", at + "times.");
   if (!start_exec.is_number_integer() || !end_exec.is_number_integer()) {
@@ -154,8 +193,11 @@ FecomCall parse_call(const json& entry, std::size_t position) {
       power_trace(parse_frame(require(energy, "gpu", at + "energy_data."), at + "energy_data.gpu"),
                   interval_s, call.gpu_temperature_c, at + "energy_data.gpu");
   for (FecomDevice d : kFecomDevices) {
-    const Status valid = validate_trace(call.traces[static_cast<int>(d)],
-                                        at + "energy_data." + std::string(to_string(d)));
+    const std::string origin = at + "energy_data." + std::string(to_string(d));
+    if (auto dropped = drop_implausible(call.traces[static_cast<int>(d)], d, origin)) {
+      call.warnings.push_back(std::move(*dropped));
+    }
+    const Status valid = validate_trace(call.traces[static_cast<int>(d)], origin);
     if (!valid) throw RecordError{"", valid.error().message()};
   }
   if (body.contains("input_sizes")) {
@@ -180,12 +222,11 @@ std::string_view to_string(FecomDevice d) {
 }
 
 Result<std::vector<FecomCall>> read_fecom_experiment(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, path + ": cannot open FECoM record");
+  JP_TRY(const std::string text, read_text_file(path, "FECoM record"));
   json records;
   try {
-    records = json::parse(in);
-  } catch (const json::parse_error& e) {
+    records = json::parse(text);
+  } catch (const json::exception& e) {
     return Error(ErrorCode::kInvalidInput, fmt::format("{}: not valid JSON: {}", path, e.what()));
   }
   if (!records.is_array()) {
@@ -236,6 +277,9 @@ Result<FecomAnalysis> analyse_fecom_directory(const std::string& dir) {
   std::vector<std::vector<FecomCall>> experiments;
   for (const auto& [k, path] : files) {
     JP_TRY(auto calls, read_fecom_experiment(path));
+    for (const FecomCall& call : calls) {
+      for (const std::string& w : call.warnings) analysis.warnings.push_back(path + ": " + w);
+    }
     experiments.push_back(std::move(calls));
   }
 

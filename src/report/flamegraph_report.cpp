@@ -34,29 +34,48 @@ struct Layout {
   double width_px;
 };
 
-void lay_out(const ProfileNode& node, const std::string& path, int depth, double x, double width,
-             std::vector<Layout>& out) {
-  if (width < kMinFramePx) return;
-  out.push_back({&node, path, depth, x, width});
-  double children_j = 0.0;
-  for (const ProfileNode& c : node.children) children_j += std::max(0.0, c.energy_j);
-  // Children never draw wider than their parent, even if rounding made them sum to more.
-  const double scale = node.energy_j > 0.0 ? width / std::max(node.energy_j, children_j) : 0.0;
-  double cursor = x;
-  for (const ProfileNode& c : node.children) {
-    const double w = std::max(0.0, c.energy_j) * scale;
-    lay_out(c, path.empty() ? c.name : path + "/" + c.name, depth + 1, cursor, w, out);
-    cursor += w;
+// Frames in pre-order, children left to right within their parent (a heap stack, not recursion).
+void lay_out(const ProfileNode& root, double width, std::vector<Layout>& out) {
+  struct Pending {
+    const ProfileNode* node;
+    int depth;
+    double x;
+    double width;
+  };
+  std::vector<Pending> pending{{&root, 0, 0.0, width}};
+  std::vector<const std::string*> chain;  // names below the root down to the node
+  while (!pending.empty()) {
+    const Pending p = pending.back();
+    pending.pop_back();
+    if (p.width < kMinFramePx) continue;
+    chain.resize(static_cast<std::size_t>(std::max(0, p.depth - 1)));
+    if (p.depth > 0) chain.push_back(&p.node->name);
+    out.push_back({p.node, tree_path(chain), p.depth, p.x, p.width});
+    const ProfileNode& node = *p.node;
+    double children_j = 0.0;
+    for (const ProfileNode& c : node.children) children_j += std::max(0.0, c.energy_j);
+    // Children never draw wider than their parent, even if rounding made them sum to more.
+    const double scale = node.energy_j > 0.0 ? p.width / std::max(node.energy_j, children_j) : 0.0;
+    const std::size_t first = pending.size();
+    double cursor = p.x;
+    for (const ProfileNode& c : node.children) {
+      const double w = std::max(0.0, c.energy_j) * scale;
+      pending.push_back({&c, p.depth + 1, cursor, w});
+      cursor += w;
+    }
+    std::reverse(pending.begin() + static_cast<std::ptrdiff_t>(first), pending.end());
   }
 }
 
+// By the same relative paths as lay_out gives its frames.
 std::map<std::string, double> energy_by_relative_path(const ProfileNode& root) {
   std::map<std::string, double> out;
-  const std::string prefix = root.name + "/";
-  for (const TreeRow& row : flatten_tree(root)) {
-    const std::string rel = row.depth == 0 ? "" : row.path.substr(prefix.size());
-    out[rel] += row.node->energy_j;
-  }
+  std::vector<const std::string*> chain;
+  walk_tree(root, [&](const ProfileNode& node, int depth) {
+    chain.resize(static_cast<std::size_t>(std::max(0, depth - 1)));
+    if (depth > 0) chain.push_back(&node.name);
+    out[tree_path(chain)] += node.energy_j;
+  });
   return out;
 }
 
@@ -89,10 +108,16 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
   }
   const ProfileNode& root = *profile.tree;
   std::vector<Layout> frames;
-  lay_out(root, "", 0, 0.0, kWidthPx, frames);
+  lay_out(root, kWidthPx, frames);
   int depth = 0;
   for (const Layout& f : frames) depth = std::max(depth, f.depth);
-  const double height = kHeaderPx + (depth + 1) * kRowPx + kFooterPx;
+  // The profile's warnings (the first few) go under the legend: a figure that cannot be trusted
+  // says so in the picture too.
+  constexpr std::size_t kMaxWarningLines = 5;
+  constexpr double kWarningLinePx = 16.0;
+  const std::size_t warning_lines = std::min(profile.warnings.size(), kMaxWarningLines);
+  const double height = kHeaderPx + (depth + 1) * kRowPx + kFooterPx +
+                        static_cast<double>(warning_lines) * kWarningLinePx;
 
   std::map<std::string, double> before;
   if (baseline != nullptr) before = energy_by_relative_path(*baseline->tree);
@@ -164,7 +189,8 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
   for (const Layout& f : frames)
     present.emplace(static_cast<int>(f.node->category), f.node->category);
   double x = 8.0;
-  const double legend_y = height - kFooterPx + 14.0;
+  const double legend_y =
+      height - kFooterPx - static_cast<double>(warning_lines) * kWarningLinePx + 14.0;
   for (const auto& [number, category] : present) {
     if (baseline != nullptr) break;  // colours mean change, not category
     svg << fmt::format(
@@ -191,6 +217,13 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
     svg << fmt::format(
                R"(<text class="removed" x="8" y="{:.0f}">{} baseline nodes absent here ({} in the baseline)</text>)",
                legend_y + 10.0, removed, format_energy(removed_j))
+        << '\n';
+  }
+  for (std::size_t i = 0; i < warning_lines; ++i) {
+    svg << fmt::format(
+               R"(<text class="warning" x="8" y="{:.0f}" fill="#b00020">warning: {}</text>)",
+               legend_y + kFooterPx + static_cast<double>(i) * kWarningLinePx,
+               xml_escape(profile.warnings[i]))
         << '\n';
   }
   svg << "</svg>\n";

@@ -249,7 +249,7 @@ void write_power_chart(const Profile& p, const ReportOptions& options, std::ostr
   out << "</section>\n";
 }
 
-void write_node(const ProfileNode& n, double root_energy_j, int depth, std::ostringstream& out) {
+std::string node_line(const ProfileNode& n, double root_energy_j) {
   const double share = root_energy_j > 0.0 ? n.energy_j / root_energy_j : 0.0;
   std::string line = fmt::format(
       R"(<b>{}</b> {}<span class="bar" style="width:{:.0f}px"></span>{} · self {} · {} · {} calls <span class="prov">{}</span>)",
@@ -261,14 +261,31 @@ void write_node(const ProfileNode& n, double root_energy_j, int depth, std::ostr
                         xml_escape(format_energy(*n.static_energy_j)),
                         xml_escape(format_energy(*n.dynamic_energy_j)));
   }
-  if (n.children.empty()) {
-    out << "<div class=\"leaf\">" << line << "</div>";
-    return;
+  return line;
+}
+
+// Nested <details>, written with a heap stack: a null node closes the element of a finished one.
+void write_nodes(const ProfileNode& root, std::ostringstream& out) {
+  std::vector<std::pair<const ProfileNode*, int>> pending{{&root, 0}};
+  while (!pending.empty()) {
+    const auto [n, depth] = pending.back();
+    pending.pop_back();
+    if (n == nullptr) {
+      out << "</details>";
+      continue;
+    }
+    const std::string line = node_line(*n, root.energy_j);
+    if (n->children.empty()) {
+      out << "<div class=\"leaf\">" << line << "</div>";
+      continue;
+    }
+    out << "<details" << (depth < kTreeOpenDepth ? " open" : "") << "><summary>" << line
+        << "</summary>";
+    pending.emplace_back(nullptr, depth);
+    for (auto it = n->children.rbegin(); it != n->children.rend(); ++it) {
+      pending.emplace_back(&*it, depth + 1);
+    }
   }
-  out << "<details" << (depth < kTreeOpenDepth ? " open" : "") << "><summary>" << line
-      << "</summary>";
-  for (const ProfileNode& c : n.children) write_node(c, root_energy_j, depth + 1, out);
-  out << "</details>";
 }
 
 void write_tree(const Profile& p, std::ostringstream& out) {
@@ -278,7 +295,7 @@ void write_tree(const Profile& p, std::ostringstream& out) {
     return;
   }
   out << R"(<p><button id="expand-all" type="button">expand all</button> <button id="collapse-all" type="button">collapse all</button></p>)";
-  write_node(*p.tree, p.tree->energy_j, 0, out);
+  write_nodes(*p.tree, out);
   out << "</section>\n";
 }
 

@@ -40,7 +40,13 @@ Result<std::string> render_report(std::string_view format, const Profile& profil
     return invalid_input("report", "diff", format,
                          "has no differential form (use flamegraph, or `jouleprof compare`)");
   }
-  return f->write(profile, options);
+  // Figures that cannot be true are said in every format (beside the profile's own warnings);
+  // the copy is made only for such a profile.
+  std::vector<std::string> problems = figure_problems(profile);
+  if (problems.empty()) return f->write(profile, options);
+  Profile flagged = profile;
+  for (std::string& p : problems) flagged.warnings.push_back(std::move(p));
+  return f->write(flagged, options);
 }
 
 Status write_report(std::string_view format, const Profile& profile, const ReportOptions& options,

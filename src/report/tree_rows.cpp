@@ -1,21 +1,36 @@
 #include "report/tree_rows.hpp"
 
-namespace jouleprof::report {
-namespace {
+#include <fmt/format.h>
 
-void visit(const ProfileNode& node, const std::string& parent_path, int depth, double root_energy,
-           std::vector<TreeRow>& rows) {
-  std::string path = parent_path.empty() ? node.name : parent_path + "/" + node.name;
-  const double share = root_energy > 0.0 ? node.energy_j / root_energy : 0.0;
-  rows.push_back(TreeRow{&node, path, depth, share});
-  for (const ProfileNode& child : node.children) visit(child, path, depth + 1, root_energy, rows);
+namespace jouleprof::report {
+
+std::string tree_path(const std::vector<const std::string*>& names) {
+  std::string path;
+  std::size_t first = 0;
+  if (names.size() > kMaxPathLevels) {
+    first = names.size() - kMaxPathLevels;
+    path = fmt::format("…{} levels…", first);
+  }
+  for (std::size_t i = first; i < names.size(); ++i) {
+    if (!path.empty()) path += '/';
+    path += *names[i];
+  }
+  return path;
 }
 
-}  // namespace
-
-std::vector<TreeRow> flatten_tree(const ProfileNode& root) {
+std::vector<TreeRow> flatten_tree(const ProfileNode& root, bool with_paths) {
   std::vector<TreeRow> rows;
-  visit(root, "", 0, root.energy_j, rows);
+  std::vector<const std::string*> chain;  // the names from the root to the node visited
+  walk_tree(root, [&](const ProfileNode& node, int depth) {
+    const double share = root.energy_j > 0.0 ? node.energy_j / root.energy_j : 0.0;
+    std::string path;
+    if (with_paths) {
+      chain.resize(static_cast<std::size_t>(depth));
+      chain.push_back(&node.name);
+      path = tree_path(chain);
+    }
+    rows.push_back(TreeRow{&node, std::move(path), depth, share});
+  });
   return rows;
 }
 

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 
 namespace jouleprof {
 namespace {
@@ -26,8 +27,14 @@ void forward_signal(int sig, siginfo_t* info, void*) {
   if (child > 0 && info != nullptr && info->si_code <= 0) kill(child, sig);
 }
 
-constexpr int kForwardedSignals[] = {SIGINT, SIGTERM};
-struct sigaction g_previous[2];
+// The asynchronous signals whose default action ends a process. Left out: SIGKILL and SIGSTOP
+// (uncatchable), and the synchronous faults (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS,
+// SIGABRT), which, raised by jouleprof's own code, must end it as they would.
+constexpr int kFixedSignals[] = {SIGHUP,  SIGINT,    SIGQUIT, SIGUSR1,   SIGUSR2,
+                                 SIGPIPE, SIGALRM,   SIGTERM, SIGSTKFLT, SIGXCPU,
+                                 SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,     SIGPWR};
+constexpr std::size_t kMaxForwarded = std::size(kFixedSignals) + 64;  // + the real-time signals
+struct sigaction g_previous[kMaxForwarded];
 
 ChildExit exit_from_status(int status) {
   ChildExit e;
@@ -42,6 +49,14 @@ ChildExit exit_from_status(int status) {
 }
 
 }  // namespace
+
+std::vector<int> forwarded_signals() {
+  std::vector<int> signals(std::begin(kFixedSignals), std::end(kFixedSignals));
+  for (int sig = SIGRTMIN; sig <= SIGRTMAX && signals.size() < kMaxForwarded; ++sig) {
+    signals.push_back(sig);
+  }
+  return signals;
+}
 
 std::string ChildExit::describe() const {
   if (exited) return fmt::format("exited with code {}", code);
@@ -68,8 +83,12 @@ Result<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv) {
   }
   if (pid == 0) {
     close(fds[0]);
-    // The child starts with default signal dispositions, whatever jouleprof installed.
-    for (int sig : kForwardedSignals) signal(sig, SIG_DFL);
+    // The child starts with default signal dispositions and an empty mask, whatever jouleprof
+    // installed (exec keeps ignored signals ignored, and the mask as it is).
+    for (int sig : forwarded_signals()) signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
     execvp(args[0], args.data());
     const int err = errno;
     (void)!write(fds[1], &err, sizeof(err));
@@ -143,11 +162,13 @@ SignalForwarder::SignalForwarder() {
   action.sa_sigaction = forward_signal;
   action.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&action.sa_mask);
-  for (std::size_t i = 0; i < 2; ++i) sigaction(kForwardedSignals[i], &action, &g_previous[i]);
+  const std::vector<int> signals = forwarded_signals();
+  for (std::size_t i = 0; i < signals.size(); ++i) sigaction(signals[i], &action, &g_previous[i]);
 }
 
 SignalForwarder::~SignalForwarder() {
-  for (std::size_t i = 0; i < 2; ++i) sigaction(kForwardedSignals[i], &g_previous[i], nullptr);
+  const std::vector<int> signals = forwarded_signals();
+  for (std::size_t i = 0; i < signals.size(); ++i) sigaction(signals[i], &g_previous[i], nullptr);
   g_forward_pid.store(0);
 }
 

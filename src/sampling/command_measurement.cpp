@@ -120,8 +120,11 @@ Result<CommandMeasurement> measure_command(Monitor& monitor,
   result.exit_code = exit->shell_code();
   RunMetadata& meta = result.profile.meta;
   meta.command = options.argv;
-  meta.exit_code = result.exit_code;
+  meta.exit_code = result.exit_code;  // the command's own
   if (forwarder.received() != 0) {
+    // Cut short by a signal: ends as a shell reports a process the signal ended, whatever the
+    // command made of it (it may have trapped it and exited 0).
+    result.exit_code = 128 + forwarder.received();
     meta.partial = true;
     result.profile.warnings.push_back(
         fmt::format("jouleprof received signal {} ({}) and passed it on; the command then {}",

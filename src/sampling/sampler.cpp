@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "jouleprof/child_process.hpp"
+
 namespace jouleprof {
 namespace {
 
@@ -39,7 +41,7 @@ void Sampler::add_new_channels(std::size_t s) {
     const Channel& channel = channels[i];
     channels_of_[s].push_back(series_.size());
     series_.emplace_back(channel);
-    ChannelState state;
+    ChannelState state(channel);
     state.source = s;
     state.index = i;
     states_.push_back(state);
@@ -110,7 +112,7 @@ void Sampler::run() {
   // Process-directed signals go to the threads that handle them (the caller's), never here.
   sigset_t blocked;
   sigemptyset(&blocked);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&blocked, sig);
+  for (int sig : forwarded_signals()) sigaddset(&blocked, sig);
   pthread_sigmask(SIG_BLOCK, &blocked, nullptr);
 
   const TimeNs cpu_begin = thread_cpu_now_ns();
@@ -211,21 +213,13 @@ void Sampler::record(ChannelState& state, Series& series, const Reading& reading
     fail(state, series, reading.t_ns, error.empty() ? "read failed" : std::string(error));
     return;
   }
-  if (!std::isfinite(reading.value)) {
-    fail(state, series, reading.t_ns, fmt::format("read a non-finite value ({})", reading.value));
-    return;
-  }
   // Timestamps never go back, whatever a source stamps.
   const TimeNs t_ns = series.empty() ? reading.t_ns : std::max(reading.t_ns, series.end_ns());
   const bool counter = series.channel().kind == ChannelKind::kEnergyCounter;
-  double stored = reading.value + state.rebase_j;
-  if (counter && state.has_value && stored < state.last_stored) {
-    const std::string reason = fmt::format("counter went backwards ({} J after {} J)",
-                                           reading.value, state.last_stored - state.rebase_j);
-    fail(state, series, t_ns, reason);
-    state.rebase_j = state.last_stored - reading.value;
-    stored = state.last_stored;
-  }
+  const ReadingJudge::Verdict verdict = state.judge.judge(t_ns, reading.value);
+  if (!verdict.problem.empty()) fail(state, series, t_ns, verdict.problem);
+  if (!verdict.keep) return;
+  const double stored = verdict.value;
   const bool after_gap = state.in_gap;
   if (state.in_gap) {
     std::lock_guard lock(mutex_);  // recent() reads gaps concurrently

@@ -14,13 +14,13 @@
 // cheapest timed sleep Linux has), which stop() and sync() notify.
 //
 // What the sampler guarantees per channel: monotonic timestamps; a failed read opens a Gap (closed
-// at the next good read) and one warning; a cumulative counter that goes backwards is never
-// stored as such: the interval becomes a Gap, a warning says so, and later readings are rebased
-// so the stored counter stays non-decreasing (the energy inside the gap is counted as zero, not
-// invented); the update period actually observed goes into Channel::measured_period_ns. A source
-// may add channels while it runs (the process source adds one per thread it sees): each gets a
-// series from the poll after it appeared.
-// Memory is bounded by SamplerOptions::memory_limit_bytes over all series (16 B per sample).
+// at the next good read) and one warning; every reading is judged by the channel's ReadingJudge
+// (sources/plausibility.hpp): a cumulative counter that goes backwards or jumps beyond what the
+// device can draw, a non-finite or impossible value is never stored: the interval becomes a Gap,
+// a warning says so, and a counter is rebased so that it stays non-decreasing (the energy of a
+// reset is counted as zero, not invented); the update period actually observed goes into
+// Channel::measured_period_ns. Memory is bounded by SamplerOptions::memory_limit_bytes over all
+// series (16 B per sample).
 #pragma once
 
 #include <atomic>
@@ -36,6 +36,7 @@
 #include "jouleprof/series.hpp"
 #include "jouleprof/source.hpp"
 #include "sampling/wake_signal.hpp"
+#include "sources/plausibility.hpp"
 
 namespace jouleprof {
 
@@ -100,6 +101,8 @@ class Sampler {
 
  private:
   struct ChannelState {
+    explicit ChannelState(const Channel& channel) : judge(channel) {}
+    ReadingJudge judge;  // plausibility of each reading (sources/plausibility.hpp)
     std::size_t source = 0;
     std::size_t index = 0;  // within the source's channels
     bool in_gap = false;
@@ -108,7 +111,6 @@ class Sampler {
     bool warned = false;
     bool has_value = false;
     double last_stored = 0.0;
-    double rebase_j = 0.0;  // added to a counter after it went backwards
   };
 
   void run();

@@ -8,6 +8,9 @@
 #include <map>
 #include <sstream>
 
+#include "core/text_file.hpp"
+#include "sources/plausibility.hpp"
+
 namespace jouleprof {
 namespace {
 
@@ -258,15 +261,15 @@ Result<std::vector<Series>> parse_samples_csv(std::string_view text, const std::
   }
   if (!header_seen)
     return invalid_input(origin, "header", "", fmt::format("no '{}' line", kHeader));
+  // A hand-made or foreign file may hold counters that step back or jump: those readings become
+  // gaps (a file jouleprof wrote passes unchanged: the sampler judged its readings already).
+  (void)enforce_plausibility(table.series, origin);
   return std::move(table.series);
 }
 
 Result<std::vector<Series>> read_samples_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error(ErrorCode::kNotFound, fmt::format("{}: cannot be opened", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_samples_csv(text.str(), path);
+  JP_TRY(const std::string text, read_text_file(path, "samples file"));
+  return parse_samples_csv(text, path);
 }
 
 }  // namespace jouleprof

@@ -110,11 +110,8 @@ class HwmonSource final : public Source {
       }
       case SensorKind::kEnergy: {
         JP_TRY(const std::uint64_t microjoules, sensor.file.read_unsigned(sensor.stem + "_input"));
-        if (!sensor.accumulator.add(microjoules)) {
-          return Error(ErrorCode::kInvalidInput,
-                       fmt::format("{}: field '{}_input' went backwards to '{}' (sensor reset?)",
-                                   sensor.file.path().string(), sensor.stem, microjoules));
-        }
+        // A decrease (a sensor reset) is passed on: the sampler judges it and records a gap.
+        sensor.accumulator.add(microjoules, monotonic_now_ns());
         return static_cast<double>(sensor.accumulator.total()) * kJoulesPerMicrojoule;
       }
       case SensorKind::kVoltageTimesCurrent: {

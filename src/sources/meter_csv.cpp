@@ -2,6 +2,7 @@
 // every line). Power = current × voltage.
 #include <fmt/format.h>
 
+#include "core/time_range.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
 
@@ -70,6 +71,10 @@ Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& 
           bad_field == "fields" ? "expected Time, current and voltage" : "not a number");
     }
     if (!microseconds) microseconds = *time > kEpochMicrosecondsAbove;
+    if (!checked_s_to_ns(*time * (*microseconds ? 1e-6 : 1e-3))) {
+      return invalid_input(trace_text::where(path, line.number), "Time", std::string(fields[0]),
+                           "not a time any clock can show");
+    }
     // Integral stamps are converted exactly: 1.7e15 µs in ns is beyond a double's 53 bits.
     TimeNs t_ns = 0;
     if (const auto whole = trace_text::parse_integer(fields[0])) {
@@ -101,6 +106,7 @@ Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& 
   series.channel().provenance_detail = fmt::format(
       "meter CSV {}: {}", path, trace_text::describe_rules(options, trace.offset_ns, rules, extra));
   if (rules.gaps > 0) trace.warnings.push_back(fmt::format("{}: {} gaps", path, rules.gaps));
+  if (rules.implausible) trace.warnings.push_back(*rules.implausible);
   trace.series.push_back(std::move(series));
   return trace;
 }

@@ -203,6 +203,7 @@ Result<PowerLog> read_nvidia_smi_log(const std::string& path, const PowerLogOpti
           fmt::format("nvidia-smi log {}: {}", path,
                       trace_text::describe_rules(options, trace.offset_ns, rules, extra));
       series.channel().measured_period_ns = series.measured_update_period_ns();
+      if (rules.implausible) trace.warnings.push_back(*rules.implausible);
       if (rules.gaps > 0 && c == 0) {
         trace.warnings.push_back(fmt::format("{}: {} gaps in the power samples", path, rules.gaps));
       }

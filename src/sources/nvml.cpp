@@ -221,14 +221,9 @@ class NvmlSource final : public Source {
           slot.has_baseline = true;
           slot.baseline_mj = energy_mj;
         }
-        if (energy_mj < slot.baseline_mj) {
-          slot.read_error = fmt::format(
-              "nvmlDeviceGetTotalEnergyConsumption(gpu {}) went backwards from {} mJ to {} mJ "
-              "(driver reloaded?)",
-              gpu.index, slot.baseline_mj, energy_mj);
-          return;
-        }
-        reading.value = static_cast<double>(energy_mj - slot.baseline_mj) * kJoulesPerMillijoule;
+        // Signed: a counter that went back (driver reloaded) is judged by the sampler.
+        reading.value = (static_cast<double>(energy_mj) - static_cast<double>(slot.baseline_mj)) *
+                        kJoulesPerMillijoule;
         break;
       }
       case Quantity::kPower: {

@@ -6,6 +6,7 @@
 #include <array>
 #include <map>
 
+#include "core/time_range.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
 
@@ -29,7 +30,8 @@ std::optional<TimeNs> parse_perf_start(std::string_view line, std::int64_t utc_o
       "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   const auto month = std::find(kMonths.begin(), kMonths.end(), words[1]);
   const auto day = trace_text::parse_number(words[2]);
-  if (month == kMonths.end() || !day || words[4].size() != 4 || words[3].size() != 8) {
+  if (month == kMonths.end() || !day || !(*day >= 1 && *day <= 31) || words[4].size() != 4 ||
+      words[3].size() != 8) {
     return std::nullopt;
   }
   const std::string stamp =
@@ -103,7 +105,7 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
       continue;
     }
     const auto seconds = trace_text::parse_number(fields[0]);
-    if (!seconds || *seconds < 0) {
+    if (!seconds || *seconds < 0 || !checked_s_to_ns(*seconds)) {
       if (auto e = reject("time", fields[0], "not seconds since perf started (-I output)"))
         return *e;
       continue;
@@ -197,6 +199,7 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
     series.channel().provenance_detail =
         fmt::format("perf stat -I log {}: {}", path,
                     trace_text::describe_rules(options, trace.offset_ns, rules, extra));
+    if (rules.implausible) trace.warnings.push_back(*rules.implausible);
     trace.series.push_back(std::move(series));
   }
   return trace;

@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "core/time_range.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -72,6 +73,8 @@ std::optional<TimeNs> parse_wall_clock_ns(std::string_view text, std::int64_t ut
   if (!s.empty()) return std::nullopt;
   const std::int64_t seconds =
       days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - utc_offset_s;
+  // Years before 1824 or after 2115 are beyond what a TimeNs can hold (with room for offsets).
+  if (!checked_s_to_ns(static_cast<double>(seconds))) return std::nullopt;
   return seconds * kNsPerS + fraction_ns;
 }
 

@@ -80,7 +80,7 @@ struct Counter {
   sysfs::OpenFile* file = nullptr;
   std::uint64_t register_address = 0;
   std::uint64_t offset = 0;  // register_address × the layout stride
-  EnergyAccumulator accumulator{kEnergyFieldModulus};
+  EnergyAccumulator accumulator;
 };
 
 struct MsrChannel {
@@ -111,7 +111,7 @@ class RaplMsrSource final : public Source {
       reading.t_ns = monotonic_now_ns();
       reading.ok = false;
       channel.read_error.clear();
-      std::uint64_t total_counts = 0;
+      std::int64_t total_counts = 0;
       for (Counter& counter : channel.counters) {
         std::uint64_t value = 0;
         const Status status = counter.file->read_at(counter.offset, &value, sizeof value);
@@ -120,7 +120,7 @@ class RaplMsrSource final : public Source {
               fmt::format("register {:#x}: {}", counter.register_address, status.error().message());
           break;
         }
-        counter.accumulator.add(value & kEnergyFieldMask);
+        counter.accumulator.add(value & kEnergyFieldMask, reading.t_ns);
         total_counts += counter.accumulator.total();
       }
       if (!channel.read_error.empty()) continue;
@@ -256,6 +256,8 @@ class RaplMsrSource final : public Source {
           counter.file = *counter_file;
           counter.register_address = reg.address;
           counter.offset = reg.address * offset_stride_;
+          counter.accumulator = EnergyAccumulator(kEnergyFieldModulus, channel.unit_j,
+                                                  power_ceiling(rapl::domain_name(reg.domain)));
           channel.counters.push_back(std::move(counter));
         }
         const bool is_package = reg.domain == rapl::Domain::kPackage;

@@ -116,13 +116,10 @@ class RaplPerfSource final : public Source {
         event.has_baseline = true;
         event.baseline = count;
       }
-      if (count < event.baseline) {
-        event.read_error = fmt::format("{} went backwards from {} to {} counts", event.description,
-                                       event.baseline, count);
-        continue;
-      }
       event.read_error.clear();
-      reading.value = static_cast<double>(count - event.baseline) * event.scale_j;
+      // Signed: a count that went back is judged by the sampler.
+      reading.value =
+          (static_cast<double>(count) - static_cast<double>(event.baseline)) * event.scale_j;
       reading.ok = true;
     }
   }

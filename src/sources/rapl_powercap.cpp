@@ -14,6 +14,7 @@
 
 #include "sources/backends.hpp"
 #include "sources/energy_accumulator.hpp"
+#include "sources/plausibility.hpp"
 #include "sources/rapl_common.hpp"
 #include "sources/sysfs_file.hpp"
 
@@ -107,13 +108,7 @@ class RaplPowercapSource final : public Source {
             zone.energy.path().string(), *raw, zone.max_energy_range_uj);
         continue;
       }
-      if (!zone.accumulator.add(*raw)) {
-        zone.read_error = fmt::format(
-            "{}: field 'energy_uj' went backwards to '{}' and max_energy_range_uj is unknown, so "
-            "the wrap cannot be undone; this interval is dropped",
-            zone.energy.path().string(), *raw);
-        continue;
-      }
+      zone.accumulator.add(*raw, reading.t_ns);
       zone.read_error.clear();
       reading.value = static_cast<double>(zone.accumulator.total()) * kJoulesPerMicrojoule;
       reading.ok = true;
@@ -134,6 +129,7 @@ class RaplPowercapSource final : public Source {
     }
 
     std::vector<std::string> skipped;
+    std::vector<std::string> caveats;  // zones used, with a limitation
     bool permission_denied = false;
     for (const std::string& entry : *entries) {
       auto indices = zone_indices(entry);
@@ -168,12 +164,14 @@ class RaplPowercapSource final : public Source {
       if (max_range && *max_range > 0) {
         zone.max_energy_range_uj = *max_range;
         // The counter runs from 0 to max_energy_range_uj inclusive, then restarts at 0.
-        zone.accumulator = EnergyAccumulator(*max_range + 1);
+        zone.accumulator = EnergyAccumulator(*max_range + 1, kJoulesPerMicrojoule,
+                                             power_ceiling(domain_of(zone.zone_name)));
       } else {
-        skipped.push_back(
-            fmt::format("{} has no usable wrap range ({}): a wrap will show as a "
-                        "failed read",
-                        entry, max_range ? "0" : max_range.error().message()));
+        caveats.push_back(fmt::format(
+            "{}: {}, so a wrap cannot be undone and will read as a counter reset (a gap)", entry,
+            max_range
+                ? "max_energy_range_uj is 0, which is no range"
+                : fmt::format("no usable max_energy_range_uj ({})", max_range.error().message())));
       }
       zones_.push_back(std::move(zone));
     }
@@ -189,10 +187,12 @@ class RaplPowercapSource final : public Source {
       return;
     }
     availability_.available = true;
+    std::vector<std::string> notes = std::move(caveats);
     if (!skipped.empty()) {
-      availability_.reason = fmt::format("some zones skipped: {}", fmt::join(skipped, "; "));
+      notes.insert(notes.begin(), fmt::format("some zones skipped: {}", fmt::join(skipped, "; ")));
       if (permission_denied) availability_.fix = rapl::powercap_permission_fix();
     }
+    availability_.reason = fmt::format("{}", fmt::join(notes, "; "));
     build_channels();
   }
 

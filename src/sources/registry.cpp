@@ -105,6 +105,10 @@ class SourceOpener {
 void add_source(SourceDiscovery& found, const SourceEntry& entry, std::unique_ptr<Source> source) {
   const Availability availability = source->availability();
   if (availability.available) {
+    // A source that works with a limitation (zones skipped, a wrap it cannot undo) says so.
+    if (!availability.reason.empty()) {
+      found.notes.push_back(fmt::format("{}: {}", entry.name, availability.reason));
+    }
     found.available.push_back(std::move(source));
   } else {
     found.unavailable.push_back({std::string(entry.name), availability});

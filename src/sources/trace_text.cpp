@@ -8,16 +8,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/text_file.hpp"
+#include "sources/plausibility.hpp"
+
 namespace jouleprof::trace_text {
 
-Result<std::string> read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(ErrorCode::kNotFound, fmt::format("{}: cannot open the file", path));
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) return Error(ErrorCode::kIo, fmt::format("{}: read failed", path));
-  return content.str();
-}
+Result<std::string> read_all(const std::string& path) { return read_text_file(path, "file"); }
 
 std::vector<Line> split_lines(std::string_view content) {
   std::vector<Line> lines;
@@ -147,6 +143,7 @@ Result<Series> build_series(Channel channel, const std::vector<RawSample>& sampl
       }
     }
   }
+  rules.implausible = enforce_plausibility(series, path);
   return series;
 }
 

@@ -56,11 +56,12 @@ struct RawSample {
 
 // Builds a Series from samples in file order: equal consecutive stamps are merged into their
 // mean (counted in `rules`), a stamp earlier than its predecessor is an error naming the file
-// and line, and intervals longer than both gap_factor × the median interval and min_gap_ns
-// become Gaps.
+// and line, intervals longer than both gap_factor × the median interval and min_gap_ns become
+// Gaps, and implausible readings are left out as gaps (sources/plausibility.hpp).
 struct SeriesRules {
   std::size_t duplicates_merged = 0;
   std::size_t gaps = 0;
+  std::optional<std::string> implausible;  // the warning, when readings were left out
 };
 Result<Series> build_series(Channel channel, const std::vector<RawSample>& samples,
                             const std::string& path, double gap_factor, TimeNs min_gap_ns,

@@ -33,7 +33,7 @@ Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::st
     return Error(ErrorCode::kNotFound,
                  "'" + reference + "' is neither a profile file nor a run id in the history");
   }
-  JP_TRY(HistoryDb db, HistoryDb::open(db_path));
+  JP_TRY(HistoryDb db, HistoryDb::open_existing(db_path));
   JP_TRY(RunRecord run, db.run(id));
   JP_TRY(std::vector<NodeEnergy> nodes, db.nodes(id));
   return EnergySnapshot{fmt::format("run {}", id), run.total_energy_j, run.process_energy_j,

@@ -242,6 +242,19 @@ RunRecord run_from_row(const Statement& s) {
 
 }  // namespace
 
+Result<HistoryDb> HistoryDb::open_existing(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) {
+    return Error(ErrorCode::kNotFound,
+                 path + ": no run history there (nothing has been recorded in this database)");
+  }
+  if (std::filesystem::is_directory(status)) {
+    return Error(ErrorCode::kInvalidInput, path + ": is a directory, not a history database");
+  }
+  return open(path);
+}
+
 Result<HistoryDb> HistoryDb::open(const std::string& path) {
   std::error_code ec;
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();

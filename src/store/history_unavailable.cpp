@@ -15,6 +15,7 @@ Error unavailable(const std::string& path) {
 }  // namespace
 
 Result<HistoryDb> HistoryDb::open(const std::string& path) { return unavailable(path); }
+Result<HistoryDb> HistoryDb::open_existing(const std::string& path) { return unavailable(path); }
 HistoryDb::~HistoryDb() = default;
 HistoryDb::HistoryDb(HistoryDb&& other) noexcept : db_(other.db_), path_(std::move(other.path_)) {}
 HistoryDb& HistoryDb::operator=(HistoryDb&& other) noexcept {

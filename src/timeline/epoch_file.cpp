@@ -7,6 +7,8 @@
 #include <charconv>
 #include <fstream>
 
+#include "core/text_file.hpp"
+
 namespace jouleprof {
 namespace {
 
@@ -28,10 +30,11 @@ void notify_epoch_file(EpochBoundary::Kind kind, TimeNs t_ns) noexcept {
 }
 
 Result<std::vector<EpochBoundary>> read_epoch_file(const std::string& path) {
-  std::ifstream in(path);
   std::vector<EpochBoundary> boundaries;
-  if (!in) return boundaries;  // no epoch has begun or ended yet
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Result<std::string> read = read_text_file(path, "epoch file");
+  // No file yet: no epoch has begun or ended.
+  if (!read && read.error().code() == ErrorCode::kNotFound) return boundaries;
+  JP_TRY(const std::string text, std::move(read));
   std::size_t line_no = 0;
   std::size_t begin = 0;
   for (std::size_t end = text.find('\n'); end != std::string::npos; end = text.find('\n', begin)) {

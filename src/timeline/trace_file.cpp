@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <new>
 
 namespace jouleprof::timeline {
 namespace {
@@ -32,7 +33,11 @@ Status read_all(const std::string& path, std::string& bytes) {
                  fmt::format("{}: cannot open: {}", path, std::strerror(err)));
   }
   struct stat info {};
-  const std::size_t expected = fstat(fileno(file.get()), &info) == 0 && info.st_size > 0
+  const bool known = fstat(fileno(file.get()), &info) == 0;
+  if (known && S_ISDIR(info.st_mode)) {
+    return Error(ErrorCode::kInvalidInput, fmt::format("{}: is a directory, not a trace", path));
+  }
+  const std::size_t expected = known && S_ISREG(info.st_mode) && info.st_size > 0
                                    ? static_cast<std::size_t>(info.st_size)
                                    : 0;
   bytes.resize(expected + TraceText::kPadding);
@@ -44,7 +49,10 @@ Status read_all(const std::string& path, std::string& bytes) {
     size += got;
     if (got < room) break;
   }
-  if (std::ferror(file.get())) return Error(ErrorCode::kIo, fmt::format("{}: read failed", path));
+  if (std::ferror(file.get())) {
+    return Error(ErrorCode::kIo,
+                 fmt::format("{}: reading the trace failed: {}", path, std::strerror(errno)));
+  }
   bytes.resize(size);
   return Status::Ok();
 }
@@ -60,15 +68,19 @@ Result<std::string> gunzip(const std::string& compressed, const std::string& pat
   if (inflateInit2(&stream, 15 + 16) != Z_OK) {
     return Error(ErrorCode::kInternal, fmt::format("{}: zlib could not start", path));
   }
-  // The gzip trailer holds the text's size modulo 2^32: exact for one member under 4 GiB, and a
-  // good first guess otherwise. Room for the padding is kept so that TraceText need not copy.
+  // The gzip trailer holds the text's size modulo 2^32: exact for one honest member under 4 GiB,
+  // but any file can claim anything, so it is believed only up to what deflate can expand the
+  // input to (1032:1); the buffer grows by doubling past that. Room for the padding is kept so
+  // that TraceText need not copy.
+  constexpr std::size_t kMaxDeflateRatio = 1032;
   const auto trailer = [&](std::size_t k) {
     return static_cast<std::size_t>(
         static_cast<unsigned char>(compressed[compressed.size() - 4 + k]));
   };
-  const std::size_t size_hint =
+  const std::size_t claimed =
       compressed.size() >= 18 ? trailer(0) | trailer(1) << 8 | trailer(2) << 16 | trailer(3) << 24
                               : 0;
+  const std::size_t size_hint = std::min(claimed, compressed.size() * kMaxDeflateRatio);
   std::string out;
   out.resize(std::max(size_hint, compressed.size()) + TraceText::kPadding + 1);
   std::size_t produced = 0;
@@ -119,13 +131,21 @@ TraceText::TraceText(std::string text) : bytes_(std::move(text)), size_(bytes_.s
 }
 
 Result<TraceText> read_trace_file(const std::string& path) {
-  std::string bytes;
-  JP_RETURN_IF_ERROR(read_all(path, bytes));
-  if (is_gzip(bytes)) {
-    JP_TRY(std::string text, gunzip(bytes, path));
-    return TraceText(std::move(text));
+  try {
+    std::string bytes;
+    JP_RETURN_IF_ERROR(read_all(path, bytes));
+    if (is_gzip(bytes)) {
+      JP_TRY(std::string text, gunzip(bytes, path));
+      return TraceText(std::move(text));
+    }
+    return TraceText(std::move(bytes));
+  } catch (const std::bad_alloc&) {
+    // A real trace this large, or a gzip bomb: either way not one that fits here.
+    return Error(ErrorCode::kIo,
+                 fmt::format("{}: the trace (or what it decompresses to) is too large to hold in "
+                             "memory",
+                             path));
   }
-  return TraceText(std::move(bytes));
 }
 
 }  // namespace jouleprof::timeline

@@ -2,6 +2,8 @@
 // attributor then charges the measured energy to the recorded ops and layers.
 #include <algorithm>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "jouleprof/recorder.hpp"
 #include "jouleprof/torch_profile.hpp"
@@ -9,15 +11,20 @@
 namespace jouleprof::torch_adapter {
 namespace {
 
-void add_block_energy(const ProfileNode& node, bool parent_is_layer, LayerBlockShares& shares) {
-  if (parent_is_layer) {
-    if (node.name == "attention") shares.attention += node.energy_j;
-    if (node.name == "intermediate") shares.intermediate += node.energy_j;
-    if (node.name == "output") shares.output += node.energy_j;
+void add_block_energy(const ProfileNode& root, LayerBlockShares& shares) {
+  std::vector<std::pair<const ProfileNode*, bool>> pending{{&root, false}};  // node, parent a layer
+  while (!pending.empty()) {
+    const auto [node, parent_is_layer] = pending.back();
+    pending.pop_back();
+    if (parent_is_layer) {
+      if (node->name == "attention") shares.attention += node->energy_j;
+      if (node->name == "intermediate") shares.intermediate += node->energy_j;
+      if (node->name == "output") shares.output += node->energy_j;
+    }
+    const bool is_layer = node->name.rfind("layer_", 0) == 0;
+    if (is_layer) shares.layer_energy_j += node->energy_j;
+    for (const ProfileNode& child : node->children) pending.emplace_back(&child, is_layer);
   }
-  const bool is_layer = node.name.rfind("layer_", 0) == 0;
-  if (is_layer) shares.layer_energy_j += node.energy_j;
-  for (const ProfileNode& child : node.children) add_block_energy(child, is_layer, shares);
 }
 
 }  // namespace
@@ -28,7 +35,7 @@ bool channel_on_device(const std::string& channel_device, const std::string& wor
 
 LayerBlockShares transformer_block_shares(const ProfileNode& tree) {
   LayerBlockShares shares;
-  add_block_energy(tree, false, shares);
+  add_block_energy(tree, shares);
   if (shares.layer_energy_j > 0.0) {
     shares.attention /= shares.layer_energy_j;
     shares.intermediate /= shares.layer_energy_j;

@@ -111,6 +111,7 @@ Result<Series> read_ram_power_log(const std::string& path, const PowerLogOptions
   trace_text::SeriesRules rules;
   JP_TRY(Series series, trace_text::build_series(channel, raw, path, options.gap_factor,
                                                  options.min_gap_ns, rules));
+  if (rules.implausible) warnings.push_back(*rules.implausible);
   series.channel().provenance_detail =
       fmt::format("RAM power = {} W/GB x resident memory (memory usage (MB) / 1024) from {}: {}{}",
                   watts_per_gb, path, trace_text::describe_rules(options, offset, rules, ""),

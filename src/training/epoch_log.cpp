@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 
+#include "core/time_range.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -134,8 +136,9 @@ Result<EpochLog> read_epochs_csv(const std::string& path, TimeNs training_begin_
                            fmt::format("expected epoch {} (rows in order, from 0)", log.size()));
     }
     const auto end_s = trace_text::parse_number(fields[1]);
-    const TimeNs end_ns = end_s ? training_begin_ns + s_to_ns(*end_s) : 0;
-    if (!end_s || end_ns <= (log.end_ns.empty() ? training_begin_ns : log.end_ns.back())) {
+    const std::optional<TimeNs> offset_ns = end_s ? checked_s_to_ns(*end_s) : std::nullopt;
+    const TimeNs end_ns = offset_ns ? training_begin_ns + *offset_ns : 0;
+    if (!offset_ns || end_ns <= (log.end_ns.empty() ? training_begin_ns : log.end_ns.back())) {
       return invalid_input(where, "end_s", fields[1],
                            "must be a number of seconds after the previous epoch's end");
     }

@@ -1,6 +1,7 @@
 #include "training/gpu_specs.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -11,19 +12,31 @@
 namespace jouleprof {
 namespace {
 
-std::string normalise(std::string_view name) {
-  std::string out;
+// The lower-case runs of letters and digits, without the vendor words NVIDIA, GeForce, Tesla:
+// "NVIDIA A100-SXM4-80GB" -> {a100, sxm4, 80gb}.
+std::vector<std::string> name_tokens(std::string_view name) {
+  std::vector<std::string> tokens;
+  std::string token;
+  const auto flush = [&] {
+    if (!token.empty() && token != "nvidia" && token != "geforce" && token != "tesla") {
+      tokens.push_back(token);
+    }
+    token.clear();
+  };
   for (char c : name) {
     if (std::isalnum(static_cast<unsigned char>(c))) {
-      out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+      token.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    } else {
+      flush();
     }
   }
-  for (std::string_view word : {"nvidia", "geforce", "tesla"}) {
-    for (std::size_t at = out.find(word); at != std::string::npos; at = out.find(word)) {
-      out.erase(at, word.size());
-    }
-  }
-  return out;
+  flush();
+  return tokens;
+}
+
+// "RTX 3090", "rtx3090" and "GeForce RTX-3090" are one name.
+std::string normalise(std::string_view name) {
+  return fmt::format("{}", fmt::join(name_tokens(name), ""));
 }
 
 }  // namespace
@@ -91,23 +104,38 @@ Status GpuSpecTable::load_overrides(const std::string& path) {
 }
 
 Result<GpuSpec> GpuSpecTable::find(std::string_view name) const {
+  const std::vector<std::string> query = name_tokens(name);
   const std::string key = normalise(name);
-  const GpuSpec* best = nullptr;
-  std::size_t best_length = 0;
+  if (key.empty()) return invalid_input("GPU specs", "GPU name", name, "names no GPU");
   for (const GpuSpec& spec : entries_) {
-    const std::string candidate = normalise(spec.name);
-    if (candidate == key) return spec;
-    if (!candidate.empty() && key.find(candidate) != std::string::npos &&
-        candidate.size() > best_length) {
-      best = &spec;
-      best_length = candidate.size();
+    if (normalise(spec.name) == key) return spec;
+  }
+  // The query may name the first whole tokens of one entry ("V100" for "Tesla V100-SXM2-32GB"),
+  // never part of a token: "A100" is no "A10", "RTX 3080 Ti" no "RTX 3080".
+  std::vector<const GpuSpec*> extending;
+  std::vector<std::string> related;  // entries sharing the query's first token, for the message
+  for (const GpuSpec& spec : entries_) {
+    const std::vector<std::string> tokens = name_tokens(spec.name);
+    if (!query.empty() && !tokens.empty() && tokens[0] == query[0]) related.push_back(spec.name);
+    if (tokens.size() > query.size() && std::equal(query.begin(), query.end(), tokens.begin())) {
+      extending.push_back(&spec);
     }
   }
-  if (best != nullptr) return *best;
-  return Error(ErrorCode::kNotFound,
-               fmt::format("GPU '{}' is not in the {}: add it with a specs file "
-                           "(name,cuda_cores,memory_gb,tdp_w,fp32_tflops)",
-                           name, origin_));
+  if (extending.size() == 1) return *extending.front();
+  if (extending.size() > 1) {
+    std::vector<std::string> names;
+    for (const GpuSpec* spec : extending) names.push_back(spec->name);
+    return invalid_input("GPU specs", "GPU name", name,
+                         fmt::format("is ambiguous in the {}: it could be {}; give the full name",
+                                     origin_, fmt::join(names, ", ")));
+  }
+  return Error(
+      ErrorCode::kNotFound,
+      fmt::format("GPU '{}' is not in the {}{}: add it with a specs file "
+                  "(name,cuda_cores,memory_gb,tdp_w,fp32_tflops)",
+                  name, origin_,
+                  related.empty() ? std::string()
+                                  : fmt::format(" (similar: {})", fmt::join(related, ", "))));
 }
 
 }  // namespace jouleprof

@@ -29,7 +29,9 @@ class GpuSpecTable {
   Status load_overrides(const std::string& path);
 
   // Finds "NVIDIA GeForce RTX 3090", "rtx3090", "RTX 3090" alike: case, spaces, dashes and the
-  // words NVIDIA/GeForce/Tesla are ignored; else the longest table name contained in the query.
+  // words NVIDIA/GeForce/Tesla are ignored. Otherwise the name must be the first whole words of
+  // exactly one entry ("V100"); an ambiguous name ("A100") is an error listing the candidates, and
+  // a longer or different one ("RTX 3080 Ti", "A100 PCIe") is not found.
   Result<GpuSpec> find(std::string_view name) const;
 
   const std::vector<GpuSpec>& entries() const { return entries_; }

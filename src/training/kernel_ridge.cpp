@@ -30,9 +30,18 @@ FeatureScaler FeatureScaler::fit(const std::vector<FeatureRow>& rows) {
   for (const FeatureRow& r : rows) {
     for (std::size_t j = 0; j < d; ++j) s.stdev[j] += (r[j] - s.mean[j]) * (r[j] - s.mean[j]);
   }
-  for (double& v : s.stdev) {
-    v = std::sqrt(v / static_cast<double>(n));
-    if (v < 1e-12) v = 1.0;
+  s.constant.assign(d, false);
+  for (std::size_t j = 0; j < d; ++j) {
+    s.stdev[j] = std::sqrt(s.stdev[j] / static_cast<double>(n));
+    const double first = rows[0][j];
+    const bool same = std::all_of(rows.begin(), rows.end(), [&](const FeatureRow& r) {
+      return std::fabs(r[j] - first) <= 1e-9 * std::max(1.0, std::fabs(first));
+    });
+    if (same || s.stdev[j] <= 1e-9 * std::max(1.0, std::fabs(s.mean[j]))) {
+      s.constant[j] = true;
+      s.mean[j] = first;
+      s.stdev[j] = 1.0;
+    }
   }
   return s;
 }

@@ -10,11 +10,15 @@ namespace jouleprof {
 
 using FeatureRow = std::vector<double>;
 
-// z = (x − mean) / stdev per feature; a constant feature gets stdev 1 (it carries no information
-// and must not divide by zero).
+// Standardises each feature by its training mean and standard deviation: z = (x − mean) / stdev.
+// A feature that is the same in every training row (to 1e-9 of its size) carries no information:
+// its spread is left at 1 and its mean is that value, so it scales to exactly 0 for those rows,
+// instead of rounding noise divided by a spread of ~1e-12 (which made a constant column blow
+// predictions up to ±1e19 J).
 struct FeatureScaler {
   std::vector<double> mean;
   std::vector<double> stdev;
+  std::vector<bool> constant;  // per feature: the same in every training row
 
   static FeatureScaler fit(const std::vector<FeatureRow>& rows);
   FeatureRow apply(const FeatureRow& row) const;

@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/json_brief.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -36,6 +37,9 @@ void PreFeatures::set_gpu(const GpuSpec& spec) {
 }
 
 namespace {
+
+// More epochs than any training run has; also what an int holds without a question.
+constexpr int kMaxEpochs = 1'000'000;
 
 // Accepted column names per quantity: run_summaries.csv's first, then short names.
 const std::map<std::string, std::vector<std::string>, std::less<>>& column_aliases() {
@@ -70,6 +74,7 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
   const auto lines = trace_text::split_lines(content);
   PreTable table;
   std::map<std::string, std::size_t, std::less<>> column;
+  std::vector<std::string> header_names;  // as the file spells them, for errors
   bool header = true;
   for (const auto& line : lines) {
     if (trace_text::trim(line.text).empty()) continue;
@@ -77,6 +82,7 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
     const std::string where = trace_text::where(path, line.number);
     if (header) {
       header = false;
+      header_names.assign(fields.begin(), fields.end());
       for (const auto& [key, names] : column_aliases()) {
         for (const std::string& name : names) {
           const auto it = std::find(fields.begin(), fields.end(), name);
@@ -145,15 +151,40 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
     if (column.count("input_width")) {
       JP_TRY(run.features.input_width, number("input_width"));
     }
+    // Sizes and counts that cannot be negative (or, for most, zero) in a real run.
+    const struct {
+      const char* key;
+      double value;
+      bool zero_allowed;
+    } kChecks[] = {{"batch_size", run.features.batch_size, false},
+                   {"training_size", run.features.training_size, false},
+                   {"validation_size", run.features.validation_size, true},
+                   {"gflops", run.features.gflops_per_sample, false},
+                   {"ram_gb", run.features.ram_gb, true},
+                   {"input_height", run.features.input_height, false},
+                   {"input_width", run.features.input_width, false}};
+    for (const auto& check : kChecks) {
+      if (check.value < 0.0 || (!check.zero_allowed && check.value == 0.0)) {
+        // The column as the file names it (RAM may come from the MB column).
+        const std::string_view key =
+            column.count(check.key) == 0 && std::string_view(check.key) == "ram_gb" ? "memory_mb"
+                                                                                    : check.key;
+        const auto it = column.find(key);
+        const bool named = it != column.end() && it->second < header_names.size();
+        return invalid_input(where, named ? header_names[it->second] : std::string(check.key),
+                             fmt::format("{}", check.value),
+                             check.zero_allowed ? "must not be negative" : "must be positive");
+      }
+    }
     const std::size_t gpu_col = column.at("gpu");
     run.gpu_name = gpu_col < fields.size() ? std::string(fields[gpu_col]) : "";
     auto spec = specs.find(run.gpu_name);
     if (!spec) return spec.error().with_context(where);
     run.features.set_gpu(*spec);
     JP_TRY(const double epochs, number("epochs"));
-    if (epochs < 1 || epochs != std::floor(epochs)) {
+    if (!(epochs >= 1 && epochs <= kMaxEpochs) || epochs != std::floor(epochs)) {
       return invalid_input(where, "epochs", fields[column.at("epochs")],
-                           "must be a whole number ≥ 1");
+                           fmt::format("must be a whole number from 1 to {}", kMaxEpochs));
     }
     run.epochs = static_cast<int>(epochs);
     if (column.count("duration_s")) {
@@ -212,6 +243,30 @@ double PreModel::predict_linear_target(const PreFeatures& features) const {
   return linear.predict(scaler.apply(features.as_row()));
 }
 
+std::vector<std::string> PreModel::prediction_warnings(const PreFeatures& features) const {
+  std::vector<std::string> warnings;
+  const FeatureRow row = features.as_row();
+  for (std::size_t j = 0; j < row.size() && j < scaler.constant.size(); ++j) {
+    if (scaler.constant[j] && row[j] != scaler.mean[j]) {
+      warnings.push_back(fmt::format(
+          "feature {} was {} in every training run, so the model cannot tell what {} = {} does "
+          "(it is left out of the prediction's basis)",
+          kPreFeatureNames[j], scaler.mean[j], kPreFeatureNames[j], row[j]));
+    }
+  }
+  const auto check = [&](double value, std::string_view what) {
+    if (!std::isfinite(value) || value < 0.0) {
+      warnings.push_back(fmt::format(
+          "the {} predicts {}, which no run can use: these features lie outside what the "
+          "training runs support",
+          what, value));
+    }
+  };
+  check(predict_target(features), "kernel ridge model");
+  check(predict_linear_target(features), "linear baseline");
+  return warnings;
+}
+
 Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& options) {
   const std::size_t min_runs = static_cast<std::size_t>(std::max(2, options.search.folds));
   if (runs.size() < min_runs) {
@@ -249,7 +304,9 @@ Status save_pre_model(const PreModel& model, const std::string& dir) {
   j["version"] = 1;
   j["target"] = std::string(to_string(model.target));
   j["features"] = std::vector<std::string>(kPreFeatureNames.begin(), kPreFeatureNames.end());
-  j["scaler"] = {{"mean", model.scaler.mean}, {"stdev", model.scaler.stdev}};
+  j["scaler"] = {{"mean", model.scaler.mean},
+                 {"stdev", model.scaler.stdev},
+                 {"constant", model.scaler.constant}};
   j["kernel_ridge"] = {{"kernel", "rbf"},
                        {"alpha", model.kernel_ridge.alpha},
                        {"gamma", model.kernel_ridge.gamma},
@@ -284,15 +341,17 @@ Result<PreModel> load_pre_model(const std::string& dir) {
     PreModel m;
     const auto target = pre_target_from_string(j.at("target").get<std::string>());
     if (!target)
-      return invalid_input(path, "target", j.at("target").dump(), "expected power or epoch-energy");
+      return invalid_input(path, "target", json_brief(j.at("target")),
+                           "expected power or epoch-energy");
     m.target = *target;
     if (j.at("features").get<std::vector<std::string>>() !=
         std::vector<std::string>(kPreFeatureNames.begin(), kPreFeatureNames.end())) {
-      return invalid_input(path, "features", j.at("features").dump(),
+      return invalid_input(path, "features", json_brief(j.at("features")),
                            "feature list differs from this jouleprof");
     }
     m.scaler.mean = j.at("scaler").at("mean").get<std::vector<double>>();
     m.scaler.stdev = j.at("scaler").at("stdev").get<std::vector<double>>();
+    m.scaler.constant = j.at("scaler").value("constant", std::vector<bool>(m.scaler.stdev.size()));
     const auto& krr = j.at("kernel_ridge");
     m.kernel_ridge.alpha = krr.at("alpha").get<double>();
     m.kernel_ridge.gamma = krr.at("gamma").get<double>();
@@ -310,8 +369,13 @@ Result<PreModel> load_pre_model(const std::string& dir) {
     m.training_runs = j.at("training_runs").get<std::size_t>();
     m.gpu_specs_origin = j.value("gpu_specs", "");
     const std::size_t d = kPreFeatureNames.size();
+    for (double v : m.scaler.stdev) {
+      if (!std::isfinite(v) || !(v > 0.0)) {
+        return invalid_input(path, "scaler.stdev", fmt::format("{}", v), "must be positive");
+      }
+    }
     if (m.scaler.mean.size() != d || m.scaler.stdev.size() != d || m.linear.weights.size() != d ||
-        m.kernel_ridge.x.size() != m.kernel_ridge.dual.size()) {
+        m.scaler.constant.size() != d || m.kernel_ridge.x.size() != m.kernel_ridge.dual.size()) {
       return invalid_input(path, "kernel_ridge", "", "array sizes do not match the feature count");
     }
     for (const FeatureRow& r : m.kernel_ridge.x) {

@@ -87,6 +87,9 @@ struct PreModel {
 
   double predict_target(const PreFeatures& features) const;
   double predict_linear_target(const PreFeatures& features) const;
+  // What makes a prediction for `features` unsupported by the training runs: a feature that was
+  // the same in every run given another value, a prediction that is negative or not finite.
+  std::vector<std::string> prediction_warnings(const PreFeatures& features) const;
 };
 
 Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& options);

@@ -192,7 +192,13 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
                               first_epoch_energy_j(energies.energy_j[0], request.epochs),
                               std::nullopt, std::nullopt, "Carbontracker-style E_0 × N"});
 
-  std::string gpu_name = request.gpu_name.value_or(energy->channel().device);
+  // A log's GPU channel is "gpu<index> <name>" (nvidia-smi's name column): the name is after.
+  std::string gpu_name = energy->channel().device;
+  if (const std::size_t space = gpu_name.find(' ');
+      gpu_name.starts_with("gpu") && space != std::string::npos) {
+    gpu_name = gpu_name.substr(space + 1);
+  }
+  if (request.gpu_name) gpu_name = *request.gpu_name;
   auto spec = specs.find(gpu_name);
   if (!spec) {
     report.warnings.push_back(

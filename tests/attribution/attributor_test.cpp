@@ -267,5 +267,63 @@ TEST(Attributor, WritesIntoAProfile) {
   EXPECT_NEAR(back->tree->energy_j, p.tree->energy_j, 1e-9);
 }
 
+TEST(Attributor, GapsInsideTheWindowAreAWarning) {
+  std::vector<Series> series;
+  series.push_back(counter("rapl:pkg", "cpu0", kNsPerMs, 100 * kNsPerMs, 50.0));
+  series[0].add_gap(Gap{40 * kNsPerMs, 45 * kNsPerMs, "counter went backwards (1 J after 2 J)"});
+  series[0].add_gap(Gap{200 * kNsPerMs, 210 * kNsPerMs, "after the window"});
+  AttributionOptions options;
+  options.window_begin_ns = 0;
+  options.window_end_ns = 100 * kNsPerMs;
+  auto r = attribute(series, two_tracks(), options);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0],
+            "channel rapl:pkg: 1 gap in its readings inside the window (0.005 s; first at "
+            "40000000 ns: counter went backwards (1 J after 2 J)); energy lost in a gap is not "
+            "attributed");
+}
+
+TEST(Attributor, ParentCyclesAndOverDeepTreesAreRefused) {
+  std::vector<Series> series;
+  series.push_back(counter("rapl:pkg", "cpu0", kNsPerMs, 100 * kNsPerMs, 50.0));
+  Timeline cycle = two_tracks();
+  cycle.spans()[0].parent = 1;
+  cycle.spans()[1].parent = 0;
+  auto r = attribute(series, cycle, AttributionOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("is its own ancestor"), std::string::npos)
+      << r.error().message();
+  // A name of a million '/' levels would be a tree deeper than jouleprof builds.
+  Timeline deep;
+  const auto track = deep.add_track(Track{TrackKind::kCpuThread, "t", "cpu0"});
+  std::string name = "a";
+  for (std::size_t i = 0; i < kMaxProfileTreeDepth; ++i) name += "/b";
+  deep.add_span(Span{10 * kNsPerMs, 20 * kNsPerMs, track, deep.intern(name)});
+  r = attribute(series, deep, AttributionOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("beyond the 1000000 levels"), std::string::npos)
+      << r.error().message().substr(0, 300);
+}
+
+TEST(Attributor, DeepSpanChainsAreAttributedWithoutRecursion) {
+  std::vector<Series> series;
+  series.push_back(counter("rapl:pkg", "cpu0", kNsPerMs, 100 * kNsPerMs, 50.0));
+  Timeline chain;
+  const auto track = chain.add_track(Track{TrackKind::kCpuThread, "t", "cpu0"});
+  const auto name = chain.intern("s");
+  for (std::uint32_t i = 0; i < 20'000; ++i) {
+    Span s{10 * kNsPerMs, 90 * kNsPerMs, track, name};
+    s.parent = i == 0 ? kNoIndex : i - 1;
+    chain.add_span(s);
+  }
+  AttributionOptions options;
+  options.window_begin_ns = 0;
+  options.window_end_ns = 100 * kNsPerMs;
+  auto r = attribute(series, chain, options);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_NEAR(r->tree.energy_j, 5.0, 1e-9);
+}
+
 }  // namespace
 }  // namespace jouleprof

@@ -37,6 +37,15 @@ TEST(RecordingInputs, NamesLineAndFieldOfBadRows) {
       << s.error().message();
   const auto other = dir.write("other.csv", "a,b\n");
   EXPECT_FALSE(read_nvml_poll_csv(other.string()).ok());
+  // Two rows run together (found by fuzz/nvml_poll_log_fuzz.cpp) were read as one, its energy
+  // taken from the second row's fields.
+  const auto joined = dir.write("joined.csv",
+                                "t_ns,instant_mw,instant_nvml_ts_us,avg_mw,energy_mj\n"
+                                "1000,600000,1,353181,95367467,174225,2,391594,-1\n");
+  s = read_nvml_poll_csv(joined.string());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message().find("line 2"), std::string::npos) << s.error().message();
+  EXPECT_NE(s.error().message().find("more than the 5 fields"), std::string::npos);
 }
 
 TEST(RecordingInputs, ReadsRecordingMetadata) {
@@ -53,6 +62,23 @@ TEST(RecordingInputs, ReadsRecordingMetadata) {
   auto b = read_recording_meta(bad.string());
   ASSERT_FALSE(b.ok());
   EXPECT_NE(b.error().message().find("marks[0]"), std::string::npos);
+}
+
+TEST(RecordingInputs, ANvmlCounterReadSteppingBackIsAGap) {
+  testing::TempDir dir;
+  const auto path = dir.write("nvml.csv",
+                              "t_ns,instant_mw,instant_nvml_ts_us,avg_mw,energy_mj\n"
+                              "1000000000,300000,1,300000,1000\n"
+                              "2000000000,300000,2,300000,1300\n"
+                              "3000000000,300000,3,300000,1250\n"
+                              "4000000000,300000,4,300000,1900\n");
+  auto s = read_energy_samples(path.string());
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  const Series& energy = (*s)[0];
+  ASSERT_EQ(energy.size(), 3u);
+  EXPECT_DOUBLE_EQ(energy.total_energy_j(), 0.9);  // the stale read costs nothing
+  ASSERT_EQ(energy.gaps().size(), 1u);
+  EXPECT_EQ(energy.gaps()[0].reason, "counter went backwards (1.25 J after 1.3 J)");
 }
 
 }  // namespace

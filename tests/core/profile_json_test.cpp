@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "jouleprof/profile.hpp"
@@ -190,6 +191,122 @@ TEST(ProfileJson, BadInputNamesTheField) {
   EXPECT_NE(bad.error().message().find("guessed"), std::string::npos);
   EXPECT_FALSE(profile_from_json_string("{not json", "p.json"));
   EXPECT_FALSE(read_profile_json("/nonexistent/profile.json"));
+}
+
+// Found by fuzz/profile_json_fuzz.cpp: a number beyond a double ("4368e196991875") escaped the
+// reader as an uncaught exception, and a float where an integer belongs (time_ns 1e41) was cast
+// to int64 (undefined behaviour).
+TEST(ProfileJson, NumbersBeyondTheirTypeAreRefused) {
+  const std::string text = profile_to_json_string(sample_profile());
+  const auto with = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    const auto at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) t.replace(at, from.size(), to);
+    return profile_from_json_string(t, "p.json");
+  };
+  const Result<Profile> huge = with("\"calls\":", "\"calls\":4368e196991875,\"x\":");
+  ASSERT_FALSE(huge);
+  EXPECT_NE(huge.error().message().find("p.json: not valid JSON"), std::string::npos)
+      << huge.error().message();
+  const Result<Profile> float_time = with("\"time_ns\":", "\"time_ns\":1e41,\"x\":");
+  ASSERT_FALSE(float_time);
+  EXPECT_NE(float_time.error().message().find("time_ns' is not a whole number in range (1e+41)"),
+            std::string::npos)
+      << float_time.error().message();
+  const Result<Profile> negative_calls = with("\"calls\":", "\"calls\":-1,\"x\":");
+  ASSERT_FALSE(negative_calls);
+  EXPECT_NE(negative_calls.error().message().find("calls' is not a whole number in range"),
+            std::string::npos)
+      << negative_calls.error().message();
+}
+
+TEST(ProfileJson, LayoutIsNlohmannsDump) {
+  // The writer streams the document; it lays it out as nlohmann's dump() would.
+  for (int indent : {-1, 1, 2}) {
+    const std::string text = profile_to_json_string(sample_profile(), indent);
+    EXPECT_EQ(nlohmann::json::parse(text).dump(indent), text) << indent;
+  }
+}
+
+// A profile whose tree is a chain `levels` deep.
+Profile deep_profile(int levels) {
+  Profile p = sample_profile();
+  ProfileNode root;
+  root.name = "run";
+  ProfileNode* at = &root;
+  for (int i = 0; i < levels; ++i) {
+    at->children.emplace_back();
+    at = &at->children.back();
+    at->name = "level_" + std::to_string(i);
+    at->energy_j = 1.0;
+  }
+  p.tree = std::move(root);
+  return p;
+}
+
+TEST(ProfileJson, DeepTreesRoundTripInLinearSpace) {
+  const Profile deep = deep_profile(100'000);
+  const std::string text = profile_to_json_string(deep, 1);
+  // Indentation stops growing: the file is linear in the depth, not quadratic.
+  std::size_t widest = 0;
+  for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1)) {
+    widest = std::max(widest, text.find_first_not_of(' ', at + 1) - at - 1);
+  }
+  EXPECT_LE(widest, 66u);
+  // 14 lines a node of at most 66 columns of indentation: under 2 kB a level (growing
+  // indentation would be 100 000² / 2 × 14 bytes, 70 GB).
+  EXPECT_LT(text.size(), 100'000u * 2'000u);
+  const Result<Profile> back = profile_from_json_string(text, "deep.json");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(profile_to_json_string(*back, 1), text);
+}
+
+TEST(ProfileJson, ErrorsDeepInTheTreeNameAShortPath) {
+  std::string text = profile_to_json_string(deep_profile(1'000));
+  const std::string last = R"("name":"level_999")";
+  const auto at = text.find(last);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, last.size(), R"("name":7)");
+  const Result<Profile> bad = profile_from_json_string(text, "deep.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("deep.json: field 'tree[run].children[level_0]"),
+            std::string::npos)
+      << bad.error().message();
+  EXPECT_NE(bad.error().message().find("…991 levels…"), std::string::npos) << bad.error().message();
+  EXPECT_NE(bad.error().message().find(".name' has the wrong type (7)"), std::string::npos)
+      << bad.error().message();
+  EXPECT_LT(bad.error().message().size(), 400u);
+}
+
+TEST(ProfileJson, WritingIsAtomic) {
+  testing::TempDir dir;
+  const std::string path = (dir.path() / "profile.json").string();
+  ASSERT_TRUE(write_profile_json(sample_profile(), path));
+  ASSERT_TRUE(write_profile_json(sample_profile(), path));  // replaced in one rename
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    ++files;
+    EXPECT_EQ(entry.path().filename(), "profile.json") << "no temporary file left behind";
+  }
+  EXPECT_EQ(files, 1u);
+  const Status missing_dir =
+      write_profile_json(sample_profile(), (dir.path() / "no" / "p.json").string());
+  ASSERT_FALSE(missing_dir);
+  EXPECT_NE(missing_dir.error().message().find("cannot open for writing"), std::string::npos);
+}
+
+TEST(ProfileJson, TimelineIndicesAreChecked) {
+  std::string text = profile_to_json_string(sample_profile());
+  const std::string span = "[200,300,0,0,-1,0,4,2]";
+  const auto at = text.find(span);
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, span.size(), "[200,300,0,0,0,0,4,2]");  // its own parent
+  const Result<Profile> cycle = profile_from_json_string(text, "p.json");
+  ASSERT_FALSE(cycle.ok());
+  EXPECT_NE(cycle.error().message().find("'timeline.spans[0]' is its own ancestor"),
+            std::string::npos)
+      << cycle.error().message();
 }
 
 }  // namespace

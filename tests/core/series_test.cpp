@@ -72,5 +72,18 @@ TEST(Series, StoresAcrossChunksAndFindsUpdates) {
   EXPECT_EQ(s.update_indices().front(), 10u);
 }
 
+TEST(Series, CopiesAreDeep) {
+  Series s(counter_channel());
+  for (int i = 0; i < 5000; ++i) ASSERT_TRUE(s.append(i, i));  // across two chunks
+  s.add_gap(Gap{1, 2, "why"});
+  Series copy = s;
+  ASSERT_TRUE(s.append(6000, 6000.0));
+  EXPECT_EQ(copy.size(), 5000u);
+  EXPECT_EQ(copy[4999].value, 4999.0);
+  EXPECT_EQ(copy.gaps().size(), 1u);
+  copy = s;
+  EXPECT_EQ(copy.back().value, 6000.0);
+}
+
 }  // namespace
 }  // namespace jouleprof

@@ -22,5 +22,23 @@ TEST(Timeline, InternsNamesAndBuildsPaths) {
   EXPECT_EQ(t.spans()[op_id].begin_ns, 1020);
 }
 
+TEST(Timeline, ParentCyclesAreFound) {
+  Timeline t;
+  const auto track = t.add_track(Track{TrackKind::kCpuThread, "main", "cpu0"});
+  const auto name = t.intern("s");
+  for (int i = 0; i < 4; ++i) t.add_span(Span{0, 1, track, name});
+  t.spans()[1].parent = 0;
+  t.spans()[2].parent = 1;
+  EXPECT_FALSE(t.find_parent_cycle());
+  t.spans()[0].parent = 2;  // 0 → 2 → 1 → 0
+  ASSERT_TRUE(t.find_parent_cycle());
+  EXPECT_LT(*t.find_parent_cycle(), 3u);
+  t.spans()[0].parent = kNoIndex;
+  t.spans()[3].parent = 3;  // its own parent
+  EXPECT_EQ(t.find_parent_cycle(), std::optional<std::uint32_t>(3));
+  t.spans()[3].parent = 99;  // past the end: no parent
+  EXPECT_FALSE(t.find_parent_cycle());
+}
+
 }  // namespace
 }  // namespace jouleprof

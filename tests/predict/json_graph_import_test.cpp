@@ -104,5 +104,17 @@ TEST(JsonGraphImport, MobileNetV1Variants) {
   }
 }
 
+TEST(JsonGraphImport, AModelWithoutKernelsIsAnError) {
+  TempDir dir;
+  for (const char* text : {"{}", R"({"empty_model": {}})"}) {
+    auto models = load_model_kernels(dir.write("m.json", text), options_with_rules());
+    EXPECT_FALSE(models.ok()) << text << " must not predict 0 mJ";
+  }
+  auto onnx = load_model_kernels(dir.write("m.onnx", ""), options_with_rules());
+  ASSERT_FALSE(onnx.ok());
+  EXPECT_NE(onnx.error().message().find("the file is empty"), std::string::npos)
+      << onnx.error().message();
+}
+
 }  // namespace
 }  // namespace jouleprof::predict

@@ -144,6 +144,21 @@ TEST(KernelDataset, CsvBadEnergyNamesLineAndColumn) {
   EXPECT_NE(samples.error().message().find("energy_mJ"), std::string::npos);
 }
 
+// Found by fuzz/kernel_csv_fuzz.cpp: a HW of 2.2e23 was converted to int (undefined behaviour)
+// to see whether it was an integer.
+TEST(KernelDataset, CsvIntegerBeyondIntIsRefused) {
+  TempDir dir;
+  auto samples = read({dir.write(
+      "k.csv",
+      "id,OP,energy_mJ,HW,KERNEL_SIZE,STRIDES,CIN,COUT\nx,conv,2.5,222222222222222222222228,1,"
+      "1,768,384\n")});
+  ASSERT_FALSE(samples.ok());
+  EXPECT_NE(samples.error().message().find("line 2"), std::string::npos)
+      << samples.error().message();
+  EXPECT_NE(samples.error().message().find("HW"), std::string::npos);
+  EXPECT_NE(samples.error().message().find("not an integer"), std::string::npos);
+}
+
 TEST(KernelDataset, ReadsThePublishedSets) {
   JP_REQUIRE_SHARED_DATA("deepen2023/kernels/conv_GPU.json");
   const auto k = jouleprof::testing::shared_data() / "deepen2023/kernels";

@@ -77,6 +77,10 @@ TEST(KernelFeatures, EveryConvVariantUsesTheConvPredictor) {
   EXPECT_EQ(predictor_type("global-pool"), "global-avgpool");
   EXPECT_EQ(predictor_type("fc-relu"), "fc");
   EXPECT_EQ(predictor_type("channelshuffle"), "channelshuffle");
+  // The whole first word decides: these only begin with the letters of a conv or an fc.
+  EXPECT_EQ(predictor_type("convtranspose"), "convtranspose");
+  EXPECT_EQ(predictor_type("fcos-head"), "fcos-head");
+  EXPECT_EQ(predictor_type("dwconvx"), "dwconvx");
 }
 
 TEST(KernelFeatures, MissingFieldIsNamed) {

@@ -154,6 +154,41 @@ TEST_F(FecomBadInput, UnsortedAndNonNumericSamples) {
   EXPECT_NE(t.error().message().find("energy_data.ram"), std::string::npos) << t.error().message();
 }
 
+TEST_F(FecomBadInput, ImpossibleSamplesAreLeftOutWithAWarning) {
+  JP_REQUIRE_SHARED_DATA(kCnn);
+  const std::string path = write_modified([](json& records) {
+    json& body = records[0].begin().value();
+    json frame = json::parse(body["energy_data"]["cpu"].get<std::string>());
+    frame["data"][2][1] = -5.0;  // energy (J) of one perf interval
+    frame["data"][3][1] = 1e7;   // 10 MJ in one interval: no CPU package draws that
+    body["energy_data"]["cpu"] = frame.dump();
+  });
+  const auto calls = read_fecom_experiment(path);
+  ASSERT_TRUE(calls) << calls.error().message();
+  ASSERT_EQ((*calls)[0].warnings.size(), 1u);
+  EXPECT_NE((*calls)[0].warnings[0].find("energy_data.cpu: 2 samples left out as gaps, negative or "
+                                         "above the 1000 W ceiling of a CPU package (first: -5 J"),
+            std::string::npos)
+      << (*calls)[0].warnings[0];
+  for (const IntervalSample& sample : (*calls)[0].traces[0]) {
+    EXPECT_GE(sample.energy_j, 0.0);
+    EXPECT_LT(sample.energy_j, 1e6);
+  }
+}
+
+TEST_F(FecomBadInput, TimesNoClockCanShowAreRefused) {
+  JP_REQUIRE_SHARED_DATA(kCnn);
+  // llround() of 1e300 s in nanoseconds gave LONG_MIN, a start 292 years before the epoch.
+  const std::string path = write_modified(
+      [](json& records) { records[1].begin().value()["times"]["start_time_perf"] = 1e300; });
+  const auto r = read_fecom_experiment(path);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("times.start_time_perf"), std::string::npos)
+      << r.error().message();
+  EXPECT_NE(r.error().message().find("is not a time in seconds (1e+300)"), std::string::npos)
+      << r.error().message();
+}
+
 TEST_F(FecomBadInput, TruncatedFileAndEmptyDirectory) {
   const auto path = dir_.write("experiment-1.json", "[{\"x\": {\"energy_data\":");
   EXPECT_NE(read_fecom_experiment(path.string()).error().message().find("not valid JSON"),

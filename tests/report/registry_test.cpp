@@ -55,5 +55,18 @@ TEST(ReportRegistry, WriteToAnUnwritablePathIsAnIoError) {
   EXPECT_EQ(s.error().code(), ErrorCode::kIo);
 }
 
+TEST(ReportRegistry, ImpossibleFiguresAreFlaggedInEveryFormat) {
+  Profile p = testing::sample_profile();
+  ASSERT_TRUE(p.tree);
+  p.tree->energy_j = 0.01;  // the children now hold far more than their parent
+  for (const ReportFormat& f : report_formats()) {
+    if (f.name == "csv") continue;  // a table of numbers: the CLI says it on stderr
+    const Result<std::string> text = render_report(f.name, p);
+    ASSERT_TRUE(text.ok()) << f.name << ": " << text.error().message();
+    EXPECT_NE(text->find("the tree does not sum"), std::string::npos) << f.name;
+  }
+  EXPECT_TRUE(figure_problems(testing::sample_profile()).empty());
+}
+
 }  // namespace
 }  // namespace jouleprof

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
+#include <cstring>
+
 namespace jouleprof {
 namespace {
 
@@ -57,6 +60,24 @@ TEST(SignalForwarder, ForwardsSignalsSentByOtherProcesses) {
   ASSERT_TRUE(exit.ok());
   EXPECT_EQ(exit->signal, SIGTERM);
   EXPECT_EQ(forwarder.received(), SIGTERM);
+}
+
+TEST(SignalForwarder, CatchesEveryAsynchronousTerminatingSignal) {
+  const std::vector<int> signals = forwarded_signals();
+  for (int sig : {SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGXCPU,
+                  SIGXFSZ, SIGVTALRM, SIGPROF, SIGRTMIN, SIGRTMAX}) {
+    EXPECT_NE(std::find(signals.begin(), signals.end(), sig), signals.end()) << strsignal(sig);
+  }
+  // Faults raised by jouleprof's own code must still end it.
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGKILL, SIGSTOP}) {
+    EXPECT_EQ(std::find(signals.begin(), signals.end(), sig), signals.end()) << strsignal(sig);
+  }
+  // Each is recorded (and passed on) while a forwarder is installed.
+  SignalForwarder forwarder;
+  for (int sig : {SIGUSR1, SIGHUP, SIGRTMIN + 3}) {
+    kill(getpid(), sig);
+    EXPECT_EQ(forwarder.received(), sig);
+  }
 }
 
 }  // namespace

@@ -65,22 +65,47 @@ TEST(Sampler, FailedReadsBecomeOneGapAndOneWarning) {
   EXPECT_NEAR(s.energy_between_j(s[0].t_ns, s[3].t_ns), (0.5 + 4.5) * 1e-3, 1e-12);
 }
 
-TEST(Sampler, CounterGoingBackwardsIsAGapNotANegativeEnergy) {
-  std::vector<std::optional<double>> script = {10.0, 11.0, 5.0, 6.0, 7.0};
+// The counter stored for `script`, and the one warning the sampler gave.
+std::pair<Series, std::vector<std::string>> counter_for(std::vector<std::optional<double>> script) {
   std::vector<std::string> warnings;
-  auto series =
-      sample(std::make_unique<ScriptedSource>(ChannelKind::kEnergyCounter, script, kNsPerMs), 5, {},
-             &warnings);
-  const Series& s = series[0];
-  ASSERT_GE(s.size(), 5U);
-  const std::vector<double> stored = {10.0, 11.0, 11.0, 12.0, 13.0};
+  const std::size_t reads = script.size();
+  auto series = sample(
+      std::make_unique<ScriptedSource>(ChannelKind::kEnergyCounter, std::move(script), kNsPerMs),
+      reads, {}, &warnings);
+  return {std::move(series[0]), warnings};
+}
+
+TEST(Sampler, CounterResetIsAGapNotANegativeEnergy) {
+  const auto [s, warnings] = counter_for({10.0, 11.0, 5.0, 6.0, 7.0});
+  ASSERT_GE(s.size(), 4U);
+  // 5 is left out; 6 is judged from it (the counter was reset) and rebased onto 11.
+  const std::vector<double> stored = {10.0, 11.0, 12.0, 13.0};
   for (std::size_t i = 0; i < stored.size(); ++i) EXPECT_EQ(s[i].value, stored[i]) << i;
   ASSERT_EQ(s.gaps().size(), 1U);
   EXPECT_EQ(s.gaps()[0].begin_ns, s[1].t_ns);
   EXPECT_EQ(s.gaps()[0].end_ns, s[2].t_ns);
   ASSERT_EQ(warnings.size(), 1U);
-  EXPECT_NE(warnings[0].find("backwards"), std::string::npos);
-  EXPECT_DOUBLE_EQ(s.energy_between_j(s[0].t_ns, s[4].t_ns), 3.0);
+  EXPECT_NE(warnings[0].find("counter went backwards (5 J after 11 J)"), std::string::npos)
+      << warnings[0];
+  EXPECT_DOUBLE_EQ(s.energy_between_j(s[0].t_ns, s[3].t_ns), 3.0);
+}
+
+TEST(Sampler, StaleCounterReadCostsNothing) {
+  const auto [s, warnings] = counter_for({10.0, 11.0, 10.5, 12.0, 13.0});
+  ASSERT_GE(s.size(), 4U);
+  const std::vector<double> stored = {10.0, 11.0, 12.0, 13.0};  // 12 is measured from 11
+  for (std::size_t i = 0; i < stored.size(); ++i) EXPECT_EQ(s[i].value, stored[i]) << i;
+  EXPECT_EQ(warnings.size(), 1U);
+}
+
+TEST(Sampler, CounterJumpBeyondAnyDeviceIsAGap) {
+  // 1 MJ in a millisecond: no device of any class draws that.
+  const auto [s, warnings] = counter_for({10.0, 11.0, 1e6, 12.0, 13.0});
+  ASSERT_GE(s.size(), 4U);
+  const std::vector<double> stored = {10.0, 11.0, 12.0, 13.0};
+  for (std::size_t i = 0; i < stored.size(); ++i) EXPECT_EQ(s[i].value, stored[i]) << i;
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_NE(warnings[0].find("counter jumped by"), std::string::npos) << warnings[0];
 }
 
 TEST(Sampler, MemoryLimitStopsStoringAndSaysSo) {

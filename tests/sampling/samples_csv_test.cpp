@@ -112,5 +112,26 @@ TEST(SamplesCsv, ErrorsNameFileLineFieldAndValue) {
   EXPECT_FALSE(read_samples_csv("/nonexistent/samples.csv").ok());
 }
 
+TEST(SamplesCsv, ImplausibleReadingsBecomeGaps) {
+  // A hand-made file: the counter steps back once (a reset), the meter reads negative once.
+  const auto read = parse_samples_csv(
+      "t_ns,channel,kind,value\n"
+      "0,cpu,energy_j,0\n1000000000,cpu,energy_j,5\n2000000000,cpu,energy_j,1\n"
+      "3000000000,cpu,energy_j,3\n"
+      "0,meter,power_w,10\n1000000000,meter,power_w,-5\n2000000000,meter,power_w,10\n",
+      "hand.csv");
+  ASSERT_TRUE(read.ok()) << read.error().message();
+  const Series& cpu = (*read)[0];
+  ASSERT_EQ(cpu.size(), 3u);
+  EXPECT_EQ(cpu.back().value, 7.0);  // 5, then 2 J more after the reset
+  ASSERT_EQ(cpu.gaps().size(), 1u);
+  EXPECT_EQ(cpu.gaps()[0].reason, "counter went backwards (1 J after 5 J)");
+  const Series& meter = (*read)[1];
+  EXPECT_EQ(meter.size(), 2u);
+  ASSERT_EQ(meter.gaps().size(), 1u);
+  EXPECT_EQ(meter.gaps()[0].reason, "negative power (-5 W)");
+  EXPECT_DOUBLE_EQ(meter.total_energy_j(), 0.0) << "nothing is integrated across the gap";
+}
+
 }  // namespace
 }  // namespace jouleprof

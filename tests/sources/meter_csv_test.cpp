@@ -102,6 +102,17 @@ TEST(MeterCsv, BadRowsNameFileLineAndField) {
   EXPECT_EQ(trace->series[0].size(), 2u);
   EXPECT_EQ(trace->warnings.size(), 1u);
 
+  // Found by fuzz/meter_csv_fuzz.cpp: a time of 1.75e23 was converted to int64 nanoseconds
+  // (undefined behaviour) instead of being refused.
+  path = dir.write("far.csv",
+                   "Time(ms),Main(mA),Main Voltage(V),\n"
+                   "175095000000000000000000.5,24.7,4.19,\n"
+                   "175095000000000000000001.5,24.7,4.19,\n");
+  trace = read_meter_csv(path.string(), {});
+  ASSERT_FALSE(trace);
+  EXPECT_NE(trace.error().message().find(path.string() + ":2"), std::string::npos);
+  EXPECT_NE(trace.error().message().find("Time"), std::string::npos);
+
   path = dir.write("h.csv", "when,amps\n1,2\n");
   trace = read_meter_csv(path.string(), {});
   ASSERT_FALSE(trace);

@@ -136,6 +136,11 @@ TEST(NvidiaSmiLog, WallClockStampsMapThroughTheOffset) {
             TimeNs{1683722096 - 3600} * kNsPerS + 789 * kNsPerMs);
   EXPECT_FALSE(parse_wall_clock_ns("2023/13/10 12:34:56", 0));
   EXPECT_FALSE(parse_wall_clock_ns("12:34:56", 0));
+  // Found by fuzz/nvidia_smi_log_fuzz.cpp and perf_stat_log_fuzz.cpp: a stamp in the year 1011
+  // or 9999 overflowed int64 nanoseconds (undefined behaviour) instead of being refused.
+  EXPECT_FALSE(parse_wall_clock_ns("1011/05/10 12:34:56", 0));
+  EXPECT_FALSE(parse_wall_clock_ns("9999/12/31 23:59:59", 0));
+  EXPECT_TRUE(parse_wall_clock_ns("2100/01/01 00:00:00", 0));
 
   TempDir dir;
   const auto path = dir.write("log.csv",

@@ -91,6 +91,20 @@ TEST(PerfStatLog, TruncatedLastLineIsDroppedAndBadLinesNameTheirField) {
   EXPECT_NE(trace.error().message().find(path.string() + ":5"), std::string::npos);
   EXPECT_NE(trace.error().message().find("'value'"), std::string::npos);
 
+  path = dir.write("far.txt", head + "     1e300;5.0;Joules;power/energy-pkg/;1;100.00;;\n" +
+                                  "     1e300;5.0;Joules;power/energy-ram/;1;100.00;;\n");
+  trace = read_perf_stat_log(path.string(), PowerLogOptions{});
+  ASSERT_FALSE(trace);
+  EXPECT_NE(trace.error().message().find(path.string() + ":5"), std::string::npos);
+  EXPECT_NE(trace.error().message().find("'time'"), std::string::npos) << trace.error().message();
+
+  // A day of 1e30 in the start line was converted to int (undefined behaviour).
+  path = dir.write("day.txt", "# started on Thu Apr 1e30 16:00:52 2024\n\n" +
+                                  head.substr(head.find("     0.5")));
+  trace = read_perf_stat_log(path.string(), PowerLogOptions{});
+  ASSERT_TRUE(trace) << trace.error().message();
+  EXPECT_LT(trace->series[0].front().t_ns, kNsPerS);  // no start time: perf's own clock
+
   path = dir.write("nc.txt", head + "     1.0;<not counted>;Joules;power/energy-pkg/;0;0.00;;\n" +
                                  "     1.0;5.0;Joules;power/energy-ram/;1;100.00;;\n");
   trace = read_perf_stat_log(path.string(), PowerLogOptions{});

@@ -2,6 +2,7 @@
 #include <sqlite3.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "jouleprof/history.hpp"
 #include "report/sample_profile.hpp"
@@ -253,6 +254,19 @@ TEST(HistoryDb, RecordRunOpensAndRecordsInOneCall) {
   auto second = record_run(path, testing::sample_profile(), "b.json");
   ASSERT_TRUE(first.ok() && second.ok());
   EXPECT_EQ(*second, *first + 1);
+}
+
+TEST(HistoryDb, ReadersDoNotCreateADatabase) {
+  testing::TempDir dir;
+  const auto path = dir.path() / "nowhere" / "h.db";
+  auto db = HistoryDb::open_existing(path.string());
+  ASSERT_FALSE(db.ok());
+  EXPECT_EQ(db.error().code(), ErrorCode::kNotFound);
+  EXPECT_NE(db.error().message().find("no run history there"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "nowhere"));
+  ASSERT_TRUE(HistoryDb::open(path.string()).ok());
+  EXPECT_TRUE(HistoryDb::open_existing(path.string()).ok());
+  EXPECT_FALSE(HistoryDb::open_existing(dir.path().string()).ok());
 }
 
 }  // namespace

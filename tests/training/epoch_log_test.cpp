@@ -112,6 +112,18 @@ TEST(EpochLog, FromACsvOfEndTimes) {
   EXPECT_NE(log.error().message().find("'epoch'"), std::string::npos);
 }
 
+// Found by fuzz/epoch_file_fuzz.cpp: an end time of 7.8e31 s was converted to int64 nanoseconds
+// (undefined behaviour) instead of being refused.
+TEST(EpochLog, AnEndTimeNoClockCanReachIsRefused) {
+  TempDir dir;
+  for (const std::string end : {"7.7777777777777777777777e31", "-1e300", "inf", "nan"}) {
+    const auto path = dir.write("huge.csv", "epoch,end_s\n0," + end + "\n");
+    const auto log = read_epochs_csv(path.string(), 0);
+    ASSERT_FALSE(log) << end;
+    EXPECT_NE(log.error().message().find("end_s"), std::string::npos) << log.error().message();
+  }
+}
+
 TEST(EpochLog, EqualSplitSaysItIsAnAssumption) {
   const auto log = equal_split_epochs(0, 100 * kNsPerS, 4);
   ASSERT_TRUE(log);

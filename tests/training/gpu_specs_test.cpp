@@ -21,6 +21,27 @@ TEST(GpuSpecs, FindsNamesAsToolsWriteThem) {
   EXPECT_NE(missing.error().message().find("specs file"), std::string::npos);
 }
 
+TEST(GpuSpecs, NamesMatchOnWholeWordsOnly) {
+  const GpuSpecTable table = GpuSpecTable::built_in();
+  // The first whole words of one entry are enough…
+  EXPECT_EQ(table.find("Tesla V100")->name, "Tesla V100-SXM2-32GB");
+  EXPECT_EQ(table.find("NVIDIA A100-SXM4-80GB")->memory_gb, 80);
+  // …but part of a word is not: an A100 is no A10, an RTX 3080 Ti no RTX 3080.
+  const auto pcie = table.find("NVIDIA A100 PCIe 40GB");
+  ASSERT_FALSE(pcie);
+  EXPECT_EQ(pcie.error().code(), ErrorCode::kNotFound);
+  const auto ti = table.find("NVIDIA GeForce RTX 3080 Ti");
+  ASSERT_FALSE(ti);
+  EXPECT_NE(ti.error().message().find("similar: GeForce RTX 2080 Ti"), std::string::npos)
+      << ti.error().message();
+  // Two entries begin with "A100": refused, with both named.
+  const auto ambiguous = table.find("A100");
+  ASSERT_FALSE(ambiguous);
+  EXPECT_NE(ambiguous.error().message().find("A100-SXM4-40GB, A100-SXM4-80GB"), std::string::npos)
+      << ambiguous.error().message();
+  EXPECT_FALSE(table.find("NVIDIA"));
+}
+
 TEST(GpuSpecs, AFileOverridesAndAdds) {
   testing::TempDir dir;
   auto path = dir.write("gpus.csv",

@@ -63,5 +63,26 @@ TEST(RandomSearch, IsSeededAndPicksAGoodFit) {
   EXPECT_NE(random_search_cv(x, y, options).alpha, first.alpha);
 }
 
+TEST(FeatureScaler, AConstantColumnWithRoundingNoiseScalesToZero) {
+  // 224 in every row: the mean of eleven 224s is 224 ± rounding, and a spread of ~1e-12 used to
+  // turn that rounding into z-scores of ±1 and a prediction for 224.0 into ±1e19.
+  std::vector<FeatureRow> rows;
+  for (int i = 0; i < 11; ++i) rows.push_back({0.1 * i, 224.0});
+  const FeatureScaler s = FeatureScaler::fit(rows);
+  EXPECT_FALSE(s.constant[0]);
+  EXPECT_TRUE(s.constant[1]);
+  EXPECT_EQ(s.mean[1], 224.0);
+  EXPECT_EQ(s.stdev[1], 1.0);
+  for (const FeatureRow& r : rows) EXPECT_EQ(s.apply(r)[1], 0.0);
+  const LinearModel linear = LinearModel::fit(
+      [&] {
+        std::vector<FeatureRow> scaled;
+        for (const FeatureRow& r : rows) scaled.push_back(s.apply(r));
+        return scaled;
+      }(),
+      std::vector<double>(rows.size(), 5.0));
+  EXPECT_NEAR(linear.predict(s.apply({0.5, 224.0})), 5.0, 1e-6);
+}
+
 }  // namespace
 }  // namespace jouleprof

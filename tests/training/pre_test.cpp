@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "test_support.hpp"
 
 namespace jouleprof {
@@ -46,6 +48,17 @@ TEST(Pre, BadTablesNameFileLineAndField) {
   ASSERT_FALSE(table);
   EXPECT_NE(table.error().message().find("Voodoo 2"), std::string::npos);
 
+  // Found by fuzz/runs_csv_fuzz.cpp: 3.3e10 epochs were converted to int (undefined behaviour).
+  path = dir.write(
+      "epochs.csv",
+      "batch_size,ram_gb,training_size,validation_size,gflops,gpu,epochs,duration_s,energy_j\n"
+      "32,8,1000,100,2.5,RTX 3090,33272900000,100,30000\n");
+  table = read_pre_runs_csv(path.string(), GpuSpecTable::built_in());
+  ASSERT_FALSE(table);
+  EXPECT_NE(table.error().message().find(path.string() + ":2"), std::string::npos);
+  EXPECT_NE(table.error().message().find("from 1 to 1000000"), std::string::npos)
+      << table.error().message();
+
   path = dir.write("cols.csv", "batch_size,gpu\n32,RTX 3090\n");
   table = read_pre_runs_csv(path.string(), GpuSpecTable::built_in());
   ASSERT_FALSE(table);
@@ -86,6 +99,49 @@ TEST(Pre, TooFewRunsForCrossValidationIsAnError) {
   const auto model = train_pre(std::vector<PreRun>(3), options);
   ASSERT_FALSE(model);
   EXPECT_NE(model.error().message().find("cross-validation"), std::string::npos);
+}
+
+TEST(Pre, SizesMustBePositive) {
+  TempDir dir;
+  auto path = dir.write(
+      "runs.csv",
+      "batch_size,ram_gb,training_size,validation_size,gflops,gpu,epochs,duration_s,energy_j\n"
+      "-32,8,1000,100,2.5,RTX 3090,10,100,30000\n");
+  auto table = read_pre_runs_csv(path.string(), GpuSpecTable::built_in());
+  ASSERT_FALSE(table);
+  EXPECT_EQ(table.error().message(),
+            path.string() + ":2: field 'batch_size' has value '-32': must be positive");
+}
+
+TEST(Pre, PredictionsOutsideTheTrainingRunsWarn) {
+  std::vector<PreRun> runs;
+  for (int i = 0; i < 12; ++i) {
+    PreRun run;
+    run.features.batch_size = 32;  // the same in every run
+    run.features.training_size = 1000.0 + 100.0 * i;
+    run.features.gflops_per_sample = 0.5 + 0.1 * i;
+    run.features.ram_gb = 4;
+    run.features.set_gpu(*GpuSpecTable::built_in().find("RTX 3090"));
+    run.epochs = 10;
+    run.duration_s = 600.0 + 30.0 * i;
+    run.energy_j = 120000.0 + 9000.0 * i;
+    run.average_power_w = run.energy_j / run.duration_s;
+    runs.push_back(run);
+  }
+  PreOptions options;
+  options.search.iterations = 4;
+  options.search.folds = 3;
+  auto model = train_pre(runs, options);
+  ASSERT_TRUE(model.ok()) << model.error().message();
+  EXPECT_TRUE(model->prediction_warnings(runs[3].features).empty());
+  PreFeatures other = runs[3].features;
+  other.batch_size = 64;
+  const std::vector<std::string> warnings = model->prediction_warnings(other);
+  ASSERT_FALSE(warnings.empty());
+  EXPECT_NE(warnings[0].find("feature batch_size was 32 in every training run"), std::string::npos)
+      << warnings[0];
+  EXPECT_TRUE(std::isfinite(model->predict_linear_target(other)));
+  EXPECT_LT(std::fabs(model->predict_linear_target(other)), 1e7);
 }
 
 }  // namespace

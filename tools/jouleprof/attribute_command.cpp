@@ -16,6 +16,7 @@
 #include "jouleprof/attribution.hpp"
 #include "jouleprof/report.hpp"
 #include "jouleprof/trace_import.hpp"
+#include "number_checks.hpp"
 #include "text_view_flags.hpp"
 #include "training/epoch_summary.hpp"
 
@@ -195,7 +196,8 @@ CommandRunner add_attribute_command(CLI::App& parent) {
   cmd->add_option("--calibration", flags->calibration,
                   "Calibration JSON: per-class power weights (docs/attribution.md)");
   cmd->add_option("--idle-w", flags->idle_w,
-                  "Measured idle power (W) of each top-level channel: static/dynamic split");
+                  "Measured idle power (W) of each top-level channel: static/dynamic split")
+      ->check(kNonNegativeNumber);
   cmd->add_option("--offset-ns", flags->offset_ns,
                   "Trace clock override: monotonic_ns = trace_ns + N (default: the trace's "
                   "jouleprof::clock_sync scope, else its realtime base through --meta's anchor "

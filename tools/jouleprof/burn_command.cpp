@@ -10,6 +10,7 @@
 #include "command.hpp"
 #include "jouleprof/clock.hpp"
 #include "jouleprof/recorder.hpp"
+#include "number_checks.hpp"
 
 namespace jouleprof::cli {
 namespace {
@@ -44,7 +45,7 @@ CommandRunner add_burn_command(CLI::App& parent) {
       "burn", "Built-in CPU workload: THREADS threads of floating-point multiply-adds for SECONDS");
   auto seconds = std::make_shared<double>(3.0);
   auto threads = std::make_shared<unsigned>(std::max(1U, std::thread::hardware_concurrency()));
-  app->add_option("--seconds", *seconds, "How long to run")->check(CLI::Range(0.0, 86400.0));
+  app->add_option("--seconds", *seconds, "How long to run")->check(number_in(0.0, 86400.0));
   app->add_option("--threads", *threads, "How many threads (default: one per CPU)")
       ->check(CLI::Range(1U, 1024U));
   auto epochs = std::make_shared<unsigned>(1);

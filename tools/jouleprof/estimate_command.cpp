@@ -58,6 +58,9 @@ int run_predict(EstimateArgs args, const CLI::App* cmd) {
   args.features.set_gpu(*gpu);
   const double target = model->predict_target(args.features);
   const double linear = model->predict_linear_target(args.features);
+  for (const std::string& w : model->prediction_warnings(args.features)) {
+    std::cerr << "jouleprof: warning: " << w << '\n';
+  }
   const bool power = model->target == PreTarget::kAveragePower;
   std::optional<double> energy_j, linear_energy_j;
   std::string energy_rule;
@@ -136,22 +139,30 @@ CommandRunner add_estimate_command(CLI::App& parent) {
 
   CLI::App* predict = cmd->add_subcommand("predict", "Predict a run's energy with a PRE model");
   predict->add_option("--model", args->model, "Directory holding pre_model.json")->required();
-  predict->add_option("--batch", args->features.batch_size, "Batch size")->required();
+  predict->add_option("--batch", args->features.batch_size, "Batch size")
+      ->required()
+      ->check(kPositiveNumber);
   predict->add_option("--gflops", args->features.gflops_per_sample, "Forward GFLOPs per sample")
-      ->required();
+      ->required()
+      ->check(kPositiveNumber);
   predict->add_option("--gpu", args->gpu, "GPU name, e.g. 'RTX 3090'")->required();
   predict
       ->add_option("--ram-gb", args->features.ram_gb,
                    "Memory in use, GB (as in the training table)")
-      ->required();
+      ->required()
+      ->check(kPositiveNumber);
   predict->add_option("--train-size", args->features.training_size, "Training-set size (samples)")
-      ->required();
+      ->required()
+      ->check(kPositiveNumber);
   predict->add_option("--val-size", args->features.validation_size, "Validation-set size (samples)")
-      ->required();
+      ->required()
+      ->check(kNonNegativeNumber);
   predict->add_option("--input-height", args->features.input_height, "Input height")
-      ->default_val(kDefaultInputSide);
+      ->default_val(kDefaultInputSide)
+      ->check(kPositiveNumber);
   predict->add_option("--input-width", args->features.input_width, "Input width")
-      ->default_val(kDefaultInputSide);
+      ->default_val(kDefaultInputSide)
+      ->check(kPositiveNumber);
   predict->add_option("--epochs", args->epochs, "Epochs (energy for an epoch-energy model)")
       ->check(kPositiveNumber);
   predict

@@ -23,10 +23,13 @@ GatedFlags::GatedFlags(CLI::App& c, const GatedOptions& defaults, const GatedFla
   last_n_ = c.add_option("--last-n", given_.last_n, "Intervals the stability gate looks at")
                 ->capture_default_str();
   cpu_cv_ = c.add_option("--cpu-max-cv", given_.cpu_max_cv, "CV threshold for CPU channels")
+                ->check(kNonNegativeNumber)
                 ->capture_default_str();
   dram_cv_ = c.add_option("--dram-max-cv", given_.dram_max_cv, "CV threshold for DRAM channels")
+                 ->check(kNonNegativeNumber)
                  ->capture_default_str();
   gpu_cv_ = c.add_option("--gpu-max-cv", given_.gpu_max_cv, "CV threshold for GPU channels")
+                ->check(kNonNegativeNumber)
                 ->capture_default_str();
   tolerance_ =
       c.add_option("--tolerance", given_.tolerance, "Relative loosening of every CV threshold")
@@ -34,9 +37,11 @@ GatedFlags::GatedFlags(CLI::App& c, const GatedOptions& defaults, const GatedFla
           ->capture_default_str();
   cpu_temp_ =
       c.add_option("--cpu-max-temp", given_.cpu_max_temperature_c, "CPU temperature cap, °C")
+          ->check(kFiniteNumber)
           ->capture_default_str();
   gpu_temp_ = c.add_option("--gpu-max-temp", given_.gpu_max_temperature_c,
                            "GPU temperature cap, °C (data-centre GPUs idle above FECoM's 40)")
+                  ->check(kFiniteNumber)
                   ->capture_default_str();
   check_period_ = c.add_option("--check-period", check_period_s_, "Seconds between gate checks")
                       ->check(kNonNegativeNumber)

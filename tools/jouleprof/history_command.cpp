@@ -81,7 +81,7 @@ CommandRunner add_history_command(CLI::App& parent) {
       ->capture_default_str();
   return [o] {
     const std::string path = o->db.empty() ? default_history_path() : o->db;
-    auto db = HistoryDb::open(path);
+    auto db = HistoryDb::open_existing(path);
     if (!db) return report_error(db.error());
     if (!o->provenance.empty()) o->filter.provenance = provenance_from_string(o->provenance);
     auto runs = db->list(o->limit, o->filter);

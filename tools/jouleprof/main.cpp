@@ -1,5 +1,7 @@
+#include <exception>
 #include <iostream>
 #include <map>
+#include <new>
 #include <string>
 
 #include "command.hpp"
@@ -32,8 +34,19 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
-  for (const CLI::App* sub : app.get_subcommands()) {
-    if (auto it = runners.find(sub->get_name()); it != runners.end()) return it->second();
+  // Library code reports bad input as errors; what still escapes as an exception is a bug or an
+  // exhausted machine, and ends with one clear line rather than an abort.
+  try {
+    for (const CLI::App* sub : app.get_subcommands()) {
+      if (auto it = runners.find(sub->get_name()); it != runners.end()) return it->second();
+    }
+  } catch (const std::bad_alloc&) {
+    std::cerr << "jouleprof: out of memory (the input is larger than this machine can hold)\n";
+    return kExitError;
+  } catch (const std::exception& e) {
+    std::cerr << "jouleprof: internal error: " << e.what()
+              << " (a bug: please report it with the command line)\n";
+    return kExitError;
   }
   return kExitUsage;
 }

@@ -118,8 +118,8 @@ CommandRunner add_predict_command(CLI::App& parent) {
                   "data_format or nhwc for nn-Meter graphs)")
       ->check(CLI::IsMember({"nchw", "nhwc"}));
   return [args] {
-    auto bundle = load_bundle(args->predictor);
-    if (!bundle) return report_error(bundle.error());
+    // The model first: a bad or empty model is the likelier mistake, and is said without a
+    // predictor bundle at hand.
     ModelLoadOptions options;
     auto rules = FusionRules::from_file(args->rules.empty() ? default_fusion_rules_path()
                                                             : std::filesystem::path(args->rules));
@@ -128,6 +128,8 @@ CommandRunner add_predict_command(CLI::App& parent) {
     if (!args->layout.empty()) options.layout = *tensor_layout_from_string(args->layout);
     auto models = load_model_kernels(args->model, options);
     if (!models) return report_error(models.error());
+    auto bundle = load_bundle(args->predictor);
+    if (!bundle) return report_error(bundle.error());
 
     nlohmann::json all = nlohmann::json::array();
     if (args->format == "csv") {

@@ -107,22 +107,27 @@ CommandRunner add_project_command(CLI::App& parent) {
                 "--stability-cv (instead of a fixed s)");
   cmd->add_option("--stability-cv", args->request.step.stability_cv,
                   "Largest coefficient of variation of a stable window")
-      ->default_val(0.05);
+      ->default_val(0.05)
+      ->check(kNonNegativeNumber);
   cmd->add_option("--memory-log", args->memory_log,
                   "Process log with 'memory usage (MB)' to add modelled RAM power")
       ->check(CLI::ExistingFile);
   cmd->add_option("--ram-w-per-gb", args->request.ram_watts_per_gb,
                   "RAM power model, watts per GB resident")
-      ->default_val(0.375);
+      ->default_val(0.375)
+      ->check(kNonNegativeNumber);
   cmd->add_option("--gpu", args->gpu, "GPU name for the baselines (default: the trace's)");
   cmd->add_option("--gpu-specs", args->gpu_specs,
                   "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--gflops", args->gflops, "Forward GFLOPs per sample (FLOPs-linear baseline)");
-  cmd->add_option("--samples", args->samples, "Training samples per epoch (FLOPs-linear baseline)");
+  cmd->add_option("--gflops", args->gflops, "Forward GFLOPs per sample (FLOPs-linear baseline)")
+      ->check(kPositiveNumber);
+  cmd->add_option("--samples", args->samples, "Training samples per epoch (FLOPs-linear baseline)")
+      ->check(kPositiveNumber);
   cmd->add_option("--utc-offset", args->request.utc_offset_s,
                   "Seconds east of UTC of the trace's wall-clock stamps")
-      ->default_val(0);
+      ->default_val(0)
+      ->check(number_in(-14 * 3600, 14 * 3600));
   cmd->add_option("--format", args->format, "table or json")
       ->default_val("table")
       ->check(CLI::IsMember({"table", "json"}));

@@ -40,6 +40,10 @@ CommandRunner add_report_command(CLI::App& parent) {
   return [o, cmd] {
     auto profile = read_profile_json(o->profile);
     if (!profile) return report_error(profile.error());
+    // Every format shows these too; on stderr they reach the user of a CSV or SVG as well.
+    for (const std::string& w : figure_problems(*profile)) {
+      std::cerr << "jouleprof: warning: " << o->profile << ": " << w << '\n';
+    }
     Profile baseline;
     ReportOptions options;
     // --top is the top-operator table's rows in both the text and the HTML report.

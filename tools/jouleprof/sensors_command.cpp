@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "jouleprof/sensor_survey.hpp"
+#include "number_checks.hpp"
 #include "source_flags.hpp"
 
 namespace jouleprof::cli {
@@ -119,7 +120,7 @@ CommandRunner add_sensors_command(CLI::App& parent) {
   app->add_option("--duration", flags->duration_s,
                   "Seconds to poll each source to measure update periods")
       ->type_name("SECONDS")
-      ->check(CLI::Range(0.01, 60.0));
+      ->check(number_in(0.01, 60.0));
   return [flags] {
     Result<SourceOptions> options = flags->sources.to_options();
     if (!options) return report_error(options.error());

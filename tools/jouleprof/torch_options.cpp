@@ -25,6 +25,7 @@ void add_torch_run_options(CLI::App& command, TorchCommandOptions& o) {
   command.add_option("--steps", o.steps, "Recorded steps")->capture_default_str();
   command.add_option("--warmup", o.warmup, "Steps run before recording")->capture_default_str();
   command.add_option("--idle", o.idle_s, "Seconds of idle baseline before the run (0: none)")
+      ->check(kNonNegativeNumber)
       ->capture_default_str();
   o.source_flags.add_to(command);
 }

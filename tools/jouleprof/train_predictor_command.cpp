@@ -97,7 +97,7 @@ CommandRunner add_train_predictor_command(CLI::App& parent) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--split", args->split,
                   "Fraction of each kernel type's samples used for training")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(number_in(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--seed", args->seed, "Seed of the split and of the regressors")
       ->capture_default_str();

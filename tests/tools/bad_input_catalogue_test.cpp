@@ -1,0 +1,655 @@
+// The bad-input catalogue (docs/bad-input.md): hostile inputs tried through the jouleprof
+// executable, one test per class of failure, each case asserting the exit code and the first line
+// of the error (or of the warning). What jouleprof promises: one clear line naming the file, field
+// and value, never a crash, never a silently impossible number.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "jouleprof/profile.hpp"
+#include "tools/jouleprof_runner.hpp"
+
+namespace jouleprof {
+namespace {
+
+namespace fs = std::filesystem;
+using ::jouleprof::testing::Invocation;
+using ::jouleprof::testing::run_jouleprof;
+using ::jouleprof::testing::TempDir;
+
+// One hostile input: files written into a fresh directory, the command line ("{dir}" stands for
+// that directory), the exit code, and what the first line of the error (stderr) says, or, for a
+// case that must succeed with a warning, the first line that mentions a warning.
+// (Every member has a default initialiser, so that a case may leave out the trailing ones.)
+struct Case {
+  std::string what{};
+  std::map<std::string, std::string> files{};
+  std::vector<std::string> args{};
+  int exit_code = 1;
+  std::string first_line{};
+  bool warning = false;
+  std::map<std::string, std::string> env{};
+  std::function<void(const TempDir&, const Invocation&)> also{};  // further checks
+  std::string marker = "warning";  // what marks the line a warning case looks for
+};
+
+std::string replace_dir(std::string arg, const TempDir& dir) {
+  for (std::size_t at = arg.find("{dir}"); at != std::string::npos; at = arg.find("{dir}")) {
+    arg.replace(at, 5, dir.path().string());
+  }
+  return arg;
+}
+
+std::string first_line_with(const std::string& text, std::string_view marker) {
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    const std::string line = text.substr(begin, end - begin);
+    if (line.find(marker) != std::string::npos) return line;
+    begin = end + 1;
+  }
+  return {};
+}
+
+void check(const Case& c) {
+  SCOPED_TRACE(c.what);
+  TempDir dir;
+  for (const auto& [name, content] : c.files) dir.write(name, content);
+  std::vector<std::string> args;
+  for (const std::string& a : c.args) args.push_back(replace_dir(a, dir));
+  for (const auto& [name, value] : c.env) setenv(name.c_str(), value.c_str(), 1);
+  const Invocation inv = run_jouleprof(args, dir);
+  for (const auto& [name, value] : c.env) unsetenv(name.c_str());
+  EXPECT_EQ(inv.exit_code, c.exit_code) << "stdout:\n" << inv.out << "\nstderr:\n" << inv.err;
+  const std::string line = c.warning ? first_line_with(inv.out + inv.err, c.marker)
+                                     : inv.err.substr(0, inv.err.find('\n'));
+  EXPECT_NE(line.find(replace_dir(c.first_line, dir)), std::string::npos)
+      << "first line: " << line << "\nstderr:\n"
+      << inv.err;
+  // Whatever happened, no impossible number reached the user.
+  for (const std::string& text : {inv.out, inv.err}) {
+    for (const char* bad : {" nan", "-nan", " inf ", "e+19 J"}) {
+      EXPECT_EQ(text.find(bad), std::string::npos) << bad << " in:\n" << text;
+    }
+  }
+  if (c.also) c.also(dir, inv);
+}
+
+// A span dump with one track and the spans given as [begin_ns, end_ns, name index, parent].
+std::string span_dump(const std::vector<std::string>& names,
+                      const std::vector<std::array<long long, 4>>& spans) {
+  std::string text =
+      R"({"format":"jouleprof-spans","version":1,"clock":"CLOCK_MONOTONIC","names":[)";
+  for (std::size_t i = 0; i < names.size(); ++i) text += (i ? ",\"" : "\"") + names[i] + "\"";
+  text += R"(],"tracks":[{"kind":"cpu-thread","name":"t","device":"cpu0"}],"attributes":[],)";
+  text += R"("spans":[)";
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    const auto& s = spans[i];
+    text += fmt::format("{}[{},{},0,{},{},-1,3,0]", i ? "," : "", s[0], s[1], s[2], s[3]);
+  }
+  return text + R"(],"marks":[]})";
+}
+
+constexpr long long kS = 1'000'000'000;
+
+// One span over [1 s, 21 s] and a counter "cpu" read every second from 0 s to 22 s.
+std::string one_long_span() { return span_dump({"work"}, {{1 * kS, 21 * kS, 0, -1}}); }
+
+std::string counter_csv(const std::vector<double>& joules_per_second) {
+  std::string text = "t_ns,channel,kind,value\n";
+  for (std::size_t i = 0; i < joules_per_second.size(); ++i) {
+    text +=
+        fmt::format("{},cpu,energy_j,{}\n", static_cast<long long>(i) * kS, joules_per_second[i]);
+  }
+  return text;
+}
+
+std::vector<double> steady_counter(std::size_t n) {
+  std::vector<double> v;
+  for (std::size_t i = 0; i < n; ++i) v.push_back(static_cast<double>(i));
+  return v;
+}
+
+double tree_energy(const TempDir& dir) {
+  const Result<Profile> p = read_profile_json((dir.path() / "out" / "profile.json").string());
+  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message());
+  return p.ok() && p->tree ? p->tree->energy_j : -1.0;
+}
+
+// A fake powercap zone whose counter the measured command rewrites while it runs.
+Case live_rapl_case(std::string what, std::string start_uj, std::string next_uj,
+                    std::string max_range = "262143328850") {
+  const std::string zone = "root/sys/class/powercap/intel-rapl:0/";
+  Case c;
+  c.what = std::move(what);
+  c.files = {{zone + "name", "package-0\n"},
+             {zone + "energy_uj", start_uj + "\n"},
+             {zone + "max_energy_range_uj", max_range + "\n"}};
+  c.args = {"run",
+            "--sysfs-root",
+            "{dir}/root",
+            "--source",
+            "rapl-powercap",
+            "--no-history",
+            "--output",
+            "{dir}/out",
+            "--",
+            "sh",
+            "-c",
+            "sleep 0.3; echo " + next_uj + " > {dir}/" + zone + "energy_uj; sleep 0.3"};
+  c.exit_code = 0;
+  c.warning = true;
+  c.first_line = "counter went backwards";
+  c.also = [](const TempDir& dir, const Invocation&) {
+    const Result<Profile> p = read_profile_json((dir.path() / "out" / "profile.json").string());
+    ASSERT_TRUE(p.ok());
+    // Nothing was consumed (the counter never advanced): not 262 kJ of a made-up wrap.
+    EXPECT_LT(p->total_energy_j(), 1.0);
+    EXPECT_GE(p->total_energy_j(), 0.0);
+  };
+  return c;
+}
+
+TEST(BadInputCatalogue, CountersThatGoBackwardsOrJumpAreNotBelieved) {
+  std::vector<double> reset = steady_counter(11);  // 0 … 10 J, then a reset by −9 J
+  for (int k = 1; k <= 12; ++k) reset.push_back(k);
+  std::vector<double> stale = steady_counter(23);
+  stale[6] = 4.9;  // one read steps back
+  std::vector<double> huge = steady_counter(23);
+  huge[8] = 1e308;
+  const std::string nvml_header = "t_ns,instant_mw,instant_nvml_ts_us,avg_mw,energy_mj\n";
+  std::string nvml_log = nvml_header;
+  for (int i = 0; i <= 22; ++i) {
+    const double mj = i == 7 ? 5500.0 : 1000.0 * i;  // the counter read steps back once
+    nvml_log += fmt::format("{},1000,0,1000,{}\n", static_cast<long long>(i) * kS, mj);
+  }
+  const std::vector<Case> cases = {
+      live_rapl_case("a RAPL zone reset to 0 with the real 262 143 328 850 µJ range", "5000000000",
+                     "0"),
+      live_rapl_case("a RAPL zone stepping back by 1 µJ", "5000000000", "4999999999"),
+      {"samples.csv: a counter reset by −9 J",
+       {{"trace.json", one_long_span()}, {"samples.csv", counter_csv(reset)}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv", "--output",
+        "{dir}/out"},
+       0,
+       "counter went backwards (1 J after 10 J)",
+       true,
+       {},
+       [](const TempDir& dir, const Invocation&) {
+         // 20 s at 1 W inside the span, less the second of the reset: not 11 J.
+         EXPECT_NEAR(tree_energy(dir), 20.0, 1.0 + 1e-9);
+       }},
+      {"samples.csv: one counter read stepping back",
+       {{"trace.json", one_long_span()}, {"samples.csv", counter_csv(stale)}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv", "--output",
+        "{dir}/out"},
+       0,
+       "counter went backwards (4.9 J after 5 J)",
+       true,
+       {},
+       [](const TempDir& dir, const Invocation&) {
+         EXPECT_NEAR(tree_energy(dir), 20.0, 1e-6);  // a stale read costs nothing
+       }},
+      {"samples.csv: a counter jumping to 1e308",
+       {{"trace.json", one_long_span()}, {"samples.csv", counter_csv(huge)}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv", "--output",
+        "{dir}/out"},
+       0,
+       "absurd counter value",
+       true,
+       {},
+       [](const TempDir& dir, const Invocation&) { EXPECT_NEAR(tree_energy(dir), 20.0, 1e-6); }},
+      {"samples.csv: negative power on a meter",
+       {{"trace.json", one_long_span()},
+        {"samples.csv",
+         "t_ns,channel,kind,value\n0,meter,power_w,5\n5000000000,meter,power_w,-40\n"
+         "10000000000,meter,power_w,5\n22000000000,meter,power_w,5\n"}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv"},
+       0,
+       "negative power (-40 W)",
+       true},
+      {"samples.csv: a power reading above any machine's draw",
+       {{"trace.json", one_long_span()},
+        {"samples.csv",
+         "t_ns,channel,kind,value\n0,meter,power_w,5\n5000000000,meter,power_w,1e9\n"
+         "22000000000,meter,power_w,5\n"}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv"},
+       0,
+       "above the 20000 W ceiling",
+       true},
+      {"an NVML poll log whose counter read steps back",
+       {{"trace.json", one_long_span()}, {"nvml.csv", nvml_log}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/nvml.csv", "--output",
+        "{dir}/out"},
+       0,
+       "counter went backwards (5.5 J after 6 J)",
+       true,
+       {},
+       [](const TempDir& dir, const Invocation&) {
+         const Result<Profile> p =
+             read_profile_json((dir.path() / "out" / "profile.json").string());
+         ASSERT_TRUE(p.ok());
+         EXPECT_NEAR(p->tree->energy_by_channel_j.at("nvml:gpu0:energy"), 20.0, 1e-6);
+       }},
+      {"a RAPL zone whose max_energy_range_uj is 0",
+       {{"root/sys/class/powercap/intel-rapl:0/name", "package-0\n"},
+        {"root/sys/class/powercap/intel-rapl:0/energy_uj", "1000\n"},
+        {"root/sys/class/powercap/intel-rapl:0/max_energy_range_uj", "0\n"}},
+       {"sensors", "--sysfs-root", "{dir}/root", "--source", "rapl-powercap", "--duration", "0.05"},
+       0,
+       "note: rapl-powercap: intel-rapl:0: max_energy_range_uj is 0, which is no range",
+       true,
+       {},
+       {},
+       "note:"},
+  };
+  for (const Case& c : cases) check(c);
+}
+
+// A profile whose tree is one chain `levels` deep, each level holding all the energy.
+std::string deep_profile(const TempDir& dir, int levels) {
+  Profile p;
+  p.meta.kind = "attribute";
+  ProfileNode root;
+  root.name = "run";
+  ProfileNode* at = &root;
+  for (int i = 0; i < levels; ++i) {
+    at->energy_j = 1.0;
+    at->children.emplace_back();
+    at = &at->children.back();
+    at->name = fmt::format("level_{}", i);
+  }
+  at->energy_j = 1.0;
+  at->self_energy_j = 1.0;
+  p.tree = std::move(root);
+  const std::string path = (dir.path() / "deep.json").string();
+  EXPECT_TRUE(write_profile_json(p, path).ok());
+  return path;
+}
+
+TEST(BadInputCatalogue, WorkIsBoundedByTheInputNotTheStack) {
+  std::vector<std::array<long long, 4>> nested;
+  for (long long i = 0; i < 10'000; ++i) nested.push_back({1 * kS + i, 21 * kS - i, 0, i - 1});
+  std::string slashes = "a";
+  for (int i = 0; i < 50'000; ++i) slashes += "/b";
+  // 64 bytes of gzip whose trailer claims 4 GiB of text.
+  std::string bomb = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03";
+  bomb += std::string("\x4b\x4c\x4a\x06\x00", 5);
+  bomb.resize(60, '\0');
+  bomb += std::string("\xff\xff\xff\xff", 4);
+  const std::string steady = counter_csv(steady_counter(23));
+  const std::
+      vector<Case>
+          cases =
+              {
+                  {"10 000 nested spans, with --output",
+                   {{"trace.json", span_dump({"s"}, nested)}, {"samples.csv", steady}},
+                   {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv",
+                    "--output", "{dir}/out"},
+                   0,
+                   "wrote {dir}/out/profile.json",
+                   true,
+                   {},
+                   [](const TempDir& dir, const Invocation&) {
+                     EXPECT_NEAR(tree_energy(dir), 20.0, 1e-6);
+                   },
+                   "wrote"},
+                  {"a span name with 50 000 '/' levels",
+                   {{"trace.json", span_dump({slashes}, {{1 * kS, 21 * kS, 0, -1}})},
+                    {"samples.csv", steady}},
+                   {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv",
+                    "--output", "{dir}/out"},
+                   0,
+                   "wrote {dir}/out/profile.json",
+                   true,
+                   {},
+                   {},
+                   "wrote"},
+                  {"a 64-byte gzip whose trailer claims 4 GiB",
+                   {{"trace.json.gz", bomb}, {"samples.csv", steady}},
+                   {"attribute", "--trace", "{dir}/trace.json.gz", "--samples",
+                    "{dir}/samples.csv"},
+                   1,
+                   "{dir}/trace.json.gz: "},
+                  {"a profile whose spans' parents form a cycle",
+                   {{"cycle.json",
+                     R"({"schema":"jouleprof.profile","schema_version":1,"meta":{"tool_version":"x","kind":"run","command":[],"host":"h","rank":null,"world_size":null,"anchor":{"monotonic_ns":0,"realtime_ns":0},"begin_ns":0,"end_ns":1,"exit_code":null,"partial":false,"options":{},"grid_intensity_g_per_kwh":null},"series":[],"channels":[],"timeline":{"names":["a"],"tracks":[{"kind":"cpu-thread","name":"t","device":"cpu0"}],"spans":[[0,1,0,0,1,-1,0,0],[0,1,0,0,0,-1,0,0]],"marks":[],"attributes":[]},"tree":null,"attribution":[],"warnings":[]})"}},
+                   {"report", "{dir}/cycle.json"},
+                   1,
+                   "field 'timeline.spans[0]' is its own ancestor"},
+                  {"a profile whose tree holds a node that is not an object",
+                   {{"bad_node.json", R"({"schema":"jouleprof.profile","schema_version":1,"meta":{"tool_version":"x","kind":"run","command":[],"host":"h","rank":null,"world_size":null,"anchor":{"monotonic_ns":0,"realtime_ns":0},"begin_ns":0,"end_ns":1,"exit_code":null,"partial":false,"options":{},"grid_intensity_g_per_kwh":null},"series":[],"channels":[],"timeline":{"names":[],"tracks":[],"spans":[],"marks":[],"attributes":[]},"tree":{"calls":1,"category":"region","children":[[[[1]]]],"dynamic_energy_j":null,"energy_by_channel_j":{},"energy_j":1,"energy_stats":null,"name":"run","pass":"none","provenance":"measured","self_energy_j":1,"self_time_ns":0,"static_energy_j":null,"time_ns":0},"attribution":[],"warnings":[]})"}},
+                   {"report", "{dir}/bad_node.json"},
+                   1,
+                   "field 'tree[run].children' holds a node that is not an object (an array of 1 "
+                   "element)"},
+              };
+  for (const Case& c : cases) check(c);
+
+  // A 5 000-level tree: reported with its depth shown, not 5 000 × 2 spaces of indentation.
+  TempDir dir;
+  const std::string deep = deep_profile(dir, 5000);
+  Invocation inv = run_jouleprof({"report", deep}, dir);
+  EXPECT_EQ(inv.exit_code, 0) << inv.err;
+  EXPECT_NE(inv.out.find("[depth 5000] level_4999"), std::string::npos);
+  inv = run_jouleprof({"report", deep, "--format", "csv"}, dir);
+  EXPECT_EQ(inv.exit_code, 0) << inv.err;
+  EXPECT_NE(inv.out.find("…4937 levels…/level_4936/"), std::string::npos);
+  for (const char* format : {"html", "flamegraph", "json", "trace"}) {
+    EXPECT_EQ(run_jouleprof({"report", deep, "--format", format}, dir).exit_code, 0) << format;
+  }
+}
+
+TEST(BadInputCatalogue, RunKeepsWhatItMeasured) {
+  TempDir dir;
+  const fs::path marker = dir.path() / "ran";
+  const Case output_is_a_file{"run --output naming an existing file",
+                              {{"taken", "a file, not a directory\n"}},
+                              {"run", "--simulate", "5", "--no-history", "--output", "{dir}/taken",
+                               "--", "touch", marker.string()},
+                              1,
+                              "jouleprof: --output {dir}/taken: exists and is not a directory"};
+  check(output_is_a_file);
+  EXPECT_FALSE(fs::exists(marker)) << "the command must not run when its results cannot be kept";
+
+  const Case not_found{
+      "run of a command that does not exist",
+      {},
+      {"run", "--simulate", "5", "--no-history", "--output", "{dir}/out", "--", "/nonexistent"},
+      127,
+      "cannot run '/nonexistent'",
+      false,
+      {},
+      [](const TempDir& d, const Invocation&) {
+        EXPECT_FALSE(fs::exists(d.path() / "out")) << "no empty run left";
+      }};
+  check(not_found);
+
+  // Every catchable terminating signal ends the run with 128+N and a partial profile.
+  for (int sig : {SIGHUP, SIGUSR1, SIGALRM, SIGTERM}) {
+    SCOPED_TRACE(sig);
+    TempDir run_dir;
+    const fs::path ready = run_dir.path() / "ready";
+    const std::string script = "trap 'exit 42' TERM; touch " +
+                               ::jouleprof::testing::shell_quote(ready.string()) +
+                               "; while true; do sleep 0.05; done";
+    Result<ChildProcess> jp = ::jouleprof::testing::start_jouleprof(
+        {"run", "--simulate", "5", "--no-history", "--output", (run_dir.path() / "run").string(),
+         "--", "sh", "-c", script},
+        run_dir);
+    ASSERT_TRUE(jp.ok());
+    while (!fs::exists(ready)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_EQ(kill(jp->pid(), sig), 0);
+    const Invocation inv = ::jouleprof::testing::finish(*jp, run_dir);
+    EXPECT_EQ(inv.exit_code, 128 + sig) << inv.err;
+    const Result<Profile> p = read_profile_json((run_dir.path() / "run" / "profile.json").string());
+    ASSERT_TRUE(p.ok()) << inv.err;
+    EXPECT_TRUE(p->meta.partial);
+    EXPECT_FALSE(p->series.empty());
+    EXPECT_NE(first_line_with(inv.err, "warning").find(fmt::format("signal {}", sig)),
+              std::string::npos)
+        << inv.err;
+  }
+}
+
+std::string nvidia_smi_log() {
+  std::string text = "timestamp, name, power.draw [W]\n";
+  for (int i = 0; i < 40; ++i) {
+    text += fmt::format("2024/01/02 10:00:{:02d}.000, NVIDIA GeForce RTX 3090, 300.0 W\n", i);
+  }
+  return text;
+}
+
+std::string pre_table(const std::string& batch_column) {
+  std::string text =
+      "batch_size,ram_gb,training_size,validation_size,gflops,gpu,epochs,"
+      "duration_s,energy_j,input_height\n";
+  for (int i = 0; i < 12; ++i) {
+    text += fmt::format("{},{},{},200,{},RTX 3090,{},{},{},224\n", batch_column, 4 + i % 3,
+                        1000 + 100 * i, 0.5 + 0.1 * i, 10 + i, 600 + 30 * i, 120000 + 9000 * i);
+  }
+  return text;
+}
+
+TEST(BadInputCatalogue, NumbersAndNamesThatMakeNoSenseAreRefused) {
+  const std::string trace = "{dir}/gpu.csv";
+  const std::map<std::string, std::string> log{{"gpu.csv", nvidia_smi_log()}};
+  const std::map<std::string, std::string> tree_over_100{
+      {"over.json",
+       R"({"schema":"jouleprof.profile","schema_version":1,"meta":{"tool_version":"x","kind":"run","command":[],"host":"h","rank":null,"world_size":null,"anchor":{"monotonic_ns":0,"realtime_ns":0},"begin_ns":0,"end_ns":1,"exit_code":null,"partial":false,"options":{},"grid_intensity_g_per_kwh":null},"series":[],"channels":[],"timeline":{"names":[],"tracks":[],"spans":[],"marks":[],"attributes":[]},"tree":{"calls":1,"category":"region","children":[{"calls":1,"category":"op","children":[],"dynamic_energy_j":null,"energy_by_channel_j":{},"energy_j":45.45,"energy_stats":null,"name":"gemm","pass":"none","provenance":"measured","self_energy_j":45.45,"self_time_ns":0,"static_energy_j":null,"time_ns":0}],"dynamic_energy_j":null,"energy_by_channel_j":{},"energy_j":1,"energy_stats":null,"name":"run","pass":"none","provenance":"measured","self_energy_j":0,"self_time_ns":0,"static_energy_j":null,"time_ns":0},"attribution":[],"warnings":[]})"}};
+  const std::vector<Case> cases = {
+      {"run --interval nan",
+       {},
+       {"run", "--interval", "nan", "--", "true"},
+       2,
+       "--interval: must be a finite number from 0.01 to 60000, got 'nan'"},
+      {"run --idle inf", {}, {"run", "--idle", "inf", "--", "true"}, 2, "got 'inf'"},
+      {"run --grid-intensity -1",
+       {},
+       {"run", "--grid-intensity", "-1", "--", "true"},
+       2,
+       "must be a finite number of at least 0, got '-1'"},
+      {"JOULEPROF_GRID_INTENSITY=inf",
+       {},
+       {"run", "--simulate", "5", "--no-history", "--output", "{dir}/out", "--", "true"},
+       1,
+       "JOULEPROF_GRID_INTENSITY: field 'g/kWh' has value 'inf': not a finite non-negative number",
+       false,
+       {{"JOULEPROF_GRID_INTENSITY", "inf"}}},
+      {"attribute --idle-w nan",
+       {},
+       {"attribute", "--trace", "t", "--samples", "s", "--idle-w", "nan"},
+       2,
+       "--idle-w: must be a finite number of at least 0, got 'nan'"},
+      {"serve --duration inf", {}, {"serve", "--duration", "inf"}, 2, "got 'inf'"},
+      {"burn --seconds nan", {}, {"burn", "--seconds", "nan"}, 2, "got 'nan'"},
+      {"sensors --duration -1", {}, {"sensors", "--duration", "-1"}, 2, "got '-1'"},
+      {"estimate predict --batch -5",
+       {},
+       {"estimate", "predict", "--model", "m", "--batch", "-5", "--gflops", "1", "--gpu", "x",
+        "--ram-gb", "1", "--train-size", "1", "--val-size", "1"},
+       2,
+       "--batch: must be a finite number above 0, got '-5'"},
+      {"project --stability-cv nan",
+       log,
+       {"project", "--trace", trace, "--epochs", "10", "--stability-cv", "nan"},
+       2,
+       "--stability-cv: must be a finite number of at least 0, got 'nan'"},
+      {"project --ram-w-per-gb -1",
+       log,
+       {"project", "--trace", trace, "--epochs", "10", "--ram-w-per-gb", "-1"},
+       2,
+       "got '-1'"},
+      {"a GPU name that fits two entries",
+       log,
+       {"project", "--trace", trace, "--epochs", "10", "--gpu", "A100"},
+       0,
+       "is ambiguous in the built-in table: it could be A100-SXM4-40GB, A100-SXM4-80GB",
+       true,
+       {},
+       {},
+       "no GPU specifications"},
+      {"a GPU name that only begins like another GPU's",
+       log,
+       {"project", "--trace", trace, "--epochs", "10", "--gpu", "RTX 3080 Ti"},
+       0,
+       "GPU 'RTX 3080 Ti' is not in the built-in table (similar: GeForce RTX 2080 Ti, GeForce "
+       "RTX 3070, GeForce RTX 3080",
+       true,
+       {},
+       {},
+       "no GPU specifications"},
+      {"a GPU specs file with a negative TDP",
+       {{"gpu.csv", nvidia_smi_log()},
+        {"specs.csv", "name,cuda_cores,memory_gb,tdp_w,fp32_tflops\nY,1,2,-3,4\n"}},
+       {"project", "--trace", trace, "--epochs", "10", "--gpu-specs", "{dir}/specs.csv"},
+       1,
+       "{dir}/specs.csv:2: field 'tdp_w' has value '-3': must be a positive number"},
+      {"a PRE table with a negative batch size",
+       {{"runs.csv", pre_table("-32")}},
+       {"estimate", "train", "--data", "{dir}/runs.csv", "--output", "{dir}/model"},
+       1,
+       "{dir}/runs.csv:2: field 'batch_size' has value '-32': must be positive"},
+      {"a PRE table with a constant column, then a prediction",
+       {{"runs.csv", pre_table("32")}},
+       {"estimate", "train", "--data", "{dir}/runs.csv", "--output", "{dir}/model", "--iterations",
+        "4", "--folds", "3"},
+       0,
+       "",
+       false,
+       {},
+       [](const TempDir& dir, const Invocation&) {
+         const Invocation p =
+             run_jouleprof({"estimate", "predict", "--model", (dir.path() / "model").string(),
+                            "--batch", "64", "--gflops", "1", "--gpu", "RTX 3090", "--ram-gb", "5",
+                            "--train-size", "1500", "--val-size", "200", "--epochs", "10"},
+                           dir);
+         EXPECT_EQ(p.exit_code, 0) << p.err;
+         EXPECT_NE(p.err.find("feature batch_size was 32 in every training run"), std::string::npos)
+             << p.err;
+         EXPECT_EQ(p.out.find("e+1"), std::string::npos) << "no ±1e19 J: " << p.out;
+       }},
+      {"an empty ONNX model",
+       {{"model.onnx", ""}},
+       {"predict", "--model", "{dir}/model.onnx", "--predictor", "{dir}"},
+       1,
+       "{dir}/model.onnx: field 'ModelProto' has value '': the file is empty"},
+      {"an empty model JSON",
+       {{"model.json", "{}"}},
+       {"predict", "--model", "{dir}/model.json", "--predictor", "{dir}"},
+       1,
+       "{dir}/model.json"},
+      {"a calibration class with negative power",
+       {{"trace.json", one_long_span()},
+        {"samples.csv", counter_csv(steady_counter(23))},
+        {"cal.json",
+         R"({"format": "jouleprof-calibration", "version": 1, "provenance": "p", "classes": [{"match": "a", "power_w": -5}]})"}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv",
+        "--calibration", "{dir}/cal.json"},
+       1,
+       "{dir}/cal.json: field 'classes[0].power_w'"},
+      {"a tree whose children hold 4 545 % of their parent",
+       tree_over_100,
+       {"report", "{dir}/over.json"},
+       0,
+       "jouleprof: warning: {dir}/over.json: 1 tree node(s) whose children hold more energy than "
+       "the node",
+       true,
+       {},
+       [](const TempDir& dir, const Invocation&) {
+         // In every format, not only on stderr.
+         for (const char* format : {"text", "html", "flamegraph", "json", "trace"}) {
+           const Invocation r = run_jouleprof(
+               {"report", (dir.path() / "over.json").string(), "--format", format}, dir);
+           EXPECT_NE(r.out.find("the tree does not sum"), std::string::npos) << format;
+         }
+       },
+       "jouleprof: warning:"},
+  };
+  for (const Case& c : cases) check(c);
+}
+
+int listening_port() {
+  static int fd = [] {
+    const int s = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(s, reinterpret_cast<sockaddr*>(&address), sizeof address);
+    listen(s, 1);
+    return s;
+  }();
+  sockaddr_in bound{};
+  socklen_t length = sizeof bound;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &length);
+  return ntohs(bound.sin_port);
+}
+
+TEST(BadInputCatalogue, WeakAnswersSayWhatIsWrong) {
+  const std::string steady = counter_csv(steady_counter(23));
+  const std::vector<Case> cases = {
+      {"a directory given as the samples file",
+       {{"trace.json", one_long_span()}, {"samples/x", ""}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples"},
+       1,
+       "jouleprof: {dir}/samples: is a directory, not a samples file"},
+      {"a directory given as the trace",
+       {{"trace/x", ""}, {"samples.csv", steady}},
+       {"attribute", "--trace", "{dir}/trace", "--samples", "{dir}/samples.csv"},
+       1,
+       "jouleprof: {dir}/trace: is a directory, not a trace"},
+      {"a samples file that does not exist",
+       {{"trace.json", one_long_span()}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/missing.csv"},
+       1,
+       "{dir}/missing.csv: cannot open the samples file: No such file or directory"},
+      {"a samples file with no readings",
+       {{"trace.json", one_long_span()}, {"samples.csv", "t_ns,channel,kind,value\n"}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv"},
+       1,
+       "none carries energy"},
+      {"a trace without spans",
+       {{"trace.json", span_dump({}, {})}, {"samples.csv", steady}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv"},
+       1,
+       "empty: no spans"},
+      {"serve --bind not-an-address",
+       {},
+       {"serve", "--source", "simulated", "--simulate", "5", "--bind", "not-an-address", "--port",
+        "0", "--duration", "0.1"},
+       1,
+       "'not-an-address' is not an IP address or a host name that resolves"},
+      {"serve --bind an address of another host",
+       {},
+       {"serve", "--source", "simulated", "--simulate", "5", "--bind", "192.0.2.1", "--port", "0",
+        "--duration", "0.1"},
+       1,
+       "192.0.2.1 is not an address of this host"},
+      {"serve on a port in use",
+       {},
+       {"serve", "--source", "simulated", "--simulate", "5", "--bind", "127.0.0.1", "--port",
+        std::to_string(listening_port()), "--duration", "0.1"},
+       1,
+       fmt::format("port {} is already in use on 127.0.0.1", listening_port())},
+      {"history --db on a missing path",
+       {},
+       {"history", "--db", "{dir}/nowhere/history.db"},
+       1,
+       "{dir}/nowhere/history.db: no run history there",
+       false,
+       {},
+       [](const TempDir& dir, const Invocation&) {
+         EXPECT_FALSE(fs::exists(dir.path() / "nowhere")) << "nothing created";
+       }},
+      {"compare against runs of a missing history",
+       {},
+       {"compare", "1", "2", "--db", "{dir}/none.db"},
+       1,
+       "{dir}/none.db: no run history there"},
+      {"a report of a directory", {{"profile/x", ""}}, {"report", "{dir}/profile"}, 2, "directory"},
+      {"an epochs CSV going back in time",
+       {{"gpu.csv", nvidia_smi_log()}, {"epochs.csv", "epoch,end_s\n0,10\n1,5\n"}},
+       {"project", "--trace", "{dir}/gpu.csv", "--epochs", "2", "--epochs-csv", "{dir}/epochs.csv"},
+       1,
+       "{dir}/epochs.csv:3"},
+  };
+  for (const Case& c : cases) check(c);
+}
+
+}  // namespace
+}  // namespace jouleprof
