@@ -114,10 +114,10 @@ TEST(MeasureCommand, QuickOpSizesSayUpFrontHowLongTheyTakeAndKeepTheirWord) {
 
 TEST(MeasureCommand, ThePresetIsRecordedInTheOutputAndTheProfile) {
   TempDir dir;
-  const Invocation inv =
-      run_jouleprof({"measure", "--simulate", "40", "--quick", "--repeat", "1", "--quiet",
-                     "--format", "json", "--output", (dir.path() / "out").string(), "--", "true"},
-                    dir);
+  const Invocation inv = run_jouleprof(
+      {"measure", "--simulate", "40", "--quick", "--repeat", "1", "--quiet", "--no-history",
+       "--format", "json", "--output", (dir.path() / "out").string(), "--", "true"},
+      dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.err;
   EXPECT_EQ(inv.err, "") << "--quiet: no estimate, no progress";
   const auto result = nlohmann::json::parse(inv.out);
