@@ -103,11 +103,12 @@ def measure(fn, preset="standard", progress=None, sources=None, settings=None, p
     c_call = _native.MEASURED_FN(call)
     c_progress = _native.PROGRESS_FN(report) if progress is not None else _native.PROGRESS_FN()
     result = _native.GatedResult()
-    _native.check(_lib.jp_measure_gated(_native.encode(sources), json.dumps(options).encode(),
-                                        c_call, None, c_progress, None,
-                                        _native.encode(profile_path), ctypes.byref(result)))
+    status = _lib.jp_measure_gated(_native.encode(sources), json.dumps(options).encode(), c_call,
+                                   None, c_progress, None, _native.encode(profile_path),
+                                   ctypes.byref(result))
     if raised:
         raise raised[0]
+    _native.check(status)
     return GatedMeasurement(result.repetitions, result.repetitions_asked, result.total_j,
                             result.net_j, result.net_stdev_j, result.call_s,
                             result.estimate_ns * 1e-9, result.took_ns * 1e-9,
