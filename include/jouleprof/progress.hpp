@@ -123,6 +123,11 @@ class ProgressOrSilent {
   ProgressReporter& p_;
 };
 
+// Sleeps until t_ns (monotonic) in slices of at most 200 ms, ticking `progress` after each, so that
+// the progress line keeps moving and a stop is heard within one slice. false when a stop was
+// asked before t_ns.
+bool wait_until(TimeNs t_ns, ProgressReporter& progress);
+
 // "250 ms", "4.2 s", "12 s", "1:05", "1 h 02 min": durations as a person reads them.
 std::string format_duration(TimeNs ns);
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <utility>
 
 namespace jouleprof {
@@ -96,6 +98,16 @@ void ProgressReporter::emit(ProgressEventKind kind) {
     state_.eta_ns.reset();
   }
   if (callback_) callback_(state_);
+}
+
+bool wait_until(TimeNs t_ns, ProgressReporter& progress) {
+  constexpr TimeNs kSliceNs = 200 * kNsPerMs;
+  for (TimeNs now = monotonic_now_ns(); now < t_ns; now = monotonic_now_ns()) {
+    if (progress.stop_requested()) return false;
+    std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(t_ns - now, kSliceNs)));
+    progress.tick();
+  }
+  return !progress.stop_requested();
 }
 
 std::string format_duration(TimeNs ns) {

@@ -5,25 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
-#include <thread>
 
 #include "jouleprof/statistics.hpp"
 
 namespace jouleprof {
 namespace {
 
-constexpr TimeNs kSleepSliceNs = 200 * kNsPerMs;
+// The first window when none is given: 10 updates of the slowest counter, as the gate's K.
 constexpr std::size_t kDefaultWindowUpdates = 10;
-
-// false when a stop was asked before t_ns.
-bool wait_until(TimeNs t_ns, ProgressReporter& progress) {
-  for (TimeNs now = monotonic_now_ns(); now < t_ns; now = monotonic_now_ns()) {
-    if (progress.stop_requested()) return false;
-    std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(t_ns - now, kSleepSliceNs)));
-    progress.tick();
-  }
-  return !progress.stop_requested();
-}
 
 // The top-level energy channels' energy in [start, end].
 double top_level_energy_j(const std::vector<Series>& series, TimeNs start, TimeNs end) {

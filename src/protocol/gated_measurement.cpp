@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 
 #include "jouleprof/interval_trace.hpp"
 #include "jouleprof/statistics.hpp"
@@ -17,19 +16,6 @@ bool is_gpu(const Channel& c) { return c.device.rfind("gpu", 0) == 0 || c.domain
 double max_cv_for(const Channel& c, const GatedOptions& o) {
   if (c.domain == "dram") return o.dram_max_cv;
   return is_gpu(c) ? o.gpu_max_cv : o.cpu_max_cv;
-}
-
-// Sleeps in slices, so that the progress line keeps moving and a stop is heard within one.
-constexpr TimeNs kSleepSliceNs = 200 * kNsPerMs;
-
-// false when a stop was asked before t_ns.
-bool sleep_until(TimeNs t_ns, ProgressReporter& progress) {
-  for (TimeNs now = monotonic_now_ns(); now < t_ns; now = monotonic_now_ns()) {
-    if (progress.stop_requested()) return false;
-    std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(t_ns - now, kSleepSliceNs)));
-    progress.tick();
-  }
-  return !progress.stop_requested();
 }
 
 TimeNs gate_window_ns(const GatedOptions& o) {
@@ -108,7 +94,7 @@ GateLog run_gate(const Monitor& monitor, const GatedOptions& o, ProgressReporter
   const TimeNs begin = monotonic_now_ns();
   progress.phase("gate");
   for (;;) {
-    if (!sleep_until(monotonic_now_ns() + o.check_period_ns, progress)) return log;
+    if (!wait_until(monotonic_now_ns() + o.check_period_ns, progress)) return log;
     const TimeNs now = monotonic_now_ns();
     std::string note;
     log.channels =
@@ -266,7 +252,7 @@ Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call, co
       break;
     }
     progress->phase("tail");
-    if (!sleep_until(end + o.tail_wait_ns, *progress)) {
+    if (!wait_until(end + o.tail_wait_ns, *progress)) {
       stopped(r);
       break;
     }

@@ -440,7 +440,8 @@ CommandRunner add_measure_command(CLI::App& parent) {
   CLI::App* cmd = parent.add_subcommand(
       "measure",
       "Gated fine-grained energy measurement (FECoM): stability gate, idle baseline, "
-      "net and tail energy, repetitions");
+      "net and tail energy, repetitions. Settings: the standard preset (≈ 5 s per repetition), "
+      "--quick, or FECoM's published ones with --fecom-defaults; the estimate is printed first");
   cmd->add_option("--fecom-records", args->fecom_records,
                   "Re-analyse FECoM's published per-call records (a directory of "
                   "experiment-<k>.json) and print per-API mean ± stdev")
