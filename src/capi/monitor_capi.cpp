@@ -32,6 +32,7 @@ constexpr std::string_view kStartCall = "jp_monitor_start";
 Result<jouleprof::MonitorOptions> monitor_options(const char* sources,
                                                   const nlohmann::json& options) {
   jouleprof::MonitorOptions out;
+  if (sources != nullptr) out.sources.selected = jouleprof::split_source_list(sources);
   if (const auto it = options.find("interval_ms"); it != options.end()) {
     if (!it->is_number() || it->get<double>() <= 0.0) {
       return jouleprof::invalid_input(kStartCall, "interval_ms", it->dump(),
@@ -39,7 +40,14 @@ Result<jouleprof::MonitorOptions> monitor_options(const char* sources,
     }
     out.interval_ns = jouleprof::s_to_ns(it->get<double>() * 1e-3);
   }
-  JP_TRY(out.sources, capi::source_options(sources, options, kStartCall));
+  JP_TRY(out.sources.sysfs_root, capi::option_string(options, kStartCall, "sysfs_root", "/"));
+  if (const auto it = options.find("settings"); it != options.end()) {
+    if (!it->is_object())
+      return jouleprof::invalid_input(kStartCall, "settings", it->dump(), "must be an object");
+    for (const auto& [key, value] : it->items()) {
+      JP_TRY(out.sources.settings[key], capi::option_text(value, kStartCall, "settings." + key));
+    }
+  }
   return out;
 }
 
