@@ -11,17 +11,24 @@
 //   JP_TRY(GatedResult r, measure_gated(*monitor, [] { work(); return Status::Ok(); }, options));
 //
 // A repetition whose gate times out ends the measurement: the repetitions measured so far are
-// kept and `incomplete` says what is missing.
+// kept and `incomplete` says what is missing. So does a stop asked through the progress reporter
+// (progress.hpp), which also hears of every repetition, phase and gate check.
+//
+// Presets name whole settings (gated_preset); estimate_gated says before a measurement roughly
+// how long it will take with them.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "jouleprof/call_energy.hpp"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/profile.hpp"
+#include "jouleprof/progress.hpp"
 #include "jouleprof/stability.hpp"
 
 namespace jouleprof {
@@ -43,7 +50,51 @@ struct GatedOptions {
   std::size_t tail_moving_average = 5;
   double gpu_tail_margin_w = kFecomGpuTailMarginW;
   std::size_t min_counter_updates = 10;  // K: the call repeats until its window spans K updates
+  // Which named settings these are ("fecom", "quick" …, with what was changed after), recorded in
+  // the profile's options as gated.preset.
+  std::string preset = "fecom";
 };
+
+// Named settings, each a documented trade of time against resolution (docs/measure.md):
+//   fecom     FECoM's published protocol (GatedOptions{}): 500 ms intervals, a gate over 20 of
+//             them checked every 20 s, a 30 s tail, 10 repetitions; ≥ 50 s per repetition.
+//   standard  a first try that ends in about a minute for two sizes: 200 ms intervals, a 2 s gate
+//             window checked every 2 s, a 3 s tail, 5 repetitions of ≥ 20 updates (~5 %).
+//   quick     the calibration's: 100 ms intervals, a 1 s gate window checked every second, a 1 s
+//             tail, 3 repetitions of ≥ 50 counter updates (~2 % resolution each).
+//   kernel    kernel-bench's, for kernels measured by the hundred: 100 ms intervals, a 0.5 s gate
+//             window checked every 100 ms, a 0.2 s tail, 3 repetitions of ≥ 10 updates.
+// Every preset keeps FECoM's CV thresholds and temperature caps.
+enum class GatedPreset { kFecom, kStandard, kQuick, kKernel };
+GatedOptions gated_preset(GatedPreset preset);
+std::string_view to_string(GatedPreset preset);
+std::optional<GatedPreset> gated_preset_from_string(std::string_view name);
+
+// How long a measurement takes, worked out before it starts from its settings, the slowest energy
+// counter's update period and (when known) the time of one call. Gates are assumed to pass at
+// their first possible check: the first once its window has filled, later ones once the window
+// no longer holds the previous repetition's calls. A gate that waits longer makes the real
+// duration longer; the estimate is what the settings cost at least.
+struct GatedEstimate {
+  std::size_t repetitions = 0;
+  TimeNs warmup_ns = 0;
+  TimeNs first_gate_ns = 0;
+  TimeNs gate_ns = 0;  // each later repetition's
+  TimeNs window_ns = 0;
+  TimeNs tail_ns = 0;
+  TimeNs total_ns = 0;
+  bool call_known = false;
+
+  TimeNs repetition_ns() const { return gate_ns + window_ns + tail_ns; }
+  // "10 repetitions × ≥ 50 s (gate 20 s + calls ≥ 0.5 s + tail 30 s)"
+  std::string describe() const;
+};
+GatedEstimate estimate_gated(const GatedOptions& options, TimeNs update_period_ns,
+                             TimeNs call_ns = 0);
+
+// The slowest nominal update period of the energy channels (what a window must span K of), for
+// estimates before sampling starts; `fallback` when no channel declares one.
+TimeNs slowest_nominal_period_ns(const std::vector<Channel>& channels, TimeNs fallback);
 
 struct ChannelGate {
   std::string channel_id;
@@ -109,8 +160,10 @@ struct GatedResult {
 using MeasuredCall = std::function<Status()>;
 
 // Starts the monitor, runs the protocol and stops it. Errors only when the call itself fails
-// before anything was measured; later failures end the measurement with `incomplete` set.
+// before anything was measured; later failures, and a stop asked through `progress`, end the
+// measurement with `incomplete` set. `progress` hears of each repetition as a step.
 Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call,
-                                  const GatedOptions& options);
+                                  const GatedOptions& options,
+                                  ProgressReporter* progress = nullptr);
 
 }  // namespace jouleprof

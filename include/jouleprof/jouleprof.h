@@ -11,7 +11,8 @@
  * No function throws or aborts on bad input; those that can fail return a jp_status and leave a
  * message for jp_last_error(). Enumerations have fixed values, the same as the C++ library's.
  * Sections: common (status and errors), recording, clock and external spans, monitor,
- * attribution, reports. docs/capi.md describes the library as a whole.
+ * attribution, reports, progress and gated measurement. docs/capi.md describes the library as a
+ * whole.
  */
 #ifndef JOULEPROF_JOULEPROF_H_
 #define JOULEPROF_JOULEPROF_H_
@@ -234,6 +235,91 @@ JP_API jp_status jp_format_tree(const char* profile_path, const char* options_js
 /* Writes the profile's measured series as samples.csv (docs/schema.md), the file
  * `jouleprof attribute --samples` reads. */
 JP_API jp_status jp_write_samples(const char* profile_path, const char* samples_path);
+
+/* ---- Progress and gated measurement: a caller's function measured by FECoM's protocol --------
+ *
+ *   static int work(void* user) { run_my_kernel(user); return 0; }
+ *   static int show(const jp_progress* p, void* user) {
+ *     fprintf(stderr, "rep %llu/%llu %s\n", p->step, p->steps, p->phase);
+ *     return 0;                                      // non-zero: stop, keeping what was measured
+ *   }
+ *   jp_gated_result r;
+ *   jp_measure_gated(NULL, "{\"preset\": \"quick\"}", work, NULL, show, NULL, "profile.json", &r);
+ *
+ * Long work reports its progress to a jp_progress_fn (the library never prints). It is called on
+ * the thread doing the work; the struct and its strings are valid during the call only. Returning
+ * non-zero asks the work to stop at its next checkpoint (within ~0.2 s, or after the call under
+ * way): it then keeps the repetitions it finished and says what is missing. */
+
+/* Event kinds (= jouleprof::ProgressEventKind). */
+enum jp_progress_kind {
+  JP_PROGRESS_BEGIN = 0,
+  JP_PROGRESS_ITEM = 1,
+  JP_PROGRESS_STEP = 2, /* a repetition starts */
+  JP_PROGRESS_PHASE = 3,
+  JP_PROGRESS_GATE = 4, /* the stability gate checked the machine */
+  JP_PROGRESS_TICK = 5, /* time passes inside a phase (at most once a second) */
+  JP_PROGRESS_END = 6
+};
+
+typedef struct jp_progress {
+  int kind; /* jp_progress_kind */
+  const char* task;
+  uint64_t item; /* 1-based, 0 before the first; items = 0 when the work has none */
+  uint64_t items;
+  const char* item_name;
+  uint64_t step; /* repetition, 1-based */
+  uint64_t steps;
+  const char* phase; /* "warm-up", "gate", "calls", "tail" or "" */
+  int has_gate;      /* 1 while the gate waits: the gate_* fields are set */
+  const char* gate_channel;
+  double gate_value;     /* the channel's CV, or its temperature in °C */
+  double gate_threshold; /* the CV threshold, or the temperature cap */
+  int gate_temperature;
+  int gate_passed;
+  uint32_t gate_checks;
+  int64_t gate_waited_ns;
+  int64_t elapsed_ns;
+  int64_t eta_ns;      /* -1: not known */
+  int64_t estimate_ns; /* the whole work, estimated before it started */
+  double done;         /* share done, 0 … 1 */
+} jp_progress;
+
+typedef int (*jp_progress_fn)(const jp_progress* progress, void* user_data);
+
+/* The measured function: 0 on success; anything else ends the measurement (kept in part). */
+typedef int (*jp_measured_fn)(void* user_data);
+
+/* Per call, over the repetitions measured; energies are the top-level channels' sum. */
+typedef struct jp_gated_result {
+  uint64_t repetitions; /* measured */
+  uint64_t repetitions_asked;
+  double total_j;      /* mean energy per call */
+  double net_j;        /* mean energy per call above the idle baseline the gate measured */
+  double net_stdev_j;  /* across repetitions */
+  double call_s;       /* mean time per call */
+  int64_t estimate_ns; /* what the settings were estimated to take */
+  int64_t took_ns;
+  int incomplete; /* 1: fewer repetitions than asked (gate timeout, failure or stop); the
+                     profile's warnings say why */
+} jp_gated_result;
+
+/* Measures `fn` with the gated protocol (docs/measure.md): warm-up, stability gate, the call
+ * repeated until its window spans K counter updates, tail wait, R repetitions.
+ * `sources`: as jp_monitor_start's. `options_json`: NULL or a JSON object, every key optional:
+ *   "preset"          string  fecom | standard (default) | quick | kernel
+ *   "repetitions", "warmup", "last_n", "min_updates"             int     override the preset
+ *   "interval_ms", "check_period_s", "gate_timeout_s", "tail_wait_s", "tolerance"  number
+ *   "sysfs_root", "settings"  as jp_monitor_start's
+ * `progress` may be NULL. `profile_path` (NULL: not written) receives every sample of the
+ * measurement, with the preset in its options (gated.preset). `out_result` may be NULL.
+ * Errors: JP_ERR_INVALID_INPUT (options), JP_ERR_UNAVAILABLE (no source), the function failing
+ * during warm-up (nothing measured). A measurement that ends early is not an error: `incomplete`
+ * is set. Not reentrant with respect to `fn`; several measurements may run on different threads. */
+JP_API jp_status jp_measure_gated(const char* sources, const char* options_json, jp_measured_fn fn,
+                                  void* fn_user_data, jp_progress_fn progress,
+                                  void* progress_user_data, const char* profile_path,
+                                  jp_gated_result* out_result);
 
 #ifdef __cplusplus
 }

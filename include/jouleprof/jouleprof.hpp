@@ -21,6 +21,7 @@
 #pragma once
 
 #include "jouleprof/attribution.hpp"
+#include "jouleprof/auto_window.hpp"
 #include "jouleprof/calibration.hpp"
 #include "jouleprof/call_energy.hpp"
 #include "jouleprof/channel.hpp"
@@ -40,6 +41,7 @@
 #include "jouleprof/live_epochs.hpp"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/profile.hpp"
+#include "jouleprof/progress.hpp"
 #include "jouleprof/recorder.hpp"
 #include "jouleprof/report.hpp"
 #include "jouleprof/result.hpp"

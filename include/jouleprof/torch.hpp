@@ -200,12 +200,12 @@ struct OpTimes {
 };
 OpTimes op_self_times(const Timeline& timeline);
 
-// The gate options the calibration uses unless told otherwise: FECoM's thresholds, with shorter
-// windows than FECoM's (0.1 s intervals, a 1 s gate window checked every second, a 1 s tail, 3
-// repetitions, the gate given up after 15 s), and replay windows of 50 counter updates (~2 %
-// resolution per repetition; measure's default of 10 resolves only ~10 %). A deliberate choice: a
-// model has dozens of classes, and FECoM's 20 s checks and 30 s tails would make a calibration of
-// bert-mini take an hour. GatedOptions{} is FECoM's published protocol.
+// The gate options the calibration uses unless told otherwise: the quick preset
+// (gated_preset(GatedPreset::kQuick)): FECoM's thresholds, with shorter windows than FECoM's (0.1 s
+// intervals, a 1 s gate window checked every second, a 1 s tail, 3 repetitions, the gate given up
+// after 15 s), and replay windows of 50 counter updates (~2 % resolution per repetition). A
+// deliberate choice: a model has dozens of classes, and FECoM's 20 s checks and 30 s tails would
+// make a calibration of bert-mini take an hour. GatedOptions{} is FECoM's published protocol.
 GatedOptions calibration_gate_defaults();
 
 struct CalibrationOptions {
@@ -222,9 +222,15 @@ using MonitorFactory = std::function<Result<std::unique_ptr<Monitor>>()>;
 
 // Replays each captured class alone — the signature with the most self time — through the gated
 // protocol (measure_gated), the classes with the most self time first. The channels are the
-// top-level energy channels of the workload's device from the first source that has any.
+// top-level energy channels of the workload's device from the first source that has any. Each
+// class measured is an item of `progress`; after a stop asked through it, the class under way and
+// the later ones are listed in `skipped` as stopped, and the classes measured are kept.
 Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes& times,
-                              const MonitorFactory& open_monitor,
-                              const CalibrationOptions& options);
+                              const MonitorFactory& open_monitor, const CalibrationOptions& options,
+                              ProgressReporter* progress = nullptr);
+
+// How many classes calibrate() will replay at most: the replayable classes, up to max_classes.
+std::size_t calibration_class_count(const std::vector<CapturedOp>& ops,
+                                    const CalibrationOptions& options);
 
 }  // namespace jouleprof::torch_adapter

@@ -6,6 +6,7 @@
     print(prof.table())
 
     import jouleprof
+    r = jouleprof.measure(lambda: model(x), preset="quick", progress=print)  # FECoM's protocol
     with jouleprof.Monitor() as m:            # default energy sources of this machine
         with jouleprof.region("train"):
             train()
@@ -15,6 +16,7 @@ docs/python.md describes the package; the C API it wraps is include/jouleprof/jo
 """
 
 from ._native import JouleprofError
+from .measure import GatedMeasurement, ProgressEvent, measure
 from .monitor import Monitor, Totals, attribute_torch_trace
 from .regions import epoch_begin, epoch_end, mark, now_ns, recording, region
 from .reports import format_tree, write_report, write_samples
@@ -22,9 +24,11 @@ from .torch_modules import clock_sync, module_scopes
 from .tree import Node, node_from_dict
 
 __all__ = [
+    "GatedMeasurement",
     "JouleprofError",
     "Monitor",
     "Node",
+    "ProgressEvent",
     "Totals",
     "attribute_torch_trace",
     "clock_sync",
@@ -32,6 +36,7 @@ __all__ = [
     "epoch_end",
     "format_tree",
     "mark",
+    "measure",
     "module_scopes",
     "node_from_dict",
     "now_ns",

@@ -54,6 +54,52 @@ class Totals(ctypes.Structure):
                 f"mean_power_w={self.mean_power_w:.6g}, spans={self.spans})")
 
 
+class Progress(ctypes.Structure):
+    """jp_progress: one progress event of long work (include/jouleprof/jouleprof.h)."""
+
+    _fields_ = [
+        ("kind", ctypes.c_int),
+        ("task", ctypes.c_char_p),
+        ("item", ctypes.c_uint64),
+        ("items", ctypes.c_uint64),
+        ("item_name", ctypes.c_char_p),
+        ("step", ctypes.c_uint64),
+        ("steps", ctypes.c_uint64),
+        ("phase", ctypes.c_char_p),
+        ("has_gate", ctypes.c_int),
+        ("gate_channel", ctypes.c_char_p),
+        ("gate_value", ctypes.c_double),
+        ("gate_threshold", ctypes.c_double),
+        ("gate_temperature", ctypes.c_int),
+        ("gate_passed", ctypes.c_int),
+        ("gate_checks", ctypes.c_uint32),
+        ("gate_waited_ns", ctypes.c_int64),
+        ("elapsed_ns", ctypes.c_int64),
+        ("eta_ns", ctypes.c_int64),
+        ("estimate_ns", ctypes.c_int64),
+        ("done", ctypes.c_double),
+    ]
+
+
+class GatedResult(ctypes.Structure):
+    """jp_gated_result: per call, over the repetitions measured (top-level channels summed)."""
+
+    _fields_ = [
+        ("repetitions", ctypes.c_uint64),
+        ("repetitions_asked", ctypes.c_uint64),
+        ("total_j", ctypes.c_double),
+        ("net_j", ctypes.c_double),
+        ("net_stdev_j", ctypes.c_double),
+        ("call_s", ctypes.c_double),
+        ("estimate_ns", ctypes.c_int64),
+        ("took_ns", ctypes.c_int64),
+        ("incomplete", ctypes.c_int),
+    ]
+
+
+PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(Progress), ctypes.c_void_p)
+MEASURED_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+
 LIBRARY_NAME = "libjouleprof.so"
 
 
@@ -110,6 +156,8 @@ _declare("jp_recorder_add_trace", _status, _c_str)
 _declare("jp_report", _status, _c_str, _c_str, _c_str)
 _declare("jp_format_tree", _status, _c_str, _c_str, ctypes.POINTER(ctypes.c_char_p))
 _declare("jp_write_samples", _status, _c_str, _c_str)
+_declare("jp_measure_gated", _status, _c_str, _c_str, MEASURED_FN, ctypes.c_void_p, PROGRESS_FN,
+         ctypes.c_void_p, _c_str, ctypes.POINTER(GatedResult))
 
 
 def encode(text):

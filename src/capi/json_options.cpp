@@ -50,4 +50,18 @@ Result<std::string> option_text(const nlohmann::json& value, std::string_view ca
   return invalid_input(call, key, json_brief(value), "must be a number or a string");
 }
 
+Result<SourceOptions> source_options(const char* sources, const nlohmann::json& options,
+                                     std::string_view call) {
+  SourceOptions out;
+  if (sources != nullptr) out.selected = split_source_list(sources);
+  JP_TRY(out.sysfs_root, option_string(options, call, "sysfs_root", "/"));
+  if (const auto it = options.find("settings"); it != options.end()) {
+    if (!it->is_object()) return invalid_input(call, "settings", it->dump(), "must be an object");
+    for (const auto& [key, value] : it->items()) {
+      JP_TRY(out.settings[key], option_text(value, call, "settings." + key));
+    }
+  }
+  return out;
+}
+
 }  // namespace jouleprof::capi

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "jouleprof/result.hpp"
+#include "jouleprof/sources.hpp"
 
 namespace jouleprof::capi {
 
@@ -23,5 +24,10 @@ Result<std::string> option_string(const nlohmann::json& options, std::string_vie
 // A JSON number or string written as text (settings values, which backends parse themselves).
 Result<std::string> option_text(const nlohmann::json& value, std::string_view call,
                                 std::string_view key);
+
+// Which sources to open: `sources` (comma-separated names, NULL or "" for the default set) and
+// the options' "sysfs_root" and "settings" keys.
+Result<SourceOptions> source_options(const char* sources, const nlohmann::json& options,
+                                     std::string_view call);
 
 }  // namespace jouleprof::capi

@@ -19,17 +19,7 @@ std::optional<KernelEnergyFigure> kernel_energy_figure_from_string(std::string_v
   return std::nullopt;
 }
 
-GatedOptions kernel_gated_defaults() {
-  GatedOptions o;
-  o.warmup_runs = 1;
-  o.repetitions = 3;
-  o.interval_ns = 100 * kNsPerMs;
-  o.last_n = 5;
-  o.check_period_ns = 100 * kNsPerMs;
-  o.gate_timeout_ns = 10 * kNsPerS;
-  o.tail_wait_ns = 200 * kNsPerMs;
-  return o;
-}
+GatedOptions kernel_gated_defaults() { return gated_preset(GatedPreset::kKernel); }
 
 Result<KernelEnergy> kernel_energy(const GatedResult& result, KernelEnergyFigure figure) {
   if (result.repetitions.empty()) {
@@ -78,22 +68,34 @@ Result<KernelEnergy> kernel_energy(const GatedResult& result, KernelEnergyFigure
 }
 
 Result<KernelEnergy> measure_kernel_call(const MeasuredCall& call,
-                                         const KernelBenchOptions& options) {
+                                         const KernelBenchOptions& options,
+                                         ProgressReporter* progress) {
   JP_TRY(std::unique_ptr<Monitor> monitor, Monitor::open(options.monitor));
-  JP_TRY(GatedResult result, measure_gated(*monitor, call, options.gated));
+  JP_TRY(GatedResult result, measure_gated(*monitor, call, options.gated, progress));
+  if (progress != nullptr && progress->stop_requested()) {
+    return Error(ErrorCode::kInterrupted, "stopped before its measurement ended");
+  }
   return kernel_energy(result, options.figure);
 }
 
 void measure_kernels(const std::vector<KernelConfig>& kernels, const KernelCallFactory& make_call,
                      const KernelBenchOptions& options,
-                     const std::function<void(std::size_t, const KernelOutcome&)>& on_outcome) {
+                     const std::function<void(std::size_t, const KernelOutcome&)>& on_outcome,
+                     ProgressReporter* progress) {
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     KernelOutcome outcome;
     outcome.config = kernels[i];
+    if (progress != nullptr && progress->stop_requested()) {
+      outcome.failure = "stopped before it was measured";
+      on_outcome(i, outcome);
+      continue;
+    }
+    if (progress != nullptr) progress->item(i + 1, kernels[i].name);
     Result<MeasuredCall> call = make_call(kernels[i]);
     if (!call) {
       outcome.failure = "cannot build: " + call.error().message();
-    } else if (Result<KernelEnergy> energy = measure_kernel_call(*call, options); !energy) {
+    } else if (Result<KernelEnergy> energy = measure_kernel_call(*call, options, progress);
+               !energy) {
       outcome.failure = energy.error().message();
     } else if (!(energy->energy_mj > 0.0)) {
       outcome.failure =

@@ -26,11 +26,9 @@ std::string_view to_string(KernelEnergyFigure f);
 std::optional<KernelEnergyFigure> kernel_energy_figure_from_string(std::string_view s);
 
 // The gated protocol with settings for kernels of micro- to milliseconds, measured by the hundred:
-// 3 repetitions, 100 ms intervals, a gate over the last 5 of them checked every 100 ms and given up
-// after 10 s, 200 ms of tail watch, FECoM's CV thresholds. One kernel then takes a few seconds.
-// Intervals much shorter than 100 ms make the gate fail on the counters' own granularity: a 1 ms
-// RAPL update is 5 % of a 20 ms interval, and the CPU estimate is polled every 100 ms.
-// FECoM's published defaults (GatedOptions{}) are one flag away (--fecom-defaults).
+// the kernel preset (gated_preset(GatedPreset::kKernel)): 3 repetitions, 100 ms intervals, a gate
+// over the last 5 of them checked every 100 ms and given up after 10 s, 200 ms of tail watch,
+// FECoM's CV thresholds. One kernel then takes a few seconds.
 GatedOptions kernel_gated_defaults();
 
 struct KernelBenchOptions {
@@ -57,9 +55,11 @@ struct KernelEnergy {
 // measured.
 Result<KernelEnergy> kernel_energy(const GatedResult& result, KernelEnergyFigure figure);
 
-// Opens a Monitor with options.monitor and measures the call.
+// Opens a Monitor with options.monitor and measures the call. A stop asked through `progress`
+// before the measurement ended is an error (kInterrupted): a kernel measured in part is not kept.
 Result<KernelEnergy> measure_kernel_call(const MeasuredCall& call,
-                                         const KernelBenchOptions& options);
+                                         const KernelBenchOptions& options,
+                                         ProgressReporter* progress = nullptr);
 
 // Builds the call that runs one kernel (the libtorch adapter's make_kernel_call, or a test double).
 using KernelCallFactory = std::function<Result<MeasuredCall>(const KernelConfig&)>;
@@ -73,11 +73,13 @@ struct KernelOutcome {
 // Measures each kernel in turn and hands each outcome to `on_outcome` as soon as it is known (the
 // CLI writes the CSV row and prints progress there, so an interrupted run keeps what it measured).
 // A kernel that fails to build or measure, or whose energy is not positive (a net energy lost in
-// the baseline's noise), is reported as a failure and the others go on.
-void measure_kernels(
-    const std::vector<KernelConfig>& kernels, const KernelCallFactory& make_call,
-    const KernelBenchOptions& options,
-    const std::function<void(std::size_t index, const KernelOutcome&)>& on_outcome);
+// the baseline's noise), is reported as a failure and the others go on. Each kernel is an item of
+// `progress`; after a stop asked through it, the kernel under way and every later one are reported
+// as failures that say so.
+void measure_kernels(const std::vector<KernelConfig>& kernels, const KernelCallFactory& make_call,
+                     const KernelBenchOptions& options,
+                     const std::function<void(std::size_t index, const KernelOutcome&)>& on_outcome,
+                     ProgressReporter* progress = nullptr);
 
 // The sample a measured kernel contributes to a kernel CSV.
 KernelSample kernel_sample(const KernelConfig& config, const KernelEnergy& energy);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 
 #include "jouleprof/interval_trace.hpp"
 #include "jouleprof/statistics.hpp"
@@ -19,18 +18,14 @@ double max_cv_for(const Channel& c, const GatedOptions& o) {
   return is_gpu(c) ? o.gpu_max_cv : o.cpu_max_cv;
 }
 
-void sleep_until(TimeNs t_ns) {
-  const TimeNs now = monotonic_now_ns();
-  if (t_ns > now) std::this_thread::sleep_for(std::chrono::nanoseconds(t_ns - now));
-}
-
 TimeNs gate_window_ns(const GatedOptions& o) {
   return static_cast<TimeNs>(o.last_n) * o.interval_ns;
 }
 
 std::vector<ChannelGate> check_channels(const std::vector<Series>& series, TimeNs now,
-                                        const GatedOptions& o) {
+                                        const GatedOptions& o, std::string& note) {
   std::vector<ChannelGate> gates;
+  note.clear();
   const TimeNs window = gate_window_ns(o);
   for (const Series& s : series) {
     const Channel& c = s.channel();
@@ -42,6 +37,9 @@ std::vector<ChannelGate> check_channels(const std::vector<Series>& series, TimeN
       const StabilityCheck check = check_stability(
           rebin(s, std::max(now - window, s.begin_ns()), now, o.interval_ns), now, stability);
       gates.push_back({c.id, check.cv, check.threshold, check.stable, false});
+      if (!check.stable && note.empty() && !check.reason.empty()) {
+        note = c.id + ": " + check.reason;
+      }
     } else if (c.kind == ChannelKind::kTemperature && !s.empty()) {
       double sum = 0.0;
       std::size_t n = 0;
@@ -67,17 +65,48 @@ std::string describe_failures(const std::vector<ChannelGate>& gates) {
   return text;
 }
 
-GateLog run_gate(const Monitor& monitor, const GatedOptions& o) {
+// The channel furthest from passing (failing before passing, then by value ÷ threshold), for the
+// progress line.
+GateState gate_state(const GateLog& log, const GatedOptions& o, std::string note) {
+  GateState state;
+  state.passed = log.passed;
+  state.checks = log.checks;
+  state.waited_ns = log.waited_ns;
+  state.timeout_ns = o.gate_timeout_ns;
+  state.note = std::move(note);
+  const auto ratio = [](const ChannelGate& g) {
+    return g.threshold > 0.0 ? g.value / g.threshold : 0.0;
+  };
+  const ChannelGate* worst = nullptr;
+  for (const ChannelGate& g : log.channels) {
+    if (worst == nullptr || (!g.ok && worst->ok) || (g.ok == worst->ok && ratio(g) > ratio(*worst)))
+      worst = &g;
+  }
+  if (worst != nullptr) {
+    state.channel_id = worst->channel_id;
+    state.value = worst->value;
+    state.threshold = worst->threshold;
+    state.temperature = worst->temperature;
+  }
+  return state;
+}
+
+// An unset `passed` with an empty failure: stopped through the progress reporter.
+GateLog run_gate(const Monitor& monitor, const GatedOptions& o, ProgressReporter& progress) {
   GateLog log;
   const TimeNs begin = monotonic_now_ns();
+  progress.phase("gate");
   for (;;) {
-    sleep_until(monotonic_now_ns() + o.check_period_ns);
+    if (!wait_until(monotonic_now_ns() + o.check_period_ns, progress)) return log;
     const TimeNs now = monotonic_now_ns();
-    log.channels = check_channels(monitor.recent(now - gate_window_ns(o) - o.interval_ns), now, o);
+    std::string note;
+    log.channels =
+        check_channels(monitor.recent(now - gate_window_ns(o) - o.interval_ns), now, o, note);
     ++log.checks;
     log.waited_ns = now - begin;
     log.passed = std::all_of(log.channels.begin(), log.channels.end(),
                              [](const ChannelGate& g) { return g.ok; });
+    progress.gate(gate_state(log, o, std::move(note)));
     if (log.passed) return log;
     if (log.waited_ns >= o.gate_timeout_ns) {
       log.failure = fmt::format("not stable after {:.1f} s ({} checks): {}", ns_to_s(log.waited_ns),
@@ -154,8 +183,9 @@ void summarise(GatedResult& result) {
 
 }  // namespace
 
-Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call,
-                                  const GatedOptions& o) {
+Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call, const GatedOptions& o,
+                                  ProgressReporter* progress_or_null) {
+  ProgressOrSilent progress(progress_or_null);
   if (o.interval_ns <= 0 || o.last_n < 2 || o.repetitions == 0) {
     return invalid_input("gated measurement", "interval/last_n/repetitions",
                          fmt::format("{} ns/{}/{}", o.interval_ns, o.last_n, o.repetitions),
@@ -166,6 +196,7 @@ Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call,
   const TimeNs sampling_began = monotonic_now_ns();
 
   // Warm-up, and the time of one call (at least one run, even with no warm-up asked for).
+  progress->phase("warm-up");
   for (std::size_t i = 0; i < std::max<std::size_t>(o.warmup_runs, 1); ++i) {
     const TimeNs t0 = monotonic_now_ns();
     const Status st = call();
@@ -178,9 +209,19 @@ Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call,
   result.update_period_ns = slowest_update_period(monitor.recent(sampling_began), o.interval_ns);
   result.min_window_ns = static_cast<TimeNs>(o.min_counter_updates) * result.update_period_ns;
 
+  const auto stopped = [&](std::size_t r) {
+    result.incomplete = true;
+    result.missing =
+        fmt::format("repetitions {} to {} not measured: stopped on request", r + 1, o.repetitions);
+  };
   for (std::size_t r = 0; r < o.repetitions; ++r) {
     GatedRepetition rep;
-    rep.gate = run_gate(monitor, o);
+    progress->step(r + 1, o.repetitions);
+    rep.gate = run_gate(monitor, o, *progress);
+    if (progress->stop_requested()) {
+      stopped(r);
+      break;
+    }
     if (!rep.gate.passed) {
       result.incomplete = true;
       result.missing =
@@ -192,21 +233,32 @@ Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call,
     // the call are idle time, which the baseline removes from the net figure).
     // The call repeats until the window spans K counter updates: a count fixed in advance from
     // one timed run would fall short whenever the machine slows the calls down.
+    progress->phase("calls");
     const TimeNs start = monitor.sync();
     Status failed;
     std::uint64_t calls = 0;
     do {
       failed = call();
       ++calls;
-    } while (failed.ok() && monotonic_now_ns() - start < result.min_window_ns);
+      progress->tick();
+    } while (failed.ok() && !progress->stop_requested() &&
+             monotonic_now_ns() - start < result.min_window_ns);
     const TimeNs end = monitor.sync();
+    if (progress->stop_requested()) {
+      stopped(r);
+      break;
+    }
     if (!failed.ok()) {
       result.incomplete = true;
       result.missing = fmt::format("repetitions {} to {} not measured: the call failed: {}", r + 1,
                                    o.repetitions, failed.error().message());
       break;
     }
-    sleep_until(end + o.tail_wait_ns);
+    progress->phase("tail");
+    if (!wait_until(end + o.tail_wait_ns, *progress)) {
+      stopped(r);
+      break;
+    }
     const TimeNs after = monotonic_now_ns();
     rep.calls = calls;
     rep.start_ns = start;
@@ -221,6 +273,7 @@ Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call,
 
   result.profile = monitor.stop();
   result.profile.meta.kind = "measure";
+  result.profile.meta.options["gated.preset"] = o.preset;
   if (result.incomplete) {
     result.profile.meta.partial = true;
     result.profile.warnings.push_back(result.missing);

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "jouleprof/statistics.hpp"
 #include "jouleprof/torch.hpp"
@@ -70,14 +71,15 @@ std::vector<Channel> device_channels(const std::vector<Channel>& all, const std:
 
 std::string describe_protocol(const GatedOptions& g) {
   return fmt::format(
-      "gated protocol (FECoM): intervals of {} ms; gate: CV of the last {} intervals ≤ {} (CPU) / "
+      "gated protocol (FECoM), preset {}: intervals of {} ms; gate: CV of the last {} intervals ≤ "
+      "{} (CPU) / "
       "{} "
       "(DRAM) / {} (GPU) × (1 + {}), checked every {:.3g} s, given up after {:.3g} s; the replay "
       "loops "
       "until its window spans {} counter updates; tail watched {:.3g} s; {} repetitions per class; "
       "net power = net energy per call ÷ time per call; power = baseline + net power",
-      g.interval_ns / kNsPerMs, g.last_n, g.cpu_max_cv, g.dram_max_cv, g.gpu_max_cv, g.tolerance,
-      ns_to_s(g.check_period_ns), ns_to_s(g.gate_timeout_ns), g.min_counter_updates,
+      g.preset, g.interval_ns / kNsPerMs, g.last_n, g.cpu_max_cv, g.dram_max_cv, g.gpu_max_cv,
+      g.tolerance, ns_to_s(g.check_period_ns), ns_to_s(g.gate_timeout_ns), g.min_counter_updates,
       ns_to_s(g.tail_wait_ns), g.repetitions);
 }
 
@@ -118,24 +120,21 @@ std::optional<CalibrationClass> class_figures(const GatedResult& result,
 
 }  // namespace
 
-GatedOptions calibration_gate_defaults() {
-  GatedOptions g;
-  g.warmup_runs = 1;
-  g.repetitions = 3;
-  g.interval_ns = 100 * kNsPerMs;
-  g.last_n = 10;
-  g.check_period_ns = kNsPerS;
-  g.gate_timeout_ns = 15 * kNsPerS;
-  g.tail_wait_ns = kNsPerS;
-  // A window of K updates resolves its energy to about 1/K: 50 updates bound the quantisation
-  // error of one repetition to ~2 % (RAPL: 50 ms windows; the CPU estimate, NVML: 0.5–5 s).
-  g.min_counter_updates = 50;
-  return g;
+GatedOptions calibration_gate_defaults() { return gated_preset(GatedPreset::kQuick); }
+
+std::size_t calibration_class_count(const std::vector<CapturedOp>& ops,
+                                    const CalibrationOptions& options) {
+  std::set<std::string> replayable;
+  for (const CapturedOp& op : ops) {
+    if (op.args) replayable.insert(op.op_name);
+  }
+  return std::min(replayable.size(), options.max_classes);
 }
 
 Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes& times,
-                              const MonitorFactory& open_monitor,
-                              const CalibrationOptions& options) {
+                              const MonitorFactory& open_monitor, const CalibrationOptions& options,
+                              ProgressReporter* progress_or_null) {
+  ProgressOrSilent progress(progress_or_null);
   if (!(options.time_coverage > 0.0 && options.time_coverage <= 1.0)) {
     return invalid_input("calibration", "time coverage", std::to_string(options.time_coverage),
                          "must be in (0, 1]");
@@ -215,6 +214,11 @@ Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes&
                       100.0 * *calibration.time_coverage));
       continue;
     }
+    if (progress->stop_requested()) {
+      calibration.skipped.push_back(
+          fmt::format("{} ({}): stopped before it was measured", name, share));
+      continue;
+    }
     const auto handle = c10::Dispatcher::singleton().findSchema(op->args->op);
     if (!handle) {
       calibration.skipped.push_back(fmt::format(
@@ -241,7 +245,13 @@ Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes&
     };
     JP_TRY(auto monitor, open_monitor());
     if (channels.empty()) channels = device_channels(monitor->channels(), prefix);
-    const Result<GatedResult> measured = measure_gated(*monitor, replay, options.gate);
+    progress->item(calibration.classes.size() + 1, name);
+    const Result<GatedResult> measured = measure_gated(*monitor, replay, options.gate, &*progress);
+    if (progress->stop_requested()) {
+      calibration.skipped.push_back(
+          fmt::format("{} ({}): stopped before its measurement ended", name, share));
+      continue;
+    }
     if (!measured.ok()) {
       calibration.skipped.push_back(
           fmt::format("{} ({}): replay failed: {}", name, share, measured.error().message()));

@@ -1,5 +1,7 @@
 #include "training/kernel_ridge.hpp"
 
+#include <fmt/format.h>
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
@@ -114,7 +116,8 @@ double LinearModel::predict(const FeatureRow& x_scaled) const {
 
 RandomSearchResult random_search_cv(const std::vector<FeatureRow>& x_raw,
                                     const std::vector<double>& y,
-                                    const RandomSearchOptions& options) {
+                                    const RandomSearchOptions& options,
+                                    ProgressReporter* progress) {
   std::mt19937 rng(options.seed);
   std::vector<std::size_t> order(y.size());
   std::iota(order.begin(), order.end(), 0);
@@ -152,8 +155,13 @@ RandomSearchResult random_search_cv(const std::vector<FeatureRow>& x_raw,
   RandomSearchResult best;
   best.cv_mape_percent = std::numeric_limits<double>::infinity();
   for (int it = 0; it < options.iterations; ++it) {
+    if (it > 0 && progress != nullptr && progress->stop_requested()) break;
     const double alpha = log_uniform(options.alpha_min, options.alpha_max);
     const double gamma = log_uniform(options.gamma_min, options.gamma_max);
+    if (progress != nullptr) {
+      progress->item(static_cast<std::size_t>(it) + 1,
+                     fmt::format("α {:.3g}, γ {:.3g}", alpha, gamma));
+    }
     double error_sum = 0.0;
     std::size_t count = 0;
     for (const Fold& fold : prepared) {
@@ -165,7 +173,8 @@ RandomSearchResult random_search_cv(const std::vector<FeatureRow>& x_raw,
       }
     }
     const double mape = 100.0 * error_sum / static_cast<double>(std::max<std::size_t>(count, 1));
-    if (mape < best.cv_mape_percent) best = RandomSearchResult{alpha, gamma, mape};
+    if (mape < best.cv_mape_percent) best = RandomSearchResult{alpha, gamma, mape, 0};
+    best.iterations = it + 1;
   }
   return best;
 }

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "jouleprof/progress.hpp"
+
 namespace jouleprof {
 
 using FeatureRow = std::vector<double>;
@@ -60,12 +62,15 @@ struct RandomSearchResult {
   double alpha = 0.0;
   double gamma = 0.0;
   double cv_mape_percent = 0.0;  // mean absolute percentage error over the held-out folds
+  int iterations = 0;            // scored; fewer than asked when stopped through the progress
 };
 
 // Scores each sampled (α, γ) by k-fold CV (the scaler refitted on each training fold) and
-// returns the best. Targets must be non-zero (the score is relative).
+// returns the best. Targets must be non-zero (the score is relative). Each iteration is an item of
+// `progress`; a stop asked through it ends the search with the best so far (after at least one).
 RandomSearchResult random_search_cv(const std::vector<FeatureRow>& x_raw,
                                     const std::vector<double>& y,
-                                    const RandomSearchOptions& options);
+                                    const RandomSearchOptions& options,
+                                    ProgressReporter* progress = nullptr);
 
 }  // namespace jouleprof

@@ -267,7 +267,8 @@ std::vector<std::string> PreModel::prediction_warnings(const PreFeatures& featur
   return warnings;
 }
 
-Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& options) {
+Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& options,
+                           ProgressReporter* progress) {
   const std::size_t min_runs = static_cast<std::size_t>(std::max(2, options.search.folds));
   if (runs.size() < min_runs) {
     return invalid_input("PRE training", "runs", std::to_string(runs.size()),
@@ -283,7 +284,9 @@ Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& op
   PreModel model;
   model.target = options.target;
   model.search_options = options.search;
-  model.search = random_search_cv(x, y, options.search);
+  model.search = random_search_cv(x, y, options.search, progress);
+  // The file records the draws made: fewer than asked when the search was stopped.
+  model.search_options.iterations = model.search.iterations;
   model.scaler = FeatureScaler::fit(x);
   std::vector<FeatureRow> scaled;
   for (const FeatureRow& r : x) scaled.push_back(model.scaler.apply(r));
@@ -364,8 +367,9 @@ Result<PreModel> load_pre_model(const std::string& dir) {
     m.search_options.iterations = search.at("iterations").get<int>();
     m.search_options.folds = search.at("folds").get<int>();
     m.search_options.seed = search.at("seed").get<std::uint32_t>();
-    m.search = RandomSearchResult{m.kernel_ridge.alpha, m.kernel_ridge.gamma,
-                                  search.at("cv_mape_percent").get<double>()};
+    m.search =
+        RandomSearchResult{m.kernel_ridge.alpha, m.kernel_ridge.gamma,
+                           search.at("cv_mape_percent").get<double>(), m.search_options.iterations};
     m.training_runs = j.at("training_runs").get<std::size_t>();
     m.gpu_specs_origin = j.value("gpu_specs", "");
     const std::size_t d = kPreFeatureNames.size();

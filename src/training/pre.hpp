@@ -92,7 +92,9 @@ struct PreModel {
   std::vector<std::string> prediction_warnings(const PreFeatures& features) const;
 };
 
-Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& options);
+// The random search's iterations are items of `progress` (see random_search_cv).
+Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& options,
+                           ProgressReporter* progress = nullptr);
 
 // DIR/pre_model.json: target, feature names, scaler, α, γ, training points, coefficients, the
 // linear baseline and the search settings.

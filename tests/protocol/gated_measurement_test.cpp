@@ -1,5 +1,6 @@
 #include "jouleprof/gated_measurement.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -263,6 +264,73 @@ TEST(GatedMeasurement, FailingCallIsAnError) {
       *monitor, [] { return Status(Error(ErrorCode::kIo, "disk gone")); }, fast_options());
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message().find("disk gone"), std::string::npos);
+}
+
+TEST(GatedMeasurement, ReportsEachRepetitionItsPhasesAndTheGateChecks) {
+  Harness h;
+  auto monitor = h.monitor({});
+  std::vector<ProgressEvent> events;
+  ProgressReporter progress([&](const ProgressEvent& e) { events.push_back(e); });
+  const Result<GatedResult> r = measure_gated(*monitor, h.short_call(), fast_options(), &progress);
+  ASSERT_TRUE(r) << r.error().message();
+  ASSERT_FALSE(r->incomplete) << r->missing;
+  std::vector<std::string> phases;
+  std::size_t passed_gates = 0;
+  for (const ProgressEvent& e : events) {
+    if (e.kind == ProgressEventKind::kPhase)
+      phases.push_back(fmt::format("{}:{}", e.step, e.phase));
+    if (e.kind == ProgressEventKind::kGate) {
+      ASSERT_TRUE(e.gate);
+      EXPECT_EQ(e.gate->channel_id, "meter:package");
+      EXPECT_DOUBLE_EQ(e.gate->threshold, kFecomCpuMaxCv);
+      EXPECT_EQ(e.gate->timeout_ns, 2 * kNsPerS);
+      passed_gates += e.gate->passed;
+    }
+  }
+  EXPECT_EQ(phases, (std::vector<std::string>{"0:warm-up", "1:gate", "1:calls", "1:tail", "2:gate",
+                                              "2:calls", "2:tail"}));
+  EXPECT_EQ(passed_gates, 2u);
+  EXPECT_EQ(r->profile.meta.options.at("gated.preset"), "fecom");
+}
+
+TEST(GatedMeasurement, AFailingGateSaysWhichChannelAgainstWhichThreshold) {
+  Harness h;
+  ActivityMeter::Config noisy;
+  noisy.noise_w = 30.0;
+  auto monitor = h.monitor(noisy);
+  std::optional<GateState> last;
+  ProgressReporter progress([&](const ProgressEvent& e) {
+    if (e.gate) last = e.gate;
+  });
+  const Result<GatedResult> r = measure_gated(*monitor, h.short_call(), fast_options(), &progress);
+  ASSERT_TRUE(r);
+  ASSERT_TRUE(last);
+  EXPECT_FALSE(last->passed);
+  EXPECT_EQ(last->channel_id, "meter:package");
+  EXPECT_GT(last->value, last->threshold);
+  EXPECT_GE(last->waited_ns, 2 * kNsPerS);
+}
+
+TEST(GatedMeasurement, AStopKeepsTheRepetitionsMeasuredAndSaysWhichAreMissing) {
+  Harness h;
+  auto monitor = h.monitor({});
+  GatedOptions options = fast_options();
+  options.repetitions = 3;
+  ProgressReporter* stoppable = nullptr;
+  ProgressReporter watching([&](const ProgressEvent& e) {
+    // Asked while the second repetition's calls run, as a SIGINT would.
+    if (e.step == 2 && e.phase == "calls") stoppable->request_stop();
+  });
+  stoppable = &watching;
+  const Result<GatedResult> r = measure_gated(*monitor, h.short_call(), options, &watching);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_TRUE(r->incomplete);
+  ASSERT_EQ(r->repetitions.size(), 1u) << "the repetition under way is dropped, not half kept";
+  EXPECT_EQ(r->summary.size(), 1u);
+  EXPECT_NE(r->missing.find("repetitions 2 to 3 not measured: stopped on request"),
+            std::string::npos)
+      << r->missing;
+  EXPECT_TRUE(r->profile.meta.partial);
 }
 
 }  // namespace

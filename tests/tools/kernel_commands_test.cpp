@@ -1,9 +1,13 @@
 // `jouleprof kernel-bench` and `jouleprof detect-rules` end to end on the simulated source (a
 // constant 40 W: no hardware, and a gate that passes at once), with the gate shortened so that a
 // kernel takes a fraction of a second.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 
+#include <chrono>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "jouleprof_runner.hpp"
 #include "predict/fusion_rules.hpp"
@@ -49,6 +53,55 @@ TEST(KernelBenchCommand, WritesACsvThatTrainPredictorReads) {
   const auto result = nlohmann::json::parse(train.out);
   EXPECT_EQ(result["kernel_types"].size(), 2u);
 #endif
+}
+
+std::size_t data_rows(const std::string& csv_text) {
+  std::size_t rows = 0;
+  std::size_t begin = 0;
+  for (std::size_t end = csv_text.find('\n'); end != std::string::npos;
+       begin = end + 1, end = csv_text.find('\n', begin)) {
+    rows += end > begin && csv_text[begin] != '#';
+  }
+  return rows > 0 ? rows - 1 : 0;  // less the header
+}
+
+TEST(KernelBenchCommand, SigintHalfwayKeepsTheCompletedRowsAndListsTheMissingOnes) {
+  TempDir dir;
+  const std::string csv = (dir.path() / "kernels.csv").string();
+  constexpr std::size_t kKernels = 40;
+  Result<ChildProcess> child =
+      start_jouleprof(with_gate({"kernel-bench", "--kernel", "relu", "--samples",
+                                 std::to_string(kKernels), "--output", csv}),
+                      dir);
+  ASSERT_TRUE(child.ok()) << child.error().message();
+  // Halfway, as far as the test can tell: once two rows are written (the run takes ~10 s).
+  bool started = false;
+  for (int i = 0; i < 1200 && !started; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    started = std::filesystem::exists(csv) && data_rows(read_file(csv)) >= 2;
+    if (child->poll()) break;
+  }
+  ASSERT_TRUE(started) << read_file(dir.path() / "stderr");
+  ASSERT_EQ(kill(child->pid(), SIGINT), 0);
+  const Invocation inv = finish(*child, dir);
+  EXPECT_EQ(inv.exit_code, 130) << inv.out << inv.err;
+  EXPECT_NE(inv.out.find(fmt::format("of {} kernels measured", kKernels)), std::string::npos)
+      << "jouleprof handled the signal and reported, it was not killed by it: " << inv.out;
+
+  const std::string text = read_file(csv);
+  const std::size_t rows = data_rows(text);
+  std::size_t missing = 0;
+  for (std::size_t at = text.find("# missing relu"); at != std::string::npos;
+       at = text.find("# missing relu", at + 1))
+    ++missing;
+  EXPECT_GE(rows, 2u);
+  EXPECT_LT(rows, kKernels) << "the signal came halfway";
+  EXPECT_EQ(rows + missing, kKernels) << "every kernel is either a row or listed missing:\n"
+                                      << text;
+  EXPECT_NE(text.find("stopped before it was measured"), std::string::npos) << text;
+  auto samples = predict::read_kernel_files(std::vector<std::filesystem::path>{csv});
+  ASSERT_TRUE(samples.ok()) << samples.error().message();
+  EXPECT_EQ(samples->size(), rows) << "the rows kept are whole rows";
 }
 
 TEST(KernelBenchCommand, ShowSpacePrintsTheSpacesAsJson) {

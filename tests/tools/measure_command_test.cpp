@@ -2,7 +2,9 @@
 // the errors a user meets.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "jouleprof_runner.hpp"
 
@@ -73,6 +75,65 @@ TEST(MeasureCommand, GateTimeoutIsReportedAndKeepsNothingSilently) {
   EXPECT_EQ(inv.exit_code, 1) << inv.out << inv.err;
   EXPECT_NE(inv.out.find("INCOMPLETE"), std::string::npos) << inv.out << inv.err;
   EXPECT_NE(inv.out.find("unstable"), std::string::npos) << inv.out;
+}
+
+// Reads a duration as jouleprof prints it ("250 ms", "4.2 s", "13 s", "1:05").
+double duration_s(const std::string& text) {
+  if (text.ends_with(" ms")) return std::stod(text) * 1e-3;
+  if (text.ends_with(" s")) return std::stod(text);
+  const std::size_t colon = text.find(':');
+  if (colon != std::string::npos) {
+    return 60.0 * std::stod(text.substr(0, colon)) + std::stod(text.substr(colon + 1));
+  }
+  ADD_FAILURE() << "not a duration: " << text;
+  return 0.0;
+}
+
+#ifdef JOULEPROF_TEST_TORCH
+TEST(MeasureCommand, QuickOpSizesSayUpFrontHowLongTheyTakeAndKeepTheirWord) {
+  TempDir dir;
+  const std::string csv = (dir.path() / "sizes.csv").string();
+  const auto began = std::chrono::steady_clock::now();
+  const Invocation inv = run_jouleprof({"measure", "--op", "matmul", "--sizes", "32,64", "--quick",
+                                        "--simulate", "40", "--output", csv},
+                                       dir);
+  const double took_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  ASSERT_EQ(inv.exit_code, 0) << inv.out << inv.err;
+  // The estimate is the first thing said: "measure matmul: 2 sizes × 3 repetitions × ≥ … ≈ T
+  // (preset quick); --fecom-defaults takes ≈ …".
+  const std::string first = inv.err.substr(0, inv.err.find('\n'));
+  ASSERT_EQ(first.rfind("measure matmul: 2 sizes × 3 repetitions × ≥ ", 0), 0u) << inv.err;
+  const std::size_t at = first.find(" ≈ ");
+  const std::size_t preset = first.find(" (preset quick)");
+  ASSERT_NE(at, std::string::npos) << first;
+  ASSERT_NE(preset, std::string::npos) << first;
+  const double estimate_s = duration_s(first.substr(at + 4, preset - at - 4));
+  ASSERT_GT(estimate_s, 0.0);
+  // Within a factor of 2 of the real duration (which includes starting jouleprof and libtorch).
+  EXPECT_GT(took_s / estimate_s, 0.5) << first << "; took " << took_s << " s";
+  EXPECT_LT(took_s / estimate_s, 2.0) << first << "; took " << took_s << " s";
+  EXPECT_NE(first.find("--fecom-defaults takes ≈ "), std::string::npos) << first;
+
+  const std::string rows = read_file(csv);
+  EXPECT_NE(rows.find(",preset\n"), std::string::npos) << rows;
+  EXPECT_NE(rows.find("matmul,64,"), std::string::npos) << rows;
+  EXPECT_NE(rows.find(",\"quick\"\n"), std::string::npos) << "the preset is recorded: " << rows;
+}
+#endif
+
+TEST(MeasureCommand, ThePresetIsRecordedInTheOutputAndTheProfile) {
+  TempDir dir;
+  const Invocation inv = run_jouleprof(
+      {"measure", "--simulate", "40", "--quick", "--repeat", "1", "--quiet", "--no-history",
+       "--format", "json", "--output", (dir.path() / "out").string(), "--", "true"},
+      dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  EXPECT_EQ(inv.err, "") << "--quiet: no estimate, no progress";
+  const auto result = nlohmann::json::parse(inv.out);
+  EXPECT_EQ(result["preset"], "quick (changed: --repeat)");
+  const auto profile = nlohmann::json::parse(read_file(dir.path() / "out" / "profile.json"));
+  EXPECT_NE(profile.dump().find("quick (changed: --repeat)"), std::string::npos);
 }
 
 TEST(MeasureCommand, FecomRecordsTable) {

@@ -46,15 +46,16 @@ int run_calibrate(CalibrateCommand& c) {
   Recorder::global().stop();
   const jt::OpTimes times = jt::op_self_times(Recorder::global().collect());
 
-  auto calibration = jt::calibrate(
-      observer.captured_ops(), times, [&] { return Monitor::open(monitor_options); }, *options);
+  bool interrupted = false;
+  auto calibration = run_calibration(observer.captured_ops(), times, c.calibration, *options,
+                                     monitor_options, interrupted);
   if (!calibration.ok()) return report_error(calibration.error());
   calibration->model = (*workload)->description();
   if (Status s = write_calibration_json(*calibration, c.output); !s.ok())
     return report_error(s.error());
   print_calibration(*calibration, c.output);
   std::cout << fmt::format("calibration took {:.1f} s\n", ns_to_s(monotonic_now_ns() - began));
-  return kExitOk;
+  return interrupted ? kExitInterrupted : kExitOk;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "command_progress.hpp"
 #include "gated_flags.hpp"
 #include "number_checks.hpp"
 #include "predict/fusion_rule_measurement.hpp"
@@ -31,16 +32,25 @@ struct DetectRulesArgs {
   torch_adapter::KernelCallOptions call;
   SourceFlags sources;
   std::unique_ptr<GatedFlags> gated;
+  ProgressFlags progress;
 };
 
-Result<MeasuredRule> measure_rule(const std::string& name, const DetectRulesArgs& args,
-                                  const KernelBenchOptions& options, FusionCriterion criterion) {
+// Three measurements per rule, each an item of the progress: rule k's are items 3k+1 … 3k+3.
+constexpr std::size_t kCallsPerRule = 3;
+
+Result<MeasuredRule> measure_rule(const std::string& name, std::size_t k,
+                                  const DetectRulesArgs& args, const KernelBenchOptions& options,
+                                  FusionCriterion criterion, ProgressReporter& progress) {
   JP_TRY(auto ops, rule_ops(name));
   JP_TRY(torch_adapter::RuleCalls calls,
          torch_adapter::make_rule_calls(ops.first, ops.second, args.shape, args.call));
-  JP_TRY(KernelEnergy producer, measure_kernel_call(calls.producer.run, options));
-  JP_TRY(KernelEnergy consumer, measure_kernel_call(calls.consumer.run, options));
-  JP_TRY(KernelEnergy fused, measure_kernel_call(calls.fused.run, options));
+  const auto measure = [&](const MeasuredCall& call, std::size_t j, const std::string& which) {
+    progress.item(kCallsPerRule * k + j, name + " " + which);
+    return measure_kernel_call(call, options, &progress);
+  };
+  JP_TRY(KernelEnergy producer, measure(calls.producer.run, 1, "producer"));
+  JP_TRY(KernelEnergy consumer, measure(calls.consumer.run, 2, "consumer"));
+  JP_TRY(KernelEnergy fused, measure(calls.fused.run, 3, "fused"));
   return judge_rule(name, calls.fused.description, std::move(producer), std::move(consumer),
                     std::move(fused), criterion);
 }
@@ -63,25 +73,40 @@ int run_detect_rules(DetectRulesArgs& args) {
   options.gated = args.gated->options();
   options.figure = *kernel_energy_figure_from_string(args.energy);
   const FusionCriterion criterion = *fusion_criterion_from_string(args.criterion);
+  const std::size_t rule_count = args.only.empty() ? input->rules().size() : args.only.size();
 
   std::cout << fmt::format(
       "detect-rules: {} rules from {}, blocks 1×{}×{}×{} (KS {}), device {}; fused when "
       "{}(a) + {}(b) − {}(a+b) > {} · min({}(a), {}(b)), {} = {} per call\n",
-      args.only.empty() ? input->rules().size() : args.only.size(), rules_path, args.shape.channels,
-      args.shape.hw, args.shape.hw, args.shape.kernel_size, args.call.device, "T", "T", "T",
-      kFusionSavingShare, "T", "T", "T",
+      rule_count, rules_path, args.shape.channels, args.shape.hw, args.shape.hw,
+      args.shape.kernel_size, args.call.device, "T", "T", "T", kFusionSavingShare, "T", "T", "T",
       criterion == FusionCriterion::kLatency ? "time" : "energy");
   std::cout << fmt::format(
       "{:<18} {:>9} {:>9} {:>9} {:>9}   {:>9} {:>9} {:>9}   {:<5} {:<5} {:<6}\n", "rule", "T(a) ms",
       "T(b) ms", "T(a+b)", "saving", "E(a) mJ", "E(b) mJ", "E(a+b)", "time", "energy", "before");
+  std::cout << std::flush;
+  CommandProgress progress(args.progress);
+  const GatedOptions& g = options.gated;
+  const TimeNs period = expected_update_period_ns(options.monitor, g.interval_ns);
+  const GatedEstimate estimate = estimate_gated(g, period);
+  const TimeNs estimate_ns = static_cast<TimeNs>(kCallsPerRule * rule_count) * estimate.total_ns;
+  progress.print(
+      estimate_text("detect-rules", kCallsPerRule * rule_count, "blocks", estimate, g, period));
+  progress->begin("detect-rules", kCallsPerRule * rule_count, estimate_ns);
   std::vector<MeasuredRule> rules;
   std::vector<std::string> failed;
   std::string provenance;
+  std::size_t k = 0;
   for (const auto& [name, obey_before] : input->rules()) {
     if (!args.only.empty() &&
         std::find(args.only.begin(), args.only.end(), name) == args.only.end())
       continue;
-    Result<MeasuredRule> r = measure_rule(name, args, options, criterion);
+    Result<MeasuredRule> r =
+        progress.interrupted()
+            ? Result<MeasuredRule>(Error(ErrorCode::kInterrupted, "stopped before it was measured"))
+            : measure_rule(name, k, args, options, criterion, *progress.reporter());
+    ++k;
+    progress.clear();
     if (!r) {
       failed.push_back(fmt::format("{}: {}", name, r.error().message()));
       std::cout << fmt::format("{:<18} NOT MEASURED, kept {} from the input: {}\n", name,
@@ -102,6 +127,8 @@ int run_detect_rules(DetectRulesArgs& args) {
               << std::flush;
     rules.push_back(std::move(r).value());
   }
+  progress->end();
+  progress.print(took_text("detect-rules", progress->elapsed_ns(), estimate_ns));
   if (Status s = write_measured_rules(rules, criterion, options.figure, args.rules_out); !s)
     return report_error(s.error());
   std::cout << fmt::format(
@@ -113,7 +140,7 @@ int run_detect_rules(DetectRulesArgs& args) {
         "{} rules not measured (kept from the input, marked \"measured\": false):\n",
         failed.size());
     for (const std::string& f : failed) std::cout << "  " << f << '\n';
-    return kExitError;
+    return progress.interrupted() ? kExitInterrupted : kExitError;
   }
   return kExitOk;
 }
@@ -159,6 +186,7 @@ CommandRunner add_detect_rules_command(CLI::App& parent) {
   cmd->add_option("--seed", args->call.seed, "Seed of the weights and inputs")
       ->capture_default_str();
   args->gated = std::make_unique<GatedFlags>(*cmd, kernel_gated_defaults());
+  args->progress.add_to(*cmd);
   args->sources.add_to(*cmd);
   return [args] { return run_detect_rules(*args); };
 }

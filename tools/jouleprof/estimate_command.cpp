@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "command_progress.hpp"
 #include "number_checks.hpp"
 #include "training/pre.hpp"
 
@@ -17,6 +18,7 @@ struct EstimateArgs {
   PreFeatures features;
   int epochs = 0;
   double duration_s = 0.0;
+  ProgressFlags progress;
 };
 
 Result<GpuSpecTable> load_specs(const std::string& overrides) {
@@ -33,7 +35,16 @@ int run_train(const EstimateArgs& args) {
   PreOptions options;
   options.target = *pre_target_from_string(args.target);
   options.search = args.search;
-  auto model = train_pre(table->runs, options);
+  CommandProgress progress(args.progress);
+  // No estimate up front: a draw's cost depends on the runs' count (kernel ridge is cubic in it);
+  // the ETA comes from the draws done.
+  progress.print(fmt::format(
+      "estimate train: {} random-search draws × {}-fold CV on {} runs; stop with Ctrl-C to keep "
+      "the best so far",
+      args.search.iterations, args.search.folds, table->runs.size()));
+  progress->begin("estimate train", static_cast<std::size_t>(args.search.iterations), 0);
+  auto model = train_pre(table->runs, options, progress.reporter());
+  progress->end();
   if (!model) return report_error(model.error());
   model->gpu_specs_origin = specs->origin();
   if (Status st = save_pre_model(*model, args.output); !st) return report_error(st.error());
@@ -42,9 +53,15 @@ int run_train(const EstimateArgs& args) {
       "kernel ridge, RBF kernel: alpha = {:.4g}, gamma = {:.4g} ({} random-search iterations, "
       "{}-fold CV, seed {}: CV MAPE {:.2f} %)\nwritten to {}/pre_model.json\n",
       to_string(model->target), model->training_runs, args.data, model->search.alpha,
-      model->search.gamma, args.search.iterations, args.search.folds, args.search.seed,
+      model->search.gamma, model->search.iterations, args.search.folds, args.search.seed,
       model->search.cv_mape_percent, args.output);
   for (const std::string& note : table->notes) std::cout << "note: " << note << '\n';
+  if (progress.interrupted()) {
+    std::cout << fmt::format(
+        "stopped after {} of {} random-search draws: the best so far is kept\n",
+        model->search.iterations, args.search.iterations);
+    return kExitInterrupted;
+  }
   return kExitOk;
 }
 
@@ -136,6 +153,7 @@ CommandRunner add_estimate_command(CLI::App& parent) {
       ->add_option("--gpu-specs", args->gpu_specs,
                    "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")
       ->check(CLI::ExistingFile);
+  args->progress.add_to(*train);
 
   CLI::App* predict = cmd->add_subcommand("predict", "Predict a run's energy with a PRE model");
   predict->add_option("--model", args->model, "Directory holding pre_model.json")->required();

@@ -1,6 +1,9 @@
 #include "gated_flags.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <vector>
 
 #include "number_checks.hpp"
 
@@ -60,17 +63,28 @@ GatedFlags::GatedFlags(CLI::App& c, const GatedOptions& defaults, const GatedFla
   min_updates_ = c.add_option("--min-updates", given_.min_counter_updates,
                               "Repeat the call until its window spans this many counter updates")
                      ->capture_default_str();
-  if (names.offer_fecom_defaults) {
-    c.add_flag(
-        "--fecom-defaults", fecom_defaults_,
-        "Start from FECoM's published protocol constants (500 ms intervals, 20 s checks, 120 s "
-        "gate timeout, 30 s tail, 10 repetitions) instead of this command's fast ones");
-  }
+  preset_ = defaults.preset;
+  preset_option_ =
+      c.add_option("--preset", preset_,
+                   "Named protocol settings (docs/measure.md): fecom (FECoM's published ones, "
+                   "≥ 50 s per repetition), standard (≈ 5 s per repetition, 5 repetitions), quick "
+                   "(≈ 2 s per repetition, 3 repetitions of ~2 % resolution), kernel (≈ 0.5 s per "
+                   "repetition, for kernels measured by the hundred)")
+          ->check(CLI::IsMember({"fecom", "standard", "quick", "kernel"}))
+          ->capture_default_str();
+  quick_option_ = c.add_flag("--quick", quick_, "The quick preset (--preset quick)");
+  fecom_option_ = c.add_flag("--fecom-defaults", fecom_defaults_,
+                             "FECoM's published protocol (--preset fecom): 500 ms intervals, 20 s "
+                             "checks, 120 s gate timeout, 30 s tail, 10 repetitions");
+  quick_option_->excludes(fecom_option_)->excludes(preset_option_);
+  fecom_option_->excludes(preset_option_);
 }
 
 GatedOptions GatedFlags::options() const {
-  GatedOptions o = fecom_defaults_ ? GatedOptions{} : defaults_;
   auto given = [](const CLI::Option* opt) { return opt->count() > 0; };
+  std::string name = quick_ ? "quick" : fecom_defaults_ ? "fecom" : preset_;
+  GatedOptions o =
+      name == defaults_.preset ? defaults_ : gated_preset(*gated_preset_from_string(name));
   if (given(repeat_)) o.repetitions = given_.repetitions;
   if (given(warmup_)) o.warmup_runs = given_.warmup_runs;
   if (given(interval_)) o.interval_ns = static_cast<TimeNs>(interval_ms_ * 1e6);
@@ -86,7 +100,39 @@ GatedOptions GatedFlags::options() const {
   if (given(tail_wait_)) o.tail_wait_ns = s_to_ns(tail_wait_s_);
   if (given(tail_window_)) o.tail_moving_average = given_.tail_moving_average;
   if (given(min_updates_)) o.min_counter_updates = given_.min_counter_updates;
+  std::vector<std::string> changed;
+  for (const CLI::Option* opt :
+       {repeat_, warmup_, interval_, last_n_, cpu_cv_, dram_cv_, gpu_cv_, tolerance_, cpu_temp_,
+        gpu_temp_, check_period_, gate_timeout_, tail_wait_, tail_window_, min_updates_}) {
+    if (given(opt)) changed.push_back(opt->get_name());
+  }
+  o.preset =
+      changed.empty() ? name : fmt::format("{} (changed: {})", name, fmt::join(changed, " "));
   return o;
+}
+
+TimeNs expected_update_period_ns(const MonitorOptions& monitor, TimeNs fallback) {
+  const Result<std::unique_ptr<Monitor>> probe = Monitor::open(monitor);
+  return probe ? slowest_nominal_period_ns((*probe)->channels(), fallback) : fallback;
+}
+
+std::string estimate_text(std::string_view command, std::size_t items, std::string_view unit,
+                          const GatedEstimate& e, const GatedOptions& o, TimeNs period,
+                          TimeNs extra_ns) {
+  const auto n = static_cast<TimeNs>(items);
+  const std::string count = unit.empty() ? "" : fmt::format("{} {} × ", items, unit);
+  const bool quick = o.preset.rfind("quick", 0) == 0;
+  GatedOptions other = gated_preset(quick ? GatedPreset::kFecom : GatedPreset::kQuick);
+  other.warmup_runs = o.warmup_runs;
+  const TimeNs other_ns = n * estimate_gated(other, period).total_ns + extra_ns;
+  return fmt::format("{}: {}{} ≈ {} (preset {}); {} takes ≈ {}", command, count, e.describe(),
+                     format_duration(n * e.total_ns + extra_ns), o.preset,
+                     quick ? "--fecom-defaults" : "--quick", format_duration(other_ns));
+}
+
+std::string took_text(std::string_view command, TimeNs took_ns, TimeNs estimate_ns) {
+  return fmt::format("{}: took {} (estimated ≈ {})", command, format_duration(took_ns),
+                     format_duration(estimate_ns));
 }
 
 }  // namespace jouleprof::cli

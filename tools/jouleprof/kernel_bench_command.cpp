@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "command_progress.hpp"
 #include "gated_flags.hpp"
 #include "number_checks.hpp"
 #include "predict/kernel_bench.hpp"
@@ -33,6 +34,7 @@ struct KernelBenchArgs {
   torch_adapter::KernelCallOptions call;
   SourceFlags sources;
   std::unique_ptr<GatedFlags> gated;
+  ProgressFlags progress;
 };
 
 // Each type draws from its own stream, so a type's kernels do not depend on which other types
@@ -90,59 +92,77 @@ int run_kernel_bench(KernelBenchArgs& args) {
       JOULEPROF_VERSION, fmt::join(args.kernels, "+"), args.samples, args.seed, args.call.device,
       args.call.threads, args.energy);
   csv << fmt::format(
-      "# gated protocol: repetitions={} warmup={} interval_ms={} last_n={} tolerance={} "
+      "# gated protocol: preset={} repetitions={} warmup={} interval_ms={} last_n={} tolerance={} "
       "check_period_s={} gate_timeout_s={} tail_wait_s={} min_updates={}\n",
-      g.repetitions, g.warmup_runs, ns_to_s(g.interval_ns) * 1e3, g.last_n, g.tolerance,
+      g.preset, g.repetitions, g.warmup_runs, ns_to_s(g.interval_ns) * 1e3, g.last_n, g.tolerance,
       ns_to_s(g.check_period_ns), ns_to_s(g.gate_timeout_ns), ns_to_s(g.tail_wait_ns),
       g.min_counter_updates);
   csv << kernel_csv_header() << '\n' << std::flush;
 
   std::cout << fmt::format(
-      "kernel-bench: {} kernels ({} × {}), seed {}, device {}, energy = {} per call; "
-      "writing {}\n",
-      kernels->size(), args.samples, fmt::join(args.kernels, ", "), args.seed, args.call.device,
-      args.energy, args.output);
+                   "kernel-bench: {} kernels ({} × {}), seed {}, device {}, energy = {} per call; "
+                   "writing {}\n",
+                   kernels->size(), args.samples, fmt::join(args.kernels, ", "), args.seed,
+                   args.call.device, args.energy, args.output)
+            << std::flush;
+  CommandProgress progress(args.progress);
+  const TimeNs period = expected_update_period_ns(options.monitor, g.interval_ns);
+  const GatedEstimate estimate = estimate_gated(g, period);
+  const TimeNs estimate_ns = static_cast<TimeNs>(kernels->size()) * estimate.total_ns;
+  progress.print(estimate_text("kernel-bench", kernels->size(), "kernels", estimate, g, period));
+  progress->begin("kernel-bench", kernels->size(), estimate_ns);
   std::vector<std::string> failed;
+  bool stop_reported = false;
   std::string first_provenance;
   const auto make_call = [&](const KernelConfig& k) -> Result<MeasuredCall> {
     JP_TRY(torch_adapter::KernelCall call, torch_adapter::make_kernel_call(k, args.call));
     return call.run;
   };
   auto started = std::chrono::steady_clock::now();
-  measure_kernels(*kernels, make_call, options, [&](std::size_t i, const KernelOutcome& o) {
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    started = std::chrono::steady_clock::now();
-    const std::string position = fmt::format("[{}/{}]", i + 1, kernels->size());
-    if (!o.energy) {
-      failed.push_back(fmt::format("{}: {}", o.config.name, o.failure));
-      std::cout << fmt::format("{:>9} {:<40} FAILED: {}\n", position, o.config.name, o.failure)
-                << std::flush;
-      return;
-    }
-    const KernelEnergy& e = *o.energy;
-    if (first_provenance.empty()) {
-      first_provenance = e.provenance;
-      if (e.provenance.rfind("measured:", 0) != 0) {
-        std::cout << fmt::format(
-            "NOT MEASURED: the energy comes from {} — every row is labelled so, and a "
-            "predictor trained on it predicts that model, not this device\n",
-            e.provenance);
-      }
-    }
-    if (e.incomplete) {
-      csv << fmt::format("# incomplete {}: {} of {} repetitions; {}\n", o.config.name,
-                         e.repetitions, options.gated.repetitions, e.missing);
-    }
-    csv << kernel_csv_row(kernel_sample(o.config, e)) << '\n' << std::flush;
-    std::cout << fmt::format(
-                     "{:>9} {:<40} {:>10.4g} mJ ± {:<9.2g} {:>9.4g} ms/call  {} reps × {} calls  "
-                     "{:.1f} s{}\n",
-                     position, o.config.name, e.energy_mj, e.energy_stdev_mj, e.call_ms,
-                     e.repetitions, e.calls_per_window, elapsed,
-                     e.incomplete ? "  (incomplete: " + e.missing + ")" : "")
-              << std::flush;
-  });
+  measure_kernels(
+      *kernels, make_call, options,
+      [&](std::size_t i, const KernelOutcome& o) {
+        progress.clear();
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        started = std::chrono::steady_clock::now();
+        const std::string position = fmt::format("[{}/{}]", i + 1, kernels->size());
+        if (!o.energy) {
+          failed.push_back(fmt::format("{}: {}", o.config.name, o.failure));
+          // After Ctrl-C only the kernel cut short gets a line: the others are listed at the end.
+          if (progress.interrupted() && stop_reported) return;
+          stop_reported = progress.interrupted();
+          std::cout << fmt::format("{:>9} {:<40} FAILED: {}\n", position, o.config.name, o.failure)
+                    << std::flush;
+          return;
+        }
+        const KernelEnergy& e = *o.energy;
+        if (first_provenance.empty()) {
+          first_provenance = e.provenance;
+          if (e.provenance.rfind("measured:", 0) != 0) {
+            std::cout << fmt::format(
+                "NOT MEASURED: the energy comes from {} — every row is labelled so, and a "
+                "predictor trained on it predicts that model, not this device\n",
+                e.provenance);
+          }
+        }
+        if (e.incomplete) {
+          csv << fmt::format("# incomplete {}: {} of {} repetitions; {}\n", o.config.name,
+                             e.repetitions, options.gated.repetitions, e.missing);
+        }
+        csv << kernel_csv_row(kernel_sample(o.config, e)) << '\n' << std::flush;
+        std::cout
+            << fmt::format(
+                   "{:>9} {:<40} {:>10.4g} mJ ± {:<9.2g} {:>9.4g} ms/call  {} reps × {} calls  "
+                   "{:.1f} s{}\n",
+                   position, o.config.name, e.energy_mj, e.energy_stdev_mj, e.call_ms,
+                   e.repetitions, e.calls_per_window, elapsed,
+                   e.incomplete ? "  (incomplete: " + e.missing + ")" : "")
+            << std::flush;
+      },
+      progress.reporter());
+  progress->end();
+  progress.print(took_text("kernel-bench", progress->elapsed_ns(), estimate_ns));
   for (const std::string& f : failed) csv << "# missing " << f << '\n';
   const std::size_t measured = kernels->size() - failed.size();
   std::cout << fmt::format("{} of {} kernels measured ({}), written to {}\n", measured,
@@ -151,7 +171,7 @@ int run_kernel_bench(KernelBenchArgs& args) {
   if (!failed.empty()) {
     std::cout << fmt::format("missing ({}), also listed at the end of the CSV:\n", failed.size());
     for (const std::string& f : failed) std::cout << "  " << f << '\n';
-    return kExitError;
+    return progress.interrupted() ? kExitInterrupted : kExitError;
   }
   return kExitOk;
 }
@@ -197,6 +217,7 @@ CommandRunner add_kernel_bench_command(CLI::App& parent) {
                   "figures on a shared machine; 0: libtorch's default)")
       ->capture_default_str();
   args->gated = std::make_unique<GatedFlags>(*cmd, kernel_gated_defaults());
+  args->progress.add_to(*cmd);
   args->sources.add_to(*cmd);
   return [args] {
     args->call.seed = args->seed;

@@ -10,12 +10,15 @@
 #include <string>
 
 #include "command.hpp"
+#include "command_progress.hpp"
 #include "gated_flags.hpp"
+#include "jouleprof/auto_window.hpp"
 #include "jouleprof/child_process.hpp"
 #include "jouleprof/fecom_records.hpp"
 #include "jouleprof/gated_measurement.hpp"
 #include "jouleprof/history.hpp"
 #include "jouleprof/statistics.hpp"
+#include "number_checks.hpp"
 #ifdef JOULEPROF_TORCH_COMMANDS
 #include "jouleprof/torch_ops.hpp"
 #endif
@@ -32,11 +35,15 @@ struct MeasureArgs {
   std::string db;
   bool no_history = false;
   SourceFlags sources;
-  std::unique_ptr<GatedFlags> gated;  // FECoM's published settings unless flags say otherwise
+  std::unique_ptr<GatedFlags> gated;  // the standard preset unless flags say otherwise
+  ProgressFlags progress;
   std::vector<std::string> command;
   std::string op;
   std::vector<std::int64_t> sizes;
   std::string device = "cpu";
+  bool auto_window = false;
+  AutoWindowOptions window;
+  double window_max_cv_pct = 2.0;
 };
 
 nlohmann::json stats_json(const RepetitionStats& s) {
@@ -194,7 +201,10 @@ nlohmann::json gated_json(const GatedResult& r) {
                        {"tail_j", stats_json(c.tail_j)},
                        {"net_plus_tail_j", stats_json(c.net_plus_tail_j)}});
   }
-  return {{"repetitions", reps},
+  return {{"preset", r.profile.meta.options.count("gated.preset") > 0
+                         ? r.profile.meta.options.at("gated.preset")
+                         : std::string()},
+          {"repetitions", reps},
           {"summary", summary},
           {"update_period_ns", r.update_period_ns},
           {"min_window_ns", r.min_window_ns},
@@ -202,6 +212,67 @@ nlohmann::json gated_json(const GatedResult& r) {
           {"incomplete", r.incomplete},
           {"missing", r.missing},
           {"warnings", r.warnings}};
+}
+
+nlohmann::json auto_window_json(const AutoWindowResult& r) {
+  nlohmann::json sweep = nlohmann::json::array();
+  for (const AutoWindowSetting& s : r.sweep) {
+    sweep.push_back({{"window_ns", s.window_ns},
+                     {"cooldown_ns", s.cooldown_ns},
+                     {"energy_j_per_call", s.energy_j_per_call},
+                     {"mean_j", s.mean_j},
+                     {"cv", s.cv},
+                     {"drifting", s.drifting}});
+  }
+  return {{"stable", r.stable},
+          {"window_ns", r.window_ns},
+          {"cooldown_ns", r.cooldown_ns},
+          {"energy_j_per_call", r.energy_j_per_call},
+          {"cv", r.cv},
+          {"provenance", r.provenance},
+          {"missing", r.missing},
+          {"sweep", sweep}};
+}
+
+// --auto-window: the window and cooldown sweep (auto_window.hpp) instead of the gated protocol.
+int run_auto_window(MeasureArgs& args, const MeasuredCall& call, const std::string& what) {
+  const Result<SourceOptions> sources = args.sources.to_options();
+  if (!sources) return report_error(sources.error());
+  MonitorOptions monitor_options;
+  monitor_options.sources = *sources;
+  const Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
+  if (!monitor) return report_error(monitor.error());
+  args.window.max_cv = args.window_max_cv_pct / 100.0;
+  CommandProgress progress(args.progress);
+  progress.print(fmt::format(
+      "measure --auto-window: {} trials per setting, the window doubling (up to {}) and the "
+      "cooldown (up to {}) until the per-call energy spreads less than {:.1f} %",
+      args.window.trials, format_duration(args.window.max_window_ns),
+      format_duration(args.window.max_cooldown_ns), args.window_max_cv_pct));
+  progress->begin("measure --auto-window", 0, 0);
+  const Result<AutoWindowResult> r =
+      find_stable_window(**monitor, call, args.window, progress.reporter());
+  progress->end();
+  if (!r) return report_error(r.error());
+  if (args.format == "json") {
+    std::cout << auto_window_json(*r).dump(2) << '\n';
+  } else {
+    std::cout << fmt::format("jouleprof measure --auto-window: {}\n", what);
+    for (const AutoWindowSetting& s : r->sweep) {
+      std::cout << fmt::format("  window {:>8}  cooldown {:>8}  {:.6g} J/call  spread {:.2f} %{}\n",
+                               format_duration(s.window_ns), format_duration(s.cooldown_ns),
+                               s.mean_j, 100.0 * s.cv, s.drifting ? "  (drifting)" : "");
+    }
+    std::cout << fmt::format(
+        "{}: window {}, cooldown {}: {:.6g} J per call (total, {}), spread {:.2f} % across {} "
+        "trials\n",
+        r->stable ? "chosen" : "NOT STABLE, least spread", format_duration(r->window_ns),
+        format_duration(r->cooldown_ns), r->energy_j_per_call, r->provenance, 100.0 * r->cv,
+        args.window.trials);
+    if (!r->stable) std::cout << "INCOMPLETE: " << r->missing << '\n';
+  }
+  if (progress.interrupted()) return kExitInterrupted;
+  return r->stable ? kExitOk : kExitError;
 }
 
 int run_gated_command(MeasureArgs& args) {
@@ -212,9 +283,17 @@ int run_gated_command(MeasureArgs& args) {
   const Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
   if (!monitor) return report_error(monitor.error());
   const GatedOptions o = args.gated->options();
-  Result<GatedResult> result = measure_gated(**monitor, command_call(args.command), o);
+  CommandProgress progress(args.progress);
+  const TimeNs period = slowest_nominal_period_ns((*monitor)->channels(), o.interval_ns);
+  const GatedEstimate estimate = estimate_gated(o, period);
+  progress.print(estimate_text("measure", 1, "", estimate, o, period));
+  progress->begin("measure", 0, estimate.total_ns);
+  Result<GatedResult> result =
+      measure_gated(**monitor, command_call(args.command), o, progress.reporter());
+  progress->end();
   if (!result) return report_error(result.error());
   GatedResult r = std::move(result).value();
+  progress.print(took_text("measure", progress->elapsed_ns(), estimate.total_ns));
   r.profile.meta.command = args.command;
   if (!args.output.empty()) {
     std::error_code ec;
@@ -237,6 +316,7 @@ int run_gated_command(MeasureArgs& args) {
   } else {
     print_gated_table(r, args.command);
   }
+  if (progress.interrupted()) return kExitInterrupted;
   return r.incomplete ? kExitError : kExitOk;
 }
 
@@ -244,6 +324,18 @@ int run_gated_command(MeasureArgs& args) {
 // FECoM's RQ2 for libtorch APIs: one gated measurement per input size, then how energy follows
 // input size and run time (Pearson r).
 int run_op_sizes(MeasureArgs& args) {
+  if (args.auto_window) {
+    int worst = kExitOk;
+    for (const std::int64_t size : args.sizes) {
+      const Result<torch_adapter::OpCall> call =
+          torch_adapter::make_op_call(args.op, size, args.device);
+      if (!call) return report_error(call.error());
+      const int code = run_auto_window(args, call->run, fmt::format("{} size {}", args.op, size));
+      if (code == kExitInterrupted) return code;
+      worst = std::max(worst, code);
+    }
+    return worst;
+  }
   const Result<SourceOptions> sources = args.sources.to_options();
   if (!sources) return report_error(sources.error());
   MonitorOptions monitor_options;
@@ -255,23 +347,40 @@ int run_op_sizes(MeasureArgs& args) {
     csv.open(args.output);
     if (!csv) return report_error(Error(ErrorCode::kIo, args.output + ": cannot open for writing"));
     csv << "op,size,input_elements,device,channel,provenance,repetitions,calls_per_window,"
-           "call_s,total_j,net_j,net_stdev_j,tail_j,net_plus_tail_j\n";
+           "call_s,total_j,net_j,net_stdev_j,tail_j,net_plus_tail_j,preset\n";
   }
+  CommandProgress progress(args.progress);
+  const TimeNs period = expected_update_period_ns(monitor_options, o.interval_ns);
+  const GatedEstimate estimate = estimate_gated(o, period);
+  progress.print(
+      estimate_text("measure " + args.op, args.sizes.size(), "sizes", estimate, o, period));
+  progress->begin("measure " + args.op, args.sizes.size(),
+                  static_cast<TimeNs>(args.sizes.size()) * estimate.total_ns);
+
   std::vector<double> input, runtime, energy;
   std::cout << fmt::format("{:<12} {:>8} {:>14} {:>10} {:>12} {:>12} {:>12}  {}\n", "op", "size",
                            "input elems", "call ms", "net J/call", "± stdev", "tail J", "channel");
-  bool incomplete = false;
-  for (const std::int64_t size : args.sizes) {
+  std::vector<std::string> missing;
+  for (std::size_t k = 0; k < args.sizes.size(); ++k) {
+    const std::int64_t size = args.sizes[k];
+    if (progress.interrupted()) {
+      missing.push_back(fmt::format("size {}: stopped before it was measured", size));
+      continue;
+    }
+    progress->item(k + 1, fmt::format("size {}", size));
     const Result<torch_adapter::OpCall> call =
         torch_adapter::make_op_call(args.op, size, args.device);
     if (!call) return report_error(call.error());
     Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
     if (!monitor) return report_error(monitor.error());
-    const Result<GatedResult> r = measure_gated(**monitor, call->run, o);
+    const Result<GatedResult> r = measure_gated(**monitor, call->run, o, progress.reporter());
     if (!r) return report_error(r.error());
+    if (progress.interrupted()) {
+      missing.push_back(fmt::format("size {}: stopped before its measurement ended", size));
+      continue;
+    }
     if (r->summary.empty()) {
-      std::cerr << fmt::format("jouleprof: {} size {}: {}\n", args.op, size, r->missing);
-      incomplete = true;
+      missing.push_back(fmt::format("size {}: {}", size, r->missing));
       continue;
     }
     double call_s = 0.0;
@@ -280,30 +389,37 @@ int run_op_sizes(MeasureArgs& args) {
     }
     call_s /= static_cast<double>(r->repetitions.size());
     double top_level_net = 0.0;
+    progress.clear();
     for (std::size_t c = 0; c < r->summary.size(); ++c) {
       const GatedChannelSummary& s = r->summary[c];
       const ChannelCall& first = r->repetitions.front().channels[c];
       const Series* series = r->profile.find_series(s.channel_id);
       if (series != nullptr && series->channel().is_top_level()) top_level_net += s.net_j.mean;
       std::cout << fmt::format(
-          "{:<12} {:>8} {:>14.0f} {:>10.4f} {:>12.6f} {:>12.6f} {:>12.6f}  {} ({})\n", args.op,
-          size, call->input_elements, call_s * 1e3, s.net_j.mean, s.net_j.stdev, s.tail_j.mean,
-          s.channel_id, to_string(first.provenance));
+                       "{:<12} {:>8} {:>14.0f} {:>10.4f} {:>12.6f} {:>12.6f} {:>12.6f}  {} ({})\n",
+                       args.op, size, call->input_elements, call_s * 1e3, s.net_j.mean,
+                       s.net_j.stdev, s.tail_j.mean, s.channel_id, to_string(first.provenance))
+                << std::flush;
       if (csv) {
-        csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", args.op, size,
+        csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"\n", args.op, size,
                            call->input_elements, args.device, s.channel_id,
                            to_string(first.provenance), s.net_j.n, r->repetitions.front().calls,
                            call_s, s.total_j.mean, s.net_j.mean, s.net_j.stdev, s.tail_j.mean,
-                           s.net_plus_tail_j.mean);
+                           s.net_plus_tail_j.mean, o.preset)
+            << std::flush;
       }
     }
     input.push_back(call->input_elements);
     runtime.push_back(call_s);
     energy.push_back(top_level_net);
-    if (r->incomplete) {
-      std::cerr << fmt::format("jouleprof: {} size {}: {}\n", args.op, size, r->missing);
-      incomplete = true;
-    }
+    if (r->incomplete) missing.push_back(fmt::format("size {} (in part): {}", size, r->missing));
+  }
+  progress->end();
+  progress.print(took_text("measure " + args.op, progress->elapsed_ns(),
+                           static_cast<TimeNs>(args.sizes.size()) * estimate.total_ns));
+  for (const std::string& m : missing) {
+    std::cerr << fmt::format("jouleprof: {} {}\n", args.op, m);
+    if (csv) csv << "# missing " << m << '\n';
   }
   const auto r_text = [](const std::optional<double>& r) {
     return r ? fmt::format("{:.3f}", *r) : std::string("n/a (fewer than two sizes, or no spread)");
@@ -312,7 +428,8 @@ int run_op_sizes(MeasureArgs& args) {
                            r_text(pearson_r(input, energy)));
   std::cout << fmt::format("Pearson r of net energy vs run time: {}\n",
                            r_text(pearson_r(runtime, energy)));
-  return incomplete ? kExitError : kExitOk;
+  if (progress.interrupted()) return kExitInterrupted;
+  return missing.empty() ? kExitOk : kExitError;
 }
 #endif
 
@@ -323,7 +440,8 @@ CommandRunner add_measure_command(CLI::App& parent) {
   CLI::App* cmd = parent.add_subcommand(
       "measure",
       "Gated fine-grained energy measurement (FECoM): stability gate, idle baseline, "
-      "net and tail energy, repetitions");
+      "net and tail energy, repetitions. Settings: the standard preset (≈ 5 s per repetition), "
+      "--quick, or FECoM's published ones with --fecom-defaults; the estimate is printed first");
   cmd->add_option("--fecom-records", args->fecom_records,
                   "Re-analyse FECoM's published per-call records (a directory of "
                   "experiment-<k>.json) and print per-API mean ± stdev")
@@ -337,8 +455,8 @@ CommandRunner add_measure_command(CLI::App& parent) {
                   "Run history database (default: $JOULEPROF_DB, else the user's "
                   "data directory)");
   cmd->add_flag("--no-history", args->no_history, "Do not record the measurement in the history");
-  args->gated = std::make_unique<GatedFlags>(*cmd, GatedOptions{},
-                                             GatedFlagNames{"--interval", "--warmup", false});
+  args->gated = std::make_unique<GatedFlags>(*cmd, gated_preset(GatedPreset::kStandard));
+  args->progress.add_to(*cmd);
   args->sources.add_to(*cmd);
 #ifdef JOULEPROF_TORCH_COMMANDS
   std::string ops;
@@ -350,9 +468,24 @@ CommandRunner add_measure_command(CLI::App& parent) {
   cmd->add_option("--device", args->device, "Where --op runs")
       ->check(CLI::IsMember({"cpu", "cuda"}));
 #endif
+  cmd->add_flag("--auto-window", args->auto_window,
+                "Instead of FECoM's gate: sweep the measurement window and the cooldown between "
+                "trials (Zeus-style) until the per-call energy's spread across trials falls below "
+                "--window-max-cv, and report the chosen window and cooldown (docs/measure.md)");
+  cmd->add_option("--window-max-cv", args->window_max_cv_pct,
+                  "--auto-window: spread across trials to reach, % of the mean")
+      ->check(kPositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--window-trials", args->window.trials, "--auto-window: trials per setting")
+      ->check(CLI::Range(2, 100))
+      ->capture_default_str();
   cmd->add_option("command", args->command, "The command to measure (after --)");
   return [args, cmd] {
     if (!args->fecom_records.empty()) return run_fecom_records(*args);
+    if (!args->command.empty() && args->auto_window) {
+      return run_auto_window(*args, command_call(args->command),
+                             fmt::format("{}", fmt::join(args->command, " ")));
+    }
     if (!args->command.empty()) return run_gated_command(*args);
 #ifdef JOULEPROF_TORCH_COMMANDS
     if (!args->op.empty()) {

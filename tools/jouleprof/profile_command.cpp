@@ -42,15 +42,14 @@ int list_models() {
 // Measures each op class of the profiled step alone (calibrate) through the gated protocol and
 // writes the calibration file.
 Result<Calibration> measure_calibration(const jt::TorchProfile& profiled, const ProfileCommand& c,
-                                        const std::string& path) {
+                                        const std::string& path, bool& interrupted) {
   JP_TRY(jt::CalibrationOptions options, calibration_options(c.calibration, c.run.workload.device));
   JP_TRY(SourceOptions source_options, c.run.source_flags.to_options());
   MonitorOptions monitor_options;
   monitor_options.sources = source_options;
   JP_TRY(Calibration calibration,
-         jt::calibrate(
-             profiled.captured, jt::op_self_times(profiled.profile.timeline),
-             [&] { return Monitor::open(monitor_options); }, options));
+         run_calibration(profiled.captured, jt::op_self_times(profiled.profile.timeline),
+                         c.calibration, options, monitor_options, interrupted));
   calibration.model = c.run.workload.model;
   JP_RETURN_IF_ERROR(write_calibration_json(calibration, path));
   return calibration;
@@ -95,9 +94,15 @@ int run_profile(ProfileCommand& c) {
   if (c.calibrate) {
     // Measure the classes this step really ran, then attribute again with those weights.
     const std::string path = (std::filesystem::path(c.output) / "calibration.json").string();
-    auto measured = measure_calibration(*profiled, c, path);
+    bool interrupted = false;
+    auto measured = measure_calibration(*profiled, c, path, interrupted);
     if (!measured.ok()) return report_error(measured.error());
-    if (c.format != "json") print_calibration(*measured, path);
+    if (c.format != "json" || interrupted) print_calibration(*measured, path);
+    if (interrupted) {
+      std::cerr << "jouleprof: stopped during the calibration; the classes measured are in " << path
+                << ", the profile was not taken again with them\n";
+      return kExitInterrupted;
+    }
     auto calibration = read_calibration_json(path);
     if (!calibration.ok()) return report_error(calibration.error());
     options.calibration = *calibration;

@@ -24,6 +24,7 @@ struct SweepCommand {
   std::vector<int> hidden;
   std::string compare;
   std::string output = "jouleprof-sweep";
+  ProgressFlags progress;
 };
 
 std::vector<jt::WorkloadOptions> variants(const SweepCommand& c) {
@@ -67,7 +68,23 @@ int run_sweep(SweepCommand& c) {
   nlohmann::json rows = nlohmann::json::array();
   bool header_printed = false;
   int index = 0;
-  for (const jt::WorkloadOptions& w : variants(c)) {
+  const std::vector<jt::WorkloadOptions> all = variants(c);
+  CommandProgress progress(c.progress);
+  // No duration up front: a variant's step time is what the sweep measures. The ETA follows from
+  // the variants done.
+  progress.print(
+      fmt::format("sweep: {} variants × ({} warm-up + {} recorded steps{}); Ctrl-C "
+                  "stops after the variant under way, keeping those done",
+                  all.size(), c.run.warmup, c.run.steps,
+                  c.run.idle_s > 0 ? fmt::format(", {} s idle", c.run.idle_s) : ""));
+  progress->begin("sweep", all.size(), 0);
+  std::vector<std::string> missing;
+  for (const jt::WorkloadOptions& w : all) {
+    if (progress.interrupted()) {
+      missing.push_back(fmt::format("{} layers={} hidden={}", w.model, w.layers, w.hidden));
+      continue;
+    }
+    progress->item(static_cast<std::size_t>(index) + 1, w.model);
     auto workload = jt::make_workload(w);
     if (!workload.ok()) return report_error(workload.error());
     auto profiled = jt::profile_workload(**workload, options);
@@ -90,6 +107,7 @@ int run_sweep(SweepCommand& c) {
     const jt::LayerBlockShares shares =
         profile.tree ? jt::transformer_block_shares(*profile.tree) : jt::LayerBlockShares{};
     const std::string description = (*workload)->description();
+    progress.clear();
     std::cout << fmt::format(
         "{:<46} {:>11} {:>9.1f} {:>10.3f} {:>10.4f} {:>6.1f}% {:>6.1f}% {:>6.1f}%\n",
         description.substr(0, description.find(" batch=")), (*workload)->parameter_count(),
@@ -110,6 +128,7 @@ int run_sweep(SweepCommand& c) {
                       {"output", shares.output}}},
                     {"profile", path}});
   }
+  progress->end();
   const std::string summary = (std::filesystem::path(c.output) / "sweep.json").string();
   std::ofstream out(summary);
   out << rows.dump(2) << '\n';
@@ -117,6 +136,11 @@ int run_sweep(SweepCommand& c) {
   std::cout << "shares are of the energy inside the encoder layers (forward and backward); sweep "
                "written to "
             << summary << '\n';
+  if (!missing.empty()) {
+    std::cout << fmt::format("stopped: {} variants not profiled: {}\n", missing.size(),
+                             fmt::join(missing, "; "));
+    return kExitInterrupted;
+  }
   return kExitOk;
 }
 
@@ -136,6 +160,7 @@ CommandRunner add_sweep_command(CLI::App& parent) {
   add_torch_run_options(*command, c->run);
   command->add_option("--output", c->output, "Directory for sweep.json and each variant's profile")
       ->capture_default_str();
+  c->progress.add_to(*command);
   return [c] { return run_sweep(*c); };
 }
 

@@ -49,7 +49,29 @@ void add_calibration_options(CLI::App& command, CalibrationFlags& f) {
       ->check(kPositiveNumber)
       ->capture_default_str();
   f.gate = std::make_unique<GatedFlags>(command, torch_adapter::CalibrationOptions{}.gate,
-                                        GatedFlagNames{"--gate-interval", "--gate-warmup", true});
+                                        GatedFlagNames{"--gate-interval", "--gate-warmup"});
+  f.progress.add_to(command);
+}
+
+Result<Calibration> run_calibration(const std::vector<torch_adapter::CapturedOp>& ops,
+                                    const torch_adapter::OpTimes& times,
+                                    const CalibrationFlags& flags,
+                                    const torch_adapter::CalibrationOptions& options,
+                                    const MonitorOptions& monitor, bool& interrupted) {
+  CommandProgress progress(flags.progress);
+  const std::size_t classes = torch_adapter::calibration_class_count(ops, options);
+  const TimeNs period = expected_update_period_ns(monitor, options.gate.interval_ns);
+  const GatedEstimate estimate = estimate_gated(options.gate, period);
+  const TimeNs estimate_ns = static_cast<TimeNs>(classes) * estimate.total_ns;
+  progress.print(
+      estimate_text("calibrate", classes, "classes at most", estimate, options.gate, period));
+  progress->begin("calibrate", classes, estimate_ns);
+  Result<Calibration> calibration = torch_adapter::calibrate(
+      ops, times, [&] { return Monitor::open(monitor); }, options, progress.reporter());
+  progress->end();
+  progress.print(took_text("calibrate", progress->elapsed_ns(), estimate_ns));
+  interrupted = progress.interrupted();
+  return calibration;
 }
 
 Result<torch_adapter::CalibrationOptions> calibration_options(const CalibrationFlags& f,

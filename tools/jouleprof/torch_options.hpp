@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "command_progress.hpp"
 #include "gated_flags.hpp"
 #include "jouleprof/torch.hpp"
 #include "source_flags.hpp"
@@ -34,15 +35,25 @@ struct CalibrationFlags {
   std::size_t max_classes = 24;
   double coverage_pct = 100.0;
   std::unique_ptr<GatedFlags> gate;
+  ProgressFlags progress;
 };
 
-// Adds --max-classes --coverage and the gated protocol's flags (gated_flags.hpp), the gate's
-// interval as --gate-interval since --interval is the sampler's.
+// Adds --max-classes --coverage, --quiet and the gated protocol's flags (gated_flags.hpp), the
+// gate's interval as --gate-interval since --interval is the sampler's.
 void add_calibration_options(CLI::App& command, CalibrationFlags& flags);
 
 // The calibration options these flags ask for; an error names the flag and value.
 Result<torch_adapter::CalibrationOptions> calibration_options(const CalibrationFlags& flags,
                                                               const std::string& device);
+
+// Calibrates the captured classes (torch_adapter::calibrate) with the estimate printed first and
+// the progress on stderr. After SIGINT the classes measured are kept, the others listed as
+// skipped, and `interrupted` is set.
+Result<Calibration> run_calibration(const std::vector<torch_adapter::CapturedOp>& ops,
+                                    const torch_adapter::OpTimes& times,
+                                    const CalibrationFlags& flags,
+                                    const torch_adapter::CalibrationOptions& options,
+                                    const MonitorOptions& monitor, bool& interrupted);
 
 // Prints the calibration: protocol, channels, idle, per class its power and net power ± stdev,
 // time per call, share of op time, gate waits; the coverage; what was skipped.
