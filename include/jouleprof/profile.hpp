@@ -190,9 +190,9 @@ struct Profile {
   // nullopt when no top-level channel has one. Channels without one are left out (see warnings).
   std::optional<double> total_process_energy_j() const;
   // Where that total came from: the least direct provenance among the top-level channels
-  // (measured < interpolated < imported < estimated < predicted < simulated < attributed), so that a total
-  // with any estimated part says "estimated"; the tree root's without channel summaries, and
-  // measured when the profile has neither.
+  // (measured < interpolated < imported < estimated < predicted < simulated < attributed), so that
+  // a total with any estimated part says "estimated"; the tree root's without channel summaries,
+  // and measured when the profile has neither.
   Provenance total_provenance() const;
 };
 

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "training/epoch_summary.hpp"
 #include "core/json_brief.hpp"
+#include "training/epoch_summary.hpp"
 
 namespace jouleprof::capi {
 

@@ -70,6 +70,8 @@ struct Slot {
   EnergyAccumulator counter;
   DeviceClock clock{kNsPerUs};  // the domain's µs capture timestamps
   std::uint64_t previous_uj = 0;
+  // What resets took off the accumulator's total: added back, so the count never goes down.
+  std::int64_t reset_uj = 0;
   std::string read_error;
 };
 
@@ -114,7 +116,11 @@ class LevelZeroSource final : public Source {
         reading.t_ns = slot.clock.place(counter.timestamp, now);
         const std::uint64_t previous = slot.previous_uj;
         slot.previous_uj = counter.energy;
-        if (!slot.counter.add(counter.energy)) {
+        const std::int64_t before = slot.counter.total();
+        slot.counter.add(counter.energy, reading.t_ns);
+        // A decrease the accumulator did not take for a wrap lowers its total: a reset.
+        if (slot.counter.total() < before) {
+          slot.reset_uj += before - slot.counter.total();
           slot.read_error = fmt::format(
               "zesPowerGetEnergyCounter(gpu {}) went back from {} µJ to {} µJ: the counter is "
               "monotonic, so it was reset (driver reloaded?){}",
@@ -122,7 +128,8 @@ class LevelZeroSource final : public Source {
               wrap_uj_ == 0 ? "; if this driver's counter wraps, give level-zero.wrap_uj" : "");
           continue;
         }
-        reading.value = static_cast<double>(slot.counter.total()) * kJoulesPerMicrojoule;
+        reading.value =
+            static_cast<double>(slot.counter.total() + slot.reset_uj) * kJoulesPerMicrojoule;
       } else {
         double celsius = 0.0;
         const lz::Result result = symbols_.temperature_state(slot.temperature, &celsius);
@@ -404,7 +411,7 @@ class LevelZeroSource final : public Source {
       Slot slot;
       slot.gpu = gpu;
       slot.power = domain.handle;
-      slot.counter = EnergyAccumulator(wrap_uj_);
+      slot.counter = EnergyAccumulator(wrap_uj_, kJoulesPerMicrojoule, power_ceiling("gpu"));
       channels_.push_back(make_channel(
           gpu, suffix, ChannelKind::kEnergyCounter, kind,
           fmt::format("zesPowerGetEnergyCounter ({} domain{}) on {}: µJ; {}", kind,

@@ -103,6 +103,9 @@ ReadingJudge::Verdict ReadingJudge::judge_level(double value) const {
         return {false, 0.0, fmt::format("temperature {} °C is not physical", value)};
       }
       break;
+    case ChannelKind::kBusyTime:  // seconds of work since the start: never negative
+      if (value < 0.0) return {false, 0.0, fmt::format("negative busy time ({} s)", value)};
+      break;
     case ChannelKind::kEnergyCounter:
       break;
   }

@@ -46,6 +46,8 @@ constexpr TimeNs kDefaultPollPeriodNs = 20 * kNsPerMs;
 constexpr double kDefaultCounterBits = 32;
 // No GPU draws more: a "wrap" implying more power than this over the read interval is a reset.
 constexpr double kMaxPlausibleWatts = 5000.0;
+// The energy of one count that every ROCm SMI release returns (the wrap judgement's unit).
+constexpr double kRocmSmiResolutionJ = 15.3e-6;
 constexpr double kJoulesPerMicrojoule = 1e-6;
 constexpr double kWattsPerMicrowatt = 1e-6;
 constexpr double kCelsiusPerMillidegree = 1e-3;
@@ -218,8 +220,10 @@ class RocmSmiSource final : public Source {
         return;
       }
     }
-    const std::uint64_t before = slot.counter.total();
-    const bool consistent = slot.counter.add(counts);
+    const std::int64_t before = slot.counter.total();
+    slot.counter.add(counts, reading.t_ns);
+    // A decrease the accumulator did not take for a wrap lowers its total: a reset.
+    const bool consistent = slot.counter.total() >= before;
     const std::uint64_t previous = slot.previous_counts;
     slot.previous_counts = counts;
     if (!consistent) {
@@ -397,7 +401,9 @@ class RocmSmiSource final : public Source {
         Slot slot;
         slot.gpu = gpu;
         slot.quantity = Quantity::kEnergy;
-        slot.counter = EnergyAccumulator(counter_modulus_);
+        // Wraps are judged again here by the 5 kW rule above, per call's resolution.
+        slot.counter = EnergyAccumulator(counter_modulus_, kRocmSmiResolutionJ,
+                                         PowerCeiling{kMaxPlausibleWatts, "GPU"});
         add(make_channel(
                 gpu, "energy", ChannelKind::kEnergyCounter,
                 fmt::format("rsmi_dev_energy_count_get on {}: counts × {} µJ ({}), stamped "

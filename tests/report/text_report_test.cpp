@@ -264,10 +264,13 @@ TEST(TextReport, ShowsTheObservedProcessesShareAsAttributed) {
   p.meta.options["process.observed"] = "pid 9 and its descendants";
   auto text = render_report("text", p);
   ASSERT_TRUE(text.ok());
-  EXPECT_NE(text->find("observed processes: 140 J (attributed share of pid 9 and its descendants)"),
+  EXPECT_NE(text->find("observed processes (pid 9 and its descendants): 140 J, 50.0 % of the "
+                       "total, attributed:cpu-time"),
             std::string::npos)
       << *text;
-  EXPECT_NE(text->find("(attributed:cpu-time, 50.0 %)"), std::string::npos) << *text;
+  // The channel table gives each channel's figure beside the machine's.
+  EXPECT_NE(text->find("processes  share"), std::string::npos) << *text;
+  EXPECT_NE(text->find("20.0 J  50.0%"), std::string::npos) << *text;
 }
 
 TEST(TextReport, AProfileWithoutTreeSaysSo) {

@@ -3,9 +3,8 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
-#include <thread>
-
 #include <fstream>
+#include <thread>
 
 #include "test_support.hpp"
 

@@ -82,14 +82,14 @@ TEST(EnergyAccumulator, GarbageCannotOverflowTheCount) {
 }
 
 TEST(EnergyAccumulator, ARebaseKeepsTheTotalAndMovesTheReference) {
-  EnergyAccumulator wrapping(1000);
-  wrapping.add(100);
-  wrapping.add(300);
+  EnergyAccumulator wrapping(1000, kMicrojoule, power_ceiling("gpu"));
+  wrapping.add(100, 0);
+  wrapping.add(300, 10 * kNsPerMs);
   wrapping.rebase(50);  // a reset the caller told apart from a wrap
-  EXPECT_EQ(wrapping.total(), 200u);
+  EXPECT_EQ(wrapping.total(), 200);
   EXPECT_EQ(wrapping.wraps(), 0u);
-  wrapping.add(70);
-  EXPECT_EQ(wrapping.total(), 220u);
+  wrapping.add(70, 20 * kNsPerMs);
+  EXPECT_EQ(wrapping.total(), 220);
 }
 
 }  // namespace

@@ -257,9 +257,9 @@ int run(const RunFlags& flags) {
   if (flags.interval_ms) monitor_options.interval_ns = s_to_ns(*flags.interval_ms * 1e-3);
   Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
   if (!monitor) return report_error(monitor.error());
-  Result<RunFiles> prepared = prepare_run_files(flags.output);
-  if (!prepared) return report_error(prepared.error());
-  const RunFiles& files = *prepared;
+  Result<RunFiles> run_files = prepare_run_files(flags.output);
+  if (!run_files) return report_error(run_files.error());
+  const RunFiles& files = *run_files;
 
   ProgressLine progress = ProgressLine::for_stderr();
   StatusTicker status(progress);
