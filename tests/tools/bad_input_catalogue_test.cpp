@@ -72,9 +72,13 @@ void check(const Case& c) {
   for (const auto& [name, content] : c.files) dir.write(name, content);
   std::vector<std::string> args;
   for (const std::string& a : c.args) args.push_back(replace_dir(a, dir));
+  // The text view wraps at $COLUMNS: one warning per line here, so that a marker and its text
+  // are found together.
+  setenv("COLUMNS", "100000", 1);
   for (const auto& [name, value] : c.env) setenv(name.c_str(), value.c_str(), 1);
   const Invocation inv = run_jouleprof(args, dir);
   for (const auto& [name, value] : c.env) unsetenv(name.c_str());
+  unsetenv("COLUMNS");
   EXPECT_EQ(inv.exit_code, c.exit_code) << "stdout:\n" << inv.out << "\nstderr:\n" << inv.err;
   const std::string line = c.warning ? first_line_with(inv.out + inv.err, c.marker)
                                      : inv.err.substr(0, inv.err.find('\n'));

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <numeric>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include "jouleprof/profile.hpp"
@@ -145,7 +146,11 @@ TEST(RunCommand, TheCommandsStdoutIsItsOwn) {
                       dir);
   ASSERT_EQ(inv.exit_code, 0) << inv.err;
   EXPECT_EQ(inv.out, "hello\n");
-  EXPECT_EQ(inv.err, "");
+  // Only warnings stay on stderr (a busy machine gets the others-did-the-work one).
+  std::istringstream err_lines(inv.err);
+  for (std::string line; std::getline(err_lines, line);) {
+    EXPECT_TRUE(line.starts_with("jouleprof: warning: ")) << line;
+  }
   EXPECT_NE(testing::read_file(report).find("simulated:package"), std::string::npos);
 }
 
@@ -299,8 +304,9 @@ TEST(RunCommand, ReportsTheMachinesAndTheCommandsEnergy) {
   EXPECT_NE(inv.err.find("share"), std::string::npos) << inv.err;
   EXPECT_NE(inv.err.find("of the total"), std::string::npos) << inv.err;
   EXPECT_NE(inv.err.find("observed processes (pid "), std::string::npos) << inv.err;
-  EXPECT_NE(inv.err.find("attributed:cpu-time, static part shared by cpu-time"), std::string::npos)
-      << inv.err;
+  // The line wraps at the width: its two parts are looked for apart.
+  EXPECT_NE(inv.err.find("attributed:cpu-time,"), std::string::npos) << inv.err;
+  EXPECT_NE(inv.err.find("static part shared by cpu-time"), std::string::npos) << inv.err;
   const Profile p = read_run(dir);
   const ChannelSummary& c = p.channels.at(0);
   ASSERT_TRUE(c.process.has_value());
