@@ -131,7 +131,16 @@ TEST(Registry, DefaultTakesRaplCountersThatMove) {
   });
   SourceOptions options;
   options.sysfs_root = root.path().string();
+  // The probe gives a counter 50 ms to move; a loaded machine (a sanitizer build) can keep the
+  // feeder from running for that long. Five probes in a row that all miss it would mean the
+  // probe, not the scheduler, is wrong. (Branch `integration` replaces the thread with an
+  // injected probe clock, issue 21.)
   Result<SourceDiscovery> found = discover_sources(options);
+  for (int attempt = 1; attempt < 5 && found.ok() && found->available.size() == 1 &&
+                        found->available[0]->name() != "rapl-powercap";
+       ++attempt) {
+    found = discover_sources(options);
+  }
   done = true;
   feeder.join();
   ASSERT_TRUE(found.ok());
