@@ -324,9 +324,9 @@ bool run_regress(ChannelWork& w, const ClassTable& classes, const AttributionOpt
   if (unidentified.size() > 6) list += ", …";
   if (!well_conditioned || !enough_identified) {
     *why_not = fmt::format(
-        "not identifiable: rank {} of {}, condition number {:.3g} (limit {:.3g}); {} of {} classes "
-        "have a standard error within ±{:.0f} % (need {:.0f} %)",
-        fit.rank, columns, fit.condition_number, options.regress_max_condition, identified,
+        "not identifiable: {}; {} of {} classes have a standard error within ±{:.0f} % (need "
+        "{:.0f} %)",
+        describe_conditioning(fit, columns, options.regress_max_condition), identified,
         class_of_column.size(), 100.0 * options.regress_max_relative_se,
         100.0 * options.regress_min_identified_share);
     diag["identifiable"] = 0.0;

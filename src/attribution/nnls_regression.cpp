@@ -1,5 +1,7 @@
 #include "attribution/nnls_regression.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -187,6 +189,15 @@ NnlsFit fit_nnls_normal(const Eigen::MatrixXd& gram, const Eigen::VectorXd& desi
   const Eigen::MatrixXd a = lambda.cwiseSqrt().asDiagonal() * eigen.eigenvectors().transpose();
   const double extra_rss = std::max(0.0, target_squared - y.squaredNorm());
   return fit_reduced(a, y, extra_rss, scale, usable, rows);
+}
+
+std::string describe_conditioning(const NnlsFit& fit, std::size_t columns, double max_condition) {
+  if (!std::isfinite(fit.condition_number)) {
+    return fmt::format("rank {} of {}, singular (some classes never vary apart)", fit.rank,
+                       columns);
+  }
+  return fmt::format("rank {} of {}, condition number {:.3g} (limit {:.3g})", fit.rank, columns,
+                     fit.condition_number, max_condition);
 }
 
 }  // namespace jouleprof::attribution

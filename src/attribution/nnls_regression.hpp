@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <string>
 #include <vector>
 
 namespace jouleprof::attribution {
@@ -29,5 +30,9 @@ NnlsFit fit_nnls(const Eigen::MatrixXd& design, const Eigen::VectorXd& target);
 // (precision: the Gram matrix squares the condition number, harmless below the 1e4 limits used).
 NnlsFit fit_nnls_normal(const Eigen::MatrixXd& gram, const Eigen::VectorXd& design_t_target,
                         double target_squared, std::size_t rows);
+
+// "rank r of n, condition number c (limit l)" for a message saying why a fit is not trusted; a
+// singular design says so in words, since an infinite condition number is no figure to print.
+std::string describe_conditioning(const NnlsFit& fit, std::size_t columns, double max_condition);
 
 }  // namespace jouleprof::attribution

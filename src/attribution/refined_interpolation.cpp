@@ -306,10 +306,8 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
   out.busy_s = sweep->busy_s;
   out.condition_number = std::isfinite(fit.condition_number) ? fit.condition_number : 1e300;
   if (fit.rank < static_cast<int>(columns) || fit.condition_number > limits.max_condition) {
-    out.why_not = fmt::format(
-        "the update intervals do not separate the classes: rank {} of {}, condition number {:.3g} "
-        "(limit {:.3g})",
-        fit.rank, columns, fit.condition_number, limits.max_condition);
+    out.why_not = "the update intervals do not separate the classes: " +
+                  describe_conditioning(fit, columns, limits.max_condition);
     return out;
   }
   // NaN marks a column that weighs the interval's mean power.

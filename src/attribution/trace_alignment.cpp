@@ -57,6 +57,16 @@ std::optional<TimeWindow> samples_window(const std::vector<Series>& series) {
   return window;
 }
 
+Result<TimeWindow> require_energy_readings(const std::vector<Series>& series,
+                                           std::string_view samples_origin) {
+  const std::optional<TimeWindow> window = samples_window(series);
+  if (!window) {
+    return Error(ErrorCode::kInvalidInput,
+                 fmt::format("{}: no channel that carries energy has a reading", samples_origin));
+  }
+  return *window;
+}
+
 double span_time_share_inside(const Timeline& timeline, TimeWindow window) {
   double total = 0.0;
   double inside = 0.0;
@@ -105,6 +115,22 @@ Status check_energy_reached_spans(const Profile& profile) {
   }
   if (to_spans_j != 0.0) return Status::Ok();
   if (profile.tree->energy_j == 0.0) {
+    // Readings left out as implausible explain an empty window better than a counter at rest.
+    std::size_t gaps = 0;
+    const Gap* first_gap = nullptr;
+    for (const Series& s : profile.series) {
+      if (!s.channel().carries_energy()) continue;
+      for (const Gap& gap : s.gaps()) {
+        if (gaps++ == 0) first_gap = &gap;
+      }
+    }
+    if (first_gap != nullptr) {
+      return Error(ErrorCode::kInvalidInput,
+                   fmt::format("no energy was measured in the attribution window: the energy "
+                               "channels have {} gap(s) there (the first: {}), so every figure "
+                               "would be zero",
+                               gaps, first_gap->reason));
+    }
     return Error(ErrorCode::kInvalidInput,
                  fmt::format("no energy was measured in the attribution window: the {} energy "
                              "channel(s) did not change there, so every figure would be zero",
@@ -165,11 +191,8 @@ Status adopt_trace(Profile& profile, TraceImport imported, std::string_view trac
     }
   }
   profile.timeline = std::move(imported.timeline);
-  const std::optional<TimeWindow> samples = samples_window(profile.series);
-  if (!samples) {
-    return Error(ErrorCode::kInvalidInput,
-                 fmt::format("{}: no channel that carries energy has a reading", samples_origin));
-  }
+  const Result<TimeWindow> samples = require_energy_readings(profile.series, samples_origin);
+  if (!samples) return samples.error();
   TraceClockFacts facts;
   facts.trace_origin = trace_origin;
   facts.samples_origin = samples_origin;

@@ -25,6 +25,11 @@ struct TimeWindow {
 // a reading.
 std::optional<TimeWindow> samples_window(const std::vector<Series>& series);
 
+// samples_window, or invalid input naming `samples_origin` when no channel that carries energy
+// has a reading: checked before anything is matched against the samples' clock.
+Result<TimeWindow> require_energy_readings(const std::vector<Series>& series,
+                                           std::string_view samples_origin);
+
 // Share of the spans' summed time that lies inside `window` (1 when there are no spans).
 double span_time_share_inside(const Timeline& timeline, TimeWindow window);
 

@@ -2,6 +2,7 @@
 at a constant 40 W: with constant power, energy is proportional to time, so every module's share of
 the energy must be its share of the time, and the backward pass must land under the modules."""
 
+import itertools
 import json
 import os
 import re
@@ -115,7 +116,7 @@ def test_table_is_the_command_lines_view(trained):
     assert "% of parent" in lines[header]
     assert lines[header + 1].startswith("run")
     tree = lines[header + 1:]
-    rows = [line for line in tree if line and not line.startswith("warning")]
+    rows = list(itertools.takewhile(bool, tree))  # the tree ends at the first blank line
     assert len(rows) <= 10  # the row limit counts the "(N more)" rows too
     assert any("step" in line for line in tree)
     assert any("more)" in line and " J " in line for line in tree)

@@ -231,7 +231,8 @@ TEST(KinetoImport, RocmTracesPutHipStreamsOnTheirGpu) {
   EXPECT_EQ(t.spans()[gemm].category, SpanCategory::kKernel);
   const std::uint32_t launch =
       static_cast<std::uint32_t>(std::stoul(attribute(t, gemm, "launch_span")));
-  EXPECT_EQ(t.path_of(launch), "step/aten::mm/hipExtModuleLaunchKernel");  // ProfilerStep#N is a step
+  EXPECT_EQ(t.path_of(launch),
+            "step/aten::mm/hipExtModuleLaunchKernel");  // ProfilerStep#N is a step
 }
 
 TEST(KinetoImport, OffsetOverrideWins) {

@@ -107,7 +107,9 @@ TEST(RunCommand, SteppedProfileWithIdleBaseline) {
   const Profile p = read_run(dir);
   expect_energy_matches_profile(p, profile);
   ASSERT_TRUE(p.channels[0].idle_power_w.has_value());
-  const Series& s = p.series.at(0);
+  const Series* simulated = p.find_series(p.channels[0].channel_id);
+  ASSERT_NE(simulated, nullptr);
+  const Series& s = *simulated;  // the processes source's series come beside it
   const TimeNs origin = simulated_origin_ns(s.channel()).value_or(0);
   const PowerProfile truth = PowerProfile::parse(profile, false).value();
   const TimeNs idle_begin =

@@ -92,6 +92,10 @@ int run(const AttributeFlags& f) {
   if (!imported) return report_error(imported.error());
   auto samples = attribution::read_energy_samples(f.samples);
   if (!samples) return report_error(samples.error());
+  // Said before the clock is matched, so that it does not come with the clock's flags.
+  if (auto window = attribution::require_energy_readings(*samples, f.samples); !window) {
+    return report_error(window.error());
+  }
   if (Status s = assign_channel_devices(f.channel_devices, *samples); !s)
     return report_error(s.error());
 
