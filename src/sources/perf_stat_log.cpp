@@ -161,7 +161,7 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
     std::sort(sorted.begin(), sorted.end());
     const TimeNs median_ns = sorted[sorted.size() / 2];
     std::string partial_rule;
-    if (intervals.size() > 1 && intervals.back() < median_ns * 9 / 10) {
+    if (intervals.size() > 1 && intervals.back() < median_ns - median_ns / 10) {
       partial_rule =
           fmt::format(", last interval partial ({:.3f} s of {:.3f} s) kept at its true end",
                       ns_to_s(intervals.back()), ns_to_s(median_ns));

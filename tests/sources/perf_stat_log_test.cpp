@@ -113,6 +113,24 @@ TEST(PerfStatLog, TruncatedLastLineIsDroppedAndBadLinesNameTheirField) {
   EXPECT_NE(trace->series[0].channel().provenance_detail.find("not counted"), std::string::npos);
 }
 
+// Found by fuzz/perf_stat_log_fuzz.cpp: a median interval of 2.1e18 ns overflowed when the last
+// interval was compared with nine tenths of it (median × 9 / 10).
+TEST(PerfStatLog, IntervalsNearTheEndOfTimeAreComparedWithoutOverflow) {
+  TempDir dir;
+  const auto path = dir.write(
+      "far.txt",
+      "# started on Thu Apr 25 15:38:34 2024\n\n"
+      "     2100119775.0;8.05;Joules;power/energy-pkg/;1;100.00;;\n"
+      "     2100119775.5;8.05;Joules;power/energy-pkg/;1;100.00;;\n");
+  const auto trace = read_perf_stat_log(path.string(), PowerLogOptions{});
+  ASSERT_TRUE(trace) << trace.error().message();
+  ASSERT_EQ(trace->series.size(), 1u);
+  // The half-second last interval is partial beside the 2.1e9 s first one.
+  EXPECT_NE(trace->series[0].channel().provenance_detail.find("last interval partial (0.500 s"),
+            std::string::npos)
+      << trace->series[0].channel().provenance_detail;
+}
+
 TEST(PerfStatLog, AutoDetectionPicksTheReader) {
   const char* relative = "fecom/settings/setting-100ms/out/perf.txt";
   JP_REQUIRE_SHARED_DATA(relative);
