@@ -30,6 +30,7 @@
 #include "sources/backends.hpp"
 #include "sources/device_clock.hpp"
 #include "sources/energy_accumulator.hpp"
+#include "sources/gpu_process_activity.hpp"
 #include "sources/level_zero_api.hpp"
 #include "sources/setting_values.hpp"
 #include "sources/shared_library.hpp"
@@ -45,6 +46,11 @@ constexpr const char* kLibraryEnvironmentVariable = "JOULEPROF_LEVEL_ZERO_LIBRAR
 constexpr TimeNs kDefaultPollPeriodNs = 20 * kNsPerMs;
 constexpr double kJoulesPerMicrojoule = 1e-6;
 constexpr std::uint32_t kMaxHandles = 64;  // per device: domains, sensors
+// Sysman lists a device's processes from the driver's per-client files: every 100 ms is enough
+// for shares of a run and keeps a 20 ms energy poll cheap.
+constexpr TimeNs kProcessPollNs = 100 * kNsPerMs;
+// Polls further apart than this are not read as back to back (GpuProcessActivity).
+constexpr TimeNs kMaxProcessSamplePeriodNs = kNsPerS;
 
 struct Symbols {
   lz::InitFn init = nullptr;
@@ -72,7 +78,17 @@ struct Slot {
   std::uint64_t previous_uj = 0;
   // What resets took off the accumulator's total: added back, so the count never goes down.
   std::int64_t reset_uj = 0;
+  // A per-process busy-time count: the index into the source's per-GPU activities.
+  std::optional<std::size_t> activity;
+  GpuActivityCount activity_count = GpuActivityCount::kBusy;
   std::string read_error;
+};
+
+// One GPU's busy-time counts, from the processes Sysman lists on it (the sole-user rule).
+struct GpuActivity {
+  std::size_t gpu = 0;
+  GpuProcessActivity counts{0, kMaxProcessSamplePeriodNs};
+  std::string error;  // why the last update gave no count
 };
 
 // One power domain of a device as the driver describes it.
@@ -87,7 +103,8 @@ class LevelZeroSource final : public Source {
  public:
   explicit LevelZeroSource(const SourceOptions& options)
       : library_(library_path(kLibraryEnvironmentVariable, kDefaultLibrary)),
-        first_gpu_index_(options.first_gpu_index) {
+        first_gpu_index_(options.first_gpu_index),
+        observed_(options.observed) {
     if (read_settings(options)) discover();
   }
 
@@ -100,11 +117,20 @@ class LevelZeroSource final : public Source {
   }
 
   void read(std::span<Reading> out) override {
+    update_activity();
     for (std::size_t i = 0; i < slots_.size() && i < out.size(); ++i) {
       Slot& slot = slots_[i];
       Reading& reading = out[i];
       reading.ok = false;
-      if (slot.power != nullptr) {
+      if (slot.activity) {
+        const GpuActivity& activity = activities_[*slot.activity];
+        reading.t_ns = activity.counts.as_of_ns();
+        if (!activity.error.empty()) {
+          slot.read_error = activity.error;
+          continue;
+        }
+        reading.value = activity.counts.count(slot.activity_count);
+      } else if (slot.power != nullptr) {
         lz::EnergyCounter counter{};
         const lz::Result result = symbols_.energy_counter(slot.power, &counter);
         const TimeNs now = monotonic_now_ns();
@@ -285,6 +311,70 @@ class LevelZeroSource final : public Source {
            resolve(symbols_.processes_state, "zesDeviceProcessesGetState", false);
   }
 
+  // Advances every GPU's busy-time counts from the processes holding it: Sysman says who holds a
+  // device, not who works on it, so the whole time is busy while any process does (shares of 1
+  // or 0, unknown when observed processes share it with others).
+  void update_activity() {
+    if (activities_.empty()) return;
+    const TimeNs now = monotonic_now_ns();
+    if (now - last_process_poll_ns_ < kProcessPollNs) return;
+    const double elapsed_s = ns_to_s(now - last_process_poll_ns_);
+    last_process_poll_ns_ = now;
+    const std::vector<pid_t> observed = observed_->pids();
+    std::vector<pid_t> holders;
+    for (GpuActivity& activity : activities_) {
+      activity.error.clear();
+      const Result<std::vector<lz::ProcessState>> states = device_processes(activity.gpu);
+      if (!states) {
+        activity.error = states.error().message();
+        continue;
+      }
+      holders.clear();
+      for (const lz::ProcessState& state : *states) {
+        holders.push_back(static_cast<pid_t>(state.processId));
+      }
+      const std::vector<pid_t> others =
+          activity.counts.add_holders(now, elapsed_s, holders, observed);
+      if (!others.empty()) {
+        activity.error = fmt::format(
+            "gpu {} runs observed processes beside others (pids {}) and Sysman gives no "
+            "per-process utilisation: their share of it is unknown",
+            first_gpu_index_ + activity.gpu, fmt::join(others, ", "));
+      }
+    }
+  }
+
+  // The GPU's per-process activity channels when processes are observed, or a note why not.
+  void discover_activity(std::size_t gpu, const std::string& who, std::vector<std::string>& notes) {
+    if (!observed_) return;
+    if (symbols_.processes_state == nullptr) {
+      notes.push_back(fmt::format(
+          "{}: this Level Zero loader has no zesDeviceProcessesGetState, so its energy is not "
+          "attributable per process",
+          who));
+      return;
+    }
+    last_process_poll_ns_ = monotonic_now_ns();
+    GpuActivity activity;
+    activity.gpu = gpu;
+    activity.counts = GpuProcessActivity(last_process_poll_ns_, kMaxProcessSamplePeriodNs);
+    activities_.push_back(std::move(activity));
+    const std::string how = fmt::format(
+        "zesDeviceProcessesGetState on {} (every {} ms; Sysman gives no per-process "
+        "utilisation): the whole time while processes hold the GPU; shares are 1 when only "
+        "observed processes do, 0 when only others do, unknown when both do",
+        who, kProcessPollNs / kNsPerMs);
+    for (GpuActivityChannel& channel : gpu_activity_channels("gpu-sole-user", how)) {
+      Slot slot;
+      slot.gpu = gpu;
+      slot.activity = activities_.size() - 1;
+      slot.activity_count = channel.count;
+      channels_.push_back(make_channel(gpu, std::string(channel.id_suffix), ChannelKind::kBusyTime,
+                                       channel.domain, std::move(channel.description), ""));
+      slots_.push_back(std::move(slot));
+    }
+  }
+
   Channel make_channel(std::size_t gpu, std::string suffix, ChannelKind kind,
                        std::string_view domain, std::string detail, std::string parent_id) const {
     Channel channel;
@@ -425,6 +515,8 @@ class LevelZeroSource final : public Source {
       notes.push_back(fmt::format(
           "{} has no readable energy counter (Level Zero offers no power reading besides it)",
           who));
+    } else {
+      discover_activity(gpu, who, notes);
     }
     add_temperature(device, gpu, who);
   }
@@ -515,6 +607,7 @@ class LevelZeroSource final : public Source {
                      [](const Channel& c) { return c.carries_energy(); })) {
       channels_.clear();
       slots_.clear();
+      activities_.clear();
       return fail(fmt::format("no GPU could be read: {}", fmt::join(notes, "; ")), discovery_fix_);
     }
     availability_.available = true;
@@ -523,6 +616,9 @@ class LevelZeroSource final : public Source {
 
   SharedLibrary library_;
   std::size_t first_gpu_index_;
+  std::shared_ptr<ObservedProcesses> observed_;  // null: no per-process channels
+  std::vector<GpuActivity> activities_;
+  TimeNs last_process_poll_ns_ = 0;
   Symbols symbols_;
   std::vector<lz::Device> gpu_devices_;  // by the backend's own GPU index
   TimeNs update_period_ns_ = 0;

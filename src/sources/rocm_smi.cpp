@@ -30,6 +30,7 @@
 #include "sources/backends.hpp"
 #include "sources/device_clock.hpp"
 #include "sources/energy_accumulator.hpp"
+#include "sources/gpu_process_activity.hpp"
 #include "sources/rocm_smi_api.hpp"
 #include "sources/setting_values.hpp"
 #include "sources/shared_library.hpp"
@@ -52,8 +53,13 @@ constexpr double kJoulesPerMicrojoule = 1e-6;
 constexpr double kWattsPerMicrowatt = 1e-6;
 constexpr double kCelsiusPerMillidegree = 1e-3;
 constexpr std::size_t kNameBufferSize = 256;
+// The compute-process list is read from the KFD's sysfs for every process: once per 100 ms is
+// enough for shares of a run, and keeps a 20 ms energy poll cheap.
+constexpr TimeNs kProcessPollNs = 100 * kNsPerMs;
+// Polls further apart than this are not read as back to back (GpuProcessActivity).
+constexpr TimeNs kMaxProcessSamplePeriodNs = kNsPerS;
 
-enum class Quantity { kEnergy, kPower, kTemperature };
+enum class Quantity { kEnergy, kPower, kTemperature, kActivity };
 
 struct Symbols {
   rocm_smi::InitFn init = nullptr;
@@ -77,8 +83,17 @@ struct Slot {
   EnergyAccumulator counter;
   double total_j = 0.0;  // since the first read
   std::uint64_t previous_counts = 0;
-  DeviceClock clock;  // the driver's ns timestamps of the energy counter
+  DeviceClock clock;         // the driver's ns timestamps of the energy counter
+  std::size_t activity = 0;  // kActivity: the index into the source's per-GPU activities
+  GpuActivityCount activity_count = GpuActivityCount::kBusy;
   std::string read_error;
+};
+
+// One GPU's busy-time counts, from the compute processes' CU occupancy.
+struct GpuActivity {
+  std::uint32_t gpu = 0;
+  GpuProcessActivity counts{0, kMaxProcessSamplePeriodNs};
+  std::string error;  // why the last update failed
 };
 
 // "0000:03:00.0" from ROCm SMI's BDF id (domain in bits 32–63, bus 8–15, device 3–7, function 0–2).
@@ -91,7 +106,8 @@ class RocmSmiSource final : public Source {
  public:
   explicit RocmSmiSource(const SourceOptions& options)
       : library_(library_path(kLibraryEnvironmentVariable, kDefaultLibrary)),
-        first_gpu_index_(options.first_gpu_index) {
+        first_gpu_index_(options.first_gpu_index),
+        observed_(options.observed) {
     if (read_settings(options)) discover();
   }
   ~RocmSmiSource() override {
@@ -109,6 +125,7 @@ class RocmSmiSource final : public Source {
   }
 
   void read(std::span<Reading> out) override {
+    update_activity();
     for (std::size_t i = 0; i < slots_.size() && i < out.size(); ++i) read_slot(slots_[i], out[i]);
   }
 
@@ -257,6 +274,16 @@ class RocmSmiSource final : public Source {
         reading.value = static_cast<double>(power_uw) * kWattsPerMicrowatt;
         break;
       }
+      case Quantity::kActivity: {
+        const GpuActivity& activity = activities_[slot.activity];
+        reading.t_ns = activity.counts.as_of_ns();
+        if (!activity.error.empty()) {
+          slot.read_error = activity.error;
+          return;
+        }
+        reading.value = activity.counts.count(slot.activity_count);
+        break;
+      }
       case Quantity::kTemperature: {
         std::int64_t millidegrees = 0;
         const rocm_smi::Status status = symbols_.temperature(
@@ -354,6 +381,67 @@ class RocmSmiSource final : public Source {
     slots_.push_back(std::move(slot));
   }
 
+  // Advances every GPU's busy-time counts from one compute-process list: each process's CU
+  // occupancy at the call, held over the time since the previous call.
+  void update_activity() {
+    if (activities_.empty()) return;
+    const TimeNs now = monotonic_now_ns();
+    if (now - last_process_poll_ns_ < kProcessPollNs) return;
+    const double elapsed_s = ns_to_s(now - last_process_poll_ns_);
+    last_process_poll_ns_ = now;
+    const Result<std::vector<RocmComputeProcess>> processes = compute_processes();
+    const std::vector<pid_t> observed = observed_->pids();
+    std::vector<ProcessUtilisation> on_gpu;
+    for (GpuActivity& activity : activities_) {
+      activity.error = processes ? std::string() : processes.error().message();
+      if (!processes) continue;
+      const std::string device = fmt::format("gpu{}", first_gpu_index_ + activity.gpu);
+      on_gpu.clear();
+      for (const RocmComputeProcess& process : *processes) {
+        if (std::find(process.devices.begin(), process.devices.end(), device) !=
+            process.devices.end()) {
+          on_gpu.push_back({static_cast<pid_t>(process.pid), process.cu_occupancy});
+        }
+      }
+      activity.counts.add_utilisation(now, elapsed_s, on_gpu, observed);
+    }
+  }
+
+  // The GPU's per-process activity channels when processes are observed, or a note why not.
+  void discover_activity(std::uint32_t gpu, const std::string& who,
+                         std::vector<std::string>& notes) {
+    if (!observed_) return;
+    if (symbols_.process_info == nullptr || symbols_.process_gpus == nullptr) {
+      notes.push_back(fmt::format(
+          "{}: this ROCm SMI has no rsmi_compute_process_info_get or "
+          "rsmi_compute_process_gpus_get, so its energy is not attributable per process",
+          who));
+      return;
+    }
+    last_process_poll_ns_ = monotonic_now_ns();
+    GpuActivity activity;
+    activity.gpu = gpu;
+    activity.counts = GpuProcessActivity(last_process_poll_ns_, kMaxProcessSamplePeriodNs);
+    activities_.push_back(std::move(activity));
+    const std::string how = fmt::format(
+        "rsmi_compute_process_info_get on {}: each compute process's CU occupancy at a poll "
+        "(every {} ms) × the time since the previous poll — a share of the compute units at the "
+        "call, held over the interval, and a process on several GPUs counts its occupancy on "
+        "each: an approximation",
+        who, kProcessPollNs / kNsPerMs);
+    for (GpuActivityChannel& channel : gpu_activity_channels("gpu-cu-occupancy", how)) {
+      Channel c = make_channel(gpu, channel.id_suffix, ChannelKind::kBusyTime,
+                               std::move(channel.description), "", 0);
+      c.domain = std::move(channel.domain);
+      Slot slot;
+      slot.gpu = gpu;
+      slot.quantity = Quantity::kActivity;
+      slot.activity = activities_.size() - 1;
+      slot.activity_count = channel.count;
+      add(std::move(c), std::move(slot));
+    }
+  }
+
   Channel make_channel(std::uint32_t gpu, std::string_view suffix, ChannelKind kind,
                        std::string detail, std::string parent_id, TimeNs nominal_period_ns) const {
     Channel channel;
@@ -445,7 +533,11 @@ class RocmSmiSource final : public Source {
     } else if (power != rocm_smi::kNotSupported) {
       note(notes, "rsmi_dev_power_ave_get", gpu, power);
     }
-    if (top_id.empty()) notes.push_back(fmt::format("{} reports neither energy nor power", who));
+    if (top_id.empty()) {
+      notes.push_back(fmt::format("{} reports neither energy nor power", who));
+    } else {
+      discover_activity(gpu, who, notes);
+    }
 
     if (symbols_.temperature != nullptr) {
       // MI300 has no edge sensor; its junction temperature stands in.
@@ -497,6 +589,7 @@ class RocmSmiSource final : public Source {
                      [](const Channel& c) { return c.carries_energy(); })) {
       channels_.clear();
       slots_.clear();
+      activities_.clear();
       return fail(fmt::format("no GPU could be read: {}", fmt::join(notes, "; ")), discovery_fix_);
     }
     availability_.available = true;
@@ -505,6 +598,9 @@ class RocmSmiSource final : public Source {
 
   SharedLibrary library_;
   std::size_t first_gpu_index_;
+  std::shared_ptr<ObservedProcesses> observed_;  // null: no per-process channels
+  std::vector<GpuActivity> activities_;
+  TimeNs last_process_poll_ns_ = 0;
   Symbols symbols_;
   bool initialised_ = false;
   int counter_bits_ = 32;

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "jouleprof/observed_processes.hpp"
 #include "sources/backends.hpp"
 #include "sources/level_zero_api.hpp"
 
@@ -248,6 +249,42 @@ TEST_F(LevelZeroTest, ProcessesWithTheirGpus) {
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.error().message().find("level-zero is not available"), std::string::npos)
       << none.error().message();
+}
+
+// With observed processes, each GPU with energy gets the three busy-time channels of the sole-user
+// rule: the fake's gpu 1 is held by the observed 4242 alone, gpu 0 by 4242 and 4343 together.
+TEST_F(LevelZeroTest, TheProcessesHoldingAGpuGiveItsBusyTimes) {
+  auto observed = ObservedProcesses::process_tree(4242);
+  observed->publish({4242});
+  SourceOptions options;
+  options.observed = observed;
+  auto source = open("two_gpus", options);
+  ASSERT_TRUE(source->availability().available) << source->availability().reason;
+  const auto index = index_by_id(*source);
+  for (const char* id : {"level-zero:0:observed", "level-zero:0:busy", "level-zero:0:idle",
+                         "level-zero:1:observed", "level-zero:1:busy", "level-zero:1:idle"}) {
+    ASSERT_TRUE(index.count(id)) << id;
+    EXPECT_EQ(source->channels()[index.at(id)].kind, ChannelKind::kBusyTime) << id;
+  }
+  EXPECT_EQ(source->channels()[index.at("level-zero:1:observed")].domain, "gpu-sole-user");
+
+  // The process lists are read at most every 100 ms: two polls that far apart.
+  std::vector<Reading> readings(source->channels().size());
+  std::this_thread::sleep_for(std::chrono::milliseconds(110));
+  source->read(readings);
+  std::this_thread::sleep_for(std::chrono::milliseconds(110));
+  source->read(readings);
+  const Reading& mine = readings[index.at("level-zero:1:observed")];
+  ASSERT_TRUE(mine.ok) << source->read_error(index.at("level-zero:1:observed"));
+  EXPECT_GT(mine.value, 0.0);
+  EXPECT_EQ(mine.value, readings[index.at("level-zero:1:busy")].value);  // only 4242 holds it
+  // gpu 0 is shared with a process that is not observed: no share, and the reason.
+  const std::size_t shared = index.at("level-zero:0:observed");
+  EXPECT_FALSE(readings[shared].ok);
+  EXPECT_NE(source->read_error(shared).find("beside others (pids 4343)"), std::string::npos)
+      << source->read_error(shared);
+
+  EXPECT_EQ(index_by_id(*open("two_gpus")).count("level-zero:0:observed"), 0U);
 }
 
 TEST(LevelZeroErrors, EachResultHasItsOwnNameAndMeaning) {

@@ -1,14 +1,18 @@
 #include "sources/rocm_smi.hpp"
 
 #include <dlfcn.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "jouleprof/observed_processes.hpp"
 #include "sources/backends.hpp"
 #include "sources/rocm_smi_api.hpp"
 
@@ -253,6 +257,52 @@ TEST_F(RocmSmiTest, ComputeProcessesWithTheirGpus) {
   EXPECT_FALSE(rocm_compute_processes(*other).ok());
   auto unavailable = open("no_gpus");
   EXPECT_FALSE(rocm_compute_processes(*unavailable).ok());
+}
+
+// With observed processes, each GPU with energy gets the three busy-time channels that share its
+// energy (docs/sharing.md): the fake's pid 4242 occupies 35 % of GPU 0's compute units, 4343 10 %
+// of GPU 0 and of GPU 1.
+TEST_F(RocmSmiTest, ComputeProcessesOccupancyGivesEachGpuItsBusyTimes) {
+  auto observed = ObservedProcesses::process_tree(4242);
+  observed->publish({4242});
+  SourceOptions options;
+  options.observed = observed;
+  auto source = open("two_gpus", options);
+  ASSERT_TRUE(source->availability().available) << source->availability().reason;
+  const auto index = index_by_id(*source);
+  for (const char* gpu : {"0", "1"}) {
+    for (const char* count : {"observed", "busy", "idle"}) {
+      const std::string id = fmt::format("rocm-smi:{}:{}", gpu, count);
+      ASSERT_TRUE(index.count(id)) << id;
+      const Channel& c = source->channels()[index.at(id)];
+      EXPECT_EQ(c.kind, ChannelKind::kBusyTime) << id;
+      EXPECT_EQ(c.device, fmt::format("gpu{}", gpu)) << id;
+    }
+  }
+  const Channel& mine = source->channels()[index.at("rocm-smi:0:observed")];
+  EXPECT_EQ(mine.domain, "gpu-cu-occupancy");
+  EXPECT_NE(mine.provenance_detail.find("rsmi_compute_process_info_get"), std::string::npos);
+
+  // The process list is read at most every 100 ms: two polls that far apart.
+  std::vector<Reading> readings(source->channels().size());
+  std::this_thread::sleep_for(std::chrono::milliseconds(110));
+  source->read(readings);
+  std::this_thread::sleep_for(std::chrono::milliseconds(110));
+  source->read(readings);
+  const auto value = [&](const char* id) {
+    const Reading& r = readings[index.at(id)];
+    EXPECT_TRUE(r.ok) << id << ": " << source->read_error(index.at(id));
+    return r.value;
+  };
+  const double busy0 = value("rocm-smi:0:busy");
+  ASSERT_GT(busy0, 0.0);
+  EXPECT_NEAR(value("rocm-smi:0:observed") / busy0, 0.35 / 0.45, 1e-9);
+  EXPECT_GT(value("rocm-smi:0:idle"), 0.0);  // 55 % of the time no process kept it busy
+  EXPECT_GT(value("rocm-smi:1:busy"), 0.0);
+  EXPECT_EQ(value("rocm-smi:1:observed"), 0.0);  // 4242 is not on GPU 1
+
+  // Without observed processes: no such channels.
+  EXPECT_EQ(index_by_id(*open("two_gpus")).count("rocm-smi:0:observed"), 0U);
 }
 
 TEST_F(RocmSmiTest, ShutDownIsCalledWhenTheSourceGoesAway) {
