@@ -21,22 +21,41 @@ struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 
+Error open_error(const std::string& path, int err) {
+  return Error(err == ENOENT   ? ErrorCode::kNotFound
+               : err == EACCES ? ErrorCode::kPermissionDenied
+                               : ErrorCode::kIo,
+               fmt::format("{}: cannot open: {}", path, std::strerror(err)));
+}
+
+Error directory_error(const std::string& path) {
+  return Error(ErrorCode::kInvalidInput, fmt::format("{}: is a directory, not a trace", path));
+}
+
+Error read_error(const std::string& path) {
+  return Error(ErrorCode::kIo,
+               fmt::format("{}: reading the trace failed: {}", path, std::strerror(errno)));
+}
+
+Error truncated_gzip_error(const std::string& path, std::size_t produced) {
+  return Error(ErrorCode::kInvalidInput,
+               fmt::format("{}: the gzip stream is truncated (it ends after {} bytes of text)",
+                           path, produced));
+}
+
+Error gzip_error(const std::string& path, const z_stream& stream, int status) {
+  const std::string why = stream.msg != nullptr ? stream.msg : fmt::format("zlib error {}", status);
+  return Error(ErrorCode::kInvalidInput, fmt::format("{}: not valid gzip data: {}", path, why));
+}
+
 // Reads the whole file into `bytes`, leaving TraceText::kPadding spare bytes of capacity at the
 // end so that wrapping it in a TraceText never copies it.
 Status read_all(const std::string& path, std::string& bytes) {
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file) {
-    const int err = errno;
-    return Error(err == ENOENT   ? ErrorCode::kNotFound
-                 : err == EACCES ? ErrorCode::kPermissionDenied
-                                 : ErrorCode::kIo,
-                 fmt::format("{}: cannot open: {}", path, std::strerror(err)));
-  }
+  if (!file) return open_error(path, errno);
   struct stat info {};
   const bool known = fstat(fileno(file.get()), &info) == 0;
-  if (known && S_ISDIR(info.st_mode)) {
-    return Error(ErrorCode::kInvalidInput, fmt::format("{}: is a directory, not a trace", path));
-  }
+  if (known && S_ISDIR(info.st_mode)) return directory_error(path);
   const std::size_t expected = known && S_ISREG(info.st_mode) && info.st_size > 0
                                    ? static_cast<std::size_t>(info.st_size)
                                    : 0;
@@ -49,10 +68,7 @@ Status read_all(const std::string& path, std::string& bytes) {
     size += got;
     if (got < room) break;
   }
-  if (std::ferror(file.get())) {
-    return Error(ErrorCode::kIo,
-                 fmt::format("{}: reading the trace failed: {}", path, std::strerror(errno)));
-  }
+  if (std::ferror(file.get())) return read_error(path);
   bytes.resize(size);
   return Status::Ok();
 }
@@ -107,17 +123,13 @@ Result<std::string> gunzip(const std::string& compressed, const std::string& pat
       // No end of stream although all input is used and output room is left: cut short.
       if (consumed == compressed.size() && produced < out.size()) {
         inflateEnd(&stream);
-        return Error(
-            ErrorCode::kInvalidInput,
-            fmt::format("{}: the gzip stream is truncated (it ends after {} bytes of text)", path,
-                        produced));
+        return truncated_gzip_error(path, produced);
       }
       continue;
     }
-    const std::string why =
-        stream.msg != nullptr ? stream.msg : fmt::format("zlib error {}", status);
+    Error error = gzip_error(path, stream, status);
     inflateEnd(&stream);
-    return Error(ErrorCode::kInvalidInput, fmt::format("{}: not valid gzip data: {}", path, why));
+    return error;
   }
   inflateEnd(&stream);
   out.resize(produced);
@@ -146,6 +158,104 @@ Result<TraceText> read_trace_file(const std::string& path) {
                              "memory",
                              path));
   }
+}
+
+Result<std::size_t> MemoryText::read(char* out, std::size_t max) {
+  const std::size_t n = std::min(max, rest_.size());
+  std::memcpy(out, rest_.data(), n);
+  rest_.remove_prefix(n);
+  return n;
+}
+
+namespace {
+constexpr std::size_t kCompressedChunk = std::size_t{1} << 20;
+}  // namespace
+
+Result<std::unique_ptr<TraceStream>> TraceStream::open(const std::string& path) {
+  std::unique_ptr<TraceStream> stream(new TraceStream);
+  stream->path_ = path;
+  stream->file_.reset(std::fopen(path.c_str(), "rb"));
+  if (!stream->file_) return open_error(path, errno);
+  struct stat info {};
+  if (fstat(fileno(stream->file_.get()), &info) == 0 && S_ISDIR(info.st_mode))
+    return directory_error(path);
+  stream->input_.resize(kCompressedChunk);
+  JP_RETURN_IF_ERROR(stream->fill_input());
+  const std::size_t have = stream->input_end_ - stream->input_begin_;
+  if (have >= 2 && stream->input_[0] == 0x1f && stream->input_[1] == 0x8b) {
+    stream->zlib_ = std::make_unique<z_stream>();
+    // 15 window bits + 16: gzip wrapper only.
+    if (inflateInit2(stream->zlib_.get(), 15 + 16) != Z_OK) {
+      return Error(ErrorCode::kInternal, fmt::format("{}: zlib could not start", path));
+    }
+    stream->zlib_started_ = true;
+  }
+  return stream;
+}
+
+TraceStream::~TraceStream() {
+  if (zlib_started_) inflateEnd(zlib_.get());
+}
+
+// Refills the input buffer when it is empty (file_ended_ once the file has no more).
+Status TraceStream::fill_input() {
+  if (input_begin_ < input_end_ || file_ended_) return Status::Ok();
+  const std::size_t got = std::fread(input_.data(), 1, input_.size(), file_.get());
+  if (got < input_.size()) {
+    if (std::ferror(file_.get())) return read_error(path_);
+    file_ended_ = true;
+  }
+  input_begin_ = 0;
+  input_end_ = got;
+  return Status::Ok();
+}
+
+Result<std::size_t> TraceStream::read(char* out, std::size_t max) {
+  if (zlib_) return inflate_into(out, max);
+  std::size_t n = 0;
+  while (n < max) {
+    JP_RETURN_IF_ERROR(fill_input());
+    if (input_begin_ == input_end_) break;
+    const std::size_t take = std::min(max - n, input_end_ - input_begin_);
+    std::memcpy(out + n, input_.data() + input_begin_, take);
+    input_begin_ += take;
+    n += take;
+  }
+  text_bytes_ += n;
+  return n;
+}
+
+Result<std::size_t> TraceStream::inflate_into(char* out, std::size_t max) {
+  z_stream& z = *zlib_;
+  std::size_t n = 0;
+  while (n < max) {
+    JP_RETURN_IF_ERROR(fill_input());
+    if (input_begin_ == input_end_) {
+      // All input used: the end of a member is the end of the text, anything else is cut short.
+      if (member_ended_) break;
+      return truncated_gzip_error(path_, text_bytes_ + n);
+    }
+    if (member_ended_) {
+      inflateReset(&z);  // another member follows
+      member_ended_ = false;
+    }
+    z.next_in = input_.data() + input_begin_;
+    z.avail_in = static_cast<uInt>(input_end_ - input_begin_);
+    z.next_out = reinterpret_cast<Bytef*>(out + n);
+    z.avail_out = static_cast<uInt>(std::min<std::size_t>(max - n, 1U << 30));
+    const uInt in_before = z.avail_in;
+    const uInt out_before = z.avail_out;
+    const int status = inflate(&z, Z_NO_FLUSH);
+    input_begin_ += in_before - z.avail_in;
+    n += out_before - z.avail_out;
+    if (status == Z_STREAM_END) {
+      member_ended_ = true;
+      continue;
+    }
+    if (status != Z_OK && status != Z_BUF_ERROR) return gzip_error(path_, z, status);
+  }
+  text_bytes_ += n;
+  return n;
 }
 
 }  // namespace jouleprof::timeline
