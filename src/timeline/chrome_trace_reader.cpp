@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <array>
 #include <charconv>
 #include <cstring>
 #include <new>
@@ -121,6 +122,15 @@ Error invalid(std::string_view origin, std::string_view where, std::string_view 
 
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+constexpr std::array<bool, 256> stop_table(std::string_view stops) {
+  std::array<bool, 256> table{};
+  for (const char c : stops) table[static_cast<unsigned char>(c)] = true;
+  return table;
+}
+// The bytes that change the scanner's state inside a string, and inside an object or array.
+constexpr std::array<bool, 256> kStringStops = stop_table("\"\\");
+constexpr std::array<bool, 256> kNestedStops = stop_table("\"{}[]");
+
 // The text as a window onto its source: values are found by scanning (strings and nesting
 // only) and handed out whole, with simdjson's padding readable after them.
 class Scanner {
@@ -156,6 +166,11 @@ class Scanner {
       const std::size_t available = end_ - begin_;
       bool done = false;
       for (; k < available && !done; ++k) {
+        if (in_string || depth > 0) {  // most bytes: skipped by one table look-up each
+          const std::array<bool, 256>& stops = in_string ? kStringStops : kNestedStops;
+          while (k < available && !stops[static_cast<unsigned char>(p[k])]) ++k;
+          if (k == available) break;
+        }
         const char c = p[k];
         if (in_string) {
           if (c == '\\') {
@@ -199,7 +214,7 @@ class Scanner {
   }
 
  private:
-  static constexpr std::size_t kChunk = std::size_t{4} << 20;
+  static constexpr std::size_t kChunk = std::size_t{256} << 10;
 
   // Keeps the unconsumed bytes, moved to the front, and reads more after them (the buffer grows
   // when one value fills it). False at the end of the text.

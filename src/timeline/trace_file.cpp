@@ -212,14 +212,17 @@ Status TraceStream::fill_input() {
 
 Result<std::size_t> TraceStream::read(char* out, std::size_t max) {
   if (zlib_) return inflate_into(out, max);
-  std::size_t n = 0;
-  while (n < max) {
-    JP_RETURN_IF_ERROR(fill_input());
-    if (input_begin_ == input_end_) break;
-    const std::size_t take = std::min(max - n, input_end_ - input_begin_);
-    std::memcpy(out + n, input_.data() + input_begin_, take);
-    input_begin_ += take;
-    n += take;
+  // What open() read to look for the gzip magic first, then straight from the file.
+  std::size_t n = std::min(max, input_end_ - input_begin_);
+  std::memcpy(out, input_.data() + input_begin_, n);
+  input_begin_ += n;
+  while (n < max && !file_ended_) {
+    const std::size_t got = std::fread(out + n, 1, max - n, file_.get());
+    if (got < max - n) {
+      if (std::ferror(file_.get())) return read_error(path_);
+      file_ended_ = true;
+    }
+    n += got;
   }
   text_bytes_ += n;
   return n;
