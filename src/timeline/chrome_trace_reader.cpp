@@ -115,9 +115,30 @@ Status read_event(ondemand::object object, ChromeEvent& event, std::string_view 
   return Status::Ok();
 }
 
-Error invalid(std::string_view origin, std::string_view where, std::string_view why) {
+// Where in the text, for errors: a fixed name or an event of traceEvents, spelt only when an
+// error needs it (formatting "traceEvents[i]" for every event would cost more than its scan).
+class Place {
+ public:
+  Place(const char* name) : name_(name) {}         // NOLINT(google-explicit-constructor)
+  Place(const std::string& name) : name_(name) {}  // NOLINT(google-explicit-constructor)
+  static Place event(std::size_t index) {
+    Place p("");
+    p.event_ = index;
+    return p;
+  }
+  std::string spelt() const {
+    return event_ == kNoEvent ? std::string(name_) : event_field(event_, "");
+  }
+
+ private:
+  static constexpr std::size_t kNoEvent = static_cast<std::size_t>(-1);
+  std::string_view name_;
+  std::size_t event_ = kNoEvent;
+};
+
+Error invalid(std::string_view origin, const Place& where, std::string_view why) {
   return Error(ErrorCode::kInvalidInput,
-               fmt::format("{}: {}: not valid JSON ({})", origin, where, why));
+               fmt::format("{}: {}: not valid JSON ({})", origin, where.spelt(), why));
 }
 
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -140,7 +161,7 @@ class Scanner {
   }
 
   // The next byte that is not white space, not consumed; '\0' at the end of the text.
-  Result<char> peek(std::string_view where) {
+  Result<char> peek(const Place& where) {
     for (;;) {
       while (begin_ < end_ && is_space(buffer_[begin_])) ++begin_;
       if (begin_ < end_) return buffer_[begin_];
@@ -153,7 +174,7 @@ class Scanner {
 
   // The JSON value at the current position (after white space), consumed. The view stays valid
   // until the next call, and TraceText::kPadding bytes after it are readable.
-  Result<std::string_view> value(std::string_view where) {
+  Result<std::string_view> value(const Place& where) {
     JP_TRY(const char first, peek(where));
     if (first == '\0') return invalid(origin_, where, "the text ends where a value should begin");
     if (first == ',' || first == ':' || first == ']' || first == '}')
@@ -218,7 +239,7 @@ class Scanner {
 
   // Keeps the unconsumed bytes, moved to the front, and reads more after them (the buffer grows
   // when one value fills it). False at the end of the text.
-  Result<bool> refill(std::string_view where) {
+  Result<bool> refill(const Place& where) {
     if (ended_) return false;
     const std::size_t kept = end_ - begin_;
     if (begin_ > 0) std::memmove(buffer_.data(), buffer_.data() + begin_, kept);
@@ -229,7 +250,7 @@ class Scanner {
         buffer_.resize(2 * buffer_.size());
       } catch (const std::bad_alloc&) {
         return Error(ErrorCode::kIo, fmt::format("{}: {}: one value is too large to hold in memory",
-                                                 origin_, where));
+                                                 origin_, where.spelt()));
       }
     }
     JP_TRY(const std::size_t got,
@@ -249,7 +270,7 @@ class Scanner {
 };
 
 // Expects `c` next; `where` names the place in errors.
-Status expect(Scanner& scanner, char c, std::string_view origin, std::string_view where) {
+Status expect(Scanner& scanner, char c, std::string_view origin, const Place& where) {
   JP_TRY(const char next, scanner.peek(where));
   if (next != c) {
     return invalid(origin, where,
@@ -269,17 +290,17 @@ Status read_events(Scanner& scanner, std::string_view origin, ChromeEventSink& s
       scanner.consume_byte();
       return Status::Ok();
     }
-    const std::string where = event_field(index, "");
+    const Place where = Place::event(index);
     JP_TRY(const std::string_view text, scanner.value(where));
     if (text.front() != '{') {
       return Error(ErrorCode::kInvalidInput,
-                   fmt::format("{}: {}: is not a JSON object", origin, where));
+                   fmt::format("{}: {}: is not a JSON object", origin, where.spelt()));
     }
     ondemand::document doc;
     JP_JSON(parser.iterate(text.data(), text.size(), text.size() + TraceText::kPadding).get(doc),
-            where);
+            where.spelt());
     ondemand::object object;
-    JP_JSON(doc.get_object().get(object), where);
+    JP_JSON(doc.get_object().get(object), where.spelt());
     ChromeEvent event;
     event.index = index;
     JP_RETURN_IF_ERROR(read_event(object, event, origin));
