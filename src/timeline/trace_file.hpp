@@ -67,6 +67,8 @@ class TraceStream : public TextSource {
   TraceStream& operator=(const TraceStream&) = delete;
 
   Result<std::size_t> read(char* out, std::size_t max) override;
+  // The file's size where it is a regular file (compressed size for gzip), else 0.
+  std::size_t file_bytes() const { return file_bytes_; }
 
  private:
   TraceStream() = default;
@@ -78,6 +80,7 @@ class TraceStream : public TextSource {
   };
   std::string path_;
   std::unique_ptr<std::FILE, FileCloser> file_;
+  std::size_t file_bytes_ = 0;
   std::unique_ptr<z_stream_s> zlib_;  // set for gzip input
   bool zlib_started_ = false;
   bool member_ended_ = false;  // the last inflate() ended a gzip member
