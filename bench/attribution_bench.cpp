@@ -3,11 +3,18 @@
 // (steps > kernels). The counter's power there is random and unrelated to the spans, so
 // interpolate's refinement fits no class power and the record says "not refined": those figures
 // are the cost of trying. The BertSteadyStep pair measures an applied refinement; the Plain
-// variants switch the refinement off.
+// variants switch the refinement off. BM_RefineBertSteadyStep times the refinement alone (the
+// sweep with the counter's updates as windows, then refine_interpolation) on that same run: the
+// rest of attribute() there is mostly building the profile tree of its 2400 steps.
 #include <benchmark/benchmark.h>
 
 #include <random>
+#include <string>
+#include <unordered_map>
 
+#include "attribution/energy_curve.hpp"
+#include "attribution/interval_sweep.hpp"
+#include "attribution/refined_interpolation.hpp"
 #include "attribution/workload_simulator.hpp"
 #include "jouleprof/attribution.hpp"
 
@@ -80,20 +87,27 @@ void BM_InterpolatePlainNested(benchmark::State& s) {
 }
 // The evaluation's BERT-like steady step (120 s, 1 ms RAPL-like counter read up to 20 µs late):
 // here the counter follows the ops' powers, so the refinement applies, read-delay search included.
-void run_simulated(benchmark::State& state, bool refine) {
+// As the evaluation: a step's self time is idle, an op's class is its last name level.
+std::string evaluation_class_of(std::string_view name) {
+  if (name.rfind("step_", 0) == 0) return std::string();
+  const std::size_t slash = name.rfind('/');
+  return std::string(slash == std::string_view::npos ? name : name.substr(slash + 1));
+}
+
+attribution::SimulatedWorkload bert_steady_step() {
   attribution::SimulatorOptions simulator;
   simulator.run_ns = 120 * kNsPerS;
-  const attribution::SimulatedWorkload w = attribution::simulate_workload(simulator);
+  return attribution::simulate_workload(simulator);
+}
+
+void run_simulated(benchmark::State& state, bool refine) {
+  const attribution::SimulatedWorkload w = bert_steady_step();
   const Series counter = attribution::simulate_rapl_counter(w, 12);
   const std::vector<const Series*> one{&counter};
   AttributionOptions options;
   options.default_method = AttributionMethod::kInterpolate;
   options.refine_interpolation = refine;
-  options.class_of = [](std::string_view name) {  // as the evaluation: a step's self time is idle
-    if (name.rfind("step_", 0) == 0) return std::string();
-    const std::size_t slash = name.rfind('/');
-    return std::string(slash == std::string_view::npos ? name : name.substr(slash + 1));
-  };
+  options.class_of = evaluation_class_of;
   for (auto _ : state) {
     auto r = attribute(one, w.timeline, options);
     benchmark::DoNotOptimize(r);
@@ -103,6 +117,44 @@ void run_simulated(benchmark::State& state, bool refine) {
 }
 
 void BM_InterpolateBertSteadyStep(benchmark::State& s) { run_simulated(s, true); }
+
+void BM_RefineBertSteadyStep(benchmark::State& state) {
+  const attribution::SimulatedWorkload w = bert_steady_step();
+  const Series counter = attribution::simulate_rapl_counter(w, 12);
+  const attribution::EnergyCurve curve =
+      attribution::EnergyCurve::from_series(counter, attribution::CurveRule::kInterpolate);
+  const Timeline& timeline = w.timeline;
+  attribution::SegmentInputs inputs;
+  inputs.track_consumes.assign(timeline.tracks().size(), true);
+  inputs.track_weight.assign(timeline.tracks().size(), 1.0);
+  std::unordered_map<std::string, std::uint32_t> class_ids;
+  for (const std::string& name : timeline.names()) {
+    const std::string klass = evaluation_class_of(name);
+    inputs.class_of_name.push_back(
+        klass.empty()
+            ? attribution::kNoClass
+            : class_ids.emplace(klass, static_cast<std::uint32_t>(class_ids.size())).first->second);
+  }
+  inputs.clip_begin_ns = curve.begin_ns();
+  inputs.clip_end_ns = curve.end_ns();
+  const std::vector<attribution::Segment> segments = attribution::build_segments(timeline, inputs);
+  std::vector<TimeNs> edges{inputs.clip_begin_ns};
+  for (TimeNs k : curve.knots_ns()) {
+    if (k > inputs.clip_begin_ns && k < inputs.clip_end_ns) edges.push_back(k);
+  }
+  edges.push_back(inputs.clip_end_ns);
+  attribution::Refinement r;
+  for (auto _ : state) {
+    const attribution::SweepResult as_read = attribution::sweep_segments(segments, &curve, edges);
+    r = attribution::refine_interpolation(segments, curve, edges, as_read, class_ids.size(), {});
+    benchmark::DoNotOptimize(r);
+  }
+  if (!r.applied) state.SkipWithError(("not refined: " + r.why_not).c_str());
+  state.counters["read_delay_us"] = static_cast<double>(r.read_delay_ns) / 1e3;
+  state.counters["refined_classes"] = static_cast<double>(r.refined_classes);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(timeline.spans().size()));
+}
 void BM_InterpolatePlainBertSteadyStep(benchmark::State& s) { run_simulated(s, false); }
 void BM_Hold(benchmark::State& s) { run(s, AttributionMethod::kHold, false); }
 void BM_TimeSplit(benchmark::State& s) { run(s, AttributionMethod::kTimeSplit, false); }
@@ -113,6 +165,7 @@ BENCHMARK(BM_InterpolatePlain)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_InterpolatePlainNested)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_InterpolateBertSteadyStep)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_InterpolatePlainBertSteadyStep)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RefineBertSteadyStep)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Hold)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TimeSplit)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 

@@ -95,61 +95,346 @@ struct NormalEquations {
   std::size_t rows = 0;
 };
 
-// Rows [first_row, end_row): E_j against (T_j, B_{1,j}, …), accumulated without storing A.
+// Accumulates the rows E_j against (T_j, B_{1,j}, …) without storing A.
+class NormalEquationsBuilder {
+ public:
+  explicit NormalEquationsBuilder(std::uint32_t columns)
+      : busy_(Eigen::VectorXd::Zero(columns)), is_touched_(columns, false) {
+    n_.gram = Eigen::MatrixXd::Zero(columns, columns);
+    n_.aty = Eigen::VectorXd::Zero(columns);
+  }
+
+  // Busy time of a class column (never kIdleColumn) in the current row.
+  void add(std::uint32_t column, double shared_s) {
+    if (!is_touched_[column]) {
+      is_touched_[column] = true;
+      touched_.push_back(column);
+    }
+    busy_(column) += shared_s;
+  }
+
+  // AᵀA is symmetric: each row adds busy·busy_b to column b of the upper triangle, for the
+  // touched columns b (a contiguous, vectorised update; untouched rows add +0, which changes no
+  // sum), with busy_0 holding the interval length; finish() copies the lower triangle.
+  void end_row(double length_s, double energy_j) {
+    n_.gram(0, 0) += length_s * length_s;
+    n_.aty(0) += length_s * energy_j;
+    n_.yty += energy_j * energy_j;
+    busy_(kIdleColumn) = length_s;
+    for (std::uint32_t b : touched_) {
+      n_.gram.col(b).head(b + 1) += busy_.head(b + 1) * busy_(b);
+      n_.aty(b) += busy_(b) * energy_j;
+    }
+    busy_(kIdleColumn) = 0.0;
+    for (std::uint32_t b : touched_) {
+      busy_(b) = 0.0;
+      is_touched_[b] = false;
+    }
+    touched_.clear();
+    ++n_.rows;
+  }
+
+  NormalEquations finish() {
+    for (Eigen::Index b = 1; b < n_.gram.cols(); ++b) {
+      for (Eigen::Index a = 0; a < b; ++a) n_.gram(b, a) = n_.gram(a, b);
+    }
+    return std::move(n_);
+  }
+
+ private:
+  NormalEquations n_;
+  Eigen::VectorXd busy_;
+  std::vector<bool> is_touched_;
+  std::vector<std::uint32_t> touched_;
+};
+
+// Rows [first_row, end_row) from the pieces of a sweep.
 template <typename ColumnOf>
 NormalEquations normal_equations(const std::vector<Segment>& segments, const SweepResult& sweep,
                                  const std::vector<double>& window_s,
                                  const std::vector<double>& window_energy_j, std::size_t first_row,
                                  std::size_t end_row, std::uint32_t columns,
                                  const ColumnOf& column_of) {
-  NormalEquations n;
-  n.gram = Eigen::MatrixXd::Zero(columns, columns);
-  n.aty = Eigen::VectorXd::Zero(columns);
-  // AᵀA is symmetric: each row adds busy·busy_b to column b of the upper triangle, for the
-  // touched columns b (a contiguous, vectorised update; untouched rows add +0, which changes no
-  // sum), with busy_0 holding the interval length; the lower triangle is copied at the end.
-  Eigen::VectorXd busy = Eigen::VectorXd::Zero(columns);
-  std::vector<bool> is_touched(columns, false);
-  std::vector<std::uint32_t> touched;
+  NormalEquationsBuilder builder(columns);
   std::size_t row = first_row;  // the next row to add
   const auto add_rows_before = [&](std::size_t j) {
-    for (; row < std::min(j, end_row); ++row) {
-      const double t = window_s[row];
-      const double e = window_energy_j[row];
-      n.gram(0, 0) += t * t;
-      n.aty(0) += t * e;
-      n.yty += e * e;
-      busy(kIdleColumn) = t;
-      for (std::uint32_t b : touched) {
-        n.gram.col(b).head(b + 1) += busy.head(b + 1) * busy(b);
-        n.aty(b) += busy(b) * e;
-      }
-      busy(kIdleColumn) = 0.0;
-      for (std::uint32_t b : touched) {
-        busy(b) = 0.0;
-        is_touched[b] = false;
-      }
-      touched.clear();
-      ++n.rows;
-    }
+    for (; row < std::min(j, end_row); ++row) builder.end_row(window_s[row], window_energy_j[row]);
   };
   for_each_piece(segments, sweep, window_s.size(), column_of,
                  [&](std::size_t j, std::uint32_t c, double shared_s) {
                    if (row < j && row < end_row)
                      add_rows_before(j);  // a new interval: rarely, so the call stays out of line
                    if (j < first_row || j >= end_row || c == kIdleColumn) return;
-                   if (!is_touched[c]) {
-                     is_touched[c] = true;
-                     touched.push_back(c);
-                   }
-                   busy(c) += shared_s;
+                   builder.add(c, shared_s);
                  });
   add_rows_before(end_row);
-  for (Eigen::Index b = 1; b < n.gram.cols(); ++b) {
-    for (Eigen::Index a = 0; a < b; ++a) n.gram(b, a) = n.gram(a, b);
-  }
-  return n;
+  return builder.finish();
 }
+
+// The normal equations of rows [first_row, end_row) as a function of the read delay d, the inner
+// bounds moved to M_j = max(M_{j-1}, E_j − d), from one sweep over the segments that begin before
+// E_{end_row}. The sweep's prefix S(t) (shared time per unit of weight, interval_sweep.hpp) does
+// not depend on the bounds; with F_c(t) the shared time of class c before t,
+//   B_{c,j}(d) = F_c(M_{j+1}) − F_c(M_j) = B_{c,j}(0) − Z_{c,j+1} + Z_{c,j},
+// where Z_{c,j} = F_c(E_j) − F_c(M_j) is the class's shared time in [M_j, E_j). Only the pieces
+// of segments in a bound's zone [E_j − max_delay, E_j) enter Z, so each delay tried costs a pass
+// over the zones and the rows, not a sweep over the segments (the search tries about twelve).
+class DelaySearch {
+ public:
+  template <typename ColumnOf>
+  DelaySearch(const std::vector<Segment>& segments, const std::vector<TimeNs>& edges,
+              TimeNs max_delay_ns, std::size_t first_row, std::size_t end_row,
+              const std::vector<double>& window_energy_j, std::uint32_t columns,
+              const ColumnOf& column_of)
+      : edges_(edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(end_row + 1)),
+        first_row_(first_row),
+        end_row_(end_row),
+        first_zone_(std::max<std::size_t>(first_row, 1)),
+        columns_(columns),
+        window_energy_j_(window_energy_j) {
+    std::vector<std::uint32_t> early;  // every segment that weighs in S before the last bound
+    for (std::uint32_t i = 0; i < segments.size(); ++i) {
+      if (segments[i].begin_ns < edges_.back()) early.push_back(i);
+    }
+    const std::vector<double> shared_at = sweep_prefix(segments, early, max_delay_ns);
+    std::vector<BasePiece> base;
+    std::vector<ZonePiece> zone;
+    for (std::size_t k = 0; k < early.size(); ++k) {
+      const Segment& s = segments[early[k]];
+      const std::uint32_t column = column_of(s);
+      if (column == kIdleColumn) continue;  // idle time: weighs in S, adds no busy time
+      const double s_begin = shared_at[2 * k];
+      const double s_end = shared_at[2 * k + 1];
+      const auto after_begin = static_cast<std::size_t>(
+          std::upper_bound(edges_.begin(), edges_.end(), s.begin_ns) - edges_.begin());
+      for (std::size_t j = std::max<std::size_t>(after_begin, 1) - 1;
+           j < end_row_ && edges_[j] < s.end_ns; ++j) {
+        const double lo = s.begin_ns >= edges_[j] ? s_begin : edge_shared_s_[j];
+        const double hi = s.end_ns <= edges_[j + 1] ? s_end : edge_shared_s_[j + 1];
+        if (j >= first_row_ && hi > lo) {
+          base.push_back(BasePiece{static_cast<std::uint32_t>(j), column, s.weight * (hi - lo)});
+        }
+      }
+      for (std::size_t j = std::max(after_begin, first_zone_);
+           j <= end_row_ && edges_[j] - max_delay_ns < s.end_ns; ++j) {
+        const double lo = s.begin_ns >= edges_[j] - max_delay_ns ? s_begin : zone_shared_s_[j];
+        const double hi = s.end_ns <= edges_[j] ? s_end : edge_shared_s_[j];
+        if (hi > lo)
+          zone.push_back(ZonePiece{static_cast<std::uint32_t>(j), column, s.weight, lo, hi});
+      }
+    }
+    base_ = grouped_by_row(std::move(base), base_begin_);
+    zone_ = grouped_by_row(std::move(zone), zone_begin_);
+    NormalEquationsBuilder builder(columns_);
+    for (std::size_t j = first_row_; j < end_row_; ++j) {
+      for (std::uint32_t k = base_begin_[j]; k < base_begin_[j + 1]; ++k)
+        builder.add(base_[k].column, base_[k].shared_s);
+      builder.end_row(ns_to_s(edges_[j + 1] - edges_[j]), window_energy_j_[j]);
+    }
+    as_read_ = builder.finish();
+  }
+
+  // With row j = r_j + δ_j (r_j as read, δ_j = Z_j − Z_{j+1} and the change of T_j), AᵀA grows
+  // by Σ r_j δ_jᵀ + δ_j r_jᵀ + δ_j δ_jᵀ: δ_j touches only the few classes in two zones, so each
+  // delay costs far less than accumulating every row again.
+  NormalEquations at(TimeNs delay_ns) const {
+    std::vector<TimeNs> moved(edges_.size());
+    moved[0] = edges_[0];
+    for (std::size_t j = 1; j < edges_.size(); ++j)
+      moved[j] = std::max(moved[j - 1], edges_[j] - delay_ns);
+    NormalEquations n = as_read_;
+    Eigen::MatrixXd cross = Eigen::MatrixXd::Zero(columns_, columns_);  // Σ r_j δ_jᵀ
+    Eigen::VectorXd row = Eigen::VectorXd::Zero(columns_);
+    Eigen::VectorXd delta = Eigen::VectorXd::Zero(columns_);
+    std::vector<bool> is_touched(columns_, false);
+    std::vector<std::uint32_t> touched;
+    const auto change = [&](std::uint32_t column, double by) {
+      if (!is_touched[column]) {
+        is_touched[column] = true;
+        touched.push_back(column);
+      }
+      delta(column) += by;
+    };
+    // Z_j, the shared time in [M_j, E_j), per class: computed once per bound, used by both rows.
+    std::vector<std::pair<std::uint32_t, double>> zone_after;
+    std::vector<std::pair<std::uint32_t, double>> zone_before;
+    const auto zone_shares = [&](std::size_t j,
+                                 std::vector<std::pair<std::uint32_t, double>>& out) {
+      out.clear();
+      const double from = shared_s_in_zone(j, moved[j]);
+      for (std::uint32_t k = zone_begin_[j]; k < zone_begin_[j + 1]; ++k) {
+        const ZonePiece& p = zone_[k];
+        const double shared = p.weight * (p.hi - std::max(p.lo, from));
+        if (shared > 0.0) out.emplace_back(p.column, shared);
+      }
+    };
+    if (first_row_ >= first_zone_) zone_shares(first_row_, zone_after);
+    for (std::size_t j = first_row_; j < end_row_; ++j) {
+      std::swap(zone_before, zone_after);  // Z_j: computed as the previous row's end
+      zone_shares(j + 1, zone_after);
+      for (const auto& [column, shared] : zone_before) change(column, shared);
+      for (const auto& [column, shared] : zone_after) change(column, -shared);
+      const double length_s = ns_to_s(edges_[j + 1] - edges_[j]);
+      const double moved_length_s = ns_to_s(moved[j + 1] - moved[j]);
+      if (moved_length_s != length_s) change(kIdleColumn, moved_length_s - length_s);
+      if (touched.empty()) continue;
+      row(kIdleColumn) = length_s;
+      for (std::uint32_t k = base_begin_[j]; k < base_begin_[j + 1]; ++k)
+        row(base_[k].column) += base_[k].shared_s;
+      const double energy_j = window_energy_j_[j];
+      for (std::uint32_t c : touched) {
+        cross.col(c) += delta(c) * row;
+        for (std::uint32_t c2 : touched) n.gram(c2, c) += delta(c) * delta(c2);
+        n.aty(c) += delta(c) * energy_j;
+      }
+      row(kIdleColumn) = 0.0;
+      for (std::uint32_t k = base_begin_[j]; k < base_begin_[j + 1]; ++k)
+        row(base_[k].column) = 0.0;
+      for (std::uint32_t c : touched) {
+        delta(c) = 0.0;
+        is_touched[c] = false;
+      }
+      touched.clear();
+    }
+    n.gram += cross + cross.transpose();
+    return n;
+  }
+
+ private:
+  // A segment's shared time in one row as read.
+  struct BasePiece {
+    std::uint32_t row;
+    std::uint32_t column;
+    double shared_s;
+  };
+  // A segment in the zone of bound `row`: S at its begin and end inside the zone.
+  struct ZonePiece {
+    std::uint32_t row;
+    std::uint32_t column;
+    double weight;
+    double lo;
+    double hi;
+  };
+
+  // S at the begin (2k) and end (2k + 1) of each segments[early[k]]; fills edge_shared_s_ and
+  // zone_shared_s_ (S at each bound and zone start) and the breakpoints of S inside the zones.
+  std::vector<double> sweep_prefix(const std::vector<Segment>& segments,
+                                   const std::vector<std::uint32_t>& early, TimeNs max_delay_ns) {
+    const std::size_t n = early.size();
+    std::vector<std::uint32_t> by_begin(n);
+    std::vector<std::uint32_t> by_end(n);
+    for (std::uint32_t k = 0; k < n; ++k) by_begin[k] = by_end[k] = k;
+    const auto begin_of = [&](std::uint32_t k) { return segments[early[k]].begin_ns; };
+    const auto end_of = [&](std::uint32_t k) { return segments[early[k]].end_ns; };
+    const auto sort_by = [](std::vector<std::uint32_t>& order, const auto& time_of) {
+      const auto earlier = [&](std::uint32_t x, std::uint32_t y) {
+        return time_of(x) < time_of(y);
+      };
+      if (!std::is_sorted(order.begin(), order.end(), earlier))
+        std::stable_sort(order.begin(), order.end(), earlier);
+    };
+    sort_by(by_begin, begin_of);
+    sort_by(by_end, end_of);
+    // Points where S is kept: every bound (+ its index) and every zone start (−1 − index).
+    std::vector<std::pair<TimeNs, std::int64_t>> points;
+    for (std::size_t j = 0; j < edges_.size(); ++j) {
+      points.emplace_back(edges_[j], static_cast<std::int64_t>(j));
+      if (j >= first_zone_)
+        points.emplace_back(edges_[j] - max_delay_ns, -1 - static_cast<std::int64_t>(j));
+    }
+    const auto by_time = [](const auto& x, const auto& y) { return x.first < y.first; };
+    if (!std::is_sorted(points.begin(), points.end(), by_time))
+      std::stable_sort(points.begin(), points.end(), by_time);
+    edge_shared_s_.assign(edges_.size(), 0.0);
+    zone_shared_s_.assign(edges_.size(), 0.0);
+    zone_breakpoint_.assign(edges_.size(), 0);
+
+    std::vector<double> shared_at(2 * n);
+    constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
+    std::size_t ib = 0;
+    std::size_t ie = 0;
+    std::size_t ip = 0;
+    std::size_t active = 0;
+    int open_zones = 0;
+    double weight = 0.0;
+    double shared = 0.0;
+    TimeNs last_t = std::numeric_limits<TimeNs>::min();
+    while (ib < n || ie < n || ip < points.size()) {
+      const TimeNs tb = ib < n ? begin_of(by_begin[ib]) : kNever;
+      const TimeNs te = ie < n ? end_of(by_end[ie]) : kNever;
+      const TimeNs tp = ip < points.size() ? points[ip].first : kNever;
+      const TimeNs t = std::min({tb, te, tp});
+      if (active > 0 && t > last_t) shared += ns_to_s(t - last_t) / weight;
+      last_t = t;
+      if (te == t) {
+        const std::uint32_t k = by_end[ie++];
+        shared_at[2 * k + 1] = shared;
+        weight = --active == 0 ? 0.0 : weight - segments[early[k]].weight;
+      } else if (tp == t) {
+        const std::int64_t point = points[ip++].second;
+        if (point >= 0) {
+          edge_shared_s_[static_cast<std::size_t>(point)] = shared;
+          if (static_cast<std::size_t>(point) >= first_zone_) --open_zones;
+        } else {
+          const auto j = static_cast<std::size_t>(-1 - point);
+          zone_shared_s_[j] = shared;
+          zone_breakpoint_[j] = breakpoint_ns_.size();  // recorded below
+          ++open_zones;
+        }
+      } else {
+        const std::uint32_t k = by_begin[ib++];
+        shared_at[2 * k] = shared;
+        weight += segments[early[k]].weight;
+        ++active;
+      }
+      if (open_zones > 0 || tp == t) {
+        breakpoint_ns_.push_back(t);
+        breakpoint_shared_s_.push_back(shared);
+        breakpoint_slope_.push_back(active > 0 ? 1e-9 / weight : 0.0);
+      }
+    }
+    return shared_at;
+  }
+
+  // S(t) for t in the zone of bound j (its breakpoints lie between the zone start's and the
+  // bound's, both kept by sweep_prefix).
+  double shared_s_in_zone(std::size_t j, TimeNs t) const {
+    std::size_t k = zone_breakpoint_[j];
+    while (k + 1 < breakpoint_ns_.size() && breakpoint_ns_[k + 1] <= t) ++k;
+    return breakpoint_shared_s_[k] +
+           static_cast<double>(t - breakpoint_ns_[k]) * breakpoint_slope_[k];
+  }
+
+  // Pieces in row order; begin[j] is the first of row j (a counting sort: rows are few).
+  template <typename Piece>
+  std::vector<Piece> grouped_by_row(std::vector<Piece> pieces, std::vector<std::uint32_t>& begin) {
+    begin.assign(edges_.size() + 1, 0);
+    for (const Piece& p : pieces) ++begin[p.row + 1];
+    for (std::size_t j = 0; j + 1 < begin.size(); ++j) begin[j + 1] += begin[j];
+    std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
+    std::vector<Piece> out(pieces.size());
+    for (const Piece& p : pieces) out[fill[p.row]++] = p;
+    return out;
+  }
+
+  std::vector<TimeNs> edges_;  // E_0 … E_{end_row}
+  std::size_t first_row_;
+  std::size_t end_row_;
+  std::size_t first_zone_;  // the first bound that moves and ends a row
+  std::uint32_t columns_;
+  const std::vector<double>& window_energy_j_;
+  std::vector<double> edge_shared_s_;         // S(E_j)
+  std::vector<double> zone_shared_s_;         // S(E_j − max_delay)
+  std::vector<std::size_t> zone_breakpoint_;  // index of the breakpoint at each zone's start
+  std::vector<TimeNs> breakpoint_ns_;
+  std::vector<double> breakpoint_shared_s_;
+  std::vector<double> breakpoint_slope_;  // dS/dt after the breakpoint, per ns
+  std::vector<BasePiece> base_;
+  std::vector<std::uint32_t> base_begin_;
+  std::vector<ZonePiece> zone_;
+  std::vector<std::uint32_t> zone_begin_;
+  NormalEquations as_read_;
+};
 
 // Residual sum of squares of the unconstrained least-squares fit (the delay search only compares
 // shifts, so the cheaper unconstrained fit is enough).
@@ -249,23 +534,14 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
   // first whole intervals. Each interval keeps its measured energy whatever the shift.
   if (separates_as_read) {
     const std::size_t search_end = std::min(end_row, first_row + kDelaySearchWindows);
-    const TimeNs search_until = edges[search_end];
-    std::vector<Segment> early;
-    for (const Segment& s : segments) {
-      if (s.begin_ns < search_until) early.push_back(s);
-    }
-    const std::vector<TimeNs> search_edges(
-        edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(search_end + 1));
+    const double range = static_cast<double>(curve.median_knot_spacing_ns()) / 10.0;
     // The last searched interval also collects the segments' time past its end: left out.
+    const DelaySearch search(segments, edges, std::llround(range) + 1, first_row, search_end - 1,
+                             window_energy_j, columns, column_of);
     const auto rss_at = [&](double delay_ns) {
-      const std::vector<TimeNs> moved = moved_earlier(search_edges, std::llround(delay_ns));
-      const SweepResult moved_sweep = sweep_segments(early, nullptr, moved);
-      return residual_sum_of_squares(normal_equations(early, moved_sweep, interval_lengths_s(moved),
-                                                      window_energy_j, first_row, search_end - 1,
-                                                      columns, column_of));
+      return residual_sum_of_squares(search.at(std::llround(delay_ns)));
     };
     const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
-    const double range = static_cast<double>(curve.median_knot_spacing_ns()) / 10.0;
     double lo = 0.0;
     double hi = range;
     double x1 = hi - golden * (hi - lo);

@@ -3,6 +3,12 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <new>
+#include <string>
+
 namespace jouleprof::timeline {
 namespace {
 
@@ -73,13 +79,8 @@ std::string event_field(std::size_t index, std::string_view field) {
   return fmt::format("traceEvents[{}]{}", index, field);
 }
 
-Status read_event(ondemand::value value, ChromeEvent& event, std::string_view origin) {
+Status read_event(ondemand::object object, ChromeEvent& event, std::string_view origin) {
   const std::size_t index = event.index;
-  ondemand::object object;
-  if (value.get_object().get(object) != simdjson::SUCCESS) {
-    return Error(ErrorCode::kInvalidInput,
-                 fmt::format("{}: {}: is not a JSON object", origin, event_field(index, "")));
-  }
   for (auto field_result : object) {
     ondemand::field field;
     JP_JSON(std::move(field_result).get(field), event_field(index, ""));
@@ -114,68 +115,269 @@ Status read_event(ondemand::value value, ChromeEvent& event, std::string_view or
   return Status::Ok();
 }
 
-Status read_events(ondemand::array events, std::string_view origin, ChromeEventSink& sink) {
-  std::size_t index = 0;
-  for (auto element : events) {
-    ondemand::value value;
-    JP_JSON(std::move(element).get(value), event_field(index, ""));
+// Where in the text, for errors: a fixed name or an event of traceEvents, spelt only when an
+// error needs it (formatting "traceEvents[i]" for every event would cost more than its scan).
+class Place {
+ public:
+  Place(const char* name) : name_(name) {}         // NOLINT(google-explicit-constructor)
+  Place(const std::string& name) : name_(name) {}  // NOLINT(google-explicit-constructor)
+  static Place event(std::size_t index) {
+    Place p("");
+    p.event_ = index;
+    return p;
+  }
+  std::string spelt() const {
+    return event_ == kNoEvent ? std::string(name_) : event_field(event_, "");
+  }
+
+ private:
+  static constexpr std::size_t kNoEvent = static_cast<std::size_t>(-1);
+  std::string_view name_;
+  std::size_t event_ = kNoEvent;
+};
+
+Error invalid(std::string_view origin, const Place& where, std::string_view why) {
+  return Error(ErrorCode::kInvalidInput,
+               fmt::format("{}: {}: not valid JSON ({})", origin, where.spelt(), why));
+}
+
+bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+constexpr std::array<bool, 256> stop_table(std::string_view stops) {
+  std::array<bool, 256> table{};
+  for (const char c : stops) table[static_cast<unsigned char>(c)] = true;
+  return table;
+}
+// The bytes that change the scanner's state inside a string, and inside an object or array.
+constexpr std::array<bool, 256> kStringStops = stop_table("\"\\");
+constexpr std::array<bool, 256> kNestedStops = stop_table("\"{}[]");
+
+// The text as a window onto its source: values are found by scanning (strings and nesting
+// only) and handed out whole, with simdjson's padding readable after them.
+class Scanner {
+ public:
+  Scanner(TextSource& source, std::string_view origin) : source_(source), origin_(origin) {
+    buffer_.resize(kChunk + TraceText::kPadding);
+  }
+
+  // The next byte that is not white space, not consumed; '\0' at the end of the text.
+  Result<char> peek(const Place& where) {
+    for (;;) {
+      while (begin_ < end_ && is_space(buffer_[begin_])) ++begin_;
+      if (begin_ < end_) return buffer_[begin_];
+      JP_TRY(const bool more, refill(where));
+      if (!more) return '\0';
+    }
+  }
+
+  void consume_byte() { ++begin_; }
+
+  // The JSON value at the current position (after white space), consumed. The view stays valid
+  // until the next call, and TraceText::kPadding bytes after it are readable.
+  Result<std::string_view> value(const Place& where) {
+    JP_TRY(const char first, peek(where));
+    if (first == '\0') return invalid(origin_, where, "the text ends where a value should begin");
+    if (first == ',' || first == ':' || first == ']' || first == '}')
+      return invalid(origin_, where, fmt::format("'{}' where a value should begin", first));
+    std::size_t k = 0;  // offset from begin_, kept across refills (they move begin_ to 0)
+    int depth = 0;
+    bool in_string = false;
+    for (;;) {
+      const char* p = buffer_.data() + begin_;
+      const std::size_t available = end_ - begin_;
+      bool done = false;
+      for (; k < available && !done; ++k) {
+        if (in_string || depth > 0) {  // most bytes: skipped by one table look-up each
+          const std::array<bool, 256>& stops = in_string ? kStringStops : kNestedStops;
+          while (k < available && !stops[static_cast<unsigned char>(p[k])]) ++k;
+          if (k == available) break;
+        }
+        const char c = p[k];
+        if (in_string) {
+          if (c == '\\') {
+            if (k + 1 == available) break;  // the escaped byte is in the next chunk
+            ++k;
+          } else if (c == '"') {
+            in_string = false;
+            done = depth == 0;
+          }
+        } else if (c == '"') {
+          in_string = true;
+        } else if (c == '{' || c == '[') {
+          ++depth;
+        } else if (c == '}' || c == ']') {
+          if (depth == 0) {  // a scalar ended by its container
+            done = true;
+            --k;
+          } else {
+            done = --depth == 0;
+          }
+        } else if (depth == 0 && (c == ',' || is_space(c))) {
+          done = true;
+          --k;
+        }
+      }
+      if (done) {
+        const std::string_view out(buffer_.data() + begin_, k);
+        begin_ += k;
+        return out;
+      }
+      JP_TRY(const bool more, refill(where));
+      if (!more) {
+        if (depth == 0 && !in_string && k > 0) {  // a scalar at the very end
+          const std::string_view out(buffer_.data() + begin_, k);
+          begin_ += k;
+          return out;
+        }
+        return invalid(origin_, where, "the text ends inside this value");
+      }
+    }
+  }
+
+ private:
+  static constexpr std::size_t kChunk = std::size_t{256} << 10;
+
+  // Keeps the unconsumed bytes, moved to the front, and reads more after them (the buffer grows
+  // when one value fills it). False at the end of the text.
+  Result<bool> refill(const Place& where) {
+    if (ended_) return false;
+    const std::size_t kept = end_ - begin_;
+    if (begin_ > 0) std::memmove(buffer_.data(), buffer_.data() + begin_, kept);
+    begin_ = 0;
+    end_ = kept;
+    if (buffer_.size() - TraceText::kPadding - end_ < kChunk / 2) {
+      try {
+        buffer_.resize(2 * buffer_.size());
+      } catch (const std::bad_alloc&) {
+        return Error(ErrorCode::kIo, fmt::format("{}: {}: one value is too large to hold in memory",
+                                                 origin_, where.spelt()));
+      }
+    }
+    JP_TRY(const std::size_t got,
+           source_.read(buffer_.data() + end_, buffer_.size() - TraceText::kPadding - end_));
+    end_ += got;
+    std::memset(buffer_.data() + end_, 0, TraceText::kPadding);
+    if (got == 0) ended_ = true;
+    return got > 0;
+  }
+
+  TextSource& source_;
+  std::string_view origin_;
+  std::string buffer_;
+  std::size_t begin_ = 0;  // the unconsumed bytes are [begin_, end_)
+  std::size_t end_ = 0;
+  bool ended_ = false;
+};
+
+// Expects `c` next; `where` names the place in errors.
+Status expect(Scanner& scanner, char c, std::string_view origin, const Place& where) {
+  JP_TRY(const char next, scanner.peek(where));
+  if (next != c) {
+    return invalid(origin, where,
+                   next == '\0' ? fmt::format("the text ends where '{}' should follow", c)
+                                : fmt::format("'{}' where '{}' should follow", next, c));
+  }
+  scanner.consume_byte();
+  return Status::Ok();
+}
+
+Status read_events(Scanner& scanner, std::string_view origin, ChromeEventSink& sink) {
+  JP_RETURN_IF_ERROR(expect(scanner, '[', origin, "traceEvents"));
+  ondemand::parser parser;
+  for (std::size_t index = 0;; ++index) {
+    JP_TRY(const char next, scanner.peek("traceEvents"));
+    if (next == ']' && index == 0) {
+      scanner.consume_byte();
+      return Status::Ok();
+    }
+    const Place where = Place::event(index);
+    JP_TRY(const std::string_view text, scanner.value(where));
+    if (text.front() != '{') {
+      return Error(ErrorCode::kInvalidInput,
+                   fmt::format("{}: {}: is not a JSON object", origin, where.spelt()));
+    }
+    ondemand::document doc;
+    JP_JSON(parser.iterate(text.data(), text.size(), text.size() + TraceText::kPadding).get(doc),
+            where.spelt());
+    ondemand::object object;
+    JP_JSON(doc.get_object().get(object), where.spelt());
     ChromeEvent event;
     event.index = index;
-    JP_RETURN_IF_ERROR(read_event(value, event, origin));
+    JP_RETURN_IF_ERROR(read_event(object, event, origin));
     JP_RETURN_IF_ERROR(sink.on_event(event));
-    ++index;
+    JP_TRY(const char after, scanner.peek(where));
+    scanner.consume_byte();
+    if (after == ']') return Status::Ok();
+    if (after != ',') {
+      return invalid(origin, where,
+                     after == '\0' ? std::string("the text ends inside traceEvents")
+                                   : fmt::format("'{}' after the event", after));
+    }
   }
-  return Status::Ok();
+}
+
+// A top-level key: the raw text between its quotes (the keys read here need no unescaping).
+Result<std::string_view> read_key(Scanner& scanner, std::string_view origin) {
+  JP_TRY(const std::string_view token, scanner.value("(document)"));
+  if (token.size() < 2 || token.front() != '"' || token.back() != '"')
+    return invalid(origin, "(document)", fmt::format("a key expected, found {:.40}", token));
+  return token.substr(1, token.size() - 2);
 }
 
 }  // namespace
 
-Status read_chrome_trace(const TraceText& text, std::string_view origin, ChromeTraceHeader& header,
+Status read_chrome_trace(TextSource& text, std::string_view origin, ChromeTraceHeader& header,
                          ChromeEventSink& sink) {
-  ondemand::parser parser;
-  ondemand::document doc;
-  JP_JSON(parser.iterate(text.data(), text.size(), text.capacity()).get(doc), "(document)");
-  ondemand::json_type type;
-  JP_JSON(doc.type().get(type), "(document)");
-  if (type == ondemand::json_type::array) {
-    ondemand::array events;
-    JP_JSON(doc.get_array().get(events), "(document)");
-    return read_events(events, origin, sink);
-  }
-  if (type != ondemand::json_type::object) {
+  Scanner scanner(text, origin);
+  JP_TRY(const char first, scanner.peek("(document)"));
+  if (first == '\0') return invalid(origin, "(document)", "the text is empty");
+  if (first == '[') return read_events(scanner, origin, sink);
+  if (first != '{') {
     return Error(
         ErrorCode::kInvalidInput,
         fmt::format("{}: not a trace: the document is neither an object nor an array", origin));
   }
-  ondemand::object root;
-  JP_JSON(doc.get_object().get(root), "(document)");
+  scanner.consume_byte();
   bool saw_events = false;
-  for (auto field_result : root) {
-    ondemand::field field;
-    JP_JSON(std::move(field_result).get(field), "(document)");
-    std::string_view key;
-    JP_JSON(field.unescaped_key().get(key), "(document)");
-    ondemand::value value = field.value();
+  for (bool first_key = true;; first_key = false) {
+    JP_TRY(const char next, scanner.peek("(document)"));
+    if (next == '}' && first_key) break;
+    JP_TRY(const std::string_view key_view, read_key(scanner, origin));
+    const std::string key(key_view);  // the next read may move the buffer
+    JP_RETURN_IF_ERROR(expect(scanner, ':', origin, "(document)"));
     if (key == "traceEvents") {
-      ondemand::array events;
-      if (value.get_array().get(events) != simdjson::SUCCESS) {
+      JP_TRY(const char open, scanner.peek("traceEvents"));
+      if (open != '[') {
         return Error(ErrorCode::kInvalidInput,
                      fmt::format("{}: traceEvents is not an array", origin));
       }
-      JP_RETURN_IF_ERROR(read_events(events, origin, sink));
+      JP_RETURN_IF_ERROR(read_events(scanner, origin, sink));
       saw_events = true;
-    } else if (key == "baseTimeNanoseconds") {
-      std::int64_t base = 0;
-      JP_JSON(value.get_int64().get(base), "baseTimeNanoseconds");
-      header.base_time_ns = base;
-    } else if (key == "deviceProperties") {
-      header.has_device_properties = true;
-    } else if (key == "format") {
-      std::string_view format;
-      if (value.get_string().get(format) == simdjson::SUCCESS && format == "jouleprof-spans") {
+    } else {
+      JP_TRY(const std::string_view value, scanner.value(key));
+      if (key == "baseTimeNanoseconds") {
+        std::int64_t base = 0;
+        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), base);
+        if (ec != std::errc() || end != value.data() + value.size()) {
+          return Error(
+              ErrorCode::kInvalidInput,
+              fmt::format("{}: baseTimeNanoseconds: {:.40} is not an integer", origin, value));
+        }
+        header.base_time_ns = base;
+      } else if (key == "deviceProperties") {
+        header.has_device_properties = true;
+      } else if (key == "format" && value == "\"jouleprof-spans\"") {
         header.is_span_dump = true;
         return Status::Ok();
       }
+    }
+    JP_TRY(const char after, scanner.peek("(document)"));
+    scanner.consume_byte();
+    if (after == '}') break;
+    if (after != ',') {
+      return invalid(origin, "(document)",
+                     after == '\0' ? std::string("the text ends before the document does")
+                                   : fmt::format("'{}' after the value of {}", after, key));
     }
   }
   if (!saw_events) {

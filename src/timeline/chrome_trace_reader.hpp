@@ -1,5 +1,8 @@
-// Reading Chrome trace JSON event by event (simdjson On-Demand: the events are never all held as
-// parsed objects). The importer decides what each event means; this file only reads fields.
+// Reading Chrome trace JSON event by event, streamed: the text comes in chunks, a scanner finds
+// where each event of traceEvents begins and ends, and simdjson On-Demand parses that one event in
+// place. Neither the whole text nor a parsed document is ever held: memory is a chunk (or the
+// largest event) plus what the sink keeps. The importer decides what each event means; this file
+// only reads fields.
 #pragma once
 
 #include <cstdint>
@@ -55,8 +58,8 @@ class ChromeEventSink {
 };
 
 // Reads the text (an object with traceEvents, or a bare array of events) and hands every event to
-// `sink`. Errors name `origin`, the event index and the field.
-Status read_chrome_trace(const TraceText& text, std::string_view origin, ChromeTraceHeader& header,
+// `sink` as it is read. Errors name `origin`, the event index and the field.
+Status read_chrome_trace(TextSource& text, std::string_view origin, ChromeTraceHeader& header,
                          ChromeEventSink& sink);
 
 }  // namespace jouleprof::timeline

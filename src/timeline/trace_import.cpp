@@ -14,6 +14,7 @@
 #include "timeline/chrome_trace_reader.hpp"
 #include "timeline/containment.hpp"
 #include "timeline/span_dump_parse.hpp"
+#include "timeline/string_arena.hpp"
 #include "timeline/trace_file.hpp"
 #include "timeline/trace_time.hpp"
 
@@ -183,7 +184,7 @@ struct LocalTrack {
 struct PendingSpan {
   Span span;  // trace-relative times; track: local index; attributes: parse-time set or none
   std::int64_t correlation = -1;
-  std::string_view bytes;       // GPU memory operations, raw token in the trace text
+  std::string_view bytes;       // GPU memory operations: the raw token (kept in strings_)
   std::int64_t sequence = -1;   // autograd's "Sequence number"
   std::int64_t fwd_thread = 0;  // "Fwd thread id"
 };
@@ -262,17 +263,18 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     return *ns;
   }
 
-  // `name` views the trace text or the parser's string buffer, both alive while events are read.
+  // The event's views last only while it is read: what is kept is copied into strings_.
   std::uint32_t intern(std::string_view name) {
     if (auto it = name_ids_.find(name); it != name_ids_.end()) return it->second;
     const std::uint32_t id = timeline_.intern(name);
-    name_ids_.emplace(name, id);
+    name_ids_.emplace(strings_.copy(name), id);
     return id;
   }
 
   std::uint32_t track_of(const ChromeEvent& e) {
-    const TrackKey key{e.pid, e.tid};
-    if (auto it = track_ids_.find(key); it != track_ids_.end()) return it->second;
+    if (auto it = track_ids_.find(TrackKey{e.pid, e.tid}); it != track_ids_.end())
+      return it->second;
+    const TrackKey key{strings_.keep(e.pid), strings_.keep(e.tid)};
     const auto id = static_cast<std::uint32_t>(tracks_.size());
     LocalTrack track;
     track.key = key;
@@ -289,7 +291,7 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     } else if (e.name == "process_labels") {
       process_labels_[pid] = std::string(e.arg_labels);
     } else if (e.name == "thread_name") {
-      thread_names_[TrackKey{e.pid, e.tid}] = std::string(e.arg_name);
+      thread_names_[TrackKey{strings_.keep(e.pid), strings_.keep(e.tid)}] = std::string(e.arg_name);
     }
     return Status::Ok();
   }
@@ -333,7 +335,7 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     p.span.category = meaning.category;
     p.span.pass = pass;
     if (meaning.gpu) {
-      p.bytes = e.arg_bytes;
+      p.bytes = strings_.keep(e.arg_bytes);
     } else {
       p.span.attributes = attributes;
     }
@@ -429,7 +431,7 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     JP_TRY(const TimeNs t_ns, time_field(e, "ts", e.ts_token));
     // Kept as a list: link_flows() indexes them only if some GPU span lacks a correlation arg.
     (e.phase == 's' ? flow_starts_ : flow_finishes_)
-        .emplace_back(e.id_token, FlowEnd{track_of(e), t_ns});
+        .emplace_back(strings_.copy(e.id_token), FlowEnd{track_of(e), t_ns});
     return Status::Ok();
   }
 
@@ -442,6 +444,7 @@ class TraceBuilder final : public timeline::ChromeEventSink {
                  TraceImport& out);
 
   std::string_view origin_;
+  timeline::StringArena strings_;  // what the views below point into
   Timeline timeline_;
   std::unordered_map<std::string_view, std::uint32_t> name_ids_;
   std::vector<LocalTrack> tracks_;
@@ -452,7 +455,7 @@ class TraceBuilder final : public timeline::ChromeEventSink {
   std::vector<PendingSpan> spans_;
   std::vector<PendingMark> marks_;
   std::vector<std::vector<OpenBegin>> open_;
-  std::vector<std::pair<std::string_view, FlowEnd>> flow_starts_;  // id token: views the text
+  std::vector<std::pair<std::string_view, FlowEnd>> flow_starts_;  // by id token
   std::vector<std::pair<std::string_view, FlowEnd>> flow_finishes_;
   bool kineto_seen_ = false;
   bool legacy_torch_seen_ = false;
@@ -803,25 +806,34 @@ Result<TraceImport> from_span_dump(const timeline::TraceText& text, std::string_
   return out;
 }
 
-Result<TraceImport> import_text(const timeline::TraceText& text, std::string_view origin,
-                                const TraceImportOptions& options) {
+// Streams the Chrome trace from `text`; a span dump (its "format" comes first) is parsed whole
+// from what `whole_text` gives.
+template <typename WholeText>
+Result<TraceImport> import_stream(timeline::TextSource& text, std::string_view origin,
+                                  const TraceImportOptions& options, const WholeText& whole_text) {
   TraceBuilder builder(origin);
   timeline::ChromeTraceHeader header;
   JP_RETURN_IF_ERROR(timeline::read_chrome_trace(text, origin, header, builder));
-  if (header.is_span_dump) return from_span_dump(text, origin, options);
+  if (header.is_span_dump) {
+    JP_TRY(const timeline::TraceText whole, whole_text());
+    return from_span_dump(whole, origin, options);
+  }
   return builder.finish(header, options);
 }
 
 }  // namespace
 
 Result<TraceImport> import_trace(const std::string& path, const TraceImportOptions& options) {
-  JP_TRY(timeline::TraceText text, timeline::read_trace_file(path));
-  return import_text(text, path, options);
+  JP_TRY(std::unique_ptr<timeline::TraceStream> stream, timeline::TraceStream::open(path));
+  return import_stream(*stream, path, options, [&] { return timeline::read_trace_file(path); });
 }
 
 Result<TraceImport> import_trace_text(std::string text, std::string_view origin,
                                       const TraceImportOptions& options) {
-  return import_text(timeline::TraceText(std::move(text)), origin, options);
+  const timeline::TraceText whole(std::move(text));
+  timeline::MemoryText source(whole.view());
+  return import_stream(source, origin, options,
+                       [&]() -> Result<timeline::TraceText> { return whole; });
 }
 
 }  // namespace jouleprof

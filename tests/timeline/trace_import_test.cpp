@@ -2,6 +2,7 @@
 // clock mapping and bad input.
 #include "jouleprof/trace_import.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -264,6 +265,65 @@ TEST(KinetoImport, ReadsGzippedTraces) {
   auto truncated = import_trace(cut.string());
   ASSERT_FALSE(truncated.ok());
   EXPECT_NE(truncated.error().message().find("truncated"), std::string::npos)
+      << truncated.error().message();
+}
+
+// gzip of `text` as one member (gzip -c), for concatenating members.
+std::string gzip_member(const std::string& text) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&z, static_cast<uLong>(text.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// The importer reads in chunks of 256 KiB: events, strings and escapes cut by a chunk's end, an
+// event larger than a chunk, and gzip members that end inside an event all read as one text.
+TEST(TraceImportStreaming, ChunkBoundariesAndMembersChangeNothing) {
+  std::string text = R"({"traceEvents": [)";
+  const int events = 40'000;  // ~2.6 MB: ten chunks
+  for (int i = 0; i < events; ++i) {
+    // args.note: an even run of backslashes (escaped backslashes) before its closing quote.
+    text += fmt::format(R"({{"ph": "X", "name": "op_{}\t\"q\"", "pid": 1, "tid": 1, "ts": {}, )"
+                        R"("dur": 1, "args": {{"note": "{}"}}}})",
+                        i % 7, i * 2, std::string(2 * static_cast<std::size_t>(i % 7), '\\'));
+    if (i + 1 < events) text += ",\n";
+  }
+  // 600 KB of escaped quotes in one name: the event is larger than a chunk, and somewhere a chunk
+  // ends between a backslash and the quote it escapes.
+  std::string long_name;
+  for (int i = 0; i < 300'000; ++i) long_name += "\\\"";
+  text += fmt::format(R"(, {{"ph": "X", "name": "{}", "pid": 1, "tid": 1, "ts": 0, "dur": 1}})",
+                      long_name);
+  text += "]}";
+  const TempDir dir;
+  const auto plain = dir.write("trace.json", text);
+  const std::size_t cut = text.size() / 3 + 1;
+  const auto members =
+      dir.write("trace.json.gz", gzip_member(text.substr(0, cut)) + gzip_member(text.substr(cut)));
+  for (const auto& path : {plain, members}) {
+    auto imported = import_trace(path.string());
+    ASSERT_TRUE(imported.ok()) << imported.error().message();
+    const Timeline& t = imported->timeline;
+    ASSERT_EQ(t.spans().size(), static_cast<std::size_t>(events + 1)) << path;
+    const auto longest = std::max_element(
+        t.names().begin(), t.names().end(),
+        [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
+    EXPECT_EQ(*longest, std::string(300'000, '"')) << path;
+    EXPECT_NE(std::find(t.names().begin(), t.names().end(), "op_3\t\"q\""), t.names().end());
+  }
+  // The same text cut inside the long name: an error naming the file, not a crash.
+  const auto cut_short = dir.write("cut.json", text.substr(0, text.size() - 300'000));
+  auto truncated = import_trace(cut_short.string());
+  ASSERT_FALSE(truncated.ok());
+  EXPECT_NE(truncated.error().message().find("cut.json: traceEvents[40000]: not valid JSON"),
+            std::string::npos)
       << truncated.error().message();
 }
 
