@@ -15,6 +15,7 @@
 #include "attribution/refined_interpolation.hpp"
 #include "attribution/thread_activity.hpp"
 #include "jouleprof/attribution.hpp"
+#include "jouleprof/channel_summary.hpp"
 #include "jouleprof/device_names.hpp"
 #include "jouleprof/process_share.hpp"
 
@@ -405,24 +406,6 @@ Status run_calibrated(ChannelWork& w, const ClassTable& classes, const Calibrati
   return Status::Ok();
 }
 
-double peak_power_w(const EnergyCurve& curve, const Series& series) {
-  if (series.channel().kind == ChannelKind::kPower) {
-    double peak = 0.0;
-    for (std::size_t i = 0; i < series.size(); ++i) peak = std::max(peak, series[i].value);
-    return peak;
-  }
-  double peak = 0.0;
-  const std::vector<TimeNs>& k = curve.knots_ns();
-  EnergyCurve::Cursor cursor(curve);
-  double g = k.empty() ? 0.0 : cursor.at(k[0]);
-  for (std::size_t i = 0; i + 1 < k.size(); ++i) {
-    const double next = cursor.at(k[i + 1]);
-    peak = std::max(peak, (next - g) / ns_to_s(k[i + 1] - k[i]));
-    g = next;
-  }
-  return peak;
-}
-
 Provenance provenance_of(AttributionMethod m) {
   return m == AttributionMethod::kInterpolate || m == AttributionMethod::kHold
              ? Provenance::kInterpolated
@@ -741,19 +724,11 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series,
   result.tree = std::move(root);
 
   for (ChannelWork& w : work) {
-    ChannelSummary summary;
-    summary.channel_id = w.out.channel_id;
-    summary.energy_j = w.out.measured_energy_j;
-    summary.duration_ns = w.end_ns - w.begin_ns;
-    summary.mean_power_w =
-        summary.duration_ns > 0 ? summary.energy_j / ns_to_s(summary.duration_ns) : 0.0;
-    summary.peak_power_w = peak_power_w(w.curve, *w.series);
-    summary.provenance = w.series->channel().provenance;
-    if (auto it = options.idle_power_w.find(w.out.channel_id); it != options.idle_power_w.end()) {
-      summary.idle_power_w = it->second;
-      summary.net_energy_j = summary.energy_j - it->second * ns_to_s(summary.duration_ns);
-    }
-    result.channels.push_back(summary);
+    ChannelSummary summary =
+        summarize_channel(*w.series, result.window_begin_ns, result.window_end_ns, std::nullopt);
+    if (auto it = options.idle_power_w.find(w.out.channel_id); it != options.idle_power_w.end())
+      apply_idle_power(summary, it->second);
+    result.channels.push_back(std::move(summary));
     result.records.push_back(std::move(w.record));
     result.per_channel.push_back(std::move(w.out));
   }
@@ -761,30 +736,40 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series,
 }
 
 Status attribute_profile(Profile& profile, const AttributionOptions& options) {
-  JP_TRY(AttributionResult result, attribute(profile.series, profile.timeline, options));
+  // A measured idle baseline holds whatever the window: the tree's static/dynamic split uses it
+  // unless the caller gave another.
+  AttributionOptions with_idle = options;
+  for (const ChannelSummary& c : profile.channels) {
+    if (c.idle_power_w) with_idle.idle_power_w.emplace(c.channel_id, *c.idle_power_w);
+  }
+  JP_TRY(AttributionResult result, attribute(profile.series, profile.timeline, with_idle));
   profile.tree = std::move(result.tree);
   profile.attribution = std::move(result.records);
-  // A measured idle baseline holds whatever the window: it stays, with the net energy of the
-  // attribution window.
+  // Attribution adds to what was measured: a channel the monitor summarised keeps its figures
+  // (energy, peak, idle baseline, net, process share); only channels nobody summarised yet (a
+  // profile made from files) get the attribution window's summary.
+  bool added = false;
   for (ChannelSummary& fresh : result.channels) {
-    for (const ChannelSummary& old : profile.channels) {
-      if (old.channel_id != fresh.channel_id || fresh.idle_power_w || !old.idle_power_w) continue;
-      fresh.idle_power_w = old.idle_power_w;
-      fresh.net_energy_j = fresh.energy_j - *old.idle_power_w * ns_to_s(fresh.duration_ns);
+    const bool summarised =
+        std::any_of(profile.channels.begin(), profile.channels.end(),
+                    [&](const ChannelSummary& c) { return c.channel_id == fresh.channel_id; });
+    if (summarised) continue;
+    profile.channels.push_back(std::move(fresh));
+    added = true;
+  }
+  if (added) {
+    // The process shares of the new summaries, over the attribution window (the run's warnings
+    // already said what the user should know).
+    ProcessShareOptions shares;
+    if (const auto it = profile.meta.options.find("process.static_share");
+        it != profile.meta.options.end()) {
+      shares.static_share = static_share_from_string(it->second).value_or(StaticShare::kCpuTime);
     }
+    shares.window_begin_ns = result.window_begin_ns;
+    shares.window_end_ns = result.window_end_ns;
+    shares.add_warnings = false;
+    JP_RETURN_IF_ERROR(attribute_process_shares(profile, shares));
   }
-  profile.channels = std::move(result.channels);
-  // The process shares, over the attribution window (the run's warnings already said what the
-  // user should know).
-  ProcessShareOptions shares;
-  if (const auto it = profile.meta.options.find("process.static_share");
-      it != profile.meta.options.end()) {
-    shares.static_share = static_share_from_string(it->second).value_or(StaticShare::kCpuTime);
-  }
-  shares.window_begin_ns = result.window_begin_ns;
-  shares.window_end_ns = result.window_end_ns;
-  shares.add_warnings = false;
-  JP_RETURN_IF_ERROR(attribute_process_shares(profile, shares));
   for (std::string& w : result.warnings) profile.warnings.push_back(std::move(w));
   if (profile.meta.end_ns <= profile.meta.begin_ns) {
     // A profile made from files (a trace and its samples) has no run window of its own: its

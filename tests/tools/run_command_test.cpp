@@ -379,6 +379,28 @@ TEST(RunCommand, SpansWeighByTheirThreadsCpuTime) {
   EXPECT_EQ(p.attribution[0].diagnostics.at("threads_weighed_by_cpu_time"), 2.0);
 }
 
+// `run --idle --spans`: attributing the spans adds the tree to what the run measured. The
+// channel keeps its idle baseline and net energy, the tree splits static from dynamic with that
+// baseline, and the tree sums to the channel's energy (one rule reads the counter for both).
+TEST(RunCommand, SpansKeepTheIdleBaselineAndTheNetEnergy) {
+  TempDir dir;
+  const Invocation inv =
+      run_jouleprof({"run", "--spans", "--simulate", "20", "--idle", "0.3", "--no-history",
+                     "--output", (dir.path() / "run").string(), "--", JOULEPROF_THREADS_CHILD},
+                    dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const Profile p = read_run(dir);
+  ASSERT_TRUE(p.tree.has_value());
+  ASSERT_EQ(p.channels.size(), 1U);
+  const ChannelSummary& c = p.channels[0];
+  ASSERT_TRUE(c.idle_power_w.has_value()) << inv.err;
+  ASSERT_TRUE(c.net_energy_j.has_value());
+  EXPECT_NEAR(*c.idle_power_w, 20.0, 0.2);  // --simulate 20: 20 W throughout
+  EXPECT_NEAR(*c.net_energy_j, c.energy_j - *c.idle_power_w * ns_to_s(c.duration_ns), 1e-9);
+  ASSERT_TRUE(p.tree->static_energy_j.has_value());
+  EXPECT_NEAR(p.tree->energy_j, c.energy_j, 1e-9 * c.energy_j);
+}
+
 // Whether `pid` has a handler for SIGINT (the SigCgt mask of /proc/PID/status).
 bool catches_sigint(pid_t pid) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
