@@ -17,6 +17,7 @@
 #include <map>
 #include <optional>
 
+#include "core/parse.hpp"
 #include "sources/backends.hpp"
 #include "sources/rapl_common.hpp"
 #include "sources/sysfs_file.hpp"
@@ -356,10 +357,8 @@ std::vector<PerfEnergyEvent> discover_perf_energy_events(const std::filesystem::
       skipped.push_back(scale_text.error().message());
       continue;
     }
-    char* end = nullptr;
-    const double scale_j = std::strtod(scale_text->c_str(), &end);
-    if (scale_text->empty() || end != scale_text->c_str() + scale_text->size() ||
-        !std::isfinite(scale_j) || scale_j <= 0.0) {
+    const std::optional<double> scale_j = to_number(*scale_text);
+    if (!scale_j || *scale_j <= 0.0) {
       skipped.push_back(invalid_input(scale_file.string(), "scale", *scale_text,
                                       "expected a positive number of joules per count")
                             .message());
@@ -374,7 +373,7 @@ std::vector<PerfEnergyEvent> discover_perf_energy_events(const std::filesystem::
                : unit.error().message());
       continue;
     }
-    events.push_back({name, *config, scale_j});
+    events.push_back({name, *config, *scale_j});
   }
   return events;
 }

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "command.hpp"
+#include "core/parse.hpp"
 #include "jouleprof/cluster.hpp"
 #include "jouleprof/command_measurement.hpp"
 #include "jouleprof/epoch_file.hpp"
@@ -229,13 +230,12 @@ int run(const RunFlags& flags) {
   std::optional<double> grid = flags.grid_g_per_kwh;
   if (!grid) {
     if (const char* env = std::getenv("JOULEPROF_GRID_INTENSITY")) {
-      char* end = nullptr;
-      const double v = std::strtod(env, &end);
-      if (end == env || *end != '\0' || !std::isfinite(v) || v < 0) {
+      const std::optional<double> v = to_number(env);
+      if (!v || *v < 0) {
         return report_error(invalid_input("JOULEPROF_GRID_INTENSITY", "g/kWh", env,
                                           "not a finite non-negative number"));
       }
-      grid = v;
+      grid = *v;
     }
   }
   const bool observe_running = flags.pid.has_value() || !flags.cgroup.empty();
