@@ -610,8 +610,9 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series,
         break;
       case AttributionMethod::kCalibrated: {
         if (!has_calibration) {
-          return invalid_input("attribution", "method of channel " + ch.id, "calibrated",
-                               "needs calibration weights (--calibration FILE)");
+          return invalid_input(
+              "attribution", "method of channel " + ch.id, "calibrated",
+              "needs calibration weights (AttributionOptions::calibration_by_channel)");
         }
         JP_RETURN_IF_ERROR(run_calibrated(w, classes, calibration->second, idle_w));
         break;

@@ -170,13 +170,13 @@ class RaplMsrSource final : public Source {
       fail(error.message(), rapl::msr_permission_fix());
     } else if (error.code() == ErrorCode::kNotFound) {
       fail(fmt::format("{} (the msr driver is not loaded)", error.message()),
-           "`sudo modprobe msr` (and run as root), or use --source rapl-powercap or rapl-perf");
+           "`sudo modprobe msr` (and run as root), or use the rapl-powercap or rapl-perf source");
     } else if (error.code() == ErrorCode::kIo) {
       fail(fmt::format("{}: this CPU (or the hypervisor) does not expose the RAPL registers",
                        error.message()),
-           "try --source rapl-perf or rapl-powercap; virtual machines usually hide RAPL");
+           "try the rapl-perf or rapl-powercap source; virtual machines usually hide RAPL");
     } else {
-      fail(error.message(), "try --source rapl-powercap or rapl-perf");
+      fail(error.message(), "try the rapl-powercap or rapl-perf source");
     }
   }
 

@@ -142,7 +142,7 @@ class RaplPerfSource final : public Source {
                     "RAPL perf events (virtual machines usually hide them)",
                     pmu_dir.string())
               : type.error().message();
-      availability_.fix = "try --source rapl-powercap or rapl-msr";
+      availability_.fix = "try the rapl-powercap or rapl-msr source";
       return;
     }
     auto cpumask_text = sysfs::read_text(pmu_dir / "cpumask");
@@ -162,7 +162,7 @@ class RaplPerfSource final : public Source {
       availability_.reason =
           fmt::format("the `power` PMU at {} has no usable energy-* events{}{}", pmu_dir.string(),
                       skipped.empty() ? "" : ": ", fmt::join(skipped, "; "));
-      availability_.fix = "try --source rapl-powercap or rapl-msr";
+      availability_.fix = "try the rapl-powercap or rapl-msr source";
       return;
     }
 
@@ -230,7 +230,7 @@ class RaplPerfSource final : public Source {
     if (events_.empty()) {
       availability_.reason = fmt::format("{}", fmt::join(skipped, "; "));
       availability_.fix = permission_denied ? rapl::perf_permission_fix()
-                                            : "try --source rapl-powercap or rapl-msr";
+                                            : "try the rapl-powercap or rapl-msr source";
       return;
     }
     availability_.available = true;

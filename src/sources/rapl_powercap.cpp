@@ -124,8 +124,8 @@ class RaplPowercapSource final : public Source {
       availability_.reason = fmt::format("no powercap RAPL zones: {} ({})", class_dir.string(),
                                          entries.error().message());
       availability_.fix =
-          "load the RAPL driver (`sudo modprobe intel_rapl_msr`, Intel and AMD), or try --source "
-          "rapl-perf or rapl-msr; virtual machines usually do not expose RAPL";
+          "load the RAPL driver (`sudo modprobe intel_rapl_msr`, Intel and AMD), or try the "
+          "rapl-perf or rapl-msr source; virtual machines usually do not expose RAPL";
       return;
     }
 
@@ -184,7 +184,7 @@ class RaplPowercapSource final : public Source {
       availability_.fix = permission_denied
                               ? rapl::powercap_permission_fix()
                               : "load the RAPL driver (`sudo modprobe intel_rapl_msr`), or try "
-                                "--source rapl-perf or rapl-msr";
+                                "the rapl-perf or rapl-msr source";
       return;
     }
     availability_.available = true;

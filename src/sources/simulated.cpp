@@ -335,8 +335,8 @@ std::unique_ptr<Source> make_simulated_source(const SourceOptions& options) {
     return std::make_unique<SimulatedSource>(
         SimulationSettings{},
         Availability{false, settings.error().message(),
-                     "give a power profile: `--simulate WATTS` on run, or the settings "
-                     "simulate.watts / simulate.profile (docs/sources.md)"});
+                     "give a power profile: setting simulate.watts or simulate.profile "
+                     "(docs/sources.md)"});
   }
   return std::make_unique<SimulatedSource>(std::move(settings).value(), Availability{true, "", ""});
 }

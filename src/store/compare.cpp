@@ -129,13 +129,13 @@ Result<EnergyBudget> parse_budget(std::string_view text) {
     b.kind = EnergyBudget::Kind::kAbsolute;
     t.remove_suffix(1);
   } else {
-    return invalid_input("--budget", "budget", text,
+    return invalid_input("energy budget", "budget", text,
                          "needs a unit: a percentage like 5% or joules like 2.5J");
   }
   const std::optional<double> parsed = to_number(t);
   const double value = parsed.value_or(-1.0);
   if (value < 0.0) {
-    return invalid_input("--budget", "budget", text,
+    return invalid_input("energy budget", "budget", text,
                          "is not a non-negative number with % or J");
   }
   b.value = b.kind == EnergyBudget::Kind::kRelative ? value / 100.0 : value;

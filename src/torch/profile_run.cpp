@@ -46,11 +46,11 @@ LayerBlockShares transformer_block_shares(const ProfileNode& tree) {
 
 Result<TorchProfile> profile_workload(Workload& workload, const TorchProfileOptions& options) {
   if (options.steps < 1)
-    return invalid_input("command line", "--steps", std::to_string(options.steps),
-                         "must be at least 1");
+    return invalid_input("torch profile", "TorchProfileOptions::steps",
+                         std::to_string(options.steps), "must be at least 1");
   if (options.warmup < 0)
-    return invalid_input("command line", "--warmup", std::to_string(options.warmup),
-                         "must not be negative");
+    return invalid_input("torch profile", "TorchProfileOptions::warmup",
+                         std::to_string(options.warmup), "must not be negative");
   JP_TRY(auto monitor, Monitor::open(options.monitor));
   JP_RETURN_IF_ERROR(monitor->start());
   if (options.idle_ns > 0) {

@@ -219,6 +219,9 @@ TEST(RunCommand, ErrorsAreOneLineAndNonZero) {
   Invocation inv = run_jouleprof({"run", "--source", "rapl-turbo", "--", "true"}, dir);
   EXPECT_EQ(inv.exit_code, 1);
   EXPECT_NE(inv.err.find("unknown energy source"), std::string::npos) << inv.err;
+  // The library's option field, named by the flag that sets it.
+  EXPECT_EQ(inv.err.rfind("jouleprof: --source: field 'name' has value 'rapl-turbo'", 0), 0U)
+      << inv.err;
   EXPECT_EQ(std::count(inv.err.begin(), inv.err.end(), '\n'), 1);
 
   inv = run_jouleprof({"run", "--simulate", "5", "--", "/nonexistent/command"}, dir);
