@@ -6,10 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <iterator>
+#include <string_view>
 
 namespace jouleprof {
 namespace {
@@ -64,11 +66,25 @@ std::string ChildExit::describe() const {
                      core_dumped ? ", core dumped" : "");
 }
 
-Result<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv) {
+Result<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv,
+                                         const Environment& environment) {
   if (argv.empty()) return invalid_input("command line", "command", "", "no command given");
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // The child's environment is built here: after the fork only async-signal-safe calls are made.
+  std::vector<std::string> variables;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    const std::string_view name = entry.substr(0, entry.find('='));
+    const bool replaced = std::any_of(environment.begin(), environment.end(),
+                                      [&](const auto& v) { return v.first == name; });
+    if (!replaced) variables.emplace_back(entry);
+  }
+  for (const auto& [name, value] : environment) variables.push_back(name + "=" + value);
+  std::vector<char*> envp;
+  for (std::string& v : variables) envp.push_back(v.data());
+  envp.push_back(nullptr);
 
   // exec's errno travels back through a close-on-exec pipe: EOF means exec succeeded.
   int fds[2];
@@ -89,7 +105,7 @@ Result<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv) {
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
-    execvp(args[0], args.data());
+    execvpe(args[0], args.data(), envp.data());
     const int err = errno;
     (void)!write(fds[1], &err, sizeof(err));
     _exit(127);
