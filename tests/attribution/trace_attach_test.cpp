@@ -18,8 +18,11 @@ Series counter(TimeNs begin_ns, TimeNs end_ns) {
   return s;
 }
 
-// A Chrome trace on the monotonic clock (the jouleprof::clock_sync scope says so) is placed on
-// the samples, and how its clock was mapped is recorded under trace.*.
+// One 0.5 s span at 0.1 s of the trace's own clock.
+constexpr const char* kOneStep =
+    R"({"traceEvents":[{"name":"step","ph":"X","ts":100000,"dur":500000,"pid":1,"tid":1}]})";
+
+// Each test writes its trace into a directory of its own.
 class TraceAttach : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -41,9 +44,7 @@ class TraceAttach : public ::testing::Test {
 TEST_F(TraceAttach, AnOffsetPlacesTheTraceAndIsRecorded) {
   Profile p;
   p.series.push_back(counter(kNsPerS, 3 * kNsPerS));
-  const std::string trace = write(
-      "trace.json",
-      R"({"traceEvents":[{"name":"step","ph":"X","ts":100000,"dur":500000,"pid":1,"tid":1}]})");
+  const std::string trace = write("trace.json", kOneStep);
   AttachTraceOptions options;
   options.offset_ns = kNsPerS;  // trace time 0.1 s -> monotonic 1.1 s
   Result<AttachedTrace> attached = attach_trace(p, trace, options);
@@ -58,9 +59,7 @@ TEST_F(TraceAttach, AnOffsetPlacesTheTraceAndIsRecorded) {
 TEST_F(TraceAttach, ATraceOutsideTheSamplesIsRefusedWithTheFix) {
   Profile p;
   p.series.push_back(counter(kNsPerS, 3 * kNsPerS));
-  const std::string trace = write(
-      "trace.json",
-      R"({"traceEvents":[{"name":"step","ph":"X","ts":100000,"dur":500000,"pid":1,"tid":1}]})");
+  const std::string trace = write("trace.json", kOneStep);
   AttachTraceOptions options;
   options.offset_ns = 100 * kNsPerS;
   Result<AttachedTrace> attached = attach_trace(p, trace, options);
