@@ -740,6 +740,12 @@ Status attribute_profile(Profile& profile, const AttributionOptions& options) {
   // A measured idle baseline holds whatever the window: the tree's static/dynamic split uses it
   // unless the caller gave another.
   AttributionOptions with_idle = options;
+  // A measured run's window by default, so that the tree sums to what the channels measured.
+  if (!options.window_begin_ns && !options.window_end_ns &&
+      profile.meta.end_ns > profile.meta.begin_ns) {
+    with_idle.window_begin_ns = profile.meta.begin_ns;
+    with_idle.window_end_ns = profile.meta.end_ns;
+  }
   for (const ChannelSummary& c : profile.channels) {
     if (c.idle_power_w) with_idle.idle_power_w.emplace(c.channel_id, *c.idle_power_w);
   }

@@ -19,14 +19,21 @@ namespace {
 // Shared with the signal handler: lock-free atomics only.
 std::atomic<pid_t> g_forward_pid{0};
 std::atomic<int> g_received_signal{0};
+// A signal sent by a process before there was a child to pass it to: forward_to passes it on.
+std::atomic<int> g_unforwarded_signal{0};
 static_assert(std::atomic<pid_t>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 
 void forward_signal(int sig, siginfo_t* info, void*) {
   g_received_signal.store(sig);
   // si_code <= 0: sent by a process (kill, sigqueue, tgkill); > 0: raised by the kernel, e.g. the
   // terminal's Ctrl-C, which already reached the child through the foreground process group.
+  if (info == nullptr || info->si_code > 0) return;
   const pid_t child = g_forward_pid.load();
-  if (child > 0 && info != nullptr && info->si_code <= 0) kill(child, sig);
+  if (child > 0) {
+    kill(child, sig);
+  } else {
+    g_unforwarded_signal.store(sig);
+  }
 }
 
 // The asynchronous signals whose default action ends a process. Left out: SIGKILL and SIGSTOP
@@ -174,6 +181,7 @@ Result<ChildExit> ChildProcess::wait() {
 SignalForwarder::SignalForwarder() {
   g_forward_pid.store(0);
   g_received_signal.store(0);
+  g_unforwarded_signal.store(0);
   struct sigaction action {};
   action.sa_sigaction = forward_signal;
   action.sa_flags = SA_SIGINFO | SA_RESTART;
@@ -188,7 +196,12 @@ SignalForwarder::~SignalForwarder() {
   g_forward_pid.store(0);
 }
 
-void SignalForwarder::forward_to(pid_t child) { g_forward_pid.store(child); }
+void SignalForwarder::forward_to(pid_t child) {
+  g_forward_pid.store(child);
+  // One that came between the child's start and now (it would otherwise run on, never told).
+  if (const int pending = g_unforwarded_signal.exchange(0); pending != 0 && child > 0)
+    kill(child, pending);
+}
 
 int SignalForwarder::received() const { return g_received_signal.load(); }
 

@@ -81,6 +81,20 @@ TEST(SignalForwarder, ForwardsSignalsSentByOtherProcesses) {
   EXPECT_EQ(forwarder.received(), SIGTERM);
 }
 
+// A signal that comes after the child started but before it was named to the forwarder (a
+// `kill` right after the command began) still reaches it, once it is named.
+TEST(SignalForwarder, ASignalBeforeTheChildWasNamedReachesItToo) {
+  SignalForwarder forwarder;
+  Result<ChildProcess> child = ChildProcess::spawn({"sleep", "30"});
+  ASSERT_TRUE(child.ok());
+  kill(getpid(), SIGTERM);
+  EXPECT_EQ(forwarder.received(), SIGTERM);
+  forwarder.forward_to(child->pid());
+  Result<ChildExit> exit = child->wait();
+  ASSERT_TRUE(exit.ok());
+  EXPECT_EQ(exit->signal, SIGTERM);
+}
+
 TEST(SignalForwarder, CatchesEveryAsynchronousTerminatingSignal) {
   const std::vector<int> signals = forwarded_signals();
   for (int sig : {SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGXCPU,
