@@ -126,8 +126,12 @@ Result<AttributionResult> attribute(const std::vector<Series>& series, const Tim
 Result<AttributionResult> attribute(const std::vector<const Series*>& series,
                                     const Timeline& timeline, const AttributionOptions& options);
 
-// Attributes profile.series over profile.timeline and writes the tree, records, channel summaries
-// and warnings into the profile.
+// Attributes profile.series over profile.timeline and adds the tree, records and warnings to the
+// profile. It never replaces what was measured: channels already summarised (by the Monitor) keep
+// their summaries, and a measured idle power there feeds the static/dynamic split; channels
+// without one get a summary over the attribution window (summarize_channel). Without an explicit
+// window, a profile with a run window (meta.begin_ns < meta.end_ns) is attributed over it, so
+// that its tree sums to its channels' energy; one made from files over its timeline's extent.
 Status attribute_profile(Profile& profile, const AttributionOptions& options);
 
 // Node name of energy outside every span.

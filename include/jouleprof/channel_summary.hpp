@@ -1,5 +1,6 @@
 // Per-channel figures over a run window: gross energy, energy net of an idle baseline, duration,
-// mean and peak power. Used by `jouleprof run` and the Monitor; see docs/sources.md "## Sampler".
+// mean and peak power. The one place they are made: the Monitor, and attribution for a profile
+// whose channels nobody summarised yet (one made from files); see docs/sources.md "## Sampler".
 #pragma once
 
 #include <optional>
@@ -28,6 +29,9 @@ struct IdleWindow {
 ChannelSummary summarize_channel(const Series& series, TimeNs begin_ns, TimeNs end_ns,
                                  const std::optional<IdleWindow>& idle,
                                  TimeNs peak_window_ns = kDefaultPeakWindowNs);
+
+// Records an idle baseline in a summary: idle power, and net = gross − idle power × duration.
+void apply_idle_power(ChannelSummary& summary, double idle_power_w);
 
 // Grams of CO2-equivalent for an energy at a grid intensity in g/kWh.
 inline double co2e_g(double energy_j, double grid_g_per_kwh) {

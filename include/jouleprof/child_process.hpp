@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "jouleprof/result.hpp"
@@ -29,9 +30,14 @@ struct ChildExit {
 
 class ChildProcess {
  public:
-  // fork + execvp. A command that cannot be started (not found, not executable) is an error
+  // Variables the child gets on top of this process's environment (a name given replaces the
+  // inherited value); this process's own environment is left as it is.
+  using Environment = std::vector<std::pair<std::string, std::string>>;
+
+  // fork + execvpe. A command that cannot be started (not found, not executable) is an error
   // naming it and the reason; the child never runs jouleprof code after the fork.
-  static Result<ChildProcess> spawn(const std::vector<std::string>& argv);
+  static Result<ChildProcess> spawn(const std::vector<std::string>& argv,
+                                    const Environment& environment = {});
 
   ChildProcess(ChildProcess&& other) noexcept;
   ChildProcess& operator=(ChildProcess&& other) noexcept;

@@ -34,6 +34,8 @@ namespace jouleprof {
 
 struct CommandMeasurementOptions {
   std::vector<std::string> argv;
+  // Variables the command gets on top of jouleprof's environment (ChildProcess::spawn).
+  ChildProcess::Environment environment;
   TimeNs idle_ns = 0;               // idle baseline before the command; 0 = none
   TimeNs tick_ns = 250 * kNsPerMs;  // how often on_tick is called
   std::function<void(const LiveStatus&)> on_tick;

@@ -39,6 +39,7 @@
 #include "jouleprof/history.hpp"
 #include "jouleprof/interval_trace.hpp"
 #include "jouleprof/live_epochs.hpp"
+#include "jouleprof/measurement_json.hpp"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/profile.hpp"
 #include "jouleprof/progress.hpp"
@@ -55,4 +56,5 @@
 #include "jouleprof/statistics.hpp"
 #include "jouleprof/step.hpp"
 #include "jouleprof/timeline.hpp"
+#include "jouleprof/trace_attach.hpp"
 #include "jouleprof/trace_import.hpp"

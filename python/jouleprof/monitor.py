@@ -24,22 +24,6 @@ class Totals:
     spans: int
     process_energy_j: float = None
 
-    @classmethod
-    def of_profile(cls, profile):
-        """The totals of an attributed profile (a dict, docs/schema.md): the measured energy its
-        tree sums to, over its window. The attribution reads an energy counter only where it
-        changed, so these can differ from the Monitor's own (every reading, stale ones included)
-        by up to one counter update at each end of the run when the sampler read late."""
-        nested = {s["channel"]["id"] for s in profile.get("series", [])
-                  if s["channel"].get("parent_id")}
-        energy_j = sum(c["energy_j"] for c in profile.get("channels", [])
-                       if c["channel_id"] not in nested)
-        meta = profile["meta"]
-        duration_s = max(0, meta["end_ns"] - meta["begin_ns"]) * 1e-9
-        return cls(energy_j, duration_s, energy_j / duration_s if duration_s > 0 else 0.0,
-                   len(profile.get("timeline", {}).get("spans", [])),
-                   _process_energy_j(profile))
-
 
 def _process_energy_j(profile):
     """The observed processes' share of a profile's top-level channels (None without one)."""

@@ -10,11 +10,13 @@
 
 #include "attribution/energy_curve.hpp"
 #include "attribution/interval_sweep.hpp"
+#include "attribution/method_choice.hpp"
 #include "attribution/nnls_regression.hpp"
 #include "attribution/profile_tree.hpp"
 #include "attribution/refined_interpolation.hpp"
 #include "attribution/thread_activity.hpp"
 #include "jouleprof/attribution.hpp"
+#include "jouleprof/channel_summary.hpp"
 #include "jouleprof/device_names.hpp"
 #include "jouleprof/process_share.hpp"
 
@@ -82,8 +84,6 @@ TimeNs typical_segment_ns(const std::vector<Segment>& segments) {
   }
   return durations.back();
 }
-
-std::string format_ms(TimeNs ns) { return fmt::format("{:.3g} ms", static_cast<double>(ns) / 1e6); }
 
 // Window edges for the windowed methods: the attribution bounds and every knot strictly inside.
 std::vector<TimeNs> window_edges(const EnergyCurve& curve, TimeNs begin_ns, TimeNs end_ns) {
@@ -405,24 +405,6 @@ Status run_calibrated(ChannelWork& w, const ClassTable& classes, const Calibrati
   return Status::Ok();
 }
 
-double peak_power_w(const EnergyCurve& curve, const Series& series) {
-  if (series.channel().kind == ChannelKind::kPower) {
-    double peak = 0.0;
-    for (std::size_t i = 0; i < series.size(); ++i) peak = std::max(peak, series[i].value);
-    return peak;
-  }
-  double peak = 0.0;
-  const std::vector<TimeNs>& k = curve.knots_ns();
-  EnergyCurve::Cursor cursor(curve);
-  double g = k.empty() ? 0.0 : cursor.at(k[0]);
-  for (std::size_t i = 0; i + 1 < k.size(); ++i) {
-    const double next = cursor.at(k[i + 1]);
-    peak = std::max(peak, (next - g) / ns_to_s(k[i + 1] - k[i]));
-    g = next;
-  }
-  return peak;
-}
-
 Provenance provenance_of(AttributionMethod m) {
   return m == AttributionMethod::kInterpolate || m == AttributionMethod::kHold
              ? Provenance::kInterpolated
@@ -451,31 +433,18 @@ std::optional<std::string> describe_gaps(const Series& s, TimeNs begin_ns, TimeN
       first->reason);
 }
 
-}  // namespace
+// What every channel's attribution shares: the span classes, the tracks' declared weights and
+// the threads' CPU-time steps.
+struct SharedInputs {
+  ClassTable classes;
+  std::vector<double> track_weight;
+  std::size_t weighed_threads = 0;
+  std::vector<std::vector<attribution::WeightStep>> thread_steps;
+};
 
-std::string_view to_string(AttributionMethod m) {
-  const auto i = static_cast<std::size_t>(m);
-  return i < kMethodNames.size() ? kMethodNames[i] : "unknown";
-}
-
-std::optional<AttributionMethod> attribution_method_from_string(std::string_view s) {
-  for (std::size_t i = 0; i < kMethodNames.size(); ++i) {
-    if (kMethodNames[i] == s) return static_cast<AttributionMethod>(i);
-  }
-  if (s == "time_split" || s == "timesplit") return AttributionMethod::kTimeSplit;
-  return std::nullopt;
-}
-
-Result<AttributionResult> attribute(const std::vector<Series>& series, const Timeline& timeline,
-                                    const AttributionOptions& options) {
-  std::vector<const Series*> pointers;
-  pointers.reserve(series.size());
-  for (const Series& s : series) pointers.push_back(&s);
-  return attribute(pointers, timeline, options);
-}
-
-Result<AttributionResult> attribute(const std::vector<const Series*>& series,
-                                    const Timeline& timeline, const AttributionOptions& options) {
+// Refuses a timeline or options attribution cannot work on; sets the result's window.
+Status check_inputs(const std::vector<const Series*>& series, const Timeline& timeline,
+                    const AttributionOptions& options, AttributionResult& result) {
   if (const std::optional<std::uint32_t> cycle = timeline.find_parent_cycle()) {
     return invalid_input("timeline", fmt::format("span {}", *cycle),
                          timeline.name(timeline.spans()[*cycle].name),
@@ -483,7 +452,6 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series,
   }
   JP_RETURN_IF_ERROR(attribution::check_tree_depth(timeline));
   const auto [extent_begin, extent_end] = timeline.extent();
-  AttributionResult result;
   result.window_begin_ns = options.window_begin_ns.value_or(extent_begin);
   result.window_end_ns = options.window_end_ns.value_or(extent_end);
   if (result.window_end_ns <= result.window_begin_ns) {
@@ -503,181 +471,182 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series,
                            fmt::format("{}", weight), "must be a positive number");
     }
   }
+  return Status::Ok();
+}
 
-  const ClassTable classes = make_class_table(timeline, options);
-  std::vector<double> track_weight;
+SharedInputs shared_inputs(const std::vector<const Series*>& series, const Timeline& timeline,
+                           const AttributionOptions& options) {
+  SharedInputs in;
+  in.classes = make_class_table(timeline, options);
   for (const Track& t : timeline.tracks()) {
     auto it = options.activity_weight_by_track.find(t.name);
-    track_weight.push_back(it == options.activity_weight_by_track.end() ? 1.0 : it->second);
+    in.track_weight.push_back(it == options.activity_weight_by_track.end() ? 1.0 : it->second);
   }
-  std::size_t weighed_threads = 0;
-  const std::vector<std::vector<attribution::WeightStep>> thread_steps =
-      options.weigh_threads_by_cpu_time
-          ? attribution::thread_weight_steps(timeline, series, &weighed_threads)
-          : std::vector<std::vector<attribution::WeightStep>>{};
+  if (options.weigh_threads_by_cpu_time)
+    in.thread_steps = attribution::thread_weight_steps(timeline, series, &in.weighed_threads);
+  return in;
+}
 
-  std::vector<ChannelWork> work;
-  for (const Series* sp : series) {
-    const Series& s = *sp;
-    if (!s.channel().carries_energy()) continue;
-    ChannelWork w;
-    w.series = &s;
-    const Channel& ch = s.channel();
-    w.out.channel_id = ch.id;
-    w.out.span_energy_j.assign(timeline.spans().size(), 0.0);
-    w.out.span_shared_time_s.assign(timeline.spans().size(), 0.0);
-    w.record.channel_id = ch.id;
-    w.curve = EnergyCurve::from_series(s, CurveRule::kInterpolate);
-    w.begin_ns = std::max(result.window_begin_ns, w.curve.begin_ns());
-    w.end_ns = std::min(result.window_end_ns, w.curve.end_ns());
-    if (w.curve.empty() || w.end_ns <= w.begin_ns) {
-      w.record.method = "none";
-      w.record.reason =
-          fmt::format("channel {} has no readings (or counter updates) inside the window", ch.id);
-      result.warnings.push_back(w.record.reason);
-      w.begin_ns = w.end_ns = result.window_begin_ns;
-      work.push_back(std::move(w));
-      continue;
-    }
-    if (w.begin_ns > result.window_begin_ns || w.end_ns < result.window_end_ns) {
-      w.record.notes.push_back(
-          fmt::format("the channel covers only [{}, {}] of the window [{}, {}]; spans outside get "
-                      "none of its energy",
-                      w.begin_ns, w.end_ns, result.window_begin_ns, result.window_end_ns));
-    }
-    w.out.measured_energy_j = w.curve.at(w.end_ns) - w.curve.at(w.begin_ns);
-    if (std::optional<std::string> gaps = describe_gaps(s, w.begin_ns, w.end_ns)) {
-      result.warnings.push_back(std::move(*gaps));
-    }
-
-    attribution::SegmentInputs inputs;
-    for (const Track& t : timeline.tracks())
-      inputs.track_consumes.push_back(track_consumes_device(t.device, ch.device));
-    inputs.track_weight = track_weight;
-    inputs.class_of_name = classes.class_of_name;
-    inputs.clip_begin_ns = w.begin_ns;
-    inputs.clip_end_ns = w.end_ns;
-    w.segments = attribution::build_segments(timeline, inputs);
-
-    const TimeNs period_ns = w.curve.median_knot_spacing_ns();
-    // The typical span is the timeline's own: taken before thread weights cut segments at the
-    // CPU-time readings.
-    const TimeNs typical_ns = typical_segment_ns(w.segments);
-    if (weighed_threads > 0) {
-      w.segments = attribution::split_by_weight_steps(w.segments, timeline, thread_steps);
-    }
-    auto& diag = w.record.diagnostics;
-    if (weighed_threads > 0)
-      diag["threads_weighed_by_cpu_time"] = static_cast<double>(weighed_threads);
-    diag["update_period_ms"] = static_cast<double>(period_ns) / 1e6;
-    diag["typical_span_ms"] = static_cast<double>(typical_ns) / 1e6;
-    diag["segments"] = static_cast<double>(w.segments.size());
-    diag["measured_energy_j"] = w.out.measured_energy_j;
-
-    auto requested = options.default_method;
-    if (auto it = options.method_by_channel.find(ch.id); it != options.method_by_channel.end())
-      requested = it->second;
-    const auto calibration = options.calibration_by_channel.find(ch.id);
-    const bool has_calibration = calibration != options.calibration_by_channel.end();
-    std::optional<double> idle_w;
-    if (auto it = options.idle_power_w.find(ch.id); it != options.idle_power_w.end())
-      idle_w = it->second;
-    if (!idle_w && has_calibration) idle_w = calibration->second.idle_power_w;
-
-    AttributionMethod method = requested;
-    std::string reason;
-    const bool fine =
-        w.segments.empty() || static_cast<double>(period_ns) <=
-                                  options.fine_counter_ratio * static_cast<double>(typical_ns);
-    const std::string comparison =
-        fmt::format("update period {} vs typical span {} (fine when ≤ {:g}×)", format_ms(period_ns),
-                    format_ms(typical_ns), options.fine_counter_ratio);
-    if (requested == AttributionMethod::kAuto) {
-      if (fine) {
-        method = AttributionMethod::kInterpolate;
-        reason = "auto: fine counter, " + comparison;
-      } else if (has_calibration) {
-        method = AttributionMethod::kCalibrated;
-        reason = "auto: coarse counter, " + comparison + "; calibration weights given";
-      } else {
-        method = AttributionMethod::kRegress;
-        reason = "auto: coarse counter, " + comparison + "; no calibration, so regress";
-      }
-    } else {
-      reason = fmt::format("requested ({})", comparison);
-    }
-    if (ch.device.empty()) {
-      w.record.notes.push_back(fmt::format(
-          "channel {} names no device, so every track of the timeline consumes it", ch.id));
-    }
-    if (w.segments.empty()) {
-      w.record.notes.push_back(
-          fmt::format("no span on a track of device '{}' lies in the window", ch.device));
-    }
-
-    switch (method) {
-      case AttributionMethod::kInterpolate:
-        reason += run_interpolate(w, classes.names.size(), options);
-        break;
-      case AttributionMethod::kHold:
-        run_curve_method(w, CurveRule::kHold);
-        break;
-      case AttributionMethod::kTimeSplit:
-        run_time_split(w);
-        break;
-      case AttributionMethod::kCalibrated: {
-        if (!has_calibration) {
-          return invalid_input("attribution", "method of channel " + ch.id, "calibrated",
-                               "needs calibration weights (--calibration FILE)");
-        }
-        JP_RETURN_IF_ERROR(run_calibrated(w, classes, calibration->second, idle_w));
-        break;
-      }
-      case AttributionMethod::kRegress: {
-        std::string why_not;
-        if (!run_regress(w, classes, options, &why_not)) {
-          w.out.class_power_w.clear();
-          const std::string interpolation = run_interpolate(w, classes.names.size(), options);
-          if (requested == AttributionMethod::kAuto) {
-            method = AttributionMethod::kInterpolate;
-            reason += "; regress declined (" + why_not +
-                      "), so interpolated within counter windows" + interpolation;
-          } else {
-            w.record.notes.push_back("regress declined per-class figures (" + why_not +
-                                     "); the tree is interpolated within counter windows instead" +
-                                     interpolation);
-          }
-          w.out.method = AttributionMethod::kInterpolate;
-        }
-        break;
-      }
-      case AttributionMethod::kAuto:
-        break;
-    }
-    const auto identifiable = w.record.diagnostics.find("identifiable");
-    if (method != AttributionMethod::kRegress ||
-        (identifiable != w.record.diagnostics.end() && identifiable->second != 0.0)) {
-      w.out.method = method;
-    }
-    w.record.method = std::string(to_string(method));
-    w.record.reason = std::move(reason);
-    for (const auto& [klass, p] : w.out.class_power_w) diag["power_w:" + klass] = p;
-    double attributed = 0.0;
-    for (double e : w.out.span_energy_j) attributed += e;
-    w.out.attributed_energy_j = attributed;
-    diag["attributed_energy_j"] = attributed;
-    diag["busy_s"] = w.busy_s;
-    if (attributed > w.out.measured_energy_j * (1.0 + 1e-9) + 1e-12) {
-      w.record.notes.push_back(
-          fmt::format("{} charged {:.6g} J to spans, more than the {:.6g} J measured (a held "
-                      "reading outlived its "
-                      "interval); [unattributed] is negative",
-                      to_string(method), attributed, w.out.measured_energy_j));
-    }
-    work.push_back(std::move(w));
+// One channel's curve clipped to the window and the self segments of its consuming tracks, with
+// notes on what it covers. False when it has nothing inside the window (the record says so).
+bool prepare_channel(ChannelWork& w, const Series& s, const Timeline& timeline,
+                     const SharedInputs& in, AttributionResult& result) {
+  const Channel& ch = s.channel();
+  w.series = &s;
+  w.out.channel_id = ch.id;
+  w.out.span_energy_j.assign(timeline.spans().size(), 0.0);
+  w.out.span_shared_time_s.assign(timeline.spans().size(), 0.0);
+  w.record.channel_id = ch.id;
+  w.curve = EnergyCurve::from_series(s, CurveRule::kInterpolate);
+  w.begin_ns = std::max(result.window_begin_ns, w.curve.begin_ns());
+  w.end_ns = std::min(result.window_end_ns, w.curve.end_ns());
+  if (w.curve.empty() || w.end_ns <= w.begin_ns) {
+    w.record.method = "none";
+    w.record.reason =
+        fmt::format("channel {} has no readings (or counter updates) inside the window", ch.id);
+    result.warnings.push_back(w.record.reason);
+    w.begin_ns = w.end_ns = result.window_begin_ns;
+    return false;
   }
+  if (w.begin_ns > result.window_begin_ns || w.end_ns < result.window_end_ns) {
+    w.record.notes.push_back(
+        fmt::format("the channel covers only [{}, {}] of the window [{}, {}]; spans outside get "
+                    "none of its energy",
+                    w.begin_ns, w.end_ns, result.window_begin_ns, result.window_end_ns));
+  }
+  w.out.measured_energy_j = w.curve.at(w.end_ns) - w.curve.at(w.begin_ns);
+  if (std::optional<std::string> gaps = describe_gaps(s, w.begin_ns, w.end_ns)) {
+    result.warnings.push_back(std::move(*gaps));
+  }
+  attribution::SegmentInputs inputs;
+  for (const Track& t : timeline.tracks())
+    inputs.track_consumes.push_back(track_consumes_device(t.device, ch.device));
+  inputs.track_weight = in.track_weight;
+  inputs.class_of_name = in.classes.class_of_name;
+  inputs.clip_begin_ns = w.begin_ns;
+  inputs.clip_end_ns = w.end_ns;
+  w.segments = attribution::build_segments(timeline, inputs);
+  if (ch.device.empty()) {
+    w.record.notes.push_back(fmt::format(
+        "channel {} names no device, so every track of the timeline consumes it", ch.id));
+  }
+  if (w.segments.empty()) {
+    w.record.notes.push_back(
+        fmt::format("no span on a track of device '{}' lies in the window", ch.device));
+  }
+  return true;
+}
 
-  // Roll-up.
+// Runs the chosen method on the channel; a regress that declines falls back to interpolation
+// (and auto then says so in the reason, an explicit request in a note).
+Status run_method(ChannelWork& w, AttributionMethod requested, attribution::MethodChoice& choice,
+                  const SharedInputs& in, const AttributionOptions& options,
+                  const Calibration* calibration, std::optional<double> idle_w) {
+  switch (choice.method) {
+    case AttributionMethod::kInterpolate:
+      choice.reason += run_interpolate(w, in.classes.names.size(), options);
+      break;
+    case AttributionMethod::kHold:
+      run_curve_method(w, CurveRule::kHold);
+      break;
+    case AttributionMethod::kTimeSplit:
+      run_time_split(w);
+      break;
+    case AttributionMethod::kCalibrated:
+      if (calibration == nullptr) {
+        return invalid_input(
+            "attribution", "method of channel " + w.out.channel_id, "calibrated",
+            "needs calibration weights (AttributionOptions::calibration_by_channel)");
+      }
+      JP_RETURN_IF_ERROR(run_calibrated(w, in.classes, *calibration, idle_w));
+      break;
+    case AttributionMethod::kRegress: {
+      std::string why_not;
+      if (!run_regress(w, in.classes, options, &why_not)) {
+        w.out.class_power_w.clear();
+        const std::string interpolation = run_interpolate(w, in.classes.names.size(), options);
+        if (requested == AttributionMethod::kAuto) {
+          choice.method = AttributionMethod::kInterpolate;
+          choice.reason += "; regress declined (" + why_not +
+                           "), so interpolated within counter windows" + interpolation;
+        } else {
+          w.record.notes.push_back("regress declined per-class figures (" + why_not +
+                                   "); the tree is interpolated within counter windows instead" +
+                                   interpolation);
+        }
+        w.out.method = AttributionMethod::kInterpolate;
+      }
+      break;
+    }
+    case AttributionMethod::kAuto:
+      break;
+  }
+  const auto identifiable = w.record.diagnostics.find("identifiable");
+  if (choice.method != AttributionMethod::kRegress ||
+      (identifiable != w.record.diagnostics.end() && identifiable->second != 0.0)) {
+    w.out.method = choice.method;
+  }
+  return Status::Ok();
+}
+
+// Attributes one prepared channel: picks its method and runs it, and records what it did.
+Status attribute_channel(ChannelWork& w, const Timeline& timeline, const SharedInputs& in,
+                         const AttributionOptions& options) {
+  const Channel& ch = w.series->channel();
+  const TimeNs period_ns = w.curve.median_knot_spacing_ns();
+  // The typical span is the timeline's own: taken before thread weights cut segments at the
+  // CPU-time readings.
+  const TimeNs typical_ns = typical_segment_ns(w.segments);
+  if (in.weighed_threads > 0) {
+    w.segments = attribution::split_by_weight_steps(w.segments, timeline, in.thread_steps);
+  }
+  auto& diag = w.record.diagnostics;
+  if (in.weighed_threads > 0)
+    diag["threads_weighed_by_cpu_time"] = static_cast<double>(in.weighed_threads);
+  diag["update_period_ms"] = static_cast<double>(period_ns) / 1e6;
+  diag["typical_span_ms"] = static_cast<double>(typical_ns) / 1e6;
+  diag["segments"] = static_cast<double>(w.segments.size());
+  diag["measured_energy_j"] = w.out.measured_energy_j;
+
+  auto requested = options.default_method;
+  if (auto it = options.method_by_channel.find(ch.id); it != options.method_by_channel.end())
+    requested = it->second;
+  const auto calibration = options.calibration_by_channel.find(ch.id);
+  const bool has_calibration = calibration != options.calibration_by_channel.end();
+  std::optional<double> idle_w;
+  if (auto it = options.idle_power_w.find(ch.id); it != options.idle_power_w.end())
+    idle_w = it->second;
+  if (!idle_w && has_calibration) idle_w = calibration->second.idle_power_w;
+
+  attribution::MethodChoice choice = attribution::choose_method(
+      requested,
+      attribution::CounterFineness{period_ns, typical_ns, options.fine_counter_ratio,
+                                   w.segments.empty()},
+      has_calibration);
+  JP_RETURN_IF_ERROR(run_method(w, requested, choice, in, options,
+                                has_calibration ? &calibration->second : nullptr, idle_w));
+  w.record.method = std::string(to_string(choice.method));
+  w.record.reason = std::move(choice.reason);
+  for (const auto& [klass, p] : w.out.class_power_w) diag["power_w:" + klass] = p;
+  double attributed = 0.0;
+  for (double e : w.out.span_energy_j) attributed += e;
+  w.out.attributed_energy_j = attributed;
+  diag["attributed_energy_j"] = attributed;
+  diag["busy_s"] = w.busy_s;
+  if (attributed > w.out.measured_energy_j * (1.0 + 1e-9) + 1e-12) {
+    w.record.notes.push_back(
+        fmt::format("{} charged {:.6g} J to spans, more than the {:.6g} J measured (a held "
+                    "reading outlived its "
+                    "interval); [unattributed] is negative",
+                    to_string(choice.method), attributed, w.out.measured_energy_j));
+  }
+  return Status::Ok();
+}
+
+// The tree of every span, plus [unattributed]: what each channel measured in the window and no
+// span received, so that the tree sums to the measured total.
+ProfileNode roll_up_tree(const std::vector<ChannelWork>& work, const Timeline& timeline,
+                         const AttributionOptions& options, const AttributionResult& result) {
   attribution::TreeInputs tree_inputs;
   tree_inputs.timeline = &timeline;
   tree_inputs.split_passes = options.split_passes;
@@ -738,22 +707,52 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series,
   root.time_ns = result.window_end_ns - result.window_begin_ns;
   root.calls = 1;
   attribution::roll_up(root);
-  result.tree = std::move(root);
+  return root;
+}
 
+}  // namespace
+
+std::string_view to_string(AttributionMethod m) {
+  const auto i = static_cast<std::size_t>(m);
+  return i < kMethodNames.size() ? kMethodNames[i] : "unknown";
+}
+
+std::optional<AttributionMethod> attribution_method_from_string(std::string_view s) {
+  for (std::size_t i = 0; i < kMethodNames.size(); ++i) {
+    if (kMethodNames[i] == s) return static_cast<AttributionMethod>(i);
+  }
+  if (s == "time_split" || s == "timesplit") return AttributionMethod::kTimeSplit;
+  return std::nullopt;
+}
+
+Result<AttributionResult> attribute(const std::vector<Series>& series, const Timeline& timeline,
+                                    const AttributionOptions& options) {
+  std::vector<const Series*> pointers;
+  pointers.reserve(series.size());
+  for (const Series& s : series) pointers.push_back(&s);
+  return attribute(pointers, timeline, options);
+}
+
+Result<AttributionResult> attribute(const std::vector<const Series*>& series,
+                                    const Timeline& timeline, const AttributionOptions& options) {
+  AttributionResult result;
+  JP_RETURN_IF_ERROR(check_inputs(series, timeline, options, result));
+  const SharedInputs in = shared_inputs(series, timeline, options);
+  std::vector<ChannelWork> work;
+  for (const Series* s : series) {
+    if (!s->channel().carries_energy()) continue;
+    ChannelWork w;
+    if (prepare_channel(w, *s, timeline, in, result))
+      JP_RETURN_IF_ERROR(attribute_channel(w, timeline, in, options));
+    work.push_back(std::move(w));
+  }
+  result.tree = roll_up_tree(work, timeline, options, result);
   for (ChannelWork& w : work) {
-    ChannelSummary summary;
-    summary.channel_id = w.out.channel_id;
-    summary.energy_j = w.out.measured_energy_j;
-    summary.duration_ns = w.end_ns - w.begin_ns;
-    summary.mean_power_w =
-        summary.duration_ns > 0 ? summary.energy_j / ns_to_s(summary.duration_ns) : 0.0;
-    summary.peak_power_w = peak_power_w(w.curve, *w.series);
-    summary.provenance = w.series->channel().provenance;
-    if (auto it = options.idle_power_w.find(w.out.channel_id); it != options.idle_power_w.end()) {
-      summary.idle_power_w = it->second;
-      summary.net_energy_j = summary.energy_j - it->second * ns_to_s(summary.duration_ns);
-    }
-    result.channels.push_back(summary);
+    ChannelSummary summary =
+        summarize_channel(*w.series, result.window_begin_ns, result.window_end_ns, std::nullopt);
+    if (auto it = options.idle_power_w.find(w.out.channel_id); it != options.idle_power_w.end())
+      apply_idle_power(summary, it->second);
+    result.channels.push_back(std::move(summary));
     result.records.push_back(std::move(w.record));
     result.per_channel.push_back(std::move(w.out));
   }
@@ -761,30 +760,46 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series,
 }
 
 Status attribute_profile(Profile& profile, const AttributionOptions& options) {
-  JP_TRY(AttributionResult result, attribute(profile.series, profile.timeline, options));
+  // A measured idle baseline holds whatever the window: the tree's static/dynamic split uses it
+  // unless the caller gave another.
+  AttributionOptions with_idle = options;
+  // A measured run's window by default, so that the tree sums to what the channels measured.
+  if (!options.window_begin_ns && !options.window_end_ns &&
+      profile.meta.end_ns > profile.meta.begin_ns) {
+    with_idle.window_begin_ns = profile.meta.begin_ns;
+    with_idle.window_end_ns = profile.meta.end_ns;
+  }
+  for (const ChannelSummary& c : profile.channels) {
+    if (c.idle_power_w) with_idle.idle_power_w.emplace(c.channel_id, *c.idle_power_w);
+  }
+  JP_TRY(AttributionResult result, attribute(profile.series, profile.timeline, with_idle));
   profile.tree = std::move(result.tree);
   profile.attribution = std::move(result.records);
-  // A measured idle baseline holds whatever the window: it stays, with the net energy of the
-  // attribution window.
+  // Attribution adds to what was measured: a channel the monitor summarised keeps its figures
+  // (energy, peak, idle baseline, net, process share); only channels nobody summarised yet (a
+  // profile made from files) get the attribution window's summary.
+  bool added = false;
   for (ChannelSummary& fresh : result.channels) {
-    for (const ChannelSummary& old : profile.channels) {
-      if (old.channel_id != fresh.channel_id || fresh.idle_power_w || !old.idle_power_w) continue;
-      fresh.idle_power_w = old.idle_power_w;
-      fresh.net_energy_j = fresh.energy_j - *old.idle_power_w * ns_to_s(fresh.duration_ns);
+    const bool summarised =
+        std::any_of(profile.channels.begin(), profile.channels.end(),
+                    [&](const ChannelSummary& c) { return c.channel_id == fresh.channel_id; });
+    if (summarised) continue;
+    profile.channels.push_back(std::move(fresh));
+    added = true;
+  }
+  if (added) {
+    // The process shares of the new summaries, over the attribution window (the run's warnings
+    // already said what the user should know).
+    ProcessShareOptions shares;
+    if (const auto it = profile.meta.options.find("process.static_share");
+        it != profile.meta.options.end()) {
+      shares.static_share = static_share_from_string(it->second).value_or(StaticShare::kCpuTime);
     }
+    shares.window_begin_ns = result.window_begin_ns;
+    shares.window_end_ns = result.window_end_ns;
+    shares.add_warnings = false;
+    JP_RETURN_IF_ERROR(attribute_process_shares(profile, shares));
   }
-  profile.channels = std::move(result.channels);
-  // The process shares, over the attribution window (the run's warnings already said what the
-  // user should know).
-  ProcessShareOptions shares;
-  if (const auto it = profile.meta.options.find("process.static_share");
-      it != profile.meta.options.end()) {
-    shares.static_share = static_share_from_string(it->second).value_or(StaticShare::kCpuTime);
-  }
-  shares.window_begin_ns = result.window_begin_ns;
-  shares.window_end_ns = result.window_end_ns;
-  shares.add_warnings = false;
-  JP_RETURN_IF_ERROR(attribute_process_shares(profile, shares));
   for (std::string& w : result.warnings) profile.warnings.push_back(std::move(w));
   if (profile.meta.end_ns <= profile.meta.begin_ns) {
     // A profile made from files (a trace and its samples) has no run window of its own: its

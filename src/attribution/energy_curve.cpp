@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/counter_knots.hpp"
+
 namespace jouleprof::attribution {
 
 namespace {
@@ -16,18 +18,14 @@ bool inside_gap(const Series& series, TimeNs a, TimeNs b) {
 EnergyCurve EnergyCurve::from_series(const Series& series, CurveRule rule) {
   EnergyCurve curve;
   if (series.channel().kind == ChannelKind::kEnergyCounter) {
-    std::vector<std::size_t> updates = series.update_indices();
-    // A counter that changed between the first two readings is read at least as often as it
-    // updates, so its first reading is as fresh as any later one and anchors the curve too.
-    if (!updates.empty() && updates.front() == 1) updates.insert(updates.begin(), 0);
-    curve.knot_t_ns_.reserve(updates.size());
-    curve.g_j_.reserve(updates.size());
-    const double origin_j = updates.empty() ? 0.0 : series[updates.front()].value;
-    for (std::size_t i : updates) {
-      const Sample& s = series[i];
-      if (!curve.knot_t_ns_.empty() && s.t_ns <= curve.knot_t_ns_.back()) continue;
-      curve.knot_t_ns_.push_back(s.t_ns);
-      curve.g_j_.push_back(s.value - origin_j);
+    // The knots by the series' own rule, so that the curve and Series::energy_between_j agree.
+    const std::vector<std::size_t> knots = counter_knots(series);
+    curve.knot_t_ns_.reserve(knots.size());
+    curve.g_j_.reserve(knots.size());
+    const double origin_j = knots.empty() ? 0.0 : series[knots.front()].value;
+    for (std::size_t i : knots) {
+      curve.knot_t_ns_.push_back(series[i].t_ns);
+      curve.g_j_.push_back(series[i].value - origin_j);
     }
     const std::size_t n = curve.knot_t_ns_.size();
     curve.slope_w_.assign(n, 0.0);

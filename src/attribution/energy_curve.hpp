@@ -19,10 +19,9 @@ enum class CurveRule {
 
 class EnergyCurve {
  public:
-  // Counters: knots are the samples at which the counter changed (its value is exact there); the
-  // stretch before the first update is not covered, unless the counter already changed between
-  // the first two readings. Power: knots are all samples; intervals that
-  // lie inside a recorded gap carry no energy.
+  // Counters: knots are counter_knots(series) (core/counter_knots.hpp) (the readings at which the
+  // counter's value is fresh); the stretch before the first knot is not covered. Power: knots are
+  // all samples; intervals that lie inside a recorded gap carry no energy.
   static EnergyCurve from_series(const Series& series, CurveRule rule);
 
   bool empty() const { return knot_t_ns_.size() < 2; }

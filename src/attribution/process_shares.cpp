@@ -5,6 +5,7 @@
 #include <array>
 #include <map>
 
+#include "core/parse.hpp"
 #include "jouleprof/device_names.hpp"
 #include "jouleprof/process_share.hpp"
 
@@ -144,11 +145,7 @@ std::optional<double> utilisation(const Series& busy, const Series& idle, TimeNs
 std::optional<TimeNs> option_ns(const Profile& profile, const std::string& key) {
   const auto it = profile.meta.options.find(key);
   if (it == profile.meta.options.end()) return std::nullopt;
-  try {
-    return static_cast<TimeNs>(std::stoll(it->second));
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  return to_int64(it->second);
 }
 
 }  // namespace

@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/json_brief.hpp"
+#include "core/parse.hpp"
 #include "core/text_file.hpp"
 #include "jouleprof/samples_csv.hpp"
 #include "sources/plausibility.hpp"
@@ -17,12 +17,6 @@ namespace jouleprof::attribution {
 namespace {
 
 constexpr std::string_view kNvmlHeader = "t_ns,instant_mw,instant_nvml_ts_us,avg_mw,energy_mj";
-
-template <typename T>
-bool parse_number(std::string_view text, T& out) {
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && ptr == text.data() + text.size();
-}
 
 }  // namespace
 
@@ -60,24 +54,16 @@ Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const st
       fields[f] = rest.substr(0, comma);
       rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     }
-    TimeNs t = 0;
-    double instant_mw = 0, avg_mw = 0, energy_mj = 0;
     const std::string where = fmt::format("line {}", line_no);
     if (!rest.empty()) {
       return invalid_input(path, where, line.substr(0, 80),
                            "more than the 5 fields t_ns,instant_mw,instant_nvml_ts_us,avg_mw,"
                            "energy_mj");
     }
-    if (!parse_number(fields[0], t))
-      return invalid_input(path, where + " t_ns", std::string(fields[0]), "not an integer");
-    if (!parse_number(fields[1], instant_mw)) {
-      return invalid_input(path, where + " instant_mw", std::string(fields[1]), "not a number");
-    }
-    if (!parse_number(fields[3], avg_mw))
-      return invalid_input(path, where + " avg_mw", std::string(fields[3]), "not a number");
-    if (!parse_number(fields[4], energy_mj)) {
-      return invalid_input(path, where + " energy_mj", std::string(fields[4]), "not a number");
-    }
+    JP_TRY(const TimeNs t, parse_int64(path, where + " t_ns", fields[0]));
+    JP_TRY(const double instant_mw, parse_number(path, where + " instant_mw", fields[1]));
+    JP_TRY(const double avg_mw, parse_number(path, where + " avg_mw", fields[3]));
+    JP_TRY(const double energy_mj, parse_number(path, where + " energy_mj", fields[4]));
     if (energy_mj >= 0.0) {
       if (Status s = out[0].append(t, energy_mj / 1000.0); !s) return s.error().with_context(where);
     }

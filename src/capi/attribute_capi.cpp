@@ -12,7 +12,7 @@
 #include "capi/profile_attribution.hpp"
 #include "jouleprof/jouleprof.h"
 #include "jouleprof/profile.hpp"
-#include "jouleprof/trace_import.hpp"
+#include "jouleprof/trace_attach.hpp"
 
 namespace {
 
@@ -35,13 +35,12 @@ jouleprof::Status attribute_files(const char* profile_path_in, const char* trace
   }
   JP_TRY(jouleprof::Profile profile, jouleprof::read_profile_json(profile_path_in));
   if (trace_path != nullptr) {
-    jouleprof::TraceImportOptions import_options;
-    // The trace was recorded on the profile's host: map its realtime clock with the run's anchor.
-    if (profile.meta.anchor.monotonic_ns != 0) import_options.anchor = profile.meta.anchor;
-    import_options.offset_ns = trace_offset_ns;  // overrides the clock mapping when given
-    JP_TRY(jouleprof::TraceImport imported, jouleprof::import_trace(trace_path, import_options));
-    JP_RETURN_IF_ERROR(jouleprof::attribution::adopt_trace(profile, std::move(imported), trace_path,
-                                                           profile_path_in));
+    // The trace was recorded on the profile's host: attach_trace maps its realtime clock with the
+    // run's anchor, unless an offset overrides the mapping.
+    jouleprof::AttachTraceOptions attach;
+    attach.offset_ns = trace_offset_ns;
+    attach.samples_origin = profile_path_in;
+    JP_RETURN_IF_ERROR(jouleprof::attach_trace(profile, trace_path, attach));
   }
   if (profile.timeline.spans().empty()) {
     return jouleprof::invalid_input(trace_path != nullptr ? trace_path : profile_path_in, "spans",

@@ -54,6 +54,10 @@ Status attribute_profile_over_window(Profile& profile, ProfileAttributionOptions
   if (options.run_window && profile.meta.end_ns > profile.meta.begin_ns) {
     options.attribution.window_begin_ns = profile.meta.begin_ns;
     options.attribution.window_end_ns = profile.meta.end_ns;
+  } else if (!options.run_window) {
+    const auto [begin_ns, end_ns] = profile.timeline.extent();
+    options.attribution.window_begin_ns = begin_ns;
+    options.attribution.window_end_ns = end_ns;
   }
   JP_RETURN_IF_ERROR(attribute_profile(profile, options.attribution));
   profile.meta.options["attribution.window"] = options.run_window ? "run" : "timeline";

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/counter_knots.hpp"
+
 namespace jouleprof {
 
 Series::Series(const Series& other)
@@ -71,7 +73,8 @@ double Series::energy_between_j(TimeNs a, TimeNs b, IntegrationRule rule) const 
   a = std::max(a, begin_ns());
   b = std::min(b, end_ns());
   if (b <= a) return 0.0;
-  if (channel_.kind == ChannelKind::kEnergyCounter) return value_at(b) - value_at(a);
+  if (channel_.kind == ChannelKind::kEnergyCounter)
+    return counter_value_at(*this, b) - counter_value_at(*this, a);
   if (channel_.kind != ChannelKind::kPower) return 0.0;
 
   double energy = 0.0;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/parse.hpp"
 #include "jouleprof/exporter.hpp"
 
 namespace jouleprof {
@@ -55,8 +56,12 @@ ExpositionFormat negotiate_exposition_format(std::string_view accept) {
     const std::string_view item = accept.substr(at, comma - at);
     if (item.find("application/openmetrics-text") != std::string_view::npos) {
       const std::size_t q = item.find("q=");
+      // The weight runs to the next parameter; one that is not a number ("q=x") refuses the
+      // format, as a zero weight does.
+      const std::string_view weight =
+          q == std::string_view::npos ? std::string_view() : item.substr(q + 2);
       if (q == std::string_view::npos ||
-          std::strtod(std::string(item.substr(q + 2)).c_str(), nullptr) > 0.0) {
+          to_number(weight.substr(0, weight.find(';'))).value_or(0.0) > 0.0) {
         return ExpositionFormat::kOpenMetrics;
       }
     }

@@ -97,6 +97,86 @@ std::optional<TimeNs> clock_offset_ns(const Profile& first, const Profile& p) {
   return (b.realtime_ns - b.monotonic_ns) - (a.realtime_ns - a.monotonic_ns);
 }
 
+// Which ranks on one host read the same channels.
+struct HostCopies {
+  std::map<std::string, std::string> host_of_channel;  // merged channel id -> host
+  // host -> original channel id -> the merged id of the first rank on that host reporting it
+  std::map<std::string, std::map<std::string, std::string>> first_copy;
+  std::map<std::string, std::set<std::string>> shared_channels;  // host -> channel ids seen twice
+};
+
+// One rank's series, summaries, records and warnings, renamed under its prefix and shifted onto
+// the first profile's clock.
+Status append_channels(const Profile& p, const std::string& prefix, const std::string& host,
+                       TimeNs shift, HostCopies& copies, Profile& merged) {
+  for (const Series& s : p.series) {
+    Channel c = s.channel();
+    const std::string original = c.id;
+    c.id = prefix + c.id;
+    c.device = prefix + c.device;
+    if (!c.parent_id.empty()) c.parent_id = prefix + c.parent_id;
+    // Two ranks on one host read the same hardware counter: the second copy is kept for the
+    // record but nested under the first, so the total adds it once.
+    auto [copy, first_on_host] = copies.first_copy[host].try_emplace(original, c.id);
+    if (!first_on_host && c.parent_id.empty()) {
+      c.parent_id = copy->second;
+      copies.shared_channels[host].insert(original);
+    }
+    Series out(std::move(c));
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      JP_RETURN_IF_ERROR(out.append(s[k].t_ns + shift, s[k].value));
+    }
+    for (const Gap& g : s.gaps()) out.add_gap(Gap{g.begin_ns + shift, g.end_ns + shift, g.reason});
+    merged.series.push_back(std::move(out));
+  }
+  for (ChannelSummary c : p.channels) {
+    c.channel_id = prefix + c.channel_id;
+    copies.host_of_channel[c.channel_id] = host;
+    merged.channels.push_back(std::move(c));
+  }
+  for (AttributionRecord a : p.attribution) {
+    a.channel_id = prefix + a.channel_id;
+    merged.attribution.push_back(std::move(a));
+  }
+  const std::string label = prefix.substr(0, prefix.size() - 1);  // "r0@host"
+  for (const std::string& w : p.warnings) merged.warnings.push_back(label + ": " + w);
+  return Status::Ok();
+}
+
+// One rank's tracks, spans and marks, renamed under its prefix and shifted.
+Status append_timeline(const Profile& p, const std::string& origin, const std::string& prefix,
+                       TimeNs shift, Timeline& tl) {
+  const auto track_base = static_cast<std::uint32_t>(tl.tracks().size());
+  const auto span_base = static_cast<std::uint32_t>(tl.spans().size());
+  const auto attributes_base = static_cast<std::uint32_t>(tl.attributes().size());
+  for (const Track& t : p.timeline.tracks()) {
+    tl.add_track(
+        Track{t.kind, prefix + t.name, t.device.empty() ? std::string() : prefix + t.device});
+  }
+  for (const Attributes& a : p.timeline.attributes()) tl.add_attributes(a);
+  for (std::size_t k = 0; k < p.timeline.spans().size(); ++k) {
+    const Span& s = p.timeline.spans()[k];
+    if (s.name >= p.timeline.names().size() || s.track >= p.timeline.tracks().size()) {
+      return invalid_input(origin, "timeline.spans[" + std::to_string(k) + "]",
+                           std::to_string(s.name), "refers to a name or track that does not exist");
+    }
+    Span out = s;
+    out.begin_ns += shift;
+    out.end_ns += shift;
+    out.track = track_base + s.track;
+    out.name = tl.intern(p.timeline.name(s.name));
+    if (s.parent != kNoIndex) out.parent = span_base + s.parent;
+    if (s.attributes != kNoIndex) out.attributes = attributes_base + s.attributes;
+    tl.add_span(out);
+  }
+  for (const Mark& mark : p.timeline.marks()) {
+    if (mark.name >= p.timeline.names().size()) continue;
+    tl.add_mark(
+        Mark{mark.t_ns + shift, track_base + mark.track, tl.intern(p.timeline.name(mark.name))});
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
@@ -118,10 +198,7 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
   std::map<std::pair<int, std::string>, std::size_t> seen;
   std::set<std::string> hosts;
   std::map<std::string, double> host_energy_j;
-  std::map<std::string, std::string> host_of_channel;  // merged channel id -> host
-  // host -> original channel id -> the merged id of the first rank on that host reporting it
-  std::map<std::string, std::map<std::string, std::string>> first_copy;
-  std::map<std::string, std::set<std::string>> shared_channels;  // host -> channel ids seen twice
+  HostCopies copies;
   std::set<std::string> mixed;
   bool window_set = false;
   for (std::size_t i = 0; i < profiles.size(); ++i) {
@@ -158,71 +235,8 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
     m.partial = m.partial || p.meta.partial;
     m.options["merge.rank_energy_j." + label] = fmt::format("{:.9g}", energy_total_of(p));
 
-    // Channels.
-    for (const Series& s : p.series) {
-      Channel c = s.channel();
-      const std::string original = c.id;
-      c.id = prefix + c.id;
-      c.device = prefix + c.device;
-      if (!c.parent_id.empty()) c.parent_id = prefix + c.parent_id;
-      // Two ranks on one host read the same hardware counter: the second copy is kept for the
-      // record but nested under the first, so the total adds it once.
-      auto [copy, first_on_host] = first_copy[host].try_emplace(original, c.id);
-      if (!first_on_host && c.parent_id.empty()) {
-        c.parent_id = copy->second;
-        shared_channels[host].insert(original);
-      }
-      Series out(std::move(c));
-      for (std::size_t k = 0; k < s.size(); ++k) {
-        JP_RETURN_IF_ERROR(out.append(s[k].t_ns + shift, s[k].value));
-      }
-      for (const Gap& g : s.gaps())
-        out.add_gap(Gap{g.begin_ns + shift, g.end_ns + shift, g.reason});
-      merged.series.push_back(std::move(out));
-    }
-    for (ChannelSummary c : p.channels) {
-      c.channel_id = prefix + c.channel_id;
-      host_of_channel[c.channel_id] = host;
-      merged.channels.push_back(std::move(c));
-    }
-    for (AttributionRecord a : p.attribution) {
-      a.channel_id = prefix + a.channel_id;
-      merged.attribution.push_back(std::move(a));
-    }
-    for (const std::string& w : p.warnings)
-      merged.warnings.push_back(label + "@" + host + ": " + w);
-
-    // Timeline.
-    Timeline& tl = merged.timeline;
-    const auto track_base = static_cast<std::uint32_t>(tl.tracks().size());
-    const auto span_base = static_cast<std::uint32_t>(tl.spans().size());
-    const auto attributes_base = static_cast<std::uint32_t>(tl.attributes().size());
-    for (const Track& t : p.timeline.tracks()) {
-      tl.add_track(
-          Track{t.kind, prefix + t.name, t.device.empty() ? std::string() : prefix + t.device});
-    }
-    for (const Attributes& a : p.timeline.attributes()) tl.add_attributes(a);
-    for (std::size_t k = 0; k < p.timeline.spans().size(); ++k) {
-      const Span& s = p.timeline.spans()[k];
-      if (s.name >= p.timeline.names().size() || s.track >= p.timeline.tracks().size()) {
-        return invalid_input(origin(i), "timeline.spans[" + std::to_string(k) + "]",
-                             std::to_string(s.name),
-                             "refers to a name or track that does not exist");
-      }
-      Span out = s;
-      out.begin_ns += shift;
-      out.end_ns += shift;
-      out.track = track_base + s.track;
-      out.name = tl.intern(p.timeline.name(s.name));
-      if (s.parent != kNoIndex) out.parent = span_base + s.parent;
-      if (s.attributes != kNoIndex) out.attributes = attributes_base + s.attributes;
-      tl.add_span(out);
-    }
-    for (const Mark& mark : p.timeline.marks()) {
-      if (mark.name >= p.timeline.names().size()) continue;
-      tl.add_mark(
-          Mark{mark.t_ns + shift, track_base + mark.track, tl.intern(p.timeline.name(mark.name))});
-    }
+    JP_RETURN_IF_ERROR(append_channels(p, prefix, host, shift, copies, merged));
+    JP_RETURN_IF_ERROR(append_timeline(p, origin(i), prefix, shift, merged.timeline));
 
     // Tree.
     if (p.tree) {
@@ -242,11 +256,11 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
   for (const ChannelSummary& c : merged.channels) {
     const Series* s = merged.find_series(c.channel_id);
     if (s != nullptr && !s->channel().is_top_level()) continue;
-    host_energy_j[host_of_channel[c.channel_id]] += c.energy_j;
+    host_energy_j[copies.host_of_channel[c.channel_id]] += c.energy_j;
   }
   for (const auto& [host, j] : host_energy_j)
     m.options["merge.host_energy_j." + host] = fmt::format("{:.9g}", j);
-  for (const auto& [host, ids] : shared_channels) {
+  for (const auto& [host, ids] : copies.shared_channels) {
     std::string list;
     for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
     merged.warnings.push_back(

@@ -8,7 +8,7 @@
 
 #include "jouleprof/attribution.hpp"
 #include "jouleprof/recorder.hpp"
-#include "jouleprof/span_dump.hpp"
+#include "jouleprof/trace_attach.hpp"
 
 namespace jouleprof::nvtx {
 
@@ -56,14 +56,11 @@ Status attach_child_spans(Profile& profile, const ChildSpanCapture& capture) {
         capture.spans_path));
     return Status::Ok();
   }
-  JP_TRY(SpanDump dump, read_span_dump(capture.spans_path));
-  profile.timeline = std::move(dump.timeline);
-  profile.meta.options["spans.file"] = capture.spans_path;
-  profile.meta.options["spans.pid"] = std::to_string(dump.pid);
-  if (dump.dropped > 0) {
-    profile.warnings.push_back(
-        fmt::format("the command's recorder dropped {} records", dump.dropped));
-  }
+  // The dump becomes the timeline as any trace does (the recorder's dropped records are a
+  // warning, the clock mapping is recorded under trace.*).
+  AttachTraceOptions attach;
+  attach.samples_origin = "the run's samples";
+  JP_RETURN_IF_ERROR(attach_trace(profile, capture.spans_path, attach));
   if (profile.timeline.spans().empty()) {
     profile.warnings.push_back("the command recorded no spans");
     return Status::Ok();

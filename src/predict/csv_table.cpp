@@ -69,15 +69,4 @@ Result<CsvTable> read_csv_table(const std::filesystem::path& path) {
   return table;
 }
 
-std::optional<double> parse_number(std::string_view field) {
-  while (!field.empty() && field.front() == ' ') field.remove_prefix(1);
-  while (!field.empty() && field.back() == ' ') field.remove_suffix(1);
-  if (field.empty()) return std::nullopt;
-  double value = 0.0;
-  const char* end = field.data() + field.size();
-  auto [ptr, ec] = std::from_chars(field.data(), end, value);
-  if (ec != std::errc() || ptr != end || !std::isfinite(value)) return std::nullopt;
-  return value;
-}
-
 }  // namespace jouleprof::predict

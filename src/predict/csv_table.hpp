@@ -27,7 +27,4 @@ struct CsvTable {
 
 Result<CsvTable> read_csv_table(const std::filesystem::path& path);
 
-// Parses a whole field as a finite number; nullopt for anything else (empty, "1.2x", "nan").
-std::optional<double> parse_number(std::string_view field);
-
 }  // namespace jouleprof::predict

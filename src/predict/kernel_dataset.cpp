@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_brief.hpp"
+#include "core/parse.hpp"
 #include "core/text_file.hpp"
 #include "jouleprof/channel.hpp"
 #include "predict/csv_table.hpp"
@@ -108,7 +109,7 @@ Result<double> energy_value(const std::string& where, const json& entry) {
   if (it == entry.end()) return invalid_input(where, "energy", "", "key missing");
   std::optional<double> value;
   if (it->is_number()) value = it->get<double>();
-  if (it->is_string()) value = parse_number(it->get<std::string>());
+  if (it->is_string()) value = to_number(it->get<std::string>());
   if (!value) return invalid_input(where, "energy", it->dump(), "not a number");
   if (*value <= 0.0) return invalid_input(where, "energy", it->dump(), "must be positive (mJ)");
   return *value;
@@ -162,7 +163,7 @@ Result<std::vector<KernelSample>> read_kernel_csv(const std::filesystem::path& p
     const auto& row = table.rows[r];
     const std::string where = fmt::format("{}: line {}", table.path, table.line_numbers[r]);
     auto integer = [&](std::size_t col) -> Result<int> {
-      auto v = parse_number(row[col]);
+      auto v = to_number(row[col]);
       // Range first: converting a double beyond int (2.2e23, found by fuzzing) is undefined.
       if (!v || !(*v >= std::numeric_limits<int>::min() && *v <= std::numeric_limits<int>::max()) ||
           *v != std::floor(*v)) {
@@ -173,7 +174,7 @@ Result<std::vector<KernelSample>> read_kernel_csv(const std::filesystem::path& p
     KernelSample s;
     s.config.name = row[id_col];
     s.config.op = row[op_col];
-    auto energy = parse_number(row[energy_col]);
+    auto energy = to_number(row[energy_col]);
     if (!energy) return invalid_input(where, "energy_mJ", row[energy_col], "not a number");
     if (*energy <= 0.0)
       return invalid_input(where, "energy_mJ", row[energy_col], "must be positive (mJ)");

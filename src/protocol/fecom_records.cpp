@@ -6,12 +6,14 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
 
 #include "core/json_brief.hpp"
+#include "core/parse.hpp"
 #include "core/text_file.hpp"
 #include "core/time_range.hpp"
 #include "jouleprof/statistics.hpp"
@@ -268,7 +270,11 @@ Result<FecomAnalysis> analyse_fecom_directory(const std::string& dir) {
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     std::smatch m;
     const std::string filename = entry.path().filename().string();
-    if (std::regex_match(filename, m, name)) files.emplace(std::stoi(m[1]), entry.path().string());
+    if (!std::regex_match(filename, m, name)) continue;
+    // A number too long for an int is no experiment number; the file is not one of the records.
+    const std::optional<std::int64_t> k = to_int64(m[1].str());
+    if (k && *k <= std::numeric_limits<int>::max())
+      files.emplace(static_cast<int>(*k), entry.path().string());
   }
   if (files.empty()) return Error(ErrorCode::kNotFound, dir + ": no experiment-<k>.json files");
 

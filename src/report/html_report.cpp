@@ -120,6 +120,15 @@ void write_summary(const Profile& p, std::ostringstream& out) {
   out << "</table></section>\n";
 }
 
+// The channel's peak as its summary gives it (the one peak rule, summarize_channel), so that the
+// chart and the channel table agree.
+std::string peak_note(const Profile& p, const std::string& channel_id) {
+  for (const ChannelSummary& c : p.channels) {
+    if (c.channel_id == channel_id) return fmt::format(", peak {:.2f} W", c.peak_power_w);
+  }
+  return "";
+}
+
 void write_power_chart(const Profile& p, const ReportOptions& options, std::ostringstream& out) {
   out << "<section id=\"power\"><h2>Power over time</h2>";
   const TimeAxis axis = time_axis(p);
@@ -128,7 +137,7 @@ void write_power_chart(const Profile& p, const ReportOptions& options, std::ostr
   for (const Series& s : p.series) {
     if (!s.channel().carries_energy()) continue;
     auto intervals = power_intervals(s, options.html_power_points);
-    peak = std::max(peak, peak_power_w(intervals));
+    peak = std::max(peak, highest_plotted_power_w(intervals));
     lines.emplace_back(&s, std::move(intervals));
   }
   const double y_max = peak > 0.0 ? peak * 1.1 : 1.0;
@@ -189,8 +198,8 @@ void write_power_chart(const Profile& p, const ReportOptions& options, std::ostr
         R"(<path class="power-line" data-channel="{}" d="{}" fill="none" stroke="{}" stroke-width="1.5"{}><title>{}</title></path>)",
         xml_escape(ch.id), d, kChannelColours[c % kChannelColours.size()],
         ch.is_top_level() ? "" : R"( stroke-dasharray="4 2")",
-        xml_escape(fmt::format("{} — {} ({}), peak {:.2f} W", ch.id, to_string(ch.provenance),
-                               ch.provenance_detail, peak_power_w(lines[c].second))));
+        xml_escape(fmt::format("{} — {} ({}){}", ch.id, to_string(ch.provenance),
+                               ch.provenance_detail, peak_note(p, ch.id))));
     for (const Gap& g : lines[c].first->gaps()) {
       out << fmt::format(
           R"(<rect class="gap" x="{:.1f}" y="{:.0f}" width="{:.1f}" height="{:.0f}" fill="#f2b8b5" opacity="0.4"><title>{}</title></rect>)",

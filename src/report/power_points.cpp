@@ -72,7 +72,7 @@ std::vector<PowerInterval> power_intervals(const Series& series, std::size_t max
   return bucketed(raw, max_intervals);
 }
 
-double peak_power_w(const std::vector<PowerInterval>& intervals) {
+double highest_plotted_power_w(const std::vector<PowerInterval>& intervals) {
   double peak = 0.0;
   for (const PowerInterval& iv : intervals) peak = std::max(peak, iv.power_w);
   return peak;

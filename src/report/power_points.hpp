@@ -24,7 +24,8 @@ struct PowerInterval {
 // `max_intervals` result, they are averaged (time-weighted) into that many equal time buckets.
 std::vector<PowerInterval> power_intervals(const Series& series, std::size_t max_intervals);
 
-// Highest power in the intervals (0 for none).
-double peak_power_w(const std::vector<PowerInterval>& intervals);
+// Highest power in the intervals (0 for none): the chart's scale. It is not the channel's peak
+// power, which its summary gives by one rule (summarize_channel).
+double highest_plotted_power_w(const std::vector<PowerInterval>& intervals);
 
 }  // namespace jouleprof::report

@@ -13,7 +13,7 @@ const std::vector<ReportFormat>& report_formats() {
       {"csv", "csv", "the breakdown tree flattened, one row per node", false, report::write_csv},
       {"trace", "json", "Chrome/Perfetto trace: spans on their tracks + power counters", false,
        report::write_trace},
-      {"flamegraph", "svg", "SVG energy flame graph (differential with --diff)", true,
+      {"flamegraph", "svg", "SVG energy flame graph (differential against a second profile)", true,
        report::write_flamegraph},
       {"html", "html", "self-contained HTML report (no network needed)", false, report::write_html},
   };

@@ -74,12 +74,15 @@ ChannelSummary summarize_channel(const Series& series, TimeNs begin_ns, TimeNs e
     const TimeNs ia = std::max(idle->begin_ns, series.begin_ns());
     const TimeNs ib = std::min(idle->end_ns, series.end_ns());
     if (ib > ia) {
-      summary.idle_power_w = series.energy_between_j(ia, ib) / ns_to_s(ib - ia);
-      summary.net_energy_j =
-          summary.energy_j - *summary.idle_power_w * ns_to_s(summary.duration_ns);
+      apply_idle_power(summary, series.energy_between_j(ia, ib) / ns_to_s(ib - ia));
     }
   }
   return summary;
+}
+
+void apply_idle_power(ChannelSummary& summary, double idle_power_w) {
+  summary.idle_power_w = idle_power_w;
+  summary.net_energy_j = summary.energy_j - idle_power_w * ns_to_s(summary.duration_ns);
 }
 
 }  // namespace jouleprof

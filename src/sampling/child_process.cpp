@@ -6,10 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <iterator>
+#include <string_view>
 
 namespace jouleprof {
 namespace {
@@ -17,14 +19,21 @@ namespace {
 // Shared with the signal handler: lock-free atomics only.
 std::atomic<pid_t> g_forward_pid{0};
 std::atomic<int> g_received_signal{0};
+// A signal sent by a process before there was a child to pass it to: forward_to passes it on.
+std::atomic<int> g_unforwarded_signal{0};
 static_assert(std::atomic<pid_t>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 
 void forward_signal(int sig, siginfo_t* info, void*) {
   g_received_signal.store(sig);
   // si_code <= 0: sent by a process (kill, sigqueue, tgkill); > 0: raised by the kernel, e.g. the
   // terminal's Ctrl-C, which already reached the child through the foreground process group.
+  if (info == nullptr || info->si_code > 0) return;
   const pid_t child = g_forward_pid.load();
-  if (child > 0 && info != nullptr && info->si_code <= 0) kill(child, sig);
+  if (child > 0) {
+    kill(child, sig);
+  } else {
+    g_unforwarded_signal.store(sig);
+  }
 }
 
 // The asynchronous signals whose default action ends a process. Left out: SIGKILL and SIGSTOP
@@ -64,11 +73,25 @@ std::string ChildExit::describe() const {
                      core_dumped ? ", core dumped" : "");
 }
 
-Result<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv) {
+Result<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv,
+                                         const Environment& environment) {
   if (argv.empty()) return invalid_input("command line", "command", "", "no command given");
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // The child's environment is built here: after the fork only async-signal-safe calls are made.
+  std::vector<std::string> variables;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    const std::string_view name = entry.substr(0, entry.find('='));
+    const bool replaced = std::any_of(environment.begin(), environment.end(),
+                                      [&](const auto& v) { return v.first == name; });
+    if (!replaced) variables.emplace_back(entry);
+  }
+  for (const auto& [name, value] : environment) variables.push_back(name + "=" + value);
+  std::vector<char*> envp;
+  for (std::string& v : variables) envp.push_back(v.data());
+  envp.push_back(nullptr);
 
   // exec's errno travels back through a close-on-exec pipe: EOF means exec succeeded.
   int fds[2];
@@ -89,7 +112,7 @@ Result<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv) {
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
-    execvp(args[0], args.data());
+    execvpe(args[0], args.data(), envp.data());
     const int err = errno;
     (void)!write(fds[1], &err, sizeof(err));
     _exit(127);
@@ -158,6 +181,7 @@ Result<ChildExit> ChildProcess::wait() {
 SignalForwarder::SignalForwarder() {
   g_forward_pid.store(0);
   g_received_signal.store(0);
+  g_unforwarded_signal.store(0);
   struct sigaction action {};
   action.sa_sigaction = forward_signal;
   action.sa_flags = SA_SIGINFO | SA_RESTART;
@@ -172,7 +196,12 @@ SignalForwarder::~SignalForwarder() {
   g_forward_pid.store(0);
 }
 
-void SignalForwarder::forward_to(pid_t child) { g_forward_pid.store(child); }
+void SignalForwarder::forward_to(pid_t child) {
+  g_forward_pid.store(child);
+  // One that came between the child's start and now (it would otherwise run on, never told).
+  if (const int pending = g_unforwarded_signal.exchange(0); pending != 0 && child > 0)
+    kill(child, pending);
+}
 
 int SignalForwarder::received() const { return g_received_signal.load(); }
 

@@ -95,7 +95,7 @@ Result<CommandMeasurement> measure_command(Monitor& monitor,
   }
 
   monitor.set_run_begin(monotonic_now_ns());
-  Result<ChildProcess> spawned = ChildProcess::spawn(options.argv);
+  Result<ChildProcess> spawned = ChildProcess::spawn(options.argv, options.environment);
   if (!spawned) {
     (void)monitor.stop();
     return spawned.error();

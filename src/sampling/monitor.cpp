@@ -53,8 +53,9 @@ Result<std::unique_ptr<Monitor>> Monitor::open(const MonitorOptions& options) {
       if (!u.availability.fix.empty()) why += fmt::format(" ({})", u.availability.fix);
     }
     return Error(ErrorCode::kUnavailable,
-                 fmt::format("no energy source is available{} (try --simulate WATTS for a "
-                             "simulated one, or --tdp W for the CPU estimate)",
+                 fmt::format("no energy source is available{} (try the simulated source with "
+                             "setting simulate.watts, or the CPU estimate with setting "
+                             "estimate.tdp_w)",
                              why));
   }
   return std::unique_ptr<Monitor>(new Monitor(options, std::move(discovery)));

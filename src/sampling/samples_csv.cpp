@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/parse.hpp"
 #include "core/text_file.hpp"
 #include "sources/plausibility.hpp"
 
@@ -64,21 +65,10 @@ class LineReader {
       : where_(fmt::format("{}:{}", origin, line)) {}
 
   Result<TimeNs> integer(std::string_view field, std::string_view text) const {
-    TimeNs v = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) {
-      return invalid_input(where_, field, text, "not an integer");
-    }
-    return v;
+    return parse_int64(where_, field, text);
   }
   Result<double> number(std::string_view field, std::string_view text) const {
-    double v = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() ||
-        !std::isfinite(v)) {
-      return invalid_input(where_, field, text, "not a finite number");
-    }
-    return v;
+    return parse_number(where_, field, text);
   }
   Error error(std::string_view field, std::string_view value, std::string_view problem) const {
     return invalid_input(where_, field, value, problem);

@@ -6,12 +6,11 @@
 #include <cmath>
 #include <set>
 
+#include "core/parse.hpp"
 #include "predict/csv_table.hpp"
 
 namespace jouleprof::scoring {
 namespace {
-
-using predict::parse_number;
 
 // Score scale: 100 marks the reference (best in every row, or a typical device).
 constexpr double kScoreScale = 100.0;
@@ -173,7 +172,7 @@ Result<LongTable> read_long_table(const std::filesystem::path& path) {
     const std::string& device = row[device_col];
     const std::string& field = row[value_col];
     const std::string where = fmt::format("{}: line {}", csv.path, csv.line_numbers[r]);
-    std::optional<double> value = parse_number(field);
+    std::optional<double> value = to_number(field);
     if (!field.empty() && !value)
       return invalid_input(where, table.value_column, field, "not a number");
     if (value && *value <= 0.0)
@@ -200,7 +199,7 @@ Result<std::map<std::string, double>> read_device_tdp_w(const std::filesystem::p
   JP_TRY(std::size_t tdp_col, csv.require_column("tdp_w"));
   std::map<std::string, double> tdp;
   for (std::size_t r = 0; r < csv.rows.size(); ++r) {
-    auto value = parse_number(csv.rows[r][tdp_col]);
+    auto value = to_number(csv.rows[r][tdp_col]);
     if (!value || *value <= 0.0) {
       return invalid_input(fmt::format("{}: line {}", csv.path, csv.line_numbers[r]), "tdp_w",
                            csv.rows[r][tdp_col], "not a positive number");

@@ -203,16 +203,18 @@ std::unique_ptr<Source> make_cpu_estimate_source(const SourceOptions& options) {
   const std::string model = cpu_model_name(cpuinfo_path);
   if (settings.count("estimate.tdp_w") > 0) {
     Result<double> tdp = setting_number(settings, "estimate.tdp_w", 0.0, 0.1, 1e5);
-    if (!tdp) return unavailable(tdp.error(), "pass the CPU's TDP in watts with --tdp W");
+    if (!tdp)
+      return unavailable(tdp.error(), "give the CPU's TDP in watts (setting estimate.tdp_w)");
     tdp_w = *tdp;
-    origin = "given with --tdp";
+    origin = "given with setting estimate.tdp_w";
   } else if (std::optional<double> known = tdp_from_model_w(model)) {
     tdp_w = *known;
     origin = fmt::format("table entry for '{}'", model);
   } else {
     tdp_w = static_cast<double>(times->cpus) * *per_cpu;
-    origin = fmt::format("{} CPUs x {} W per CPU: model '{}' not in the TDP table, pass --tdp W",
-                         times->cpus, *per_cpu, model.empty() ? "unknown" : model);
+    origin = fmt::format(
+        "{} CPUs x {} W per CPU: model '{}' not in the TDP table, give setting estimate.tdp_w",
+        times->cpus, *per_cpu, model.empty() ? "unknown" : model);
   }
   auto source = std::make_unique<CpuEstimateSource>(stat_path, Availability{true, "", ""});
   source->configure(tdp_w, *idle_fraction, origin, *times, s_to_ns(*poll_ms * 1e-3));

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/parse.hpp"
 #include "sources/backends.hpp"
 #include "sources/energy_accumulator.hpp"
 #include "sources/sysfs_file.hpp"
@@ -67,9 +68,10 @@ std::optional<AttributeName> split_attribute(std::string_view name) {
       digits_end >= name.size() || name[digits_end] != '_') {
     return std::nullopt;
   }
-  return AttributeName{std::string(name.substr(0, digits_begin)),
-                       std::stoi(std::string(name.substr(digits_begin, digits_end - digits_begin))),
-                       std::string(name.substr(digits_end + 1))};
+  return AttributeName{
+      std::string(name.substr(0, digits_begin)),
+      static_cast<int>(*to_int64(name.substr(digits_begin, digits_end - digits_begin))),
+      std::string(name.substr(digits_end + 1))};
 }
 
 class HwmonSource final : public Source {

@@ -2,6 +2,7 @@
 // every line). Power = current × voltage.
 #include <fmt/format.h>
 
+#include "core/parse.hpp"
 #include "core/time_range.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
@@ -47,13 +48,13 @@ Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& 
     std::string_view bad_value;
     if (fields.size() < 3) {
       bad_field = "fields";
-    } else if (!(time = trace_text::parse_number(fields[0]))) {
+    } else if (!(time = to_number(fields[0]))) {
       bad_field = "Time";
       bad_value = fields[0];
-    } else if (!(current_ma = trace_text::parse_number(fields[1]))) {
+    } else if (!(current_ma = to_number(fields[1]))) {
       bad_field = "Main(mA)";
       bad_value = fields[1];
-    } else if (!(voltage_v = trace_text::parse_number(fields[2]))) {
+    } else if (!(voltage_v = to_number(fields[2]))) {
       bad_field = "Main Voltage(V)";
       bad_value = fields[2];
     }
@@ -77,7 +78,7 @@ Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& 
     }
     // Integral stamps are converted exactly: 1.7e15 µs in ns is beyond a double's 53 bits.
     TimeNs t_ns = 0;
-    if (const auto whole = trace_text::parse_integer(fields[0])) {
+    if (const auto whole = to_int64(fields[0])) {
       t_ns = *whole * (*microseconds ? kNsPerUs : kNsPerMs);
     } else {
       t_ns = static_cast<TimeNs>(*time * (*microseconds ? 1e3 : 1e6));

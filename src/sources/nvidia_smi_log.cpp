@@ -7,6 +7,7 @@
 #include <cctype>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
@@ -51,81 +52,82 @@ struct GpuSamples {
   std::array<std::vector<RawSample>, kImported.size()> samples;
 };
 
-}  // namespace
-
-Result<PowerLog> read_nvidia_smi_log(const std::string& path, const PowerLogOptions& options) {
-  JP_TRY(std::string content, trace_text::read_all(path));
-  const std::vector<Line> lines = trace_text::split_lines(content);
-
-  std::size_t last_content = 0;  // the last non-blank line is the one a killed logger cuts
-  for (const Line& line : lines) {
-    if (!trace_text::trim(line.text).empty()) last_content = line.number;
-  }
-  if (last_content == 0) return invalid_input(path, "content", "", "the file is empty");
-
+// The columns: from the first non-blank line when it is a header, else the options' list.
+struct LogLayout {
   std::vector<std::string> columns;
-  std::size_t first_data = 0;
-  std::string header_rule;
+  std::size_t first_data = 0;  // line number of the first data line
+  std::string rule;            // how the columns were found, for the provenance
+  std::optional<std::size_t> column(std::string_view name) const {
+    const auto it = std::find(columns.begin(), columns.end(), name);
+    if (it == columns.end()) return std::nullopt;
+    return static_cast<std::size_t>(it - columns.begin());
+  }
+};
+
+LogLayout find_layout(const std::vector<Line>& lines, const PowerLogOptions& options) {
+  LogLayout layout;
   for (const Line& line : lines) {
     if (trace_text::trim(line.text).empty()) continue;
     const auto fields = trace_text::split_fields(line.text, ',');
     if (canonical_column(fields[0]) == "timestamp") {
-      for (std::string_view f : fields) columns.push_back(canonical_column(f));
-      first_data = line.number + 1;
-      header_rule = fmt::format("header on line {}", line.number);
+      for (std::string_view f : fields) layout.columns.push_back(canonical_column(f));
+      layout.first_data = line.number + 1;
+      layout.rule = fmt::format("header on line {}", line.number);
     } else {
-      columns = options.noheader_columns;
-      first_data = line.number;
-      header_rule = fmt::format("no header: columns {}", fmt::join(columns, ","));
+      layout.columns = options.noheader_columns;
+      layout.first_data = line.number;
+      layout.rule = fmt::format("no header: columns {}", fmt::join(layout.columns, ","));
     }
     break;
   }
-  const auto column_of = [&](std::string_view name) -> std::optional<std::size_t> {
-    const auto it = std::find(columns.begin(), columns.end(), name);
-    if (it == columns.end()) return std::nullopt;
-    return static_cast<std::size_t>(it - columns.begin());
-  };
-  const auto timestamp_col = column_of("timestamp");
-  const auto power_col = column_of("power.draw");
-  if (!timestamp_col || !power_col) {
-    return invalid_input(path, "columns", fmt::format("{}", fmt::join(columns, ",")),
-                         "an nvidia-smi log needs the timestamp and power.draw columns");
-  }
-  const auto index_col = column_of("index");
-  const auto name_col = column_of("name");
+  return layout;
+}
 
-  PowerLog trace;
-  trace.path = path;
-  trace.format = "nvidia-smi";
+// What the data lines held, per GPU, and what was left out of them.
+struct LogRows {
   std::map<std::string, GpuSamples> gpus;
-  std::size_t unavailable = 0;
+  std::size_t unavailable = 0;                                // values marked [N/A] …
   std::array<std::size_t, kImported.size()> unit_suffixes{};  // values that carried a suffix
   std::size_t repeated_headers = 0;
+};
 
+// Reads every data line; a bad field is an error naming file:line, field and value, except on a
+// last line a killed logger may have cut (then a warning, and the line contributes nothing).
+Result<LogRows> read_rows(const std::vector<Line>& lines, const LogLayout& layout,
+                          const std::string& path, const PowerLogOptions& options,
+                          std::vector<std::string>& warnings) {
+  std::size_t last_content = 0;  // the last non-blank line is the one a killed logger cuts
   for (const Line& line : lines) {
-    if (line.number < first_data || trace_text::trim(line.text).empty()) continue;
+    if (!trace_text::trim(line.text).empty()) last_content = line.number;
+  }
+  const std::size_t timestamp_col = *layout.column("timestamp");
+  const auto index_col = layout.column("index");
+  const auto name_col = layout.column("name");
+  LogRows rows;
+  for (const Line& line : lines) {
+    if (line.number < layout.first_data || trace_text::trim(line.text).empty()) continue;
     const bool may_be_truncated = line.number == last_content;
     const auto fields = trace_text::split_fields(line.text, ',');
     const auto reject = [&](std::string_view field, std::string_view value,
                             std::string_view problem) {
-      return trace_text::reject_field(trace.warnings, path, line.number, may_be_truncated, field,
-                                      value, problem);
+      return trace_text::reject_field(warnings, path, line.number, may_be_truncated, field, value,
+                                      problem);
     };
     if (canonical_column(fields[0]) == "timestamp") {
-      ++repeated_headers;
+      ++rows.repeated_headers;
       continue;
     }
-    if (fields.size() != columns.size()) {
+    if (fields.size() != layout.columns.size()) {
       if (auto e = reject("fields", std::to_string(fields.size()),
-                          fmt::format("expected {} fields", columns.size()))) {
+                          fmt::format("expected {} fields", layout.columns.size()))) {
         return *e;
       }
       continue;
     }
-    const auto t = parse_wall_clock_ns(fields[*timestamp_col], options.utc_offset_s);
+    const auto t = parse_wall_clock_ns(fields[timestamp_col], options.utc_offset_s);
     if (!t) {
       if (auto e =
-              reject("timestamp", fields[*timestamp_col], "not a YYYY/MM/DD hh:mm:ss.fff time")) {
+              reject("timestamp", fields[timestamp_col], "not a YYYY/MM/DD hh:mm:ss.fff time")) {
         return *e;
       }
       continue;
@@ -134,11 +136,11 @@ Result<PowerLog> read_nvidia_smi_log(const std::string& path, const PowerLogOpti
     std::array<std::optional<double>, kImported.size()> values;
     bool complete = true;
     for (std::size_t c = 0; c < kImported.size() && complete; ++c) {
-      const auto col = column_of(kImported[c].query);
+      const auto col = layout.column(kImported[c].query);
       if (!col) continue;
       const std::string_view field = fields[*col];
       if (trace_text::is_unavailable_marker(field)) {
-        ++unavailable;
+        ++rows.unavailable;
         continue;
       }
       const auto value = trace_text::parse_number_with_unit(field, kImported[c].unit);
@@ -151,35 +153,24 @@ Result<PowerLog> read_nvidia_smi_log(const std::string& path, const PowerLogOpti
         continue;
       }
       if (!field.empty() && !std::isdigit(static_cast<unsigned char>(field.back())))
-        ++unit_suffixes[c];
+        ++rows.unit_suffixes[c];
       values[c] = *value * kImported[c].scale;
     }
     if (!complete) continue;
     const std::string gpu = index_col ? std::string(fields[*index_col]) : "0";
-    GpuSamples& samples = gpus[gpu];
+    GpuSamples& samples = rows.gpus[gpu];
     if (name_col && samples.name.empty()) samples.name = std::string(fields[*name_col]);
     for (std::size_t c = 0; c < kImported.size(); ++c) {
       if (values[c]) samples.samples[c].push_back(RawSample{*t, *values[c], line.number});
     }
   }
-  if (unavailable > 0) {
-    trace.warnings.push_back(
-        fmt::format("{}: {} values marked unavailable ([N/A]…) left out", path, unavailable));
-  }
-  if (gpus.empty() || std::all_of(gpus.begin(), gpus.end(),
-                                  [](const auto& g) { return g.second.samples[0].empty(); })) {
-    return invalid_input(path, "power.draw", "", "no power samples in the log");
-  }
+  return rows;
+}
 
-  TimeNs first_ns = std::numeric_limits<TimeNs>::max();
-  for (const auto& [gpu, samples] : gpus) {
-    for (const auto& column : samples.samples) {
-      if (!column.empty()) first_ns = std::min(first_ns, column.front().t_ns);
-    }
-  }
-  trace.offset_ns = trace_text::resolve_offset(options, first_ns);
-
-  for (auto& [gpu, samples] : gpus) {
+// One series per GPU and imported column, on the monotonic axis.
+Status add_series(LogRows& rows, const LogLayout& layout, const std::string& path,
+                  const PowerLogOptions& options, PowerLog& trace) {
+  for (auto& [gpu, samples] : rows.gpus) {
     for (std::size_t c = 0; c < kImported.size(); ++c) {
       std::vector<RawSample>& raw = samples.samples[c];
       if (raw.empty()) continue;
@@ -194,8 +185,9 @@ Result<PowerLog> read_nvidia_smi_log(const std::string& path, const PowerLogOpti
       channel.provenance = Provenance::kImported;
       trace_text::SeriesRules rules;
       const std::string extra = fmt::format(
-          "{} column '{}'{}{}", header_rule, kImported[c].query,
-          unit_suffixes[c] > 0 ? fmt::format(", unit suffix '{}' stripped", kImported[c].unit) : "",
+          "{} column '{}'{}{}", layout.rule, kImported[c].query,
+          rows.unit_suffixes[c] > 0 ? fmt::format(", unit suffix '{}' stripped", kImported[c].unit)
+                                    : "",
           trace.warnings.empty() ? "" : fmt::format(", {} warnings", trace.warnings.size()));
       JP_TRY(Series series, trace_text::build_series(channel, raw, path, options.gap_factor,
                                                      options.min_gap_ns, rules));
@@ -210,9 +202,46 @@ Result<PowerLog> read_nvidia_smi_log(const std::string& path, const PowerLogOpti
       trace.series.push_back(std::move(series));
     }
   }
-  if (repeated_headers > 0) {
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<PowerLog> read_nvidia_smi_log(const std::string& path, const PowerLogOptions& options) {
+  JP_TRY(std::string content, trace_text::read_all(path));
+  const std::vector<Line> lines = trace_text::split_lines(content);
+  if (std::all_of(lines.begin(), lines.end(),
+                  [](const Line& l) { return trace_text::trim(l.text).empty(); })) {
+    return invalid_input(path, "content", "", "the file is empty");
+  }
+  const LogLayout layout = find_layout(lines, options);
+  if (!layout.column("timestamp") || !layout.column("power.draw")) {
+    return invalid_input(path, "columns", fmt::format("{}", fmt::join(layout.columns, ",")),
+                         "an nvidia-smi log needs the timestamp and power.draw columns");
+  }
+  PowerLog trace;
+  trace.path = path;
+  trace.format = "nvidia-smi";
+  JP_TRY(LogRows rows, read_rows(lines, layout, path, options, trace.warnings));
+  if (rows.unavailable > 0) {
     trace.warnings.push_back(
-        fmt::format("{}: {} repeated header lines skipped", path, repeated_headers));
+        fmt::format("{}: {} values marked unavailable ([N/A]…) left out", path, rows.unavailable));
+  }
+  if (rows.gpus.empty() || std::all_of(rows.gpus.begin(), rows.gpus.end(),
+                                       [](const auto& g) { return g.second.samples[0].empty(); })) {
+    return invalid_input(path, "power.draw", "", "no power samples in the log");
+  }
+  TimeNs first_ns = std::numeric_limits<TimeNs>::max();
+  for (const auto& [gpu, samples] : rows.gpus) {
+    for (const auto& column : samples.samples) {
+      if (!column.empty()) first_ns = std::min(first_ns, column.front().t_ns);
+    }
+  }
+  trace.offset_ns = trace_text::resolve_offset(options, first_ns);
+  JP_RETURN_IF_ERROR(add_series(rows, layout, path, options, trace));
+  if (rows.repeated_headers > 0) {
+    trace.warnings.push_back(
+        fmt::format("{}: {} repeated header lines skipped", path, rows.repeated_headers));
   }
   return trace;
 }

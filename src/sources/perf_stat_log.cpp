@@ -6,6 +6,7 @@
 #include <array>
 #include <map>
 
+#include "core/parse.hpp"
 #include "core/time_range.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
@@ -29,7 +30,7 @@ std::optional<TimeNs> parse_perf_start(std::string_view line, std::int64_t utc_o
   static constexpr std::array<std::string_view, 12> kMonths = {
       "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   const auto month = std::find(kMonths.begin(), kMonths.end(), words[1]);
-  const auto day = trace_text::parse_number(words[2]);
+  const auto day = to_number(words[2]);
   if (month == kMonths.end() || !day || !(*day >= 1 && *day <= 31) || words[4].size() != 4 ||
       words[3].size() != 8) {
     return std::nullopt;
@@ -104,7 +105,7 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
       }
       continue;
     }
-    const auto seconds = trace_text::parse_number(fields[0]);
+    const auto seconds = to_number(fields[0]);
     if (!seconds || *seconds < 0 || !checked_s_to_ns(*seconds)) {
       if (auto e = reject("time", fields[0], "not seconds since perf started (-I output)"))
         return *e;
@@ -122,7 +123,7 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
       ++samples.not_counted;
       continue;
     }
-    const auto joules = trace_text::parse_number(fields[1]);
+    const auto joules = to_number(fields[1]);
     if (!joules || *joules < 0) {
       if (auto e = reject("value", fields[1], "not a non-negative number of Joules")) return *e;
       continue;

@@ -52,7 +52,7 @@ Channel make_channel(std::string id, std::string_view source, std::string device
 
 std::string powercap_permission_fix() {
   return "RAPL energy files are root-only since Linux 5.10 (the PLATYPUS fix). Either use the perf "
-         "path (--source rapl-perf; needs kernel.perf_event_paranoid <= 0, e.g. `sudo sysctl "
+         "path (the rapl-perf source; needs kernel.perf_event_paranoid <= 0, e.g. `sudo sysctl "
          "kernel.perf_event_paranoid=0`), or give a group read access: until reboot `sudo chmod "
          "g+r /sys/class/powercap/intel-rapl:*/energy_uj && sudo chgrp power "
          "/sys/class/powercap/intel-rapl:*/energy_uj`; permanently a udev rule in "
@@ -70,7 +70,7 @@ std::string perf_permission_fix() {
 
 std::string msr_permission_fix() {
   return "/dev/cpu/N/msr needs root (CAP_SYS_RAWIO and read access to the device): run jouleprof "
-         "as root, or prefer --source rapl-powercap or rapl-perf, which need less privilege";
+         "as root, or prefer the rapl-powercap or rapl-perf source, which need less privilege";
 }
 
 }  // namespace jouleprof::rapl

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "core/parse.hpp"
 #include "sources/backends.hpp"
 #include "sources/cpu_topology.hpp"
 #include "sources/energy_accumulator.hpp"
@@ -169,13 +170,13 @@ class RaplMsrSource final : public Source {
       fail(error.message(), rapl::msr_permission_fix());
     } else if (error.code() == ErrorCode::kNotFound) {
       fail(fmt::format("{} (the msr driver is not loaded)", error.message()),
-           "`sudo modprobe msr` (and run as root), or use --source rapl-powercap or rapl-perf");
+           "`sudo modprobe msr` (and run as root), or use the rapl-powercap or rapl-perf source");
     } else if (error.code() == ErrorCode::kIo) {
       fail(fmt::format("{}: this CPU (or the hypervisor) does not expose the RAPL registers",
                        error.message()),
-           "try --source rapl-perf or rapl-powercap; virtual machines usually hide RAPL");
+           "try the rapl-perf or rapl-powercap source; virtual machines usually hide RAPL");
     } else {
-      fail(error.message(), "try --source rapl-powercap or rapl-perf");
+      fail(error.message(), "try the rapl-powercap or rapl-perf source");
     }
   }
 
@@ -189,15 +190,14 @@ class RaplMsrSource final : public Source {
     std::optional<double> dram_unit_override;
     if (const auto it = options.settings.find(std::string(kDramUnitSetting));
         it != options.settings.end()) {
-      char* end = nullptr;
-      const double unit = std::strtod(it->second.c_str(), &end);
-      if (it->second.empty() || *end != '\0' || !(unit > 0.0)) {
+      const std::optional<double> unit = to_number(it->second);
+      if (!unit || !(*unit > 0.0)) {
         return fail(invalid_input("settings", kDramUnitSetting, it->second,
                                   "expected a positive number of joules per count")
                         .message(),
                     "");
       }
-      dram_unit_override = unit;
+      dram_unit_override = *unit;
     }
 
     // Lead CPU of each package (the lowest-numbered), and for AMD one CPU per physical core.

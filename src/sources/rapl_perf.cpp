@@ -17,6 +17,7 @@
 #include <map>
 #include <optional>
 
+#include "core/parse.hpp"
 #include "sources/backends.hpp"
 #include "sources/rapl_common.hpp"
 #include "sources/sysfs_file.hpp"
@@ -141,7 +142,7 @@ class RaplPerfSource final : public Source {
                     "RAPL perf events (virtual machines usually hide them)",
                     pmu_dir.string())
               : type.error().message();
-      availability_.fix = "try --source rapl-powercap or rapl-msr";
+      availability_.fix = "try the rapl-powercap or rapl-msr source";
       return;
     }
     auto cpumask_text = sysfs::read_text(pmu_dir / "cpumask");
@@ -161,7 +162,7 @@ class RaplPerfSource final : public Source {
       availability_.reason =
           fmt::format("the `power` PMU at {} has no usable energy-* events{}{}", pmu_dir.string(),
                       skipped.empty() ? "" : ": ", fmt::join(skipped, "; "));
-      availability_.fix = "try --source rapl-powercap or rapl-msr";
+      availability_.fix = "try the rapl-powercap or rapl-msr source";
       return;
     }
 
@@ -229,7 +230,7 @@ class RaplPerfSource final : public Source {
     if (events_.empty()) {
       availability_.reason = fmt::format("{}", fmt::join(skipped, "; "));
       availability_.fix = permission_denied ? rapl::perf_permission_fix()
-                                            : "try --source rapl-powercap or rapl-msr";
+                                            : "try the rapl-powercap or rapl-msr source";
       return;
     }
     availability_.available = true;
@@ -356,10 +357,8 @@ std::vector<PerfEnergyEvent> discover_perf_energy_events(const std::filesystem::
       skipped.push_back(scale_text.error().message());
       continue;
     }
-    char* end = nullptr;
-    const double scale_j = std::strtod(scale_text->c_str(), &end);
-    if (scale_text->empty() || end != scale_text->c_str() + scale_text->size() ||
-        !std::isfinite(scale_j) || scale_j <= 0.0) {
+    const std::optional<double> scale_j = to_number(*scale_text);
+    if (!scale_j || *scale_j <= 0.0) {
       skipped.push_back(invalid_input(scale_file.string(), "scale", *scale_text,
                                       "expected a positive number of joules per count")
                             .message());
@@ -374,7 +373,7 @@ std::vector<PerfEnergyEvent> discover_perf_energy_events(const std::filesystem::
                : unit.error().message());
       continue;
     }
-    events.push_back({name, *config, scale_j});
+    events.push_back({name, *config, *scale_j});
   }
   return events;
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/parse.hpp"
 #include "sources/backends.hpp"
 #include "sources/energy_accumulator.hpp"
 #include "sources/plausibility.hpp"
@@ -40,7 +41,7 @@ std::optional<std::vector<int>> zone_indices(std::string_view dir_name) {
         !std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       return std::nullopt;
     }
-    indices.push_back(std::stoi(std::string(part)));
+    indices.push_back(static_cast<int>(*to_int64(part)));  // at most 6 digits
     if (colon == std::string_view::npos) break;
     rest = rest.substr(colon + 1);
   }
@@ -57,7 +58,7 @@ std::optional<int> package_socket(std::string_view zone_name) {
       !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return std::nullopt;
   }
-  return std::stoi(std::string(digits));
+  return static_cast<int>(*to_int64(digits));  // at most 6 digits
 }
 
 // "package-0" and "package-0-die-1" are packages; every other name is its own domain.
@@ -123,8 +124,8 @@ class RaplPowercapSource final : public Source {
       availability_.reason = fmt::format("no powercap RAPL zones: {} ({})", class_dir.string(),
                                          entries.error().message());
       availability_.fix =
-          "load the RAPL driver (`sudo modprobe intel_rapl_msr`, Intel and AMD), or try --source "
-          "rapl-perf or rapl-msr; virtual machines usually do not expose RAPL";
+          "load the RAPL driver (`sudo modprobe intel_rapl_msr`, Intel and AMD), or try the "
+          "rapl-perf or rapl-msr source; virtual machines usually do not expose RAPL";
       return;
     }
 
@@ -183,7 +184,7 @@ class RaplPowercapSource final : public Source {
       availability_.fix = permission_denied
                               ? rapl::powercap_permission_fix()
                               : "load the RAPL driver (`sudo modprobe intel_rapl_msr`), or try "
-                                "--source rapl-perf or rapl-msr";
+                                "the rapl-perf or rapl-msr source";
       return;
     }
     availability_.available = true;

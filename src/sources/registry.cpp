@@ -134,8 +134,8 @@ SourceDiscovery discover_default(const SourceOptions& options, ProbeClock& probe
         found.unavailable.push_back(
             {std::string(entry.name),
              {false, liveness.evidence,
-              fmt::format("virtual machines often expose RAPL without feeding it; pass "
-                          "--source {} to use it anyway",
+              fmt::format("virtual machines often expose RAPL without feeding it; select the "
+                          "{} source by name (SourceOptions::selected) to use it anyway",
                           entry.name)}});
         continue;
       }
@@ -166,7 +166,7 @@ Result<SourceDiscovery> discover_selected(const SourceOptions& options) {
   for (const std::string& name : options.selected) {
     const SourceEntry* entry = find_entry(name);
     if (entry == nullptr) {
-      return invalid_input("--source", "name", name,
+      return invalid_input("SourceOptions::selected", "name", name,
                            fmt::format("unknown energy source (valid: {})", source_names()));
     }
     if (std::find(entries.begin(), entries.end(), entry) == entries.end()) entries.push_back(entry);

@@ -12,9 +12,9 @@ namespace jouleprof {
 
 using SettingsMap = std::map<std::string, std::string>;
 
-// Parses a whole string as a finite number in [min, max].
-Result<double> parse_number(std::string_view where, std::string_view field, std::string_view text,
-                            double min, double max);
+// A number (core/parse.hpp's rule) in [min, max]; the error names where, field and value.
+Result<double> parse_number_between(std::string_view where, std::string_view field,
+                                    std::string_view text, double min, double max);
 
 // settings[key] as a number in [min, max], or `fallback` when the key is absent.
 Result<double> setting_number(const SettingsMap& settings, const std::string& key, double fallback,

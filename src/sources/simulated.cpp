@@ -31,7 +31,7 @@ constexpr std::string_view kOriginKey = "origin_ns=";
 constexpr double kMaxSeconds = 1e7;
 
 Result<double> parse_watts(std::string_view text, std::string_view field) {
-  return parse_number("simulate.profile", field, text, 0.0, kMaxWatts);
+  return parse_number_between("simulate.profile", field, text, 0.0, kMaxWatts);
 }
 
 std::string_view trim(std::string_view s) {
@@ -185,8 +185,8 @@ Result<PowerProfile> PowerProfile::parse(const std::string& text, bool repeat) {
     std::string_view power = part;
     if (const std::size_t colon = part.find(':'); colon != std::string_view::npos) {
       power = trim(part.substr(0, colon));
-      JP_TRY(seg.duration_s, parse_number("simulate.profile", field + " duration",
-                                          trim(part.substr(colon + 1)), 0.0, kMaxSeconds));
+      JP_TRY(seg.duration_s, parse_number_between("simulate.profile", field + " duration",
+                                                  trim(part.substr(colon + 1)), 0.0, kMaxSeconds));
       if (seg.duration_s <= 0.0) {
         return invalid_input("simulate.profile", field + " duration", part, "must be positive");
       }
@@ -287,7 +287,8 @@ Result<SimulationSettings> parse_simulation_settings(const SettingsMap& settings
     repeat = *r == "1";
   }
   if (watts != nullptr) {
-    JP_TRY(const double w, parse_number("settings", "simulate.watts", *watts, 0.0, kMaxWatts));
+    JP_TRY(const double w,
+           parse_number_between("settings", "simulate.watts", *watts, 0.0, kMaxWatts));
     s.profile = PowerProfile::constant(w);
     s.profile_text = *watts;
   } else if (profile != nullptr) {
@@ -334,8 +335,8 @@ std::unique_ptr<Source> make_simulated_source(const SourceOptions& options) {
     return std::make_unique<SimulatedSource>(
         SimulationSettings{},
         Availability{false, settings.error().message(),
-                     "give a power profile: `--simulate WATTS` on run, or the settings "
-                     "simulate.watts / simulate.profile (docs/sources.md)"});
+                     "give a power profile: setting simulate.watts or simulate.profile "
+                     "(docs/sources.md)"});
   }
   return std::make_unique<SimulatedSource>(std::move(settings).value(), Availability{true, "", ""});
 }

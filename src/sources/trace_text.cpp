@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <fstream>
 #include <sstream>
 
+#include "core/parse.hpp"
 #include "core/text_file.hpp"
 #include "sources/plausibility.hpp"
 
@@ -32,11 +32,7 @@ std::vector<Line> split_lines(std::string_view content) {
   return lines;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+std::string_view trim(std::string_view s) { return trim_ascii_space(s); }
 
 std::vector<std::string_view> split_fields(std::string_view line, char separator) {
   std::vector<std::string_view> fields;
@@ -50,30 +46,13 @@ std::vector<std::string_view> split_fields(std::string_view line, char separator
   return fields;
 }
 
-std::optional<double> parse_number(std::string_view field) {
-  field = trim(field);
-  if (!field.empty() && field.front() == '+') field.remove_prefix(1);
-  double value = 0.0;
-  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
-  if (ec != std::errc() || ptr != field.data() + field.size()) return std::nullopt;
-  return value;
-}
-
-std::optional<std::int64_t> parse_integer(std::string_view field) {
-  field = trim(field);
-  std::int64_t value = 0;
-  const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
-  if (ec != std::errc() || ptr != field.data() + field.size()) return std::nullopt;
-  return value;
-}
-
 std::optional<double> parse_number_with_unit(std::string_view field, std::string_view unit) {
   field = trim(field);
   if (!unit.empty() && field.size() >= unit.size() &&
       field.substr(field.size() - unit.size()) == unit) {
     field.remove_suffix(unit.size());
   }
-  return parse_number(field);
+  return to_number(field);
 }
 
 bool is_unavailable_marker(std::string_view field) {

@@ -29,9 +29,8 @@ std::string_view trim(std::string_view s);
 // Splits on `separator` and trims each field.
 std::vector<std::string_view> split_fields(std::string_view line, char separator);
 
-// "119.17 W" -> 119.17 when the suffix is one of `units` (or absent); nullopt otherwise.
-std::optional<double> parse_number(std::string_view field);
-std::optional<std::int64_t> parse_integer(std::string_view field);
+// "119.17 W" -> 119.17 when the suffix is `unit` (or absent); nullopt otherwise. Numbers by the
+// one rule of core/parse.hpp (to_number, to_int64).
 std::optional<double> parse_number_with_unit(std::string_view field, std::string_view unit);
 
 // nvidia-smi's markers for an unreadable value: [N/A], [Not Supported], [Unknown Error], …

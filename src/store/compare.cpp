@@ -3,10 +3,12 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
+
+#include "core/parse.hpp"
 
 namespace jouleprof {
 
@@ -26,17 +28,15 @@ Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::st
     JP_TRY(Profile profile, read_profile_json(reference));
     return snapshot_of(profile, reference);
   }
-  std::int64_t id = 0;
-  const auto [end, parse] =
-      std::from_chars(reference.data(), reference.data() + reference.size(), id);
-  if (parse != std::errc() || end != reference.data() + reference.size() || reference.empty()) {
+  const std::optional<std::int64_t> id = to_int64(reference);
+  if (!id) {
     return Error(ErrorCode::kNotFound,
                  "'" + reference + "' is neither a profile file nor a run id in the history");
   }
   JP_TRY(HistoryDb db, HistoryDb::open_existing(db_path));
-  JP_TRY(RunRecord run, db.run(id));
-  JP_TRY(std::vector<NodeEnergy> nodes, db.nodes(id));
-  return EnergySnapshot{fmt::format("run {}", id), run.total_energy_j, run.process_energy_j,
+  JP_TRY(RunRecord run, db.run(*id));
+  JP_TRY(std::vector<NodeEnergy> nodes, db.nodes(*id));
+  return EnergySnapshot{fmt::format("run {}", *id), run.total_energy_j, run.process_energy_j,
                         std::move(nodes), run.provenance};
 }
 
@@ -129,15 +129,14 @@ Result<EnergyBudget> parse_budget(std::string_view text) {
     b.kind = EnergyBudget::Kind::kAbsolute;
     t.remove_suffix(1);
   } else {
-    return invalid_input("--budget", "budget", text,
+    return invalid_input("energy budget", "budget", text,
                          "needs a unit: a percentage like 5% or joules like 2.5J");
   }
-  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-  double value = 0.0;
-  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
-  if (ec != std::errc() || end != t.data() + t.size() || t.empty() || !std::isfinite(value) ||
-      value < 0.0) {
-    return invalid_input("--budget", "budget", text, "is not a non-negative number with % or J");
+  const std::optional<double> parsed = to_number(t);
+  const double value = parsed.value_or(-1.0);
+  if (value < 0.0) {
+    return invalid_input("energy budget", "budget", text,
+                         "is not a non-negative number with % or J");
   }
   b.value = b.kind == EnergyBudget::Kind::kRelative ? value / 100.0 : value;
   return b;

@@ -199,10 +199,12 @@ class ScriptBlock {
 
 Status check_options(const KernelCallOptions& options) {
   if (options.device != "cpu" && options.device != "cuda") {
-    return invalid_input("--device", "device", options.device, "must be cpu or cuda");
+    return invalid_input("kernel calls", "KernelCallOptions::device", options.device,
+                         "must be cpu or cuda");
   }
   if (options.device == "cuda" && !cuda_available()) {
-    return Error(ErrorCode::kUnavailable, "--device cuda: this libtorch has no usable CUDA device");
+    return Error(ErrorCode::kUnavailable,
+                 "KernelCallOptions::device cuda: this libtorch has no usable CUDA device");
   }
   if (options.threads > 0) ::torch::set_num_threads(options.threads);
   return Status::Ok();

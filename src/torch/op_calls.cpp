@@ -36,13 +36,15 @@ std::vector<std::string> measurable_ops() {
 
 Result<OpCall> make_op_call(const std::string& op, std::int64_t size, const std::string& device,
                             std::uint64_t seed) {
-  if (size <= 0) return invalid_input("--sizes", "size", std::to_string(size), "must be positive");
+  if (size <= 0)
+    return invalid_input("op call", "OpCall size", std::to_string(size), "must be positive");
   if (device != "cpu" && device != "cuda") {
-    return invalid_input("--device", "device", device, "must be cpu or cuda");
+    return invalid_input("op call", "OpCall device", device, "must be cpu or cuda");
   }
   const bool cuda = device == "cuda";
   if (cuda && !cuda_available()) {
-    return Error(ErrorCode::kUnavailable, "--device cuda: this libtorch has no usable CUDA device");
+    return Error(ErrorCode::kUnavailable,
+                 "OpCall device cuda: this libtorch has no usable CUDA device");
   }
   OpCall call;
   call.op = op;
@@ -119,12 +121,13 @@ Result<OpCall> make_op_call(const std::string& op, std::int64_t size, const std:
     } else {
       std::string known;
       for (const std::string& o : measurable_ops()) known += (known.empty() ? "" : ", ") + o;
-      return invalid_input("--op", "op", op, "unknown (known: " + known + ")");
+      return invalid_input("op call", "OpCall op", op, "unknown (known: " + known + ")");
     }
   } catch (const std::exception& e) {
-    return Error(ErrorCode::kInvalidInput,
-                 fmt::format("--op {} --sizes {}: libtorch could not build the inputs: {}", op,
-                             size, e.what()));
+    return Error(
+        ErrorCode::kInvalidInput,
+        fmt::format("OpCall op {}, OpCall size {}: libtorch could not build the inputs: {}", op,
+                    size, e.what()));
   }
   return call;
 }

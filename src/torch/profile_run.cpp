@@ -46,11 +46,11 @@ LayerBlockShares transformer_block_shares(const ProfileNode& tree) {
 
 Result<TorchProfile> profile_workload(Workload& workload, const TorchProfileOptions& options) {
   if (options.steps < 1)
-    return invalid_input("command line", "--steps", std::to_string(options.steps),
-                         "must be at least 1");
+    return invalid_input("torch profile", "TorchProfileOptions::steps",
+                         std::to_string(options.steps), "must be at least 1");
   if (options.warmup < 0)
-    return invalid_input("command line", "--warmup", std::to_string(options.warmup),
-                         "must not be negative");
+    return invalid_input("torch profile", "TorchProfileOptions::warmup",
+                         std::to_string(options.warmup), "must not be negative");
   JP_TRY(auto monitor, Monitor::open(options.monitor));
   JP_RETURN_IF_ERROR(monitor->start());
   if (options.idle_ns > 0) {
@@ -117,14 +117,14 @@ Result<TorchProfile> profile_workload(Workload& workload, const TorchProfileOpti
     profile.meta.options["torch.calibration"] = options.calibration->origin;
   }
   for (const ChannelSummary& c : profile.channels) {
-    if (c.idle_power_w && !attribution.idle_power_w.count(c.channel_id)) {
-      attribution.idle_power_w[c.channel_id] = *c.idle_power_w;
-    }
     if (c.provenance == Provenance::kMeasured) any_measured = true;
   }
   result.estimated = !any_measured;
-  attribution.window_begin_ns = begin_ns;
-  attribution.window_end_ns = end_ns;
+  // The run's window (from the first step to the Monitor's stop): the tree then sums to the
+  // channels' measured energy, the moments after the last step in [unattributed]. The measured
+  // idle power feeds the static/dynamic split (attribute_profile).
+  attribution.window_begin_ns = profile.meta.begin_ns;
+  attribution.window_end_ns = profile.meta.end_ns;
   JP_RETURN_IF_ERROR(attribute_profile(profile, attribution));
   return result;
 }

@@ -89,7 +89,7 @@ std::map<std::string, Preset> presets() {
 }
 
 Error bad_option(std::string_view option, int value, std::string_view problem) {
-  return invalid_input("command line", option, std::to_string(value), problem);
+  return invalid_input("workload", option, std::to_string(value), problem);
 }
 
 class ZooWorkload : public Workload {
@@ -178,26 +178,28 @@ Result<std::unique_ptr<Workload>> make_workload(const WorkloadOptions& options) 
   const auto all = presets();
   const auto found = all.find(options.model);
   if (found == all.end()) {
-    return invalid_input("command line", "--model", options.model,
-                         "is not a zoo model (`jouleprof profile --list-models` lists them)");
+    return invalid_input("workload", "WorkloadOptions::model", options.model,
+                         "is not a zoo model (zoo_models() lists them)");
   }
   Preset preset = found->second;
-  for (auto [option, value] : {std::pair{"--batch", options.batch},
-                               {"--seq", options.seq},
-                               {"--image", options.image},
-                               {"--layers", options.layers},
-                               {"--hidden", options.hidden},
-                               {"--heads", options.heads},
-                               {"--vocab", options.vocab},
-                               {"--threads", options.threads}}) {
+  for (auto [option, value] : {std::pair{"WorkloadOptions::batch", options.batch},
+                               {"WorkloadOptions::seq", options.seq},
+                               {"WorkloadOptions::image", options.image},
+                               {"WorkloadOptions::layers", options.layers},
+                               {"WorkloadOptions::hidden", options.hidden},
+                               {"WorkloadOptions::heads", options.heads},
+                               {"WorkloadOptions::vocab", options.vocab},
+                               {"WorkloadOptions::threads", options.threads}}) {
     if (value < 0) return bad_option(option, value, "must not be negative");
   }
   if (options.device != "cpu" && options.device != "cuda") {
-    return invalid_input("command line", "--device", options.device, "must be cpu or cuda");
+    return invalid_input("workload", "WorkloadOptions::device", options.device,
+                         "must be cpu or cuda");
   }
   if (options.device == "cuda" && !cuda_available()) {
     return Error(ErrorCode::kUnavailable,
-                 "--device cuda: this libtorch has no usable CUDA device (CPU build or no GPU)");
+                 "WorkloadOptions::device cuda: this libtorch has no usable CUDA device (CPU "
+                 "build or no GPU)");
   }
   const int batch = options.batch ? options.batch : preset.batch;
   const int seq = options.seq ? options.seq : preset.seq;
@@ -223,12 +225,12 @@ Result<std::unique_ptr<Workload>> make_workload(const WorkloadOptions& options) 
     if (options.vocab) c.vocab = options.vocab;
     if (c.hidden % c.heads != 0) {
       return bad_option(
-          "--hidden", c.hidden,
+          "WorkloadOptions::hidden", c.hidden,
           "must be a multiple of the number of heads (" + std::to_string(c.heads) + ")");
     }
     if (seq > c.max_positions) {
       return bad_option(
-          "--seq", seq,
+          "WorkloadOptions::seq", seq,
           "exceeds the " + std::to_string(c.max_positions) + " positions of the model");
     }
     net = make_bert(c, preset.family == Family::kAlbert ? "albert" : "bert");
@@ -245,7 +247,8 @@ Result<std::unique_ptr<Workload>> make_workload(const WorkloadOptions& options) 
     description << " inputs=" << inputs << " hidden=" << hidden << " layers=" << depth;
   } else {
     if (image < 32)
-      return bad_option("--image", image, "must be at least 32 for the vision models");
+      return bad_option("WorkloadOptions::image", image,
+                        "must be at least 32 for the vision models");
     switch (preset.family) {
       case Family::kResNet18:
         net = make_resnet(18, classes);

@@ -5,6 +5,7 @@
 
 #include <numeric>
 
+#include "core/parse.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -83,8 +84,7 @@ Result<Series> read_ram_power_log(const std::string& path, const PowerLogOptions
     const auto t = fields.size() > *time_col
                        ? parse_wall_clock_ns(fields[*time_col], options.utc_offset_s)
                        : std::nullopt;
-    const auto mb =
-        fields.size() > *memory_col ? trace_text::parse_number(fields[*memory_col]) : std::nullopt;
+    const auto mb = fields.size() > *memory_col ? to_number(fields[*memory_col]) : std::nullopt;
     if (!t || !mb || *mb < 0.0) {
       if (last) {
         warnings.push_back(fmt::format("{}: last line dropped as truncated", where));

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <optional>
 
+#include "core/parse.hpp"
 #include "core/time_range.hpp"
 #include "sources/trace_text.hpp"
 
@@ -130,12 +131,12 @@ Result<EpochLog> read_epochs_csv(const std::string& path, TimeNs training_begin_
     }
     const std::string where = trace_text::where(path, line.number);
     if (fields.size() < 2) return invalid_input(where, "fields", line.text, "expected epoch,end_s");
-    const auto epoch = trace_text::parse_integer(fields[0]);
+    const auto epoch = to_int64(fields[0]);
     if (!epoch || *epoch != static_cast<std::int64_t>(log.size())) {
       return invalid_input(where, "epoch", fields[0],
                            fmt::format("expected epoch {} (rows in order, from 0)", log.size()));
     }
-    const auto end_s = trace_text::parse_number(fields[1]);
+    const auto end_s = to_number(fields[1]);
     const std::optional<TimeNs> offset_ns = end_s ? checked_s_to_ns(*end_s) : std::nullopt;
     const TimeNs end_ns = offset_ns ? training_begin_ns + *offset_ns : 0;
     if (!offset_ns || end_ns <= (log.end_ns.empty() ? training_begin_ns : log.end_ns.back())) {

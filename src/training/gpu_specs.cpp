@@ -7,6 +7,7 @@
 #include <array>
 #include <cctype>
 
+#include "core/parse.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -84,7 +85,7 @@ Status GpuSpecTable::load_overrides(const std::string& path) {
                                                                "fp32_tflops"};
     double* targets[] = {&spec.cuda_cores, &spec.memory_gb, &spec.tdp_w, &spec.fp32_tflops};
     for (std::size_t i = 0; i < 4; ++i) {
-      const auto v = trace_text::parse_number(fields[i + 1]);
+      const auto v = to_number(fields[i + 1]);
       if (!v || *v <= 0.0) {
         return invalid_input(where, kNames[i], fields[i + 1], "must be a positive number");
       }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_brief.hpp"
+#include "core/parse.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -127,7 +128,7 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
       if (col >= fields.size()) {
         return invalid_input(where, column_aliases().at(std::string(key))[0], "", "missing field");
       }
-      const auto v = trace_text::parse_number(fields[col]);
+      const auto v = to_number(fields[col]);
       if (!v || !std::isfinite(*v)) {
         return invalid_input(where, column_aliases().at(std::string(key))[0], fields[col],
                              "not a number");

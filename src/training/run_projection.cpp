@@ -105,7 +105,7 @@ Result<ProjectTrace> read_project_trace(const ProjectRequest& request,
 Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
                                                const GpuSpecTable& specs) {
   if (request.epochs < 1) {
-    return invalid_input("project", "--epochs", std::to_string(request.epochs),
+    return invalid_input("project", "ProjectRequest::epochs", std::to_string(request.epochs),
                          "must be at least 1");
   }
   PowerLogOptions import;
@@ -129,15 +129,17 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
   TimeNs end = energy->end_ns();
   if (request.duration_s) {
     if (!(*request.duration_s > 0.0)) {
-      return invalid_input("project", "--duration", fmt::format("{}", *request.duration_s),
-                           "must be positive");
+      return invalid_input("project", "ProjectRequest::duration_s",
+                           fmt::format("{}", *request.duration_s), "must be positive");
     }
     end = begin + s_to_ns(*request.duration_s);
     if (end > energy->end_ns()) {
-      report.warnings.push_back(fmt::format(
-          "--duration {:.0f} s is longer than the trace ({:.0f} s): the last epochs are only "
-          "partly measured",
-          *request.duration_s, ns_to_s(energy->end_ns() - begin)));
+      report.warnings.push_back(
+          fmt::format("the duration asked for ({:.0f} s) is longer than the trace ({:.0f} s): the "
+                      "last epochs are "
+                      "only "
+                      "partly measured",
+                      *request.duration_s, ns_to_s(energy->end_ns() - begin)));
     }
   }
   Result<EpochLog> marked = project_trace.profile
@@ -203,7 +205,7 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
   if (!spec) {
     report.warnings.push_back(
         fmt::format("no GPU specifications ({}): ML CO2, Green Algorithms "
-                    "and FLOPs-linear left out; pass --gpu NAME",
+                    "and FLOPs-linear left out; name the GPU (ProjectRequest::gpu_name)",
                     spec.error().message()));
     return report;
   }

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "jouleprof/attribution.hpp"
+#include "jouleprof/channel_summary.hpp"
 
 namespace jouleprof {
 namespace {
@@ -265,6 +266,56 @@ TEST(Attributor, WritesIntoAProfile) {
   const Result<Profile> back = profile_from_json_string(profile_to_json_string(p), "mem");
   ASSERT_TRUE(back.ok()) << back.error().message();
   EXPECT_NEAR(back->tree->energy_j, p.tree->energy_j, 1e-9);
+}
+
+// Attribution adds to a profile: what the monitor measured (energy, peak, idle baseline, net)
+// stays as it was, and the measured idle power feeds the tree's static/dynamic split.
+TEST(Attributor, KeepsWhatTheMonitorMeasured) {
+  Profile p;
+  p.series.push_back(counter("rapl:pkg", "cpu0", kNsPerMs, 100 * kNsPerMs, 50.0));
+  p.timeline = two_tracks();
+  ChannelSummary measured =
+      summarize_channel(p.series[0], 0, 100 * kNsPerMs, std::nullopt, 20 * kNsPerMs);
+  apply_idle_power(measured, 20.0);
+  measured.peak_power_w = 61.0;  // not what attribution would compute: it must stay
+  p.channels.push_back(measured);
+  AttributionOptions options;
+  options.window_begin_ns = 0;
+  options.window_end_ns = 100 * kNsPerMs;
+  ASSERT_TRUE(attribute_profile(p, options).ok());
+  ASSERT_EQ(p.channels.size(), 1U);
+  EXPECT_EQ(p.channels[0].peak_power_w, 61.0);
+  ASSERT_TRUE(p.channels[0].idle_power_w.has_value());
+  EXPECT_EQ(*p.channels[0].idle_power_w, 20.0);
+  ASSERT_TRUE(p.channels[0].net_energy_j.has_value());
+  EXPECT_NEAR(*p.channels[0].net_energy_j, 5.0 - 20.0 * 0.1, 1e-9);
+  ASSERT_TRUE(p.tree.has_value());
+  ASSERT_TRUE(p.tree->static_energy_j.has_value());
+  EXPECT_NEAR(*p.tree->static_energy_j, 20.0 * 0.1, 1e-9);
+  EXPECT_NEAR(p.tree->energy_j, p.total_energy_j(), 1e-12);
+}
+
+// A counter read faster than it updates: the tree and the profile's total read the counter by one
+// rule (between its updates, stale repeats skipped), so they agree at any window.
+TEST(Attributor, TreeAndTotalAgreeOnACounterReadFasterThanItUpdates) {
+  Profile p;
+  Series s(Channel{"nvml:0", "test", "cpu0", "gpu", ChannelKind::kEnergyCounter,
+                   Provenance::kMeasured, "", "", 10 * kNsPerMs, 0});
+  for (TimeNs t = 3 * kNsPerMs; t <= 97 * kNsPerMs; t += kNsPerMs)
+    ASSERT_TRUE(s.append(t, 80.0 * ns_to_s(t / (10 * kNsPerMs) * (10 * kNsPerMs))).ok());
+  p.series.push_back(std::move(s));
+  p.timeline = two_tracks();
+  p.meta.begin_ns = 5 * kNsPerMs;
+  p.meta.end_ns = 96 * kNsPerMs;
+  p.channels.push_back(
+      summarize_channel(p.series[0], p.meta.begin_ns, p.meta.end_ns, std::nullopt));
+  AttributionOptions options;
+  options.window_begin_ns = p.meta.begin_ns;
+  options.window_end_ns = p.meta.end_ns;
+  ASSERT_TRUE(attribute_profile(p, options).ok());
+  ASSERT_TRUE(p.tree.has_value());
+  EXPECT_NEAR(p.tree->energy_j, 80.0 * 0.080, 1e-9);  // from the update at 10 ms to that at 90
+  EXPECT_NEAR(p.tree->energy_j, p.total_energy_j(), 1e-12);
 }
 
 TEST(Attributor, GapsInsideTheWindowAreAWarning) {

@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 namespace jouleprof {
@@ -28,6 +29,24 @@ TEST(ChildProcess, DeathBySignalIsReportedLikeAShell) {
   EXPECT_EQ(exit->signal, SIGSEGV);
   EXPECT_EQ(exit->shell_code(), 128 + SIGSEGV);
   EXPECT_NE(exit->describe().find("signal 11"), std::string::npos) << exit->describe();
+}
+
+// The child gets the variables given on top of this process's environment, a given name
+// replacing the inherited value; this process's own environment does not change.
+TEST(ChildProcess, TheChildGetsTheEnvironmentGivenWithoutThisProcessChanging) {
+  ASSERT_EQ(setenv("JOULEPROF_TEST_INHERITED", "parent", 1), 0);
+  ASSERT_EQ(setenv("JOULEPROF_TEST_REPLACED", "parent", 1), 0);
+  Result<ChildProcess> child = ChildProcess::spawn(
+      {"sh", "-c",
+       "test \"$JOULEPROF_TEST_INHERITED\" = parent && test \"$JOULEPROF_TEST_REPLACED\" = child "
+       "&& test \"$JOULEPROF_TEST_ADDED\" = added"},
+      {{"JOULEPROF_TEST_REPLACED", "child"}, {"JOULEPROF_TEST_ADDED", "added"}});
+  ASSERT_TRUE(child.ok()) << child.error().message();
+  Result<ChildExit> exit = child->wait();
+  ASSERT_TRUE(exit.ok());
+  EXPECT_EQ(exit->shell_code(), 0) << "the child saw another environment";
+  EXPECT_STREQ(std::getenv("JOULEPROF_TEST_REPLACED"), "parent");
+  EXPECT_EQ(std::getenv("JOULEPROF_TEST_ADDED"), nullptr);
 }
 
 TEST(ChildProcess, UnknownCommandIsAnErrorNamingIt) {
@@ -60,6 +79,20 @@ TEST(SignalForwarder, ForwardsSignalsSentByOtherProcesses) {
   ASSERT_TRUE(exit.ok());
   EXPECT_EQ(exit->signal, SIGTERM);
   EXPECT_EQ(forwarder.received(), SIGTERM);
+}
+
+// A signal that comes after the child started but before it was named to the forwarder (a
+// `kill` right after the command began) still reaches it, once it is named.
+TEST(SignalForwarder, ASignalBeforeTheChildWasNamedReachesItToo) {
+  SignalForwarder forwarder;
+  Result<ChildProcess> child = ChildProcess::spawn({"sleep", "30"});
+  ASSERT_TRUE(child.ok());
+  kill(getpid(), SIGTERM);
+  EXPECT_EQ(forwarder.received(), SIGTERM);
+  forwarder.forward_to(child->pid());
+  Result<ChildExit> exit = child->wait();
+  ASSERT_TRUE(exit.ok());
+  EXPECT_EQ(exit->signal, SIGTERM);
 }
 
 TEST(SignalForwarder, CatchesEveryAsynchronousTerminatingSignal) {

@@ -31,7 +31,8 @@ TEST(Monitor, NoAvailableSourceIsAnErrorThatSaysWhy) {
   ASSERT_FALSE(monitor.ok());
   EXPECT_NE(monitor.error().message().find("cpu-estimate"), std::string::npos)
       << monitor.error().message();
-  EXPECT_NE(monitor.error().message().find("--simulate"), std::string::npos);
+  // The fix names the setting (the command line maps it to --simulate).
+  EXPECT_NE(monitor.error().message().find("setting simulate.watts"), std::string::npos);
 }
 
 // The simulator's exact integral over [a, b] (monotonic ns) and how far a figure read off its

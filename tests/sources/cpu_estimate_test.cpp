@@ -44,7 +44,8 @@ TEST(CpuEstimate, IntegratesTheModelOverProcStatDeltas) {
   ASSERT_EQ(source->channels().size(), 2U);
   for (const Channel& c : source->channels()) {
     EXPECT_EQ(c.provenance, Provenance::kEstimated);
-    EXPECT_NE(c.provenance_detail.find("TDP 100 W (given with --tdp)"), std::string::npos)
+    EXPECT_NE(c.provenance_detail.find("TDP 100 W (given with setting estimate.tdp_w)"),
+              std::string::npos)
         << c.provenance_detail;
   }
 
@@ -78,7 +79,7 @@ TEST(CpuEstimate, TdpFromTableOrPerCpuFallbackIsStated) {
   auto fallback = make_cpu_estimate_source(unknown.options);
   const std::string& detail = fallback->channels()[0].provenance_detail;
   EXPECT_NE(detail.find("TDP 20 W (2 CPUs x 10 W per CPU"), std::string::npos) << detail;
-  EXPECT_NE(detail.find("--tdp"), std::string::npos);
+  EXPECT_NE(detail.find("setting estimate.tdp_w"), std::string::npos);
 }
 
 TEST(CpuEstimate, UnreadableOrGarbageProcStatIsUnavailableWithReason) {

@@ -80,7 +80,11 @@ TEST_F(Cli, CompareProfilesAndBudgetExitCodes) {
   const auto doc = nlohmann::json::parse(json.out);
   EXPECT_NEAR(doc.at("relative").get<double>(), 0.2, 1e-9);
   EXPECT_FALSE(doc.at("budget").at("exceeded").get<bool>());
-  EXPECT_EQ(jouleprof("compare " + base + " " + much + " --budget 5").exit_code, 1);  // no unit
+  const CommandResult no_unit = jouleprof("compare " + base + " " + much + " --budget 5");
+  EXPECT_EQ(no_unit.exit_code, 1);
+  EXPECT_NE(no_unit.err.find("--budget: field 'budget' has value '5': needs a unit"),
+            std::string::npos)
+      << no_unit.err;
 }
 
 TEST_F(Cli, CompareSaysWhenASideIsSimulatedAndBudgetsNeedTheSameProvenance) {

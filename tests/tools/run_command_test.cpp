@@ -221,6 +221,9 @@ TEST(RunCommand, ErrorsAreOneLineAndNonZero) {
   Invocation inv = run_jouleprof({"run", "--source", "rapl-turbo", "--", "true"}, dir);
   EXPECT_EQ(inv.exit_code, 1);
   EXPECT_NE(inv.err.find("unknown energy source"), std::string::npos) << inv.err;
+  // The library's option field, named by the flag that sets it.
+  EXPECT_EQ(inv.err.rfind("jouleprof: --source: field 'name' has value 'rapl-turbo'", 0), 0U)
+      << inv.err;
   EXPECT_EQ(std::count(inv.err.begin(), inv.err.end(), '\n'), 1);
 
   inv = run_jouleprof({"run", "--simulate", "5", "--", "/nonexistent/command"}, dir);
@@ -379,6 +382,28 @@ TEST(RunCommand, SpansWeighByTheirThreadsCpuTime) {
       << "busy " << busy->energy_j << " J, waiting " << waiting->energy_j << " J";
   ASSERT_FALSE(p.attribution.empty());
   EXPECT_EQ(p.attribution[0].diagnostics.at("threads_weighed_by_cpu_time"), 2.0);
+}
+
+// `run --idle --spans`: attributing the spans adds the tree to what the run measured. The
+// channel keeps its idle baseline and net energy, the tree splits static from dynamic with that
+// baseline, and the tree sums to the channel's energy (one rule reads the counter for both).
+TEST(RunCommand, SpansKeepTheIdleBaselineAndTheNetEnergy) {
+  TempDir dir;
+  const Invocation inv =
+      run_jouleprof({"run", "--spans", "--simulate", "20", "--idle", "0.3", "--no-history",
+                     "--output", (dir.path() / "run").string(), "--", JOULEPROF_THREADS_CHILD},
+                    dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  const Profile p = read_run(dir);
+  ASSERT_TRUE(p.tree.has_value());
+  ASSERT_EQ(p.channels.size(), 1U);
+  const ChannelSummary& c = p.channels[0];
+  ASSERT_TRUE(c.idle_power_w.has_value()) << inv.err;
+  ASSERT_TRUE(c.net_energy_j.has_value());
+  EXPECT_NEAR(*c.idle_power_w, 20.0, 0.2);  // --simulate 20: 20 W throughout
+  EXPECT_NEAR(*c.net_energy_j, c.energy_j - *c.idle_power_w * ns_to_s(c.duration_ns), 1e-9);
+  ASSERT_TRUE(p.tree->static_energy_j.has_value());
+  EXPECT_NEAR(p.tree->energy_j, c.energy_j, 1e-9 * c.energy_j);
 }
 
 // Whether `pid` has a handler for SIGINT (the SigCgt mask of /proc/PID/status).

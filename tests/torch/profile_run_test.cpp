@@ -74,7 +74,7 @@ TEST(ProfileRun, RejectsBadStepCounts) {
   o.steps = 0;
   auto result = profile_workload(**workload, o);
   ASSERT_FALSE(result.ok());
-  EXPECT_NE(result.error().message().find("--steps"), std::string::npos);
+  EXPECT_NE(result.error().message().find("TorchProfileOptions::steps"), std::string::npos);
 }
 
 }  // namespace

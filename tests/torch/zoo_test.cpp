@@ -77,7 +77,7 @@ TEST(Zoo, RejectsUnknownModelsAndBadSizes) {
   o.heads = 3;
   auto bad_heads = make_workload(o);
   ASSERT_FALSE(bad_heads.ok());
-  EXPECT_NE(bad_heads.error().message().find("--hidden"), std::string::npos);
+  EXPECT_NE(bad_heads.error().message().find("WorkloadOptions::hidden"), std::string::npos);
 
   o = small("bert-mini");
   o.seq = 1000;

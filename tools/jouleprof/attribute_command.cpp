@@ -15,7 +15,7 @@
 #include "command.hpp"
 #include "jouleprof/attribution.hpp"
 #include "jouleprof/report.hpp"
-#include "jouleprof/trace_import.hpp"
+#include "jouleprof/trace_attach.hpp"
 #include "number_checks.hpp"
 #include "text_view_flags.hpp"
 #include "training/epoch_summary.hpp"
@@ -79,17 +79,12 @@ int run(const AttributeFlags& f) {
     return report_error(
         invalid_input("--classes", "classes", f.classes, "expected name or kernel"));
   }
-  TraceImportOptions import_options;
-  import_options.offset_ns = f.offset_ns;
   attribution::RecordingMeta meta;
   if (!f.meta.empty()) {
     auto m = attribution::read_recording_meta(f.meta);
     if (!m) return report_error(m.error());
     meta = std::move(m).value();
-    import_options.anchor = meta.anchor;
   }
-  auto imported = import_trace(f.trace, import_options);
-  if (!imported) return report_error(imported.error());
   auto samples = attribution::read_energy_samples(f.samples);
   if (!samples) return report_error(samples.error());
   // Said before the clock is matched, so that it does not come with the clock's flags.
@@ -103,14 +98,21 @@ int run(const AttributeFlags& f) {
   profile.meta.tool_version = JOULEPROF_VERSION;
   profile.meta.kind = "attribute";
   profile.meta.command = {"attribute", f.trace, f.samples};
-  if (meta.anchor) profile.meta.anchor = *meta.anchor;
   profile.series = std::move(samples).value();
-  const std::string clock_mapping = imported->clock_mapping;
-  const BackwardLinkStats backward = imported->backward;
-  if (Status s = attribution::adopt_trace(profile, std::move(imported).value(), f.trace, f.samples);
-      !s) {
-    return report_error(Error(s.error().code(), s.error().message() + kClockFlagsHint));
+  AttachTraceOptions attach;
+  attach.offset_ns = f.offset_ns;
+  attach.anchor = meta.anchor;
+  attach.samples_origin = f.samples;
+  if (meta.anchor) profile.meta.anchor = *meta.anchor;
+  Result<AttachedTrace> attached = attach_trace(profile, f.trace, attach);
+  if (!attached) {
+    // A clock that does not fit the samples is fixed with flags of this command.
+    const bool clock = attached.error().message().find("to fix it,") != std::string::npos;
+    return report_error(Error(attached.error().code(),
+                              attached.error().message() + (clock ? kClockFlagsHint : "")));
   }
+  const std::string clock_mapping = attached->clock_mapping;
+  const BackwardLinkStats backward = attached->backward;
 
   AttributionOptions options;
   options.default_method = *method;

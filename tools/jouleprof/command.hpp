@@ -27,7 +27,8 @@ inline constexpr int kExitError = 1;       // the command failed (bad input, una
 inline constexpr int kExitUsage = 2;       // the command line itself was wrong
 inline constexpr int kExitRegression = 3;  // an energy budget was exceeded
 
-// Prints "jouleprof: <message>" on stderr and returns kExitError.
+// Prints "jouleprof: <message>" on stderr, the library's option fields named by their flags
+// (flag_names.hpp), and returns kExitError.
 int report_error(const Error& error);
 
 }  // namespace jouleprof::cli

@@ -5,11 +5,12 @@
 #include <string>
 
 #include "command.hpp"
+#include "flag_names.hpp"
 
 namespace jouleprof::cli {
 
 int report_error(const Error& error) {
-  std::cerr << "jouleprof: " << error.message() << '\n';
+  std::cerr << "jouleprof: " << with_flag_names(error.message()) << '\n';
   return kExitError;
 }
 

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "command.hpp"
@@ -17,6 +16,7 @@
 #include "jouleprof/fecom_records.hpp"
 #include "jouleprof/gated_measurement.hpp"
 #include "jouleprof/history.hpp"
+#include "jouleprof/measurement_json.hpp"
 #include "jouleprof/statistics.hpp"
 #include "number_checks.hpp"
 #ifdef JOULEPROF_TORCH_COMMANDS
@@ -46,11 +46,6 @@ struct MeasureArgs {
   double window_max_cv_pct = 2.0;
 };
 
-nlohmann::json stats_json(const RepetitionStats& s) {
-  return {{"n", s.n},         {"mean", s.mean},         {"median", s.median},
-          {"stdev", s.stdev}, {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high}};
-}
-
 void print_fecom_table(const FecomAnalysis& a) {
   std::cout << fmt::format(
       "FECoM records: {} experiments, energy recomputed by jouleprof's rules "
@@ -79,34 +74,11 @@ void print_fecom_table(const FecomAnalysis& a) {
   for (const std::string& w : a.warnings) std::cout << "warning: " << w << '\n';
 }
 
-nlohmann::json fecom_json(const FecomAnalysis& a) {
-  nlohmann::json calls = nlohmann::json::array();
-  for (const FecomCallSummary& c : a.calls) {
-    nlohmann::json devices;
-    for (FecomDevice d : kFecomDevices) {
-      const FecomDeviceSummary& s = c.devices[static_cast<int>(d)];
-      devices[std::string(to_string(d))] = {{"total_j", stats_json(s.total_j)},
-                                            {"net_j", stats_json(s.net_j)},
-                                            {"tail_j", stats_json(s.tail_j)},
-                                            {"net_plus_tail_j", stats_json(s.net_plus_tail_j)},
-                                            {"skipped_shorter_than_sample", s.skipped}};
-    }
-    calls.push_back({{"position", c.position},
-                     {"api", c.api},
-                     {"experiments", c.experiments},
-                     {"execution_s", stats_json(c.execution_s)},
-                     {"args_size", c.args_size ? nlohmann::json(*c.args_size) : nlohmann::json()},
-                     {"provenance", "measured (FECoM records: perf RAPL, nvidia-smi)"},
-                     {"devices", devices}});
-  }
-  return {{"experiments", a.experiments}, {"calls", calls}, {"warnings", a.warnings}};
-}
-
 int run_fecom_records(const MeasureArgs& args) {
   const Result<FecomAnalysis> analysis = analyse_fecom_directory(args.fecom_records);
   if (!analysis) return report_error(analysis.error());
   if (args.format == "json") {
-    std::cout << fecom_json(*analysis).dump(2) << '\n';
+    std::cout << to_json(*analysis) << '\n';
   } else {
     print_fecom_table(*analysis);
   }
@@ -159,81 +131,6 @@ void print_gated_table(const GatedResult& r, const std::vector<std::string>& com
   for (const std::string& w : r.warnings) std::cout << "warning: " << w << '\n';
 }
 
-nlohmann::json gated_json(const GatedResult& r) {
-  nlohmann::json reps = nlohmann::json::array();
-  for (const GatedRepetition& rep : r.repetitions) {
-    nlohmann::json gate_channels = nlohmann::json::array();
-    for (const ChannelGate& g : rep.gate.channels) {
-      gate_channels.push_back({{"channel", g.channel_id},
-                               {g.temperature ? "temperature_c" : "cv", g.value},
-                               {"threshold", g.threshold},
-                               {"ok", g.ok}});
-    }
-    nlohmann::json channels = nlohmann::json::array();
-    for (const ChannelCall& c : rep.channels) {
-      channels.push_back({{"channel", c.channel_id},
-                          {"provenance", to_string(c.provenance)},
-                          {"provenance_detail", c.provenance_detail},
-                          {"total_j", c.total_j},
-                          {"baseline_power_w", c.baseline_power_w},
-                          {"net_j", c.net_j},
-                          {"tail_j", c.tail_j},
-                          {"net_plus_tail_j", c.net_plus_tail_j},
-                          {"tail_duration_ns", c.tail_duration_ns},
-                          {"mean_power_w", c.mean_power_w},
-                          {"median_power_w", c.median_power_w},
-                          {"stdev_power_w", c.stdev_power_w}});
-    }
-    reps.push_back({{"gate",
-                     {{"passed", rep.gate.passed},
-                      {"waited_ns", rep.gate.waited_ns},
-                      {"checks", rep.gate.checks},
-                      {"channels", gate_channels}}},
-                    {"calls", rep.calls},
-                    {"window_ns", rep.window_ns},
-                    {"per_call", channels}});
-  }
-  nlohmann::json summary = nlohmann::json::array();
-  for (const GatedChannelSummary& c : r.summary) {
-    summary.push_back({{"channel", c.channel_id},
-                       {"total_j", stats_json(c.total_j)},
-                       {"net_j", stats_json(c.net_j)},
-                       {"tail_j", stats_json(c.tail_j)},
-                       {"net_plus_tail_j", stats_json(c.net_plus_tail_j)}});
-  }
-  return {{"preset", r.profile.meta.options.count("gated.preset") > 0
-                         ? r.profile.meta.options.at("gated.preset")
-                         : std::string()},
-          {"repetitions", reps},
-          {"summary", summary},
-          {"update_period_ns", r.update_period_ns},
-          {"min_window_ns", r.min_window_ns},
-          {"single_call_ns", r.single_call_ns},
-          {"incomplete", r.incomplete},
-          {"missing", r.missing},
-          {"warnings", r.warnings}};
-}
-
-nlohmann::json auto_window_json(const AutoWindowResult& r) {
-  nlohmann::json sweep = nlohmann::json::array();
-  for (const AutoWindowSetting& s : r.sweep) {
-    sweep.push_back({{"window_ns", s.window_ns},
-                     {"cooldown_ns", s.cooldown_ns},
-                     {"energy_j_per_call", s.energy_j_per_call},
-                     {"mean_j", s.mean_j},
-                     {"cv", s.cv},
-                     {"drifting", s.drifting}});
-  }
-  return {{"stable", r.stable},
-          {"window_ns", r.window_ns},
-          {"cooldown_ns", r.cooldown_ns},
-          {"energy_j_per_call", r.energy_j_per_call},
-          {"cv", r.cv},
-          {"provenance", r.provenance},
-          {"missing", r.missing},
-          {"sweep", sweep}};
-}
-
 // --auto-window: the window and cooldown sweep (auto_window.hpp) instead of the gated protocol.
 int run_auto_window(MeasureArgs& args, const MeasuredCall& call, const std::string& what) {
   const Result<SourceOptions> sources = args.sources.to_options();
@@ -255,7 +152,7 @@ int run_auto_window(MeasureArgs& args, const MeasuredCall& call, const std::stri
   progress->end();
   if (!r) return report_error(r.error());
   if (args.format == "json") {
-    std::cout << auto_window_json(*r).dump(2) << '\n';
+    std::cout << to_json(*r) << '\n';
   } else {
     std::cout << fmt::format("jouleprof measure --auto-window: {}\n", what);
     for (const AutoWindowSetting& s : r->sweep) {
@@ -301,8 +198,7 @@ int run_gated_command(MeasureArgs& args) {
     const std::string profile_path = (std::filesystem::path(args.output) / "profile.json").string();
     if (const Status st = write_profile_json(r.profile, profile_path); !st)
       return report_error(st.error());
-    std::ofstream(std::filesystem::path(args.output) / "measure.json")
-        << gated_json(r).dump(2) << '\n';
+    std::ofstream(std::filesystem::path(args.output) / "measure.json") << to_json(r) << '\n';
     if (!args.no_history) {
       const std::string db = args.db.empty() ? default_history_path() : args.db;
       if (const Result<std::int64_t> id = record_run(db, r.profile, profile_path); !id) {
@@ -312,7 +208,7 @@ int run_gated_command(MeasureArgs& args) {
     }
   }
   if (args.format == "json") {
-    std::cout << gated_json(r).dump(2) << '\n';
+    std::cout << to_json(r) << '\n';
   } else {
     print_gated_table(r, args.command);
   }

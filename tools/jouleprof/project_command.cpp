@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "flag_names.hpp"
 #include "number_checks.hpp"
 #include "training/run_projection.hpp"
 
@@ -62,7 +63,7 @@ int print(const RunProjectionReport& report, const std::string& format) {
   }
   if (!report.warnings.empty()) {
     std::cout << "\nwarnings:\n";
-    for (const std::string& w : report.warnings) std::cout << "  - " << w << '\n';
+    for (const std::string& w : report.warnings) std::cout << "  - " << with_flag_names(w) << '\n';
   }
   return kExitOk;
 }

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "command.hpp"
+#include "core/parse.hpp"
 #include "jouleprof/cluster.hpp"
 #include "jouleprof/command_measurement.hpp"
 #include "jouleprof/epoch_file.hpp"
@@ -229,13 +230,12 @@ int run(const RunFlags& flags) {
   std::optional<double> grid = flags.grid_g_per_kwh;
   if (!grid) {
     if (const char* env = std::getenv("JOULEPROF_GRID_INTENSITY")) {
-      char* end = nullptr;
-      const double v = std::strtod(env, &end);
-      if (end == env || *end != '\0' || !std::isfinite(v) || v < 0) {
+      const std::optional<double> v = to_number(env);
+      if (!v || *v < 0) {
         return report_error(invalid_input("JOULEPROF_GRID_INTENSITY", "g/kWh", env,
                                           "not a finite non-negative number"));
       }
-      grid = v;
+      grid = *v;
     }
   }
   const bool observe_running = flags.pid.has_value() || !flags.cgroup.empty();
@@ -270,11 +270,11 @@ int run(const RunFlags& flags) {
   std::string epoch_file;
   std::vector<std::string> epoch_errors;
   if (flags.epochs) {
-    // The job's epoch_end() calls append to this file (the variable is inherited by the child).
+    // The job's epoch_end() calls append to this file (named in the child's environment).
     epoch_file =
         (fs::temp_directory_path() / fmt::format("jouleprof-epochs-{}", getpid())).string();
     fs::remove(epoch_file);
-    setenv(kEpochFileEnv, epoch_file.c_str(), 1);
+    options.environment.emplace_back(kEpochFileEnv, epoch_file);
     epochs.emplace(epoch_file, *flags.epochs);
   }
   const Monitor& live_monitor = **monitor;
@@ -305,13 +305,11 @@ int run(const RunFlags& flags) {
         nvtx::prepare_child_span_capture(spans_dir.string(), nvtx_library);
     if (!prepared) return report_error(prepared.error());
     capture = std::move(*prepared);
-    for (const auto& [name, value] : capture->environment) setenv(name.c_str(), value.c_str(), 1);
+    options.environment.insert(options.environment.end(), capture->environment.begin(),
+                               capture->environment.end());
   }
   Result<CommandMeasurement> measured =
       observe_running ? measure_observed(**monitor, options) : measure_command(**monitor, options);
-  if (capture) {
-    for (const auto& [name, value] : capture->environment) unsetenv(name.c_str());
-  }
   if (!measured) {
     if (observe_running) return report_error(measured.error());
     report_error(measured.error());

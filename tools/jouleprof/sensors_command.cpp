@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "flag_names.hpp"
 #include "jouleprof/sensor_survey.hpp"
 #include "number_checks.hpp"
 #include "source_flags.hpp"
@@ -95,7 +96,8 @@ void print_table(const SensorSurvey& survey) {
   if (!survey.unavailable.empty()) std::cout << "\nUnavailable:\n";
   for (const UnavailableSource& u : survey.unavailable) {
     std::cout << fmt::format("  {}: {}\n", u.name, u.availability.reason);
-    if (!u.availability.fix.empty()) std::cout << fmt::format("    fix: {}\n", u.availability.fix);
+    if (!u.availability.fix.empty())
+      std::cout << fmt::format("    fix: {}\n", with_flag_names(u.availability.fix));
   }
   for (const std::string& note : survey.notes) std::cout << "\nnote: " << note << '\n';
   std::cout << "\n'measured' is the update period seen while polling at the survey period: a value "

@@ -8,7 +8,7 @@ import tempfile
 import warnings
 
 from .. import _native, regions, reports
-from ..monitor import Monitor, Totals
+from ..monitor import Monitor
 from ..torch_modules import EPOCH_BEGIN_SCOPE, EPOCH_END_SCOPE, ModuleScopes, clock_sync
 from ..tree import node_from_dict
 from ._events_trace import write_events_trace
@@ -185,9 +185,6 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
                                         json.dumps(options).encode()))
         with open(self.profile_path, encoding="utf-8") as f:
             self._attributed = json.load(f)
-        # The measured total the tree sums to (the Monitor's own reading of the same window can
-        # differ slightly: Totals.of_profile).
-        self.totals = Totals.of_profile(self._attributed)
 
     # ---- results
 
