@@ -117,11 +117,10 @@ TEST(PerfStatLog, TruncatedLastLineIsDroppedAndBadLinesNameTheirField) {
 // interval was compared with nine tenths of it (median × 9 / 10).
 TEST(PerfStatLog, IntervalsNearTheEndOfTimeAreComparedWithoutOverflow) {
   TempDir dir;
-  const auto path = dir.write(
-      "far.txt",
-      "# started on Thu Apr 25 15:38:34 2024\n\n"
-      "     2100119775.0;8.05;Joules;power/energy-pkg/;1;100.00;;\n"
-      "     2100119775.5;8.05;Joules;power/energy-pkg/;1;100.00;;\n");
+  const auto path = dir.write("far.txt",
+                              "# started on Thu Apr 25 15:38:34 2024\n\n"
+                              "     2100119775.0;8.05;Joules;power/energy-pkg/;1;100.00;;\n"
+                              "     2100119775.5;8.05;Joules;power/energy-pkg/;1;100.00;;\n");
   const auto trace = read_perf_stat_log(path.string(), PowerLogOptions{});
   ASSERT_TRUE(trace) << trace.error().message();
   ASSERT_EQ(trace->series.size(), 1u);
