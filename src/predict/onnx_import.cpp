@@ -1,9 +1,11 @@
 #include "predict/onnx_import.hpp"
 
 #ifdef JOULEPROF_HAS_ONNX
+#include <fmt/format.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -50,6 +52,26 @@ int first_int(const onnx::AttributeProto* a, int fallback) {
   return fallback;
 }
 
+// libonnx's shape inference divides by strides and dilations unchecked (found by
+// fuzz/onnx_fuzz.cpp: a Conv with stride 0 ends the process with SIGFPE), so a graph whose
+// convolution or pooling attributes are not positive is refused before it gets there.
+Status check_window_attributes(const onnx::GraphProto& graph, const std::string& file) {
+  for (int n = 0; n < graph.node_size(); ++n) {
+    const onnx::NodeProto& node = graph.node(n);
+    for (const char* name : {"strides", "dilations", "kernel_shape"}) {
+      const onnx::AttributeProto* a = attribute(node, name);
+      if (a == nullptr) continue;
+      for (const std::int64_t v : a->ints()) {
+        if (v <= 0) {
+          return invalid_input(file, fmt::format("graph.node[{}] ({}).{}", n, node.op_type(), name),
+                               std::to_string(v), "must be positive");
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 bool onnx_import_available() { return true; }
@@ -61,6 +83,7 @@ Result<ModelGraph> import_onnx(const std::filesystem::path& path, TensorLayout l
   onnx::ModelProto model;
   if (!model.ParseFromString(bytes))
     return invalid_input(file, "ModelProto", "", "not a valid ONNX file");
+  JP_RETURN_IF_ERROR(check_window_attributes(model.graph(), file));
   try {
     onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
                                        onnx::ShapeInferenceOptions(false, 0, true));

@@ -182,7 +182,12 @@ FecomCall parse_call(const json& entry, std::size_t position) {
   if (!start_exec.is_number_integer() || !end_exec.is_number_integer()) {
     throw RecordError{at + "times.start/end_time_execution", "are not integer nanoseconds"};
   }
-  call.execution_ns = end_exec.get<TimeNs>() - start_exec.get<TimeNs>();
+  // Found by fuzz/fecom_records_fuzz.cpp: two far-apart times overflowed the difference.
+  if (__builtin_sub_overflow(end_exec.get<TimeNs>(), start_exec.get<TimeNs>(),
+                             &call.execution_ns)) {
+    throw RecordError{at + "times.start/end_time_execution",
+                      "are too far apart for a duration in nanoseconds"};
+  }
 
   const json& energy = require(body, "energy_data", at);
   call.traces[static_cast<int>(FecomDevice::kCpu)] =
