@@ -3,9 +3,7 @@
 namespace jouleprof {
 namespace {
 
-bool changed_at(const Series& s, std::size_t i) {
-  return i == 0 ? s.size() > 1 && s[1].value != s[0].value : s[i].value != s[i - 1].value;
-}
+bool changed_at(const Series& s, std::size_t i) { return i == 0 || s[i].value != s[i - 1].value; }
 
 bool is_knot(const Series& s, std::size_t i) {
   if (i >= s.size() || !changed_at(s, i)) return false;

@@ -314,7 +314,9 @@ TEST(Attributor, TreeAndTotalAgreeOnACounterReadFasterThanItUpdates) {
   options.window_end_ns = p.meta.end_ns;
   ASSERT_TRUE(attribute_profile(p, options).ok());
   ASSERT_TRUE(p.tree.has_value());
-  EXPECT_NEAR(p.tree->energy_j, 80.0 * 0.080, 1e-9);  // from the update at 10 ms to that at 90
+  // To the update at 90 ms, from 5 ms on the line between the first reading (3 ms, 0 J) and the
+  // update at 10 ms (0.8 J).
+  EXPECT_NEAR(p.tree->energy_j, 80.0 * 0.090 - 0.8 * 2.0 / 7.0, 1e-9);
   EXPECT_NEAR(p.tree->energy_j, p.total_energy_j(), 1e-12);
 }
 
