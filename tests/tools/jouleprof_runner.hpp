@@ -1,8 +1,11 @@
 // Runs the built jouleprof executable in a shell with stdout and stderr captured to files.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "jouleprof/child_process.hpp"
@@ -24,14 +27,29 @@ struct Invocation {
   std::string err;
 };
 
-// `exec` keeps jouleprof's pid equal to the spawned child's, so tests can signal it.
+// Returns once `child` is jouleprof itself, or has ended. Until the shell execs jouleprof, the pid
+// is the shell's, and dash with -c catches SIGINT: a test that signals the pid, or reads its
+// /proc/PID/status to see whether jouleprof catches a signal yet, would meet the shell instead.
+inline void wait_until_jouleprof_runs(ChildProcess& child) {
+  const std::filesystem::path exe = "/proc/" + std::to_string(child.pid()) + "/exe";
+  const std::filesystem::path binary = std::filesystem::canonical(jouleprof_binary());
+  std::error_code unreadable;  // a process that ended has no exe to read
+  while (!child.has_ended() && std::filesystem::read_symlink(exe, unreadable) != binary) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+// `exec` keeps jouleprof's pid equal to the spawned child's, so tests can signal it; the call
+// returns once that pid is jouleprof's.
 inline Result<ChildProcess> start_jouleprof(const std::vector<std::string>& args,
                                             const TempDir& dir) {
   std::string command = "exec " + shell_quote(jouleprof_binary());
   for (const std::string& a : args) command += " " + shell_quote(a);
   command += " >" + shell_quote((dir.path() / "stdout").string()) + " 2>" +
              shell_quote((dir.path() / "stderr").string());
-  return ChildProcess::spawn({"sh", "-c", command});
+  Result<ChildProcess> child = ChildProcess::spawn({"sh", "-c", command});
+  if (child.ok()) wait_until_jouleprof_runs(*child);
+  return child;
 }
 
 inline Invocation finish(ChildProcess& child, const TempDir& dir) {
