@@ -27,10 +27,8 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -106,43 +104,11 @@ class EnergyPoller {
   // Reads every source once now (what the thread does each period; tests call it directly).
   void poll_once();
   ExporterSnapshot snapshot() const;
-  TimeNs interval_ns() const { return interval_ns_; }
+  TimeNs interval_ns() const;
 
  private:
-  struct ChannelState {
-    std::size_t source = 0;
-    std::size_t index = 0;
-    bool has_previous = false;
-    TimeNs previous_t_ns = 0;
-    double previous_value = 0.0;
-    std::uint64_t resets = 0;
-    double delta = 0.0;  // what this poll added: joules, or busy seconds
-  };
-  // An energy channel with per-process activity: the activity channels' states, and work seen
-  // before the device's busy time caught up (shared at the next poll, as the attributor does).
-  struct ShareState {
-    std::size_t energy = 0;
-    std::size_t observed = 0;
-    std::size_t busy = 0;
-    double pending_energy_j = 0.0;
-    double pending_observed_s = 0.0;
-  };
-
-  void run();
-  void share_process_energy();
-
-  std::vector<std::unique_ptr<Source>> sources_;
-  std::vector<UnavailableSource> unavailable_;
-  std::vector<std::vector<Reading>> buffers_;
-  std::vector<ChannelState> states_;
-  std::vector<ShareState> shares_;  // parallel to snapshot_.process_shares
-  TimeNs interval_ns_ = 0;
-
-  mutable std::mutex mutex_;  // guards snapshot_, stop_requested_
-  ExporterSnapshot snapshot_;
-  std::condition_variable wake_;
-  bool stop_requested_ = false;
-  std::thread thread_;
+  struct State;  // the sources, per-channel totals and the polling thread
+  std::unique_ptr<State> state_;
 };
 
 // How the exporter treats its clients: each open connection has a worker of its own, so that idle

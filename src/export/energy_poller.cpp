@@ -2,13 +2,55 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 #include "jouleprof/exporter.hpp"
 #include "jouleprof/process_share.hpp"
 
 namespace jouleprof {
 
-EnergyPoller::EnergyPoller(SourceDiscovery sources, EnergyPollerOptions options)
+struct EnergyPoller::State {
+  State(SourceDiscovery sources, EnergyPollerOptions options);
+  void run();
+  void poll_once();
+  void share_process_energy();
+
+  struct ChannelState {
+    std::size_t source = 0;
+    std::size_t index = 0;
+    bool has_previous = false;
+    TimeNs previous_t_ns = 0;
+    double previous_value = 0.0;
+    std::uint64_t resets = 0;
+    double delta = 0.0;  // what this poll added: joules, or busy seconds
+  };
+  // An energy channel with per-process activity: the activity channels' states, and work seen
+  // before the device's busy time caught up (shared at the next poll, as the attributor does).
+  struct ShareState {
+    std::size_t energy = 0;
+    std::size_t observed = 0;
+    std::size_t busy = 0;
+    double pending_energy_j = 0.0;
+    double pending_observed_s = 0.0;
+  };
+
+  std::vector<std::unique_ptr<Source>> sources_;
+  std::vector<UnavailableSource> unavailable_;
+  std::vector<std::vector<Reading>> buffers_;
+  std::vector<ChannelState> states_;
+  std::vector<ShareState> shares_;  // parallel to snapshot_.process_shares
+  TimeNs interval_ns_ = 0;
+
+  mutable std::mutex mutex_;  // guards snapshot_, stop_requested_
+  ExporterSnapshot snapshot_;
+  std::condition_variable wake_;
+  bool stop_requested_ = false;
+  std::thread thread_;
+};
+
+EnergyPoller::State::State(SourceDiscovery sources, EnergyPollerOptions options)
     : sources_(std::move(sources.available)), unavailable_(std::move(sources.unavailable)) {
   TimeNs shortest = 0;
   for (std::size_t s = 0; s < sources_.size(); ++s) {
@@ -44,23 +86,30 @@ EnergyPoller::EnergyPoller(SourceDiscovery sources, EnergyPollerOptions options)
   }
 }
 
+EnergyPoller::EnergyPoller(SourceDiscovery sources, EnergyPollerOptions options)
+    : state_(std::make_unique<State>(std::move(sources), options)) {}
+
 EnergyPoller::~EnergyPoller() { stop(); }
 
 void EnergyPoller::start() {
-  poll_once();
-  thread_ = std::thread([this] { run(); });
+  state_->poll_once();
+  state_->thread_ = std::thread([state = state_.get()] { state->run(); });
 }
 
 void EnergyPoller::stop() {
   {
-    std::lock_guard lock(mutex_);
-    stop_requested_ = true;
+    std::lock_guard lock(state_->mutex_);
+    state_->stop_requested_ = true;
   }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  state_->wake_.notify_all();
+  if (state_->thread_.joinable()) state_->thread_.join();
 }
 
-void EnergyPoller::run() {
+void EnergyPoller::poll_once() { state_->poll_once(); }
+
+TimeNs EnergyPoller::interval_ns() const { return state_->interval_ns_; }
+
+void EnergyPoller::State::run() {
   std::unique_lock lock(mutex_);
   while (!wake_.wait_for(lock, std::chrono::nanoseconds(interval_ns_),
                          [this] { return stop_requested_; })) {
@@ -70,7 +119,7 @@ void EnergyPoller::run() {
   }
 }
 
-void EnergyPoller::poll_once() {
+void EnergyPoller::State::poll_once() {
   for (std::size_t s = 0; s < sources_.size(); ++s) sources_[s]->read(buffers_[s]);
   std::lock_guard lock(mutex_);
   std::vector<std::string> failures(sources_.size());
@@ -139,7 +188,7 @@ void EnergyPoller::poll_once() {
 
 // The attributor's rule per poll interval (jouleprof/process_share.hpp): the static part goes by
 // CPU time, which needs no idle baseline (a daemon has none).
-void EnergyPoller::share_process_energy() {
+void EnergyPoller::State::share_process_energy() {
   for (std::size_t k = 0; k < shares_.size(); ++k) {
     ShareState& st = shares_[k];
     const double observed_s = states_[st.observed].delta + st.pending_observed_s;
@@ -159,8 +208,8 @@ void EnergyPoller::share_process_energy() {
 }
 
 ExporterSnapshot EnergyPoller::snapshot() const {
-  std::lock_guard lock(mutex_);
-  return snapshot_;
+  std::lock_guard lock(state_->mutex_);
+  return state_->snapshot_;
 }
 
 }  // namespace jouleprof
