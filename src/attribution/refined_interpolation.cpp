@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "attribution/nnls_regression.hpp"
 
@@ -447,164 +449,161 @@ double residual_sum_of_squares(const NormalEquations& n) {
   return n.yty - b.dot(x);
 }
 
-}  // namespace
-
-Refinement refine_interpolation(const std::vector<Segment>& segments, const EnergyCurve& curve,
-                                const std::vector<TimeNs>& edges, const SweepResult& as_read,
-                                std::size_t class_count, const RefinementLimits& limits) {
-  Refinement out;
-  const std::vector<TimeNs>& knots = curve.knots_ns();
-  const std::size_t windows = edges.size() - 1;
-
-  // Columns: 0 = interval length, then each class with busy time; segments without a class
-  // (kNoClass) are idle time and keep column 0.
-  std::vector<std::uint32_t> column_of_class(class_count, kIdleColumn);
+// Column 0 is the interval's length; then one column per class with busy time, in the order the
+// segments first show them. Segments without a class (kNoClass) are idle time and keep column 0.
+struct ClassColumns {
+  std::vector<std::uint32_t> column_of_class;
   std::uint32_t columns = 1;
-  for (std::size_t i = 0; i < segments.size() && columns <= class_count;
-       ++i) {  // stops once all are seen
-    const Segment& s = segments[i];
-    if (s.klass != kNoClass && column_of_class[s.klass] == kIdleColumn)
-      column_of_class[s.klass] = columns++;
-  }
-  out.classes = columns - 1;
-  const auto column_of = [&](const Segment& s) {
-    return s.klass == kNoClass ? kIdleColumn : column_of_class[s.klass];
-  };
 
-  std::vector<double> window_energy_j(windows);
-  {
-    EnergyCurve::Cursor cursor(curve);
-    double g = cursor.at(edges[0]);
-    for (std::size_t j = 0; j < windows; ++j) {
-      const double next = cursor.at(edges[j + 1]);
-      window_energy_j[j] = next - g;
-      g = next;
-    }
+  std::uint32_t of(const Segment& s) const {
+    return s.klass == kNoClass ? kIdleColumn : column_of_class[s.klass];
   }
-  // Only whole update intervals enter the fit: the first and last may be cut by the attribution
-  // bounds, and their energy then carries interpolation.
+};
+
+ClassColumns class_columns(const std::vector<Segment>& segments, std::size_t class_count) {
+  ClassColumns c;
+  c.column_of_class.assign(class_count, kIdleColumn);
+  for (std::size_t i = 0; i < segments.size() && c.columns <= class_count; ++i) {
+    const Segment& s = segments[i];  // the loop stops once every class is seen
+    if (s.klass != kNoClass && c.column_of_class[s.klass] == kIdleColumn)
+      c.column_of_class[s.klass] = c.columns++;
+  }
+  return c;
+}
+
+std::vector<double> interval_energies_j(const EnergyCurve& curve,
+                                        const std::vector<TimeNs>& edges) {
+  std::vector<double> energy_j(edges.size() - 1);
+  EnergyCurve::Cursor cursor(curve);
+  double g = cursor.at(edges[0]);
+  for (std::size_t j = 0; j + 1 < edges.size(); ++j) {
+    const double next = cursor.at(edges[j + 1]);
+    energy_j[j] = next - g;
+    g = next;
+  }
+  return energy_j;
+}
+
+// The whole update intervals [first, end) that enter the fit: the first and last may be cut by
+// the attribution bounds, and their energy then carries interpolation.
+struct FitRows {
+  std::size_t first = 0;
+  std::size_t end = 0;
+  std::size_t count() const { return end > first ? end - first : 0; }
+};
+
+FitRows fit_rows(const EnergyCurve& curve, const std::vector<TimeNs>& edges) {
+  const std::vector<TimeNs>& knots = curve.knots_ns();
   const auto is_knot = [&](TimeNs t) { return std::binary_search(knots.begin(), knots.end(), t); };
-  const std::size_t first_row = is_knot(edges[0]) ? 0 : 1;
-  const std::size_t end_row = is_knot(edges[windows]) ? windows : windows - 1;
-  out.windows = end_row > first_row ? end_row - first_row : 0;
+  const std::size_t windows = edges.size() - 1;
+  return FitRows{is_knot(edges[0]) ? std::size_t{0} : std::size_t{1},
+                 is_knot(edges[windows]) ? windows : windows - 1};
+}
+
+// Why the fit cannot be tried at all, or nothing.
+std::optional<std::string> why_no_fit(const Refinement& out, std::uint32_t columns,
+                                      const RefinementLimits& limits) {
   const std::size_t min_windows =
       limits.min_windows > 0 ? limits.min_windows : 3 * static_cast<std::size_t>(columns);
-  if (out.classes == 0) {
-    out.why_not = "no span with a class lies in the window";
-    return out;
-  }
+  if (out.classes == 0) return "no span with a class lies in the window";
   if (columns > kMaxColumns) {
-    out.why_not = fmt::format(
+    return fmt::format(
         "{} classes, more than the fit takes ({}): map span names to classes "
         "(AttributionOptions::class_of, --classes)",
         out.classes, kMaxColumns - 1);
-    return out;
   }
   if (out.windows < min_windows) {
-    out.why_not = fmt::format("{} whole update intervals for {} unknowns (need {})", out.windows,
-                              columns, min_windows);
-    return out;
+    return fmt::format("{} whole update intervals for {} unknowns (need {})", out.windows, columns,
+                       min_windows);
   }
+  return std::nullopt;
+}
 
-  const auto separates = [&](const NnlsFit& fit) {
-    if (fit.rank < static_cast<int>(columns) || fit.condition_number > limits.max_condition)
-      return false;
-    for (std::uint32_t c = 1; c < columns; ++c) {
-      if (identified(fit.coefficients(c), fit.standard_error(c), limits.max_relative_se))
-        return true;
-    }
-    return false;
+NnlsFit fit_intervals(const std::vector<Segment>& segments, const SweepResult& sweep,
+                      const std::vector<double>& window_s,
+                      const std::vector<double>& window_energy_j, FitRows rows,
+                      const ClassColumns& columns) {
+  const auto column_of = [&](const Segment& s) { return columns.of(s); };
+  const NormalEquations equations = normal_equations(
+      segments, sweep, window_s, window_energy_j, rows.first, rows.end, columns.columns, column_of);
+  return fit_nnls_normal(equations.gram, equations.aty, equations.yty, equations.rows);
+}
+
+// The counter's timestamps are read times: a poller sees each update some time after it
+// happened, so every interval bound is late by the read delay, and the energy of the ops at each
+// bound lands in the neighbouring interval. For ops as short as the delay that biases the fit.
+// The mean delay is estimated from the readings and spans alone: the shift of the inner bounds
+// (golden section over [0, period/10], or none) that leaves the smallest residual on the first
+// whole intervals. Each interval keeps its measured energy whatever the shift.
+TimeNs estimate_read_delay_ns(const std::vector<Segment>& segments, const EnergyCurve& curve,
+                              const std::vector<TimeNs>& edges,
+                              const std::vector<double>& window_energy_j, FitRows rows,
+                              const ClassColumns& columns) {
+  const std::size_t search_end = std::min(rows.end, rows.first + kDelaySearchWindows);
+  const double range = static_cast<double>(curve.median_knot_spacing_ns()) / 10.0;
+  // The last searched interval also collects the segments' time past its end: left out.
+  const DelaySearch search(segments, edges, std::llround(range) + 1, rows.first, search_end - 1,
+                           window_energy_j, columns.columns,
+                           [&](const Segment& s) { return columns.of(s); });
+  const auto rss_at = [&](double delay_ns) {
+    return residual_sum_of_squares(search.at(std::llround(delay_ns)));
   };
-  // The fit with the bounds as read: when it separates no class, no shift is searched for (the
-  // search costs more than the rest of the refinement).
-  const SweepResult* sweep = &as_read;
-  std::vector<double> window_s = interval_lengths_s(edges);
-  NnlsFit fit = [&] {
-    const NormalEquations equations = normal_equations(segments, *sweep, window_s, window_energy_j,
-                                                       first_row, end_row, columns, column_of);
-    return fit_nnls_normal(equations.gram, equations.aty, equations.yty, equations.rows);
-  }();
-  const bool separates_as_read = separates(fit);
-
-  // The counter's timestamps are read times: a poller sees each update some time after it
-  // happened, so every interval bound is late by the read delay, and the energy of the ops at
-  // each bound lands in the neighbouring interval. For ops as short as the delay that biases the
-  // fit. The mean delay is estimated from the readings and spans alone: the shift of the inner
-  // bounds (golden section over [0, period/10], or none) that leaves the smallest residual on the
-  // first whole intervals. Each interval keeps its measured energy whatever the shift.
-  if (separates_as_read) {
-    const std::size_t search_end = std::min(end_row, first_row + kDelaySearchWindows);
-    const double range = static_cast<double>(curve.median_knot_spacing_ns()) / 10.0;
-    // The last searched interval also collects the segments' time past its end: left out.
-    const DelaySearch search(segments, edges, std::llround(range) + 1, first_row, search_end - 1,
-                             window_energy_j, columns, column_of);
-    const auto rss_at = [&](double delay_ns) {
-      return residual_sum_of_squares(search.at(std::llround(delay_ns)));
-    };
-    const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
-    double lo = 0.0;
-    double hi = range;
-    double x1 = hi - golden * (hi - lo);
-    double x2 = lo + golden * (hi - lo);
-    double f1 = rss_at(x1);
-    double f2 = rss_at(x2);
-    for (int step = 0; step < kDelaySearchSteps; ++step) {
-      if (f1 <= f2) {
-        hi = x2;
-        x2 = x1;
-        f2 = f1;
-        x1 = hi - golden * (hi - lo);
-        f1 = rss_at(x1);
-      } else {
-        lo = x1;
-        x1 = x2;
-        f1 = f2;
-        x2 = lo + golden * (hi - lo);
-        f2 = rss_at(x2);
-      }
+  const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
+  double lo = 0.0;
+  double hi = range;
+  double x1 = hi - golden * (hi - lo);
+  double x2 = lo + golden * (hi - lo);
+  double f1 = rss_at(x1);
+  double f2 = rss_at(x2);
+  for (int step = 0; step < kDelaySearchSteps; ++step) {
+    if (f1 <= f2) {
+      hi = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = hi - golden * (hi - lo);
+      f1 = rss_at(x1);
+    } else {
+      lo = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = lo + golden * (hi - lo);
+      f2 = rss_at(x2);
     }
-    // Golden section never looks at the range's ends: a counter read on time keeps its bounds
-    // unless a shift fits better.
-    const double best = 0.5 * (lo + hi);
-    if (rss_at(best) < rss_at(0.0)) out.read_delay_ns = std::llround(best);
   }
+  // Golden section never looks at the range's ends: a counter read on time keeps its bounds
+  // unless a shift fits better.
+  const double best = 0.5 * (lo + hi);
+  return rss_at(best) < rss_at(0.0) ? std::llround(best) : 0;
+}
 
-  SweepResult moved_sweep;
-  if (out.read_delay_ns > 0) {
-    const std::vector<TimeNs> moved = moved_earlier(edges, out.read_delay_ns);
-    moved_sweep = sweep_segments(segments, nullptr, moved);
-    sweep = &moved_sweep;
-    window_s = interval_lengths_s(moved);
-    const NormalEquations equations = normal_equations(segments, *sweep, window_s, window_energy_j,
-                                                       first_row, end_row, columns, column_of);
-    fit = fit_nnls_normal(equations.gram, equations.aty, equations.yty, equations.rows);
-  }
-  out.busy_s = sweep->busy_s;
-  out.condition_number = std::isfinite(fit.condition_number) ? fit.condition_number : 1e300;
-  if (fit.rank < static_cast<int>(columns) || fit.condition_number > limits.max_condition) {
-    out.why_not = "the update intervals do not separate the classes: " +
-                  describe_conditioning(fit, columns, limits.max_condition);
-    return out;
-  }
-  // NaN marks a column that weighs the interval's mean power.
-  constexpr double kIntervalMean = std::numeric_limits<double>::quiet_NaN();
-  std::vector<double> column_weight_w(columns, kIntervalMean);
+// NaN marks a column that weighs the interval's mean power.
+constexpr double kIntervalMean = std::numeric_limits<double>::quiet_NaN();
+
+// Each column's weight: the fitted power of the idle time and of every identified class; the
+// interval's mean power for the others. Counts what was refined in `out`.
+std::vector<double> column_weights_w(const NnlsFit& fit, std::uint32_t columns,
+                                     const RefinementLimits& limits, Refinement& out) {
+  std::vector<double> weight_w(columns, kIntervalMean);
   out.idle_power_w = fit.coefficients(0);
   out.idle_refined = identified(fit.coefficients(0), fit.standard_error(0), limits.max_relative_se);
-  if (out.idle_refined) column_weight_w[kIdleColumn] = fit.coefficients(0);
+  if (out.idle_refined) weight_w[kIdleColumn] = fit.coefficients(0);
   for (std::uint32_t c = 1; c < columns; ++c) {
     if (identified(fit.coefficients(c), fit.standard_error(c), limits.max_relative_se)) {
-      column_weight_w[c] = fit.coefficients(0) + fit.coefficients(c);
+      weight_w[c] = fit.coefficients(0) + fit.coefficients(c);
       ++out.refined_classes;
     }
   }
-  if (out.refined_classes == 0) {
-    out.why_not = fmt::format("no class power has a standard error within ±{:.0f} %",
-                              100.0 * limits.max_relative_se);
-    return out;
-  }
+  return weight_w;
+}
 
-  // Each interval's energy split ∝ shared busy time × weight (idle stretches: the idle weight).
+// Each interval's energy split ∝ shared busy time × weight (idle stretches: the idle weight).
+std::vector<double> split_intervals(const std::vector<Segment>& segments, const SweepResult& sweep,
+                                    const std::vector<double>& window_s,
+                                    const std::vector<double>& window_energy_j,
+                                    const std::vector<double>& column_weight_w,
+                                    const ClassColumns& columns) {
+  const std::size_t windows = window_s.size();
+  const auto column_of = [&](const Segment& s) { return columns.of(s); };
   std::vector<double> mean_w(windows, 0.0);
   const auto weight = [&](std::size_t j, std::uint32_t c) {
     return std::isnan(column_weight_w[c]) ? mean_w[j] : column_weight_w[c];
@@ -612,25 +611,85 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
   std::vector<double> load(windows, 0.0);
   for (std::size_t j = 0; j < windows; ++j) {
     mean_w[j] = window_s[j] > 0.0 ? window_energy_j[j] / window_s[j] : 0.0;
-    load[j] = weight(j, kIdleColumn) * (sweep->edge_idle_s[j + 1] - sweep->edge_idle_s[j]);
+    load[j] = weight(j, kIdleColumn) * (sweep.edge_idle_s[j + 1] - sweep.edge_idle_s[j]);
   }
   for_each_piece(
-      segments, *sweep, windows, column_of,
+      segments, sweep, windows, column_of,
       [&](std::size_t j, std::uint32_t c, double shared_s) { load[j] += weight(j, c) * shared_s; });
   std::vector<double> joules_per_load(windows, 0.0);
   for (std::size_t j = 0; j < windows; ++j)
     joules_per_load[j] = load[j] > 0.0 ? window_energy_j[j] / load[j] : 0.0;
-  out.segment_energy_j.assign(segments.size(), 0.0);
+  std::vector<double> segment_energy_j(segments.size(), 0.0);
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const std::uint32_t column = column_of(segments[i]);
     double energy = 0.0;
-    const std::size_t last_window = std::min<std::size_t>(sweep->end_window[i], windows - 1);
-    for (std::size_t j = sweep->begin_window[i]; j <= last_window; ++j) {
+    const std::size_t last_window = std::min<std::size_t>(sweep.end_window[i], windows - 1);
+    for (std::size_t j = sweep.begin_window[i]; j <= last_window; ++j) {
       energy += joules_per_load[j] * weight(j, column) *
-                shared_time_in_window(*sweep, segments[i], i, static_cast<std::uint32_t>(j));
+                shared_time_in_window(sweep, segments[i], i, static_cast<std::uint32_t>(j));
     }
-    out.segment_energy_j[i] = energy;
+    segment_energy_j[i] = energy;
   }
+  return segment_energy_j;
+}
+
+bool separates_a_class(const NnlsFit& fit, std::uint32_t columns, const RefinementLimits& limits) {
+  if (fit.rank < static_cast<int>(columns) || fit.condition_number > limits.max_condition)
+    return false;
+  for (std::uint32_t c = 1; c < columns; ++c) {
+    if (identified(fit.coefficients(c), fit.standard_error(c), limits.max_relative_se)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Refinement refine_interpolation(const std::vector<Segment>& segments, const EnergyCurve& curve,
+                                const std::vector<TimeNs>& edges, const SweepResult& as_read,
+                                std::size_t class_count, const RefinementLimits& limits) {
+  Refinement out;
+  const ClassColumns columns = class_columns(segments, class_count);
+  out.classes = columns.columns - 1;
+  const std::vector<double> window_energy_j = interval_energies_j(curve, edges);
+  const FitRows rows = fit_rows(curve, edges);
+  out.windows = rows.count();
+  if (std::optional<std::string> why = why_no_fit(out, columns.columns, limits)) {
+    out.why_not = std::move(*why);
+    return out;
+  }
+
+  // The fit with the bounds as read: when it separates no class, no shift is searched for (the
+  // search costs more than the rest of the refinement).
+  const SweepResult* sweep = &as_read;
+  std::vector<double> window_s = interval_lengths_s(edges);
+  NnlsFit fit = fit_intervals(segments, *sweep, window_s, window_energy_j, rows, columns);
+  if (separates_a_class(fit, columns.columns, limits)) {
+    out.read_delay_ns =
+        estimate_read_delay_ns(segments, curve, edges, window_energy_j, rows, columns);
+  }
+  SweepResult moved_sweep;
+  if (out.read_delay_ns > 0) {
+    const std::vector<TimeNs> moved = moved_earlier(edges, out.read_delay_ns);
+    moved_sweep = sweep_segments(segments, nullptr, moved);
+    sweep = &moved_sweep;
+    window_s = interval_lengths_s(moved);
+    fit = fit_intervals(segments, *sweep, window_s, window_energy_j, rows, columns);
+  }
+  out.busy_s = sweep->busy_s;
+  out.condition_number = std::isfinite(fit.condition_number) ? fit.condition_number : 1e300;
+  if (fit.rank < static_cast<int>(columns.columns) || fit.condition_number > limits.max_condition) {
+    out.why_not = "the update intervals do not separate the classes: " +
+                  describe_conditioning(fit, columns.columns, limits.max_condition);
+    return out;
+  }
+  const std::vector<double> weight_w = column_weights_w(fit, columns.columns, limits, out);
+  if (out.refined_classes == 0) {
+    out.why_not = fmt::format("no class power has a standard error within ±{:.0f} %",
+                              100.0 * limits.max_relative_se);
+    return out;
+  }
+  out.segment_energy_j =
+      split_intervals(segments, *sweep, window_s, window_energy_j, weight_w, columns);
   out.segment_shared_s = sweep->shared_time_s;
   out.applied = true;
   return out;
