@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "jouleprof/attribution_method.hpp"
 #include "jouleprof/calibration.hpp"
 #include "jouleprof/clock.hpp"
 #include "jouleprof/profile.hpp"
@@ -28,19 +29,6 @@
 #include "jouleprof/timeline.hpp"
 
 namespace jouleprof {
-
-enum class AttributionMethod : std::uint8_t {
-  kAuto = 0,         // choose per channel (see AttributionOptions::fine_counter_ratio)
-  kInterpolate = 1,  // linear interpolation of the cumulative counter, equal/weighted split;
-                     // on counters refined below the update period by fitted class powers
-  kHold = 2,         // Smaragdine: last power sample held over each elementary interval
-  kRegress = 3,      // NNLS of counter-window energies on per-class busy time
-  kCalibrated = 4,   // window energy split ∝ busy time × calibrated class power
-  kTimeSplit = 5,    // baseline: the run's energy split by busy time alone
-};
-
-std::string_view to_string(AttributionMethod m);
-std::optional<AttributionMethod> attribution_method_from_string(std::string_view s);
 
 struct AttributionOptions {
   // Method per channel id; channels not listed use default_method.

@@ -48,7 +48,8 @@ std::optional<ChannelKind> channel_kind_from_string(std::string_view s);
 struct Channel {
   std::string id;      // unique within a run, e.g. "rapl:package-0", "nvml:0:energy"
   std::string source;  // backend that produced it, e.g. "rapl-powercap", "nvml"
-  std::string device;  // what it measures, e.g. "cpu0", "gpu0", "battery BAT0"
+  std::string device;  // what it measures, e.g. "cpu0", "gpu0", "battery BAT0": tracks of the same
+                       // device consume its energy (docs/schema.md, device names)
   std::string domain;  // "package", "core", "uncore", "dram", "psys", "gpu", "rail", "system"
   ChannelKind kind = ChannelKind::kEnergyCounter;
   Provenance provenance = Provenance::kMeasured;
@@ -59,8 +60,13 @@ struct Channel {
   // Power the channel's model draws at zero load, when a model sets it (the CPU estimate's
   // P_idle); measured channels leave it unset and need a measured idle baseline instead.
   std::optional<double> static_power_w = std::nullopt;
+  std::string label = {};  // what the device is, for people: "NVIDIA H200"; empty when unknown
 
   bool is_top_level() const { return parent_id.empty(); }
+  // "gpu0 (NVIDIA H200)", or the device alone when it has no label.
+  std::string device_with_label() const {
+    return label.empty() ? device : device + " (" + label + ")";
+  }
   bool carries_energy() const {
     return kind == ChannelKind::kEnergyCounter || kind == ChannelKind::kPower;
   }

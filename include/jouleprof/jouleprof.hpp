@@ -21,6 +21,8 @@
 #pragma once
 
 #include "jouleprof/attribution.hpp"
+#include "jouleprof/attribution_diagnostics.hpp"
+#include "jouleprof/attribution_method.hpp"
 #include "jouleprof/auto_window.hpp"
 #include "jouleprof/calibration.hpp"
 #include "jouleprof/call_energy.hpp"

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "jouleprof/attribution_diagnostics.hpp"
+#include "jouleprof/attribution_method.hpp"
 #include "jouleprof/channel.hpp"
 #include "jouleprof/clock.hpp"
 #include "jouleprof/result.hpp"
@@ -19,7 +21,9 @@
 
 namespace jouleprof {
 
-inline constexpr int kProfileSchemaVersion = 1;
+// 2: packed sample and span columns, typed attribution methods, channel labels (docs/schema.md).
+// Version 1 profiles still read.
+inline constexpr int kProfileSchemaVersion = 2;
 // The deepest breakdown tree jouleprof builds or reads. Every walk is linear, so this bounds only
 // memory (a few hundred bytes a level); deeper input is refused with an error saying so.
 inline constexpr std::size_t kMaxProfileTreeDepth = 1'000'000;
@@ -132,13 +136,14 @@ struct ChannelSummary {
   std::optional<ProcessFigures> process = std::nullopt;
 };
 
-// Which attribution method a channel got, and why; diagnostics are method-specific
+// Which attribution method a channel got, and why; what the method found about its own fit
 // (e.g. rank, condition number and standard errors for regression).
 struct AttributionRecord {
   std::string channel_id;
-  std::string method;
+  // None when the channel had nothing to give (no readings inside the window): written "none".
+  std::optional<AttributionMethod> method;
   std::string reason;
-  std::map<std::string, double> diagnostics;
+  AttributionDiagnostics diagnostics;
   std::vector<std::string> notes;
 };
 
@@ -203,11 +208,18 @@ struct Profile {
 // warnings beside the profile's own.
 std::vector<std::string> figure_problems(const Profile& profile);
 
+// How a profile's large arrays (series samples, timeline spans) are written: packed into columns,
+// deflated and base64-encoded in one string each (a million spans take a few MB and well under a
+// second), or expanded into one JSON array a row, for people and jq. Both read back identically.
+enum class ProfileArrays : std::uint8_t { kPacked, kExpanded };
+
 // Written to a temporary file beside `path` and renamed over it, so a failed write never leaves a
 // truncated profile.
-Status write_profile_json(const Profile& profile, const std::string& path);
+Status write_profile_json(const Profile& profile, const std::string& path,
+                          ProfileArrays arrays = ProfileArrays::kPacked);
 Result<Profile> read_profile_json(const std::string& path);
-std::string profile_to_json_string(const Profile& profile, int indent = -1);
+std::string profile_to_json_string(const Profile& profile, int indent = -1,
+                                   ProfileArrays arrays = ProfileArrays::kExpanded);
 Result<Profile> profile_from_json_string(const std::string& text, const std::string& origin);
 
 }  // namespace jouleprof

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
@@ -30,9 +29,6 @@ using attribution::EnergyCurve;
 using attribution::kNoClass;
 using attribution::Segment;
 using attribution::SweepResult;
-
-constexpr std::array<std::string_view, 6> kMethodNames{"auto",    "interpolate", "hold",
-                                                       "regress", "calibrated",  "time-split"};
 
 std::string_view last_level(std::string_view name) {
   const std::size_t slash = name.rfind('/');
@@ -146,14 +142,14 @@ std::string run_interpolate(ChannelWork& w, std::size_t class_count,
     const SweepResult as_read = attribution::sweep_segments(w.segments, &w.curve, edges);
     attribution::Refinement r =
         attribution::refine_interpolation(w.segments, w.curve, edges, as_read, class_count, limits);
-    auto& diag = w.record.diagnostics;
-    diag["refine_windows"] = static_cast<double>(r.windows);
-    diag["refine_classes"] = static_cast<double>(r.classes);
-    diag["refined_classes"] = static_cast<double>(r.refined_classes);
-    if (r.condition_number > 0.0) diag["refine_condition_number"] = r.condition_number;
+    RefinementDiagnostics& diag = w.record.diagnostics.refinement.emplace();
+    diag.windows = r.windows;
+    diag.classes = r.classes;
+    diag.refined_classes = r.refined_classes;
+    if (r.condition_number > 0.0) diag.condition_number = r.condition_number;
     if (r.applied) {
-      diag["refine_idle_power_w"] = r.idle_power_w;
-      diag["refine_read_delay_us"] = static_cast<double>(r.read_delay_ns) / 1e3;
+      diag.idle_power_w = r.idle_power_w;
+      diag.read_delay_us = static_cast<double>(r.read_delay_ns) / 1e3;
       charge_segments(w, r.segment_energy_j, r.segment_shared_s);
       w.busy_s = r.busy_s;
       w.refined = true;
@@ -174,7 +170,7 @@ std::string run_interpolate(ChannelWork& w, std::size_t class_count,
     w.busy_s = as_read.busy_s;
     return "; not refined below the update period (" + r.why_not + ")";
   }
-  w.record.diagnostics["refined_classes"] = 0.0;
+  w.record.diagnostics.refinement.emplace();  // nothing refined
   run_curve_method(w, CurveRule::kInterpolate);
   return "; not refined below the update period (" + why_plain + ")";
 }
@@ -190,7 +186,6 @@ void run_time_split(ChannelWork& w) {
   }
   charge_segments(w, energy, sweep.shared_time_s);
   w.busy_s = sweep.busy_s;
-  w.record.diagnostics["busy_s"] = sweep.busy_s;
 }
 
 // Window energies split ∝ shared busy time × class weight (idle stretches weigh idle_weight_w).
@@ -227,82 +222,80 @@ void run_weighted_windows(ChannelWork& w, const SweepResult& sweep,
   w.busy_s = sweep.busy_s;
 }
 
-// Returns true when per-class powers were identified and used; otherwise the caller falls back.
-bool run_regress(ChannelWork& w, const ClassTable& classes, const AttributionOptions& options,
-                 std::string* why_not) {
-  const std::vector<TimeNs> edges = window_edges(w.curve, w.begin_ns, w.end_ns);
-  const SweepResult sweep = attribution::sweep_segments(w.segments, nullptr, edges);
-  const std::size_t windows = edges.size() - 1;
+// The regression's linear system: one row per whole counter window (the first and last may be
+// cut by the attribution bounds, and their energy then carries interpolation); column 0 the
+// window's length (its coefficient is the idle power), then one column per class with busy time.
+struct RegressionDesign {
+  std::vector<std::uint32_t> class_of_column;  // the class of column k + 1
+  std::vector<std::size_t> rows;               // the window of each row
+  Eigen::MatrixXd design;
+  Eigen::VectorXd target;  // each row's measured energy
 
-  // Columns: 0 = window length (idle power), then each class with busy time.
+  Eigen::Index columns() const { return static_cast<Eigen::Index>(class_of_column.size() + 1); }
+};
+
+RegressionDesign regression_design(const ChannelWork& w, const ClassTable& classes,
+                                   const std::vector<TimeNs>& edges, const SweepResult& sweep) {
+  RegressionDesign d;
+  const std::size_t windows = edges.size() - 1;
   std::vector<std::int64_t> column_of_class(classes.names.size(), -1);
-  std::vector<std::uint32_t> class_of_column;
   for (const Segment& s : w.segments) {
     if (s.klass != kNoClass && column_of_class[s.klass] < 0) {
-      column_of_class[s.klass] = static_cast<std::int64_t>(class_of_column.size()) + 1;
-      class_of_column.push_back(s.klass);
+      column_of_class[s.klass] = static_cast<std::int64_t>(d.class_of_column.size()) + 1;
+      d.class_of_column.push_back(s.klass);
     }
   }
-  const auto columns = static_cast<Eigen::Index>(class_of_column.size() + 1);
-  // Only whole counter windows enter the fit: the first and last may be cut by the attribution
-  // bounds, and their energy then carries interpolation.
   const std::vector<TimeNs>& knots = w.curve.knots_ns();
   const auto is_knot = [&](TimeNs t) { return std::binary_search(knots.begin(), knots.end(), t); };
-  std::vector<std::size_t> rows;
   for (std::size_t j = 0; j < windows; ++j) {
     if ((j > 0 || is_knot(edges[0])) && (j + 1 < windows || is_knot(edges[windows])))
-      rows.push_back(j);
+      d.rows.push_back(j);
   }
   std::vector<std::int64_t> row_of_window(windows, -1);
-  for (std::size_t r = 0; r < rows.size(); ++r)
-    row_of_window[rows[r]] = static_cast<std::int64_t>(r);
+  for (std::size_t r = 0; r < d.rows.size(); ++r)
+    row_of_window[d.rows[r]] = static_cast<std::int64_t>(r);
 
-  Eigen::MatrixXd design = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows.size()), columns);
-  Eigen::VectorXd target(static_cast<Eigen::Index>(rows.size()));
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    const std::size_t j = rows[r];
+  d.design = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(d.rows.size()), d.columns());
+  d.target.resize(static_cast<Eigen::Index>(d.rows.size()));
+  for (std::size_t r = 0; r < d.rows.size(); ++r) {
+    const std::size_t j = d.rows[r];
     const auto ri = static_cast<Eigen::Index>(r);
-    design(ri, 0) = ns_to_s(edges[j + 1] - edges[j]);
-    target(ri) = w.curve.at(edges[j + 1]) - w.curve.at(edges[j]);
+    d.design(ri, 0) = ns_to_s(edges[j + 1] - edges[j]);
+    d.target(ri) = w.curve.at(edges[j + 1]) - w.curve.at(edges[j]);
   }
   for (std::size_t i = 0; i < w.segments.size(); ++i) {
     const Segment& s = w.segments[i];
     if (s.klass == kNoClass) continue;
     for (std::uint32_t j = sweep.begin_window[i]; j <= sweep.end_window[i] && j < windows; ++j) {
       if (row_of_window[j] < 0) continue;
-      design(static_cast<Eigen::Index>(row_of_window[j]), column_of_class[s.klass]) +=
+      d.design(static_cast<Eigen::Index>(row_of_window[j]), column_of_class[s.klass]) +=
           attribution::shared_time_in_window(sweep, s, i, j);
     }
   }
+  return d;
+}
 
-  auto& diag = w.record.diagnostics;
-  const std::size_t min_windows = options.regress_min_windows > 0
-                                      ? options.regress_min_windows
-                                      : 3 * static_cast<std::size_t>(columns);
-  diag["windows"] = static_cast<double>(rows.size());
-  diag["classes"] = static_cast<double>(class_of_column.size());
-  diag["min_windows"] = static_cast<double>(min_windows);
-  if (rows.size() < min_windows) {
-    *why_not = fmt::format("{} whole counter windows for {} unknowns (need {})", rows.size(),
-                           columns, min_windows);
-    diag["identifiable"] = 0.0;
-    return false;
+// Records the fit, and keeps in w.out.class_power_w each class whose power is positive with a
+// standard error within the limit; returns the classes left unidentified.
+std::vector<std::string> identify_class_powers(ChannelWork& w, const attribution::NnlsFit& fit,
+                                               const RegressionDesign& d, const ClassTable& classes,
+                                               const AttributionOptions& options,
+                                               RegressionFit& fitted) {
+  fitted.rank = fit.rank;
+  fitted.columns = static_cast<std::uint64_t>(d.columns());
+  fitted.condition_number = std::isfinite(fit.condition_number) ? fit.condition_number : 1e300;
+  fitted.residual_rms_j = fit.residual_rms;
+  fitted.idle_power_w = fit.coefficients(0);
+  if (std::isfinite(fit.standard_error(0))) {
+    fitted.standard_error_w["[idle]"] = fit.standard_error(0);
   }
-  const attribution::NnlsFit fit = attribution::fit_nnls(design, target);
-  diag["rank"] = fit.rank;
-  diag["columns"] = static_cast<double>(columns);
-  diag["condition_number"] = std::isfinite(fit.condition_number) ? fit.condition_number : 1e300;
-  diag["residual_rms_j"] = fit.residual_rms;
-  diag["idle_power_w"] = fit.coefficients(0);
-  if (std::isfinite(fit.standard_error(0))) diag["se_w:[idle]"] = fit.standard_error(0);
-
   std::vector<std::string> unidentified;
-  for (std::size_t k = 0; k < class_of_column.size(); ++k) {
+  for (std::size_t k = 0; k < d.class_of_column.size(); ++k) {
     const auto col = static_cast<Eigen::Index>(k + 1);
-    const std::string& name = classes.names[class_of_column[k]];
+    const std::string& name = classes.names[d.class_of_column[k]];
     const double p = fit.coefficients(col);
     const double se = fit.standard_error(col);
-    if (std::isfinite(se)) diag["se_w:" + name] = se;
+    if (std::isfinite(se)) fitted.standard_error_w[name] = se;
     const bool identified =
         p > 0.0 && std::isfinite(se) && se <= options.regress_max_relative_se * p;
     if (identified) {
@@ -311,48 +304,83 @@ bool run_regress(ChannelWork& w, const ClassTable& classes, const AttributionOpt
       unidentified.push_back(name);
     }
   }
-  const std::size_t identified = class_of_column.size() - unidentified.size();
-  diag["identified_classes"] = static_cast<double>(identified);
+  fitted.identified_classes = d.class_of_column.size() - unidentified.size();
+  return unidentified;
+}
+
+// Each class's window weight: its identified power, or the mean identified power (returned in
+// `fallback_w`) for the classes the fit left unidentified.
+std::vector<double> regression_class_weights(const ChannelWork& w, const RegressionDesign& d,
+                                             const ClassTable& classes, double& fallback_w) {
+  std::vector<double> class_weight(classes.names.size(), 0.0);
+  double identified_sum_w = 0.0;
+  std::size_t identified = 0;
+  for (const std::uint32_t klass : d.class_of_column) {
+    const auto it = w.out.class_power_w.find(classes.names[klass]);
+    if (it == w.out.class_power_w.end()) continue;
+    class_weight[klass] = it->second;
+    identified_sum_w += it->second;
+    ++identified;
+  }
+  fallback_w = identified_sum_w / static_cast<double>(identified);
+  for (const std::uint32_t klass : d.class_of_column) {
+    if (class_weight[klass] == 0.0) class_weight[klass] = fallback_w;
+  }
+  return class_weight;
+}
+
+// Returns true when per-class powers were identified and used; otherwise the caller falls back.
+bool run_regress(ChannelWork& w, const ClassTable& classes, const AttributionOptions& options,
+                 std::string* why_not) {
+  const std::vector<TimeNs> edges = window_edges(w.curve, w.begin_ns, w.end_ns);
+  const SweepResult sweep = attribution::sweep_segments(w.segments, nullptr, edges);
+  const RegressionDesign d = regression_design(w, classes, edges, sweep);
+
+  RegressionDiagnostics& diag = w.record.diagnostics.regression.emplace();
+  const std::size_t min_windows = options.regress_min_windows > 0
+                                      ? options.regress_min_windows
+                                      : 3 * static_cast<std::size_t>(d.columns());
+  diag.windows = d.rows.size();
+  diag.classes = d.class_of_column.size();
+  diag.min_windows = min_windows;
+  if (d.rows.size() < min_windows) {
+    *why_not = fmt::format("{} whole counter windows for {} unknowns (need {})", d.rows.size(),
+                           d.columns(), min_windows);
+    return false;
+  }
+  const attribution::NnlsFit fit = attribution::fit_nnls(d.design, d.target);
+  const std::vector<std::string> unidentified =
+      identify_class_powers(w, fit, d, classes, options, diag.fit.emplace());
+  const std::size_t classes_fitted = d.class_of_column.size();
+  const std::size_t identified = classes_fitted - unidentified.size();
   const bool well_conditioned = fit.condition_number <= options.regress_max_condition &&
-                                fit.rank == static_cast<int>(columns);
+                                fit.rank == static_cast<int>(d.columns());
   const bool enough_identified =
       static_cast<double>(identified) >=
-      options.regress_min_identified_share * static_cast<double>(class_of_column.size());
-  std::string list;
-  for (std::size_t k = 0; k < unidentified.size() && k < 6; ++k)
-    list += (k ? ", " : "") + unidentified[k];
-  if (unidentified.size() > 6) list += ", …";
+      options.regress_min_identified_share * static_cast<double>(classes_fitted);
   if (!well_conditioned || !enough_identified) {
     *why_not = fmt::format(
         "not identifiable: {}; {} of {} classes have a standard error within ±{:.0f} % (need "
         "{:.0f} %)",
-        describe_conditioning(fit, columns, options.regress_max_condition), identified,
-        class_of_column.size(), 100.0 * options.regress_max_relative_se,
+        describe_conditioning(fit, d.columns(), options.regress_max_condition), identified,
+        classes_fitted, 100.0 * options.regress_max_relative_se,
         100.0 * options.regress_min_identified_share);
-    diag["identifiable"] = 0.0;
     w.out.class_power_w.clear();  // per-class figures are withheld, not reported half-right
     return false;
   }
-  diag["identifiable"] = 1.0;
-  std::vector<double> class_weight(classes.names.size(), 0.0);
-  double identified_sum_w = 0.0;
-  for (std::size_t k = 0; k < class_of_column.size(); ++k) {
-    const std::string& name = classes.names[class_of_column[k]];
-    if (w.out.class_power_w.count(name) == 0) continue;
-    class_weight[class_of_column[k]] = w.out.class_power_w[name];
-    identified_sum_w += w.out.class_power_w[name];
-  }
-  const double fallback_w = identified_sum_w / static_cast<double>(identified);
-  for (std::size_t k = 0; k < class_of_column.size(); ++k) {
-    if (class_weight[class_of_column[k]] == 0.0) class_weight[class_of_column[k]] = fallback_w;
-  }
+  diag.identifiable = true;
+  double fallback_w = 0.0;
+  const std::vector<double> class_weight = regression_class_weights(w, d, classes, fallback_w);
   if (!unidentified.empty()) {
+    std::string list;
+    for (std::size_t k = 0; k < unidentified.size() && k < 6; ++k)
+      list += (k ? ", " : "") + unidentified[k];
+    if (unidentified.size() > 6) list += ", …";
     w.record.notes.push_back(
         fmt::format("{} of {} classes not identified (standard error above ±{:.0f} %): figures "
-                    "withheld, split at "
-                    "the mean identified power {:.1f} W: {}",
-                    unidentified.size(), class_of_column.size(),
-                    100.0 * options.regress_max_relative_se, fallback_w, list));
+                    "withheld, split at the mean identified power {:.1f} W: {}",
+                    unidentified.size(), classes_fitted, 100.0 * options.regress_max_relative_se,
+                    fallback_w, list));
   }
   run_weighted_windows(w, sweep, edges, class_weight, fit.coefficients(0), fit.coefficients(0));
   return true;
@@ -398,9 +426,7 @@ Status run_calibrated(ChannelWork& w, const ClassTable& classes, const Calibrati
                     missing.size(), fallback_w, missing.front()));
   }
   const double idle = idle_w.value_or(0.0);
-  w.record.diagnostics["calibrated_classes"] = static_cast<double>(known);
-  w.record.diagnostics["uncalibrated_classes"] = static_cast<double>(missing.size());
-  w.record.diagnostics["idle_weight_w"] = idle;
+  w.record.diagnostics.calibration = CalibrationDiagnostics{known, missing.size(), idle};
   run_weighted_windows(w, sweep, edges, class_weight, idle, idle);
   return Status::Ok();
 }
@@ -501,7 +527,7 @@ bool prepare_channel(ChannelWork& w, const Series& s, const Timeline& timeline,
   w.begin_ns = std::max(result.window_begin_ns, w.curve.begin_ns());
   w.end_ns = std::min(result.window_end_ns, w.curve.end_ns());
   if (w.curve.empty() || w.end_ns <= w.begin_ns) {
-    w.record.method = "none";
+    w.record.method = std::nullopt;
     w.record.reason =
         fmt::format("channel {} has no readings (or counter updates) inside the window", ch.id);
     result.warnings.push_back(w.record.reason);
@@ -581,9 +607,8 @@ Status run_method(ChannelWork& w, AttributionMethod requested, attribution::Meth
     case AttributionMethod::kAuto:
       break;
   }
-  const auto identifiable = w.record.diagnostics.find("identifiable");
-  if (choice.method != AttributionMethod::kRegress ||
-      (identifiable != w.record.diagnostics.end() && identifiable->second != 0.0)) {
+  const std::optional<RegressionDiagnostics>& regression = w.record.diagnostics.regression;
+  if (choice.method != AttributionMethod::kRegress || (regression && regression->identifiable)) {
     w.out.method = choice.method;
   }
   return Status::Ok();
@@ -600,13 +625,12 @@ Status attribute_channel(ChannelWork& w, const Timeline& timeline, const SharedI
   if (in.weighed_threads > 0) {
     w.segments = attribution::split_by_weight_steps(w.segments, timeline, in.thread_steps);
   }
-  auto& diag = w.record.diagnostics;
-  if (in.weighed_threads > 0)
-    diag["threads_weighed_by_cpu_time"] = static_cast<double>(in.weighed_threads);
-  diag["update_period_ms"] = static_cast<double>(period_ns) / 1e6;
-  diag["typical_span_ms"] = static_cast<double>(typical_ns) / 1e6;
-  diag["segments"] = static_cast<double>(w.segments.size());
-  diag["measured_energy_j"] = w.out.measured_energy_j;
+  AttributionDiagnostics& diag = w.record.diagnostics;
+  if (in.weighed_threads > 0) diag.threads_weighed_by_cpu_time = in.weighed_threads;
+  diag.update_period_ms = static_cast<double>(period_ns) / 1e6;
+  diag.typical_span_ms = static_cast<double>(typical_ns) / 1e6;
+  diag.segments = w.segments.size();
+  diag.measured_energy_j = w.out.measured_energy_j;
 
   auto requested = options.default_method;
   if (auto it = options.method_by_channel.find(ch.id); it != options.method_by_channel.end())
@@ -625,14 +649,14 @@ Status attribute_channel(ChannelWork& w, const Timeline& timeline, const SharedI
       has_calibration);
   JP_RETURN_IF_ERROR(run_method(w, requested, choice, in, options,
                                 has_calibration ? &calibration->second : nullptr, idle_w));
-  w.record.method = std::string(to_string(choice.method));
+  w.record.method = choice.method;
   w.record.reason = std::move(choice.reason);
-  for (const auto& [klass, p] : w.out.class_power_w) diag["power_w:" + klass] = p;
+  diag.class_power_w = w.out.class_power_w;
   double attributed = 0.0;
   for (double e : w.out.span_energy_j) attributed += e;
   w.out.attributed_energy_j = attributed;
-  diag["attributed_energy_j"] = attributed;
-  diag["busy_s"] = w.busy_s;
+  diag.attributed_energy_j = attributed;
+  diag.busy_s = w.busy_s;
   if (attributed > w.out.measured_energy_j * (1.0 + 1e-9) + 1e-12) {
     w.record.notes.push_back(
         fmt::format("{} charged {:.6g} J to spans, more than the {:.6g} J measured (a held "
@@ -711,19 +735,6 @@ ProfileNode roll_up_tree(const std::vector<ChannelWork>& work, const Timeline& t
 }
 
 }  // namespace
-
-std::string_view to_string(AttributionMethod m) {
-  const auto i = static_cast<std::size_t>(m);
-  return i < kMethodNames.size() ? kMethodNames[i] : "unknown";
-}
-
-std::optional<AttributionMethod> attribution_method_from_string(std::string_view s) {
-  for (std::size_t i = 0; i < kMethodNames.size(); ++i) {
-    if (kMethodNames[i] == s) return static_cast<AttributionMethod>(i);
-  }
-  if (s == "time_split" || s == "timesplit") return AttributionMethod::kTimeSplit;
-  return std::nullopt;
-}
 
 Result<AttributionResult> attribute(const std::vector<Series>& series, const Timeline& timeline,
                                     const AttributionOptions& options) {

@@ -91,24 +91,22 @@ EvaluationOutcome evaluate_method(const SimulatedWorkload& w, const Series& coun
   const AttributionResult& r = *result;
   const ChannelAttribution& ch = r.per_channel.front();
   const AttributionRecord& rec = r.records.front();
-  if (auto it = rec.diagnostics.find("identifiable");
-      it != rec.diagnostics.end() && it->second == 0.0) {
-    out.declined = true;
-    for (const std::string& n : rec.notes) {
-      if (n.find("declined") != std::string::npos) out.note = n;
+  if (const std::optional<RegressionDiagnostics>& regression = rec.diagnostics.regression) {
+    if (!regression->identifiable) {
+      out.declined = true;
+      for (const std::string& n : rec.notes) {
+        if (n.find("declined") != std::string::npos) out.note = n;
+      }
+    }
+    if (regression->fit) {
+      out.condition_number = regression->fit->condition_number;
+      out.identified_classes = regression->fit->identified_classes;
     }
   }
-  if (auto it = rec.diagnostics.find("condition_number"); it != rec.diagnostics.end()) {
-    out.condition_number = it->second;
+  if (const std::optional<RefinementDiagnostics>& refinement = rec.diagnostics.refinement) {
+    out.refined_classes = refinement->refined_classes;
+    if (refinement->read_delay_us) out.read_delay_us = *refinement->read_delay_us;
   }
-  if (auto it = rec.diagnostics.find("identified_classes"); it != rec.diagnostics.end()) {
-    out.identified_classes = static_cast<std::size_t>(it->second);
-  }
-  if (auto it = rec.diagnostics.find("refined_classes"); it != rec.diagnostics.end()) {
-    out.refined_classes = static_cast<std::size_t>(it->second);
-  }
-  if (auto it = rec.diagnostics.find("refine_read_delay_us"); it != rec.diagnostics.end())
-    out.read_delay_us = it->second;
   out.windows = counter.update_indices().size();
 
   std::vector<double> est(w.classes.size(), 0.0);
@@ -187,7 +185,7 @@ std::vector<DurationSweepRow> run_duration_sweep(std::uint64_t seed) {
     const std::vector<const Series*> one{&series};
     if (auto r = attribute(one, w.timeline, auto_options)) {
       row.auto_method = r->records.front().method;
-      row.typical_span_ms = r->records.front().diagnostics.at("typical_span_ms");
+      row.typical_span_ms = r->records.front().diagnostics.typical_span_ms;
     }
     rows.push_back(std::move(row));
   }
@@ -204,7 +202,7 @@ std::string format_duration_sweep(const std::vector<DurationSweepRow>& rows) {
                        100.0 * r.outcome.median_class_error, 100.0 * r.outcome.p90_class_error,
                        fmt::format("{}/{}", r.outcome.refined_classes, r.outcome.classes),
                        100.0 * r.plain.median_class_error, 100.0 * r.plain.p90_class_error,
-                       r.auto_method);
+                       recorded_method_name(r.auto_method));
   }
   return out;
 }

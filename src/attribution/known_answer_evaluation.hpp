@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,7 +63,7 @@ std::vector<EvaluationOutcome> run_evaluation_grid(std::uint64_t seed);
 struct DurationSweepRow {
   double duration_scale = 1.0;
   double typical_span_ms = 0.0;  // time-weighted median self-segment (auto's yardstick)
-  std::string auto_method;
+  std::optional<AttributionMethod> auto_method;
   EvaluationOutcome
       outcome;  // interpolate as it runs by default (refined where the counter is coarse)
   EvaluationOutcome plain;  // plain interpolation

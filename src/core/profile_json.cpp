@@ -21,8 +21,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <type_traits>
+#include <unordered_map>
 
 #include "core/json_brief.hpp"
+#include "core/packed_columns.hpp"
 #include "core/text_file.hpp"
 #include "jouleprof/profile.hpp"
 
@@ -130,6 +132,7 @@ json channel_to_json(const Channel& c) {
   json j{{"id", c.id},
          {"source", c.source},
          {"device", c.device},
+         {"label", c.label},
          {"domain", c.domain},
          {"kind", to_string(c.kind)},
          {"provenance", to_string(c.provenance)},
@@ -141,10 +144,42 @@ json channel_to_json(const Channel& c) {
   return j;
 }
 
-json series_to_json(const Series& s) {
+// The columns of a packed block of samples and of spans (docs/schema.md).
+enum SampleColumn : std::size_t { kSampleTimeDelta, kSampleValue, kSampleColumns };
+enum SpanColumn : std::size_t {
+  kSpanBeginDelta,
+  kSpanDuration,
+  kSpanTrack,
+  kSpanName,
+  kSpanParent,
+  kSpanAttributes,
+  kSpanCategoryAndPass,
+  kSpanColumns
+};
+
+json packed_block(std::size_t count, const PackedColumnsWriter& columns) {
+  return json{{"count", count}, {"data", columns.finish()}, {"encoding", kPackedColumnsEncoding}};
+}
+
+json samples_to_json(const Series& s, ProfileArrays arrays) {
+  if (arrays == ProfileArrays::kPacked) {
+    PackedColumnsWriter columns(kSampleColumns);
+    TimeNs previous = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      columns.put_signed(kSampleTimeDelta, s[i].t_ns - previous);
+      columns.put_double(kSampleValue, s[i].value);
+      previous = s[i].t_ns;
+    }
+    return packed_block(s.size(), columns);
+  }
   json samples = json::array();
   for (std::size_t i = 0; i < s.size(); ++i)
     samples.push_back(json::array({s[i].t_ns, s[i].value}));
+  return samples;
+}
+
+json series_to_json(const Series& s, ProfileArrays arrays) {
+  const json samples = samples_to_json(s, arrays);
   json gaps = json::array();
   for (const Gap& g : s.gaps()) {
     gaps.push_back(json{{"begin_ns", g.begin_ns}, {"end_ns", g.end_ns}, {"reason", g.reason}});
@@ -159,12 +194,35 @@ json stats_to_json(const RepetitionStats& s) {
 
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(); }
 
-json timeline_to_json(const Timeline& t) {
-  json tracks = json::array();
-  for (const Track& tr : t.tracks()) {
-    tracks.push_back(json{{"kind", to_string(tr.kind)}, {"name", tr.name}, {"device", tr.device}});
+// A parent as a packed column holds it: 0 for none, else 1 + the zigzagged distance back from the
+// span to its parent (parents usually come shortly before their children).
+std::uint64_t packed_parent(std::size_t span, std::uint32_t parent) {
+  if (parent == kNoIndex) return 0;
+  const auto back = static_cast<std::int64_t>(span) - static_cast<std::int64_t>(parent);
+  return ((static_cast<std::uint64_t>(back) << 1) ^ static_cast<std::uint64_t>(back >> 63)) + 1;
+}
+
+json spans_to_json(const Timeline& t, ProfileArrays arrays) {
+  if (arrays == ProfileArrays::kPacked) {
+    PackedColumnsWriter columns(kSpanColumns);
+    TimeNs previous = 0;
+    const std::vector<Span>& spans = t.spans();
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+      const Span& s = spans[i];
+      columns.put_signed(kSpanBeginDelta, s.begin_ns - previous);
+      columns.put_unsigned(kSpanDuration, static_cast<std::uint64_t>(s.end_ns - s.begin_ns));
+      columns.put_unsigned(kSpanTrack, s.track);
+      columns.put_unsigned(kSpanName, s.name);
+      columns.put_unsigned(kSpanParent, packed_parent(i, s.parent));
+      columns.put_unsigned(kSpanAttributes,
+                           s.attributes == kNoIndex ? 0 : std::uint64_t{s.attributes} + 1);
+      columns.put_unsigned(kSpanCategoryAndPass, (static_cast<std::uint64_t>(s.category) << 2) |
+                                                     static_cast<std::uint64_t>(s.pass));
+      previous = s.begin_ns;
+    }
+    return packed_block(spans.size(), columns);
   }
-  // Spans as compact arrays: [begin_ns, end_ns, track, name, parent, attributes, category, pass];
+  // One array a span: [begin_ns, end_ns, track, name, parent, attributes, category, pass];
   // kNoIndex is written as -1.
   const auto index = [](std::uint32_t i) { return i == kNoIndex ? json(-1) : json(i); };
   json spans = json::array();
@@ -173,10 +231,52 @@ json timeline_to_json(const Timeline& t) {
         json::array({s.begin_ns, s.end_ns, s.track, s.name, index(s.parent), index(s.attributes),
                      static_cast<int>(s.category), static_cast<int>(s.pass)}));
   }
+  return spans;
+}
+
+enum AttributeColumn : std::size_t {
+  kAttributePairs,
+  kAttributeKey,
+  kAttributeValueSize,
+  kAttributeValueBytes,
+  kAttributeColumns
+};
+
+// Attribute sets packed: the keys once, in the order they first appear, then per set its number
+// of pairs, and per pair its key's index and its value's size and bytes.
+json attributes_to_json(const Timeline& t, ProfileArrays arrays) {
+  if (arrays == ProfileArrays::kExpanded) {
+    json attributes = json::array();
+    for (const Attributes& a : t.attributes()) attributes.push_back(a);
+    return attributes;
+  }
+  PackedColumnsWriter columns(kAttributeColumns);
+  std::vector<std::string> keys;
+  std::unordered_map<std::string, std::uint32_t> key_index;
+  for (const Attributes& set : t.attributes()) {
+    columns.put_unsigned(kAttributePairs, set.size());
+    for (const auto& [key, value] : set) {
+      const auto [it, added] = key_index.emplace(key, static_cast<std::uint32_t>(keys.size()));
+      if (added) keys.push_back(key);
+      columns.put_unsigned(kAttributeKey, it->second);
+      columns.put_unsigned(kAttributeValueSize, value.size());
+      columns.put_bytes(kAttributeValueBytes, value);
+    }
+  }
+  json block = packed_block(t.attributes().size(), columns);
+  block["keys"] = keys;
+  return block;
+}
+
+json timeline_to_json(const Timeline& t, ProfileArrays arrays) {
+  json tracks = json::array();
+  for (const Track& tr : t.tracks()) {
+    tracks.push_back(json{{"kind", to_string(tr.kind)}, {"name", tr.name}, {"device", tr.device}});
+  }
+  const json spans = spans_to_json(t, arrays);
   json marks = json::array();
   for (const Mark& m : t.marks()) marks.push_back(json::array({m.t_ns, m.track, m.name}));
-  json attributes = json::array();
-  for (const Attributes& a : t.attributes()) attributes.push_back(a);
+  const json attributes = attributes_to_json(t, arrays);
   return json{{"names", t.names()},
               {"tracks", tracks},
               {"spans", spans},
@@ -241,9 +341,9 @@ json attribution_to_json(const std::vector<AttributionRecord>& records) {
   json attribution = json::array();
   for (const AttributionRecord& a : records) {
     attribution.push_back(json{{"channel_id", a.channel_id},
-                               {"method", a.method},
+                               {"method", recorded_method_name(a.method)},
                                {"reason", a.reason},
-                               {"diagnostics", a.diagnostics},
+                               {"diagnostics", diagnostics_by_name(a.diagnostics)},
                                {"notes", a.notes}});
   }
   return attribution;
@@ -363,7 +463,8 @@ void write_tree(JsonStream& w, const ProfileNode& root, int level) {
   }
 }
 
-void write_array(JsonStream& w, const std::vector<Series>& series, int level) {
+void write_array(JsonStream& w, const std::vector<Series>& series, ProfileArrays arrays,
+                 int level) {
   if (series.empty()) {
     w.out() << "[]";
     return;
@@ -372,13 +473,13 @@ void write_array(JsonStream& w, const std::vector<Series>& series, int level) {
   for (std::size_t i = 0; i < series.size(); ++i) {
     if (i > 0) w.out() << ',';
     w.line(level + 1);
-    w.value(series_to_json(series[i]), level + 1);  // one series' document at a time
+    w.value(series_to_json(series[i], arrays), level + 1);  // one series' document at a time
   }
   w.line(level);
   w.out() << ']';
 }
 
-void write_profile(std::ostream& out, const Profile& p, int indent) {
+void write_profile(std::ostream& out, const Profile& p, int indent, ProfileArrays arrays) {
   JsonStream w(out, indent);
   out << '{';
   w.member("attribution", attribution_to_json(p.attribution), 1, true);
@@ -386,10 +487,10 @@ void write_profile(std::ostream& out, const Profile& p, int indent) {
   w.member("epochs", epochs_to_json(p.epochs), 1);
   w.member("meta", meta_to_json(p.meta), 1);
   w.member("schema", "jouleprof.profile", 1);
-  w.member("schema_version", p.schema_version, 1);
+  w.member("schema_version", kProfileSchemaVersion, 1);  // what this writer writes
   w.key("series", 1, false);
-  write_array(w, p.series, 1);
-  w.member("timeline", timeline_to_json(p.timeline), 1);
+  write_array(w, p.series, arrays, 1);
+  w.member("timeline", timeline_to_json(p.timeline, arrays), 1);
   w.key("tree", 1, false);
   if (p.tree) {
     write_tree(w, *p.tree, 1);
@@ -403,11 +504,21 @@ void write_profile(std::ostream& out, const Profile& p, int indent) {
 
 // --- reading ---------------------------------------------------------------------------------
 
-Channel channel_from_json(const json& j, const std::string& where) {
+// Version 1 wrote an nvidia-smi log's product name into the device ("gpu0 NVIDIA H200"), where
+// no GPU track matched it: read as device "gpu0", label "NVIDIA H200".
+void upgrade_version_1(Channel& c) {
+  const std::size_t space = c.device.find(' ');
+  if (!c.label.empty() || !c.device.starts_with("gpu") || space == std::string::npos) return;
+  c.label = c.device.substr(space + 1);
+  c.device.resize(space);
+}
+
+Channel channel_from_json(const json& j, const std::string& where, int schema_version) {
   Channel c;
   c.id = get_field<std::string>(j, "id", where);
   c.source = get_field<std::string>(j, "source", where);
   c.device = get_field<std::string>(j, "device", where);
+  c.label = get_optional<std::string>(j, "label", where).value_or("");  // since version 2
   c.domain = get_field<std::string>(j, "domain", where);
   c.kind = get_enum<ChannelKind>(j, "kind", where, channel_kind_from_string);
   c.provenance = get_enum<Provenance>(j, "provenance", where, provenance_from_string);
@@ -416,23 +527,93 @@ Channel channel_from_json(const json& j, const std::string& where) {
   c.nominal_period_ns = get_field<TimeNs>(j, "nominal_period_ns", where);
   c.measured_period_ns = get_field<TimeNs>(j, "measured_period_ns", where);
   c.static_power_w = get_optional<double>(j, "static_power_w", where);
+  if (schema_version == 1) upgrade_version_1(c);
   return c;
 }
 
-Series series_from_json(const json& j, std::size_t index) {
-  const auto where = [index] { return fmt::format("series[{}]", index); };
-  Series s(channel_from_json(member(j, "channel", where), where() + ".channel"));
-  const json& samples = array_field(j, "samples", where);
+// What a packed block's columns hold, which bounds what its text may inflate to: `rows` rows of
+// fixed-size values, or, with byte columns, no more than deflate's ratio allows.
+struct BlockColumns {
+  std::size_t varints = 0;
+  std::size_t doubles = 0;
+  std::size_t bytes = 0;
+
+  std::size_t count() const { return varints + doubles + bytes; }
+};
+
+// The packed block in `j` (an object with "encoding", "count" and "data"), opened; its row count
+// in `rows`. `field` names it in errors.
+PackedColumnsReader open_packed(const json& j, BlockColumns columns, std::uint64_t& rows,
+                                const std::string& field) {
+  const std::string encoding = get_field<std::string>(j, "encoding", field);
+  if (encoding != kPackedColumnsEncoding) {
+    throw FieldError{field + ".encoding",
+                     fmt::format("is '{}', not '{}'", encoding, kPackedColumnsEncoding)};
+  }
+  rows = get_field<std::uint64_t>(j, "count", field);
+  const json& data = member(j, "data", field);
+  if (!data.is_string()) throw FieldError{field + ".data", "is not a string"};
+  const std::string& text = data.get_ref<const std::string&>();
+  const std::size_t max_bytes = columns.bytes > 0
+                                    ? packed_text_bound(text.size())
+                                    : packed_columns_bound(rows, columns.varints, columns.doubles);
+  Result<PackedColumnsReader> reader = PackedColumnsReader::open(text, columns.count(), max_bytes);
+  if (!reader) throw FieldError{field + ".data", reader.error().message()};
+  return std::move(*reader);
+}
+
+// The end of a packed block: every column read to its end, no row short.
+void close_packed(const PackedColumnsReader& reader, bool rows_complete, std::uint64_t rows,
+                  const std::string& field) {
+  if (!rows_complete) {
+    throw FieldError{field + ".data", fmt::format("holds fewer than its count of {} rows", rows)};
+  }
+  if (!reader.at_end()) {
+    throw FieldError{field + ".data", fmt::format("holds more than its count of {} rows", rows)};
+  }
+}
+
+void append_sample(Series& s, TimeNs t_ns, double value, const std::string& at) {
+  const Status st = s.append(t_ns, value);
+  if (!st) throw FieldError{at, st.error().message()};
+}
+
+void read_samples(const json& samples, Series& s, const std::string& where) {
+  const std::string field = where + ".samples";
+  if (samples.is_object()) {
+    std::uint64_t rows = 0;
+    PackedColumnsReader reader = open_packed(samples, {1, 1, 0}, rows, field);
+    TimeNs t_ns = 0;
+    bool complete = true;
+    for (std::uint64_t i = 0; i < rows && complete; ++i) {
+      std::int64_t delta = 0;
+      double value = 0.0;
+      complete =
+          reader.next_signed(kSampleTimeDelta, delta) && reader.next_double(kSampleValue, value);
+      if (complete && __builtin_add_overflow(t_ns, delta, &t_ns)) {
+        throw FieldError{fmt::format("{}[{}]", field, i), "has a time beyond 64-bit nanoseconds"};
+      }
+      if (complete) append_sample(s, t_ns, value, fmt::format("{}[{}]", field, i));
+    }
+    close_packed(reader, complete, rows, field);
+    return;
+  }
+  if (!samples.is_array()) throw FieldError{field, "is not an array (" + json_brief(samples) + ")"};
   for (std::size_t i = 0; i < samples.size(); ++i) {
     const json& pair = samples[i];
-    const auto at = [&] { return fmt::format("{}.samples[{}]", where(), i); };
+    const auto at = [&] { return fmt::format("{}[{}]", field, i); };
     if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() ||
         !pair[1].is_number()) {
       throw FieldError{at(), "is not a [t_ns, value] pair (" + json_brief(pair) + ")"};
     }
-    const Status st = s.append(pair[0].get<TimeNs>(), pair[1].get<double>());
-    if (!st) throw FieldError{at(), st.error().message()};
+    append_sample(s, pair[0].get<TimeNs>(), pair[1].get<double>(), at());
   }
+}
+
+Series series_from_json(const json& j, std::size_t index, int schema_version) {
+  const auto where = [index] { return fmt::format("series[{}]", index); };
+  Series s(channel_from_json(member(j, "channel", where), where() + ".channel", schema_version));
+  read_samples(member(j, "samples", where), s, where());
   const auto gaps_at = [&] { return where() + ".gaps"; };
   for (const json& g : array_field(j, "gaps", where)) {
     s.add_gap(Gap{get_field<TimeNs>(g, "begin_ns", gaps_at),
@@ -528,28 +709,135 @@ class TreeReader {
   std::vector<Pending> pending_;
 };
 
-Timeline timeline_from_json(const json& j) {
-  const char* where = "timeline";
-  Timeline t;
-  const json& names = array_field(j, "names", where);
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (!names[i].is_string()) {
-      throw FieldError{fmt::format("timeline.names[{}]", i),
-                       "is not a string (" + json_brief(names[i]) + ")"};
+// A span read from either layout, checked against what the timeline holds; `count` is the number
+// of spans in the file (parents may come after their children).
+void add_checked_span(Timeline& t, const Span& s, std::size_t count, const std::string& at) {
+  if (s.end_ns < s.begin_ns) throw FieldError{at, "ends before it begins"};
+  if (s.track >= t.tracks().size() || s.name >= t.names().size() ||
+      (s.parent != kNoIndex && s.parent >= count) ||
+      (s.attributes != kNoIndex && s.attributes >= t.attributes().size())) {
+    throw FieldError{at, "refers to a track, name, parent or attribute set that does not exist"};
+  }
+  t.add_span(s);
+}
+
+bool set_category_and_pass(Span& s, std::int64_t category, std::int64_t pass) {
+  if (category < 0 || category > static_cast<int>(SpanCategory::kMemory) || pass < 0 ||
+      pass > static_cast<int>(Pass::kOptimizer)) {
+    return false;
+  }
+  s.category = static_cast<SpanCategory>(category);
+  s.pass = static_cast<Pass>(pass);
+  return true;
+}
+
+void read_packed_spans(const json& j, Timeline& t) {
+  const std::string field = "timeline.spans";
+  std::uint64_t rows = 0;
+  PackedColumnsReader reader = open_packed(j, {kSpanColumns, 0, 0}, rows, field);
+  if (rows >= kNoIndex) throw FieldError{field + ".count", "is more spans than a timeline holds"};
+  TimeNs begin_ns = 0;
+  bool complete = true;
+  for (std::uint64_t i = 0; i < rows && complete; ++i) {
+    std::int64_t delta = 0;
+    std::uint64_t duration = 0, track = 0, name = 0, parent = 0, attributes = 0, kind = 0;
+    complete = reader.next_signed(kSpanBeginDelta, delta) &&
+               reader.next_unsigned(kSpanDuration, duration) &&
+               reader.next_unsigned(kSpanTrack, track) && reader.next_unsigned(kSpanName, name) &&
+               reader.next_unsigned(kSpanParent, parent) &&
+               reader.next_unsigned(kSpanAttributes, attributes) &&
+               reader.next_unsigned(kSpanCategoryAndPass, kind);
+    if (!complete) break;
+    const auto at = [&] { return fmt::format("{}[{}]", field, i); };
+    Span s;
+    if (__builtin_add_overflow(begin_ns, delta, &begin_ns) ||
+        duration > static_cast<std::uint64_t>(std::numeric_limits<TimeNs>::max()) ||
+        __builtin_add_overflow(begin_ns, static_cast<TimeNs>(duration), &s.end_ns)) {
+      throw FieldError{at(), "has a time beyond 64-bit nanoseconds"};
     }
-    t.intern(names[i].get_ref<const std::string&>());
+    s.begin_ns = begin_ns;
+    // Indices past 32 bits are made out of range, so add_checked_span refuses them.
+    const auto index = [](std::uint64_t v) {
+      return v >= kNoIndex ? kNoIndex - 1 : static_cast<std::uint32_t>(v);
+    };
+    s.track = index(track);
+    s.name = index(name);
+    s.attributes = attributes == 0 ? kNoIndex : index(attributes - 1);
+    if (parent != 0) {
+      const std::uint64_t zigzagged = parent - 1;
+      const auto back =
+          static_cast<std::int64_t>(zigzagged >> 1) ^ -static_cast<std::int64_t>(zigzagged & 1);
+      std::int64_t parent_index = 0;
+      if (__builtin_sub_overflow(static_cast<std::int64_t>(i), back, &parent_index) ||
+          parent_index < 0 || static_cast<std::uint64_t>(parent_index) >= rows) {
+        throw FieldError{at(), "refers to a parent that does not exist"};
+      }
+      s.parent = static_cast<std::uint32_t>(parent_index);
+    }
+    if (!set_category_and_pass(s, static_cast<std::int64_t>(kind >> 2),
+                               static_cast<std::int64_t>(kind & 3))) {
+      throw FieldError{at(), "has an unknown category or pass"};
+    }
+    add_checked_span(t, s, rows, at());
   }
-  if (t.names().size() != names.size()) {
-    throw FieldError{"timeline.names", "holds the same name twice"};
+  close_packed(reader, complete, rows, field);
+}
+
+void read_packed_attributes(const json& j, Timeline& t) {
+  const std::string field = "timeline.attributes";
+  const auto keys = get_field<std::vector<std::string>>(j, "keys", field);
+  std::uint64_t rows = 0;
+  PackedColumnsReader reader = open_packed(j, {3, 0, 1}, rows, field);
+  bool complete = true;
+  for (std::uint64_t i = 0; i < rows && complete; ++i) {
+    std::uint64_t pairs = 0;
+    complete = reader.next_unsigned(kAttributePairs, pairs);
+    Attributes set;
+    for (std::uint64_t k = 0; k < pairs && complete; ++k) {
+      std::uint64_t key = 0;
+      std::uint64_t size = 0;
+      std::string_view value;
+      complete = reader.next_unsigned(kAttributeKey, key) &&
+                 reader.next_unsigned(kAttributeValueSize, size) &&
+                 reader.next_bytes(kAttributeValueBytes, size, value);
+      if (complete && key >= keys.size()) {
+        throw FieldError{fmt::format("{}[{}]", field, i),
+                         fmt::format("names key {} of the {} keys", key, keys.size())};
+      }
+      if (complete) set.emplace_back(keys[key], std::string(value));
+    }
+    if (complete) t.add_attributes(std::move(set));
   }
-  for (const json& tr : array_field(j, "tracks", where)) {
-    t.add_track(
-        Track{get_enum<TrackKind>(tr, "kind", "timeline.tracks", parse_by_name<TrackKind, 3>),
-              get_field<std::string>(tr, "name", "timeline.tracks"),
-              get_field<std::string>(tr, "device", "timeline.tracks")});
+  close_packed(reader, complete, rows, field);
+}
+
+void read_attributes(const json& attributes, Timeline& t) {
+  if (attributes.is_object()) {
+    read_packed_attributes(attributes, t);
+    return;
   }
-  for (const json& a : array_field(j, "attributes", where)) t.add_attributes(a.get<Attributes>());
-  const json& spans = array_field(j, "spans", where);
+  if (!attributes.is_array()) {
+    throw FieldError{"timeline.attributes", "is not an array (" + json_brief(attributes) + ")"};
+  }
+  for (std::size_t i = 0; i < attributes.size(); ++i) {
+    try {
+      t.add_attributes(attributes[i].get<Attributes>());
+    } catch (const json::exception&) {
+      throw FieldError{
+          fmt::format("timeline.attributes[{}]", i),
+          "is not a list of [key, value] string pairs (" + json_brief(attributes[i]) + ")"};
+    }
+  }
+}
+
+void read_spans(const json& spans, Timeline& t) {
+  if (spans.is_object()) {
+    read_packed_spans(spans, t);
+    return;
+  }
+  if (!spans.is_array()) {
+    throw FieldError{"timeline.spans", "is not an array (" + json_brief(spans) + ")"};
+  }
   for (std::size_t i = 0; i < spans.size(); ++i) {
     const json& a = spans[i];
     const auto at = [&] { return fmt::format("timeline.spans[{}]", i); };
@@ -572,23 +860,35 @@ Timeline timeline_from_json(const json& j) {
     s.name = index(a[3]);
     s.parent = index(a[4]);
     s.attributes = index(a[5]);
-    const auto category = a[6].get<std::int64_t>();
-    const auto pass = a[7].get<std::int64_t>();
-    if (category < 0 || category > static_cast<int>(SpanCategory::kMemory) || pass < 0 ||
-        pass > static_cast<int>(Pass::kOptimizer)) {
+    if (!set_category_and_pass(s, a[6].get<std::int64_t>(), a[7].get<std::int64_t>())) {
       throw FieldError{at(), "has an unknown category or pass"};
     }
-    s.category = static_cast<SpanCategory>(category);
-    s.pass = static_cast<Pass>(pass);
-    if (s.end_ns < s.begin_ns) throw FieldError{at(), "ends before it begins"};
-    if (s.track >= t.tracks().size() || s.name >= t.names().size() ||
-        (s.parent != kNoIndex && s.parent >= spans.size()) ||
-        (s.attributes != kNoIndex && s.attributes >= t.attributes().size())) {
-      throw FieldError{at(),
-                       "refers to a track, name, parent or attribute set that does not exist"};
-    }
-    t.add_span(s);
+    add_checked_span(t, s, spans.size(), at());
   }
+}
+
+Timeline timeline_from_json(const json& j) {
+  const char* where = "timeline";
+  Timeline t;
+  const json& names = array_field(j, "names", where);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (!names[i].is_string()) {
+      throw FieldError{fmt::format("timeline.names[{}]", i),
+                       "is not a string (" + json_brief(names[i]) + ")"};
+    }
+    t.intern(names[i].get_ref<const std::string&>());
+  }
+  if (t.names().size() != names.size()) {
+    throw FieldError{"timeline.names", "holds the same name twice"};
+  }
+  for (const json& tr : array_field(j, "tracks", where)) {
+    t.add_track(
+        Track{get_enum<TrackKind>(tr, "kind", "timeline.tracks", parse_by_name<TrackKind, 3>),
+              get_field<std::string>(tr, "name", "timeline.tracks"),
+              get_field<std::string>(tr, "device", "timeline.tracks")});
+  }
+  read_attributes(member(j, "attributes", where), t);
+  read_spans(member(j, "spans", where), t);
   if (const std::optional<std::uint32_t> cycle = t.find_parent_cycle()) {
     throw FieldError{fmt::format("timeline.spans[{}]", *cycle),
                      "is its own ancestor (the parent indices form a cycle)"};
@@ -638,7 +938,7 @@ Profile from_json(const json& j) {
 
   const json& series = array_field(j, "series", "profile");
   for (std::size_t i = 0; i < series.size(); ++i)
-    p.series.push_back(series_from_json(series[i], i));
+    p.series.push_back(series_from_json(series[i], i, p.schema_version));
   for (const json& c : array_field(j, "channels", "profile")) {
     ChannelSummary s;
     s.channel_id = get_field<std::string>(c, "channel_id", "channels");
@@ -670,9 +970,18 @@ Profile from_json(const json& j) {
     AttributionRecord r;
     r.channel_id = get_field<std::string>(a, "channel_id", "attribution");
     const auto where = [&] { return "attribution[" + r.channel_id + "]"; };
-    r.method = get_field<std::string>(a, "method", where);
+    const std::string method = get_field<std::string>(a, "method", where);
+    if (method != "none") {
+      r.method = attribution_method_from_string(method);
+      if (!r.method || *r.method == AttributionMethod::kAuto) {
+        throw FieldError{where() + ".method", "is not a method jouleprof knows ('" + method + "')"};
+      }
+    }
     r.reason = get_field<std::string>(a, "reason", where);
-    r.diagnostics = get_field<std::map<std::string, double>>(a, "diagnostics", where);
+    Result<AttributionDiagnostics> diagnostics =
+        diagnostics_from_names(get_field<std::map<std::string, double>>(a, "diagnostics", where));
+    if (!diagnostics) throw FieldError{where() + ".diagnostics", diagnostics.error().message()};
+    r.diagnostics = std::move(*diagnostics);
     r.notes = get_field<std::vector<std::string>>(a, "notes", where);
     p.attribution.push_back(std::move(r));
   }
@@ -696,9 +1005,9 @@ Profile from_json(const json& j) {
 
 }  // namespace
 
-std::string profile_to_json_string(const Profile& profile, int indent) {
+std::string profile_to_json_string(const Profile& profile, int indent, ProfileArrays arrays) {
   std::ostringstream out;
-  write_profile(out, profile, indent);
+  write_profile(out, profile, indent, arrays);
   return std::move(out).str();
 }
 
@@ -719,7 +1028,7 @@ Result<Profile> profile_from_json_string(const std::string& text, const std::str
   }
 }
 
-Status write_profile_json(const Profile& profile, const std::string& path) {
+Status write_profile_json(const Profile& profile, const std::string& path, ProfileArrays arrays) {
   // Written beside the target and renamed over it: a run cut short, a full disk or a crash
   // leaves the previous file or none, never a truncated one.
   const std::filesystem::path target(path);
@@ -731,7 +1040,7 @@ Status write_profile_json(const Profile& profile, const std::string& path) {
       return Error(ErrorCode::kIo,
                    fmt::format("{}: cannot open for writing: {}", path, std::strerror(errno)));
     }
-    write_profile(out, profile, 1);
+    write_profile(out, profile, 1, arrays);
     out << '\n';
     out.flush();
     if (!out) {

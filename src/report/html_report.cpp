@@ -355,9 +355,10 @@ void write_provenance(const Profile& p, std::ostringstream& out) {
         "class=\"prov\">{}</span></td>"
         "<td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
         "class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-        xml_escape(c.id), xml_escape(c.source), xml_escape(c.device), xml_escape(c.domain),
-        to_string(c.kind), to_string(c.provenance), xml_escape(c.provenance_detail),
-        xml_escape(c.parent_id), period > 0 ? xml_escape(format_duration(period)) : "–",
+        xml_escape(c.id), xml_escape(c.source), xml_escape(c.device_with_label()),
+        xml_escape(c.domain), to_string(c.kind), to_string(c.provenance),
+        xml_escape(c.provenance_detail), xml_escape(c.parent_id),
+        period > 0 ? xml_escape(format_duration(period)) : "–",
         summary ? xml_escape(format_energy(summary->energy_j)) : "–",
         summary ? fmt::format("{:.2f} W", summary->mean_power_w) : "–",
         summary ? fmt::format("{:.2f} W", summary->peak_power_w) : "–");
@@ -368,13 +369,13 @@ void write_provenance(const Profile& p, std::ostringstream& out) {
            "th><th>diagnostics</th><th>notes</th></tr>";
     for (const AttributionRecord& a : p.attribution) {
       std::string diagnostics;
-      for (const auto& [k, v] : a.diagnostics)
+      for (const auto& [k, v] : diagnostics_by_name(a.diagnostics))
         diagnostics += fmt::format("{}{} = {:.4g}", diagnostics.empty() ? "" : "; ", k, v);
       std::string notes;
       for (const std::string& n : a.notes) notes += (notes.empty() ? "" : "; ") + n;
       out << fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                         xml_escape(a.channel_id), xml_escape(a.method), xml_escape(a.reason),
-                         xml_escape(diagnostics), xml_escape(notes));
+                         xml_escape(a.channel_id), xml_escape(recorded_method_name(a.method)),
+                         xml_escape(a.reason), xml_escape(diagnostics), xml_escape(notes));
     }
     out << "</table>";
   }

@@ -624,10 +624,12 @@ void write_attribution(const Profile& p, const TextViewOptions& o, const Layout&
   if (p.attribution.empty()) return;
   out += "\nattribution:\n";
   for (const AttributionRecord& a : p.attribution) {
-    out += paragraph(a.channel_id + ": " + a.method + " — " + a.reason, l, "  ", "    ");
-    if (o.attribution_diagnostics && !a.diagnostics.empty()) {
+    out += paragraph(
+        fmt::format("{}: {} — {}", a.channel_id, recorded_method_name(a.method), a.reason), l, "  ",
+        "    ");
+    if (o.attribution_diagnostics) {
       std::string diag;
-      for (const auto& [key, value] : a.diagnostics) {
+      for (const auto& [key, value] : diagnostics_by_name(a.diagnostics)) {
         // Per-class figures are many; the JSON has them.
         if (key.starts_with("power_w:") || key.starts_with("se_w:")) continue;
         diag += fmt::format("{}{}={:.3g}", diag.empty() ? "" : ", ", key, value);

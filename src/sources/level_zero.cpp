@@ -448,6 +448,7 @@ class LevelZeroSource final : public Source {
   // Channels of one GPU: an energy counter per power domain, nested card ⊃ package ⊃ stacks;
   // the temperature.
   void discover_gpu(lz::Device device, std::size_t gpu, std::vector<std::string>& notes) {
+    const std::size_t first_channel = channels_.size();
     lz::DeviceProperties properties{};
     properties.stype = lz::kStructureDeviceProperties;
     if (symbols_.device_properties(device, &properties) != lz::kSuccess) properties.name[0] = '\0';
@@ -519,6 +520,9 @@ class LevelZeroSource final : public Source {
       discover_activity(gpu, who, notes);
     }
     add_temperature(device, gpu, who);
+    for (std::size_t i = first_channel; i < channels_.size(); ++i) {
+      channels_[i].label = properties.name;
+    }
   }
 
   void add_temperature(lz::Device device, std::size_t gpu, const std::string& who) {

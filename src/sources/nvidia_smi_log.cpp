@@ -178,8 +178,8 @@ Status add_series(LogRows& rows, const LogLayout& layout, const std::string& pat
       Channel channel;
       channel.id = fmt::format("nvidia-smi:gpu{}:{}", gpu, kImported[c].suffix);
       channel.source = "nvidia-smi-log";
-      channel.device = samples.name.empty() ? fmt::format("gpu{}", gpu)
-                                            : fmt::format("gpu{} {}", gpu, samples.name);
+      channel.device = fmt::format("gpu{}", gpu);
+      channel.label = samples.name;
       channel.domain = "gpu";
       channel.kind = kImported[c].kind;
       channel.provenance = Provenance::kImported;

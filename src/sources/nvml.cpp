@@ -525,6 +525,7 @@ class NvmlSource final : public Source {
     const std::string who = fmt::format("NVIDIA gpu {} ({}{}{})", index, name[0] ? name : "unnamed",
                                         uuid[0] ? ", " : "", uuid);
     const std::size_t gpu_slot = gpus_.size();
+    const std::size_t first_channel = channels_.size();
     Gpu gpu;
     gpu.index = index;
     gpu.handle = handle;
@@ -594,6 +595,7 @@ class NvmlSource final : public Source {
       }
     }
     discover_activity(gpu, gpu_slot, who, notes);
+    for (std::size_t i = first_channel; i < channels_.size(); ++i) channels_[i].label = name;
     gpus_.push_back(std::move(gpu));
   }
 

@@ -469,6 +469,7 @@ class RocmSmiSource final : public Source {
   // top-level channel that totals use, the power nesting under the counter when both exist);
   // the temperature.
   void discover_gpu(std::uint32_t gpu, std::vector<std::string>& notes) {
+    const std::size_t first_channel = channels_.size();
     char name[kNameBufferSize] = {};
     if (symbols_.name(gpu, name, sizeof name) != rocm_smi::kSuccess) name[0] = '\0';
     std::uint64_t bdfid = 0;
@@ -561,6 +562,7 @@ class RocmSmiSource final : public Source {
         break;
       }
     }
+    for (std::size_t i = first_channel; i < channels_.size(); ++i) channels_[i].label = name;
   }
 
   void discover() {

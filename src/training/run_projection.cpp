@@ -194,12 +194,8 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
                               first_epoch_energy_j(energies.energy_j[0], request.epochs),
                               std::nullopt, std::nullopt, "Carbontracker-style E_0 × N"});
 
-  // A log's GPU channel is "gpu<index> <name>" (nvidia-smi's name column): the name is after.
-  std::string gpu_name = energy->channel().device;
-  if (const std::size_t space = gpu_name.find(' ');
-      gpu_name.starts_with("gpu") && space != std::string::npos) {
-    gpu_name = gpu_name.substr(space + 1);
-  }
+  // A GPU channel's label is its product name (nvidia-smi's name column, NVML's device name).
+  std::string gpu_name = energy->channel().label;
   if (request.gpu_name) gpu_name = *request.gpu_name;
   auto spec = specs.find(gpu_name);
   if (!spec) {

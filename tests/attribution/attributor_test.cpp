@@ -36,7 +36,7 @@ TEST(Attributor, InterpolateSplitsEquallyAndTreeSumsToMeasured) {
   options.window_end_ns = 100 * kNsPerMs;
   auto r = attribute(series, two_tracks(), options);
   ASSERT_TRUE(r.ok()) << r.error().message();
-  EXPECT_EQ(r->records[0].method, "interpolate");
+  EXPECT_EQ(r->records[0].method, AttributionMethod::kInterpolate);
   EXPECT_NE(r->records[0].reason.find("fine counter"), std::string::npos);
   // alpha: 10 ms alone (0.5 J) + 10 ms shared with gamma (0.25 J).
   const ProfileNode* work = r->tree.child("work");
@@ -105,7 +105,8 @@ TEST(Attributor, InterpolateRefinesOpsShorterThanTheUpdatePeriod) {
   auto refined = attribute(series, ops.timeline, options);
   ASSERT_TRUE(refined.ok()) << refined.error().message();
   const AttributionRecord& rec = refined->records[0];
-  EXPECT_EQ(rec.diagnostics.at("refined_classes"), 2.0) << rec.reason;
+  ASSERT_TRUE(rec.diagnostics.refinement.has_value()) << rec.reason;
+  EXPECT_EQ(rec.diagnostics.refinement->refined_classes, 2u) << rec.reason;
   EXPECT_NE(rec.reason.find("refined below the update period"), std::string::npos) << rec.reason;
   EXPECT_NEAR(refined->tree.child("hot")->energy_j, ops.true_hot_j, 0.01 * ops.true_hot_j);
   EXPECT_NEAR(refined->tree.child("cool")->energy_j, ops.true_cool_j, 0.01 * ops.true_cool_j);
@@ -115,7 +116,8 @@ TEST(Attributor, InterpolateRefinesOpsShorterThanTheUpdatePeriod) {
   options.refine_interpolation = false;
   auto plain = attribute(series, ops.timeline, options);
   ASSERT_TRUE(plain.ok());
-  EXPECT_EQ(plain->records[0].diagnostics.at("refined_classes"), 0.0);
+  ASSERT_TRUE(plain->records[0].diagnostics.refinement.has_value());
+  EXPECT_EQ(plain->records[0].diagnostics.refinement->refined_classes, 0u);
   // Plain interpolation pulls the two classes towards the mean power of their intervals.
   EXPECT_GT(std::abs(plain->tree.child("cool")->energy_j - ops.true_cool_j),
             0.05 * ops.true_cool_j);
@@ -229,7 +231,7 @@ TEST(Attributor, CoarseCounterWithoutCalibrationTriesRegressAndSaysWhy) {
   series.push_back(counter("nvml", "gpu0", 100 * kNsPerMs, 300 * kNsPerMs, 300.0));
   auto r = attribute(series, tl, AttributionOptions{});
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->records[0].method, "interpolate");
+  EXPECT_EQ(r->records[0].method, AttributionMethod::kInterpolate);
   EXPECT_NE(r->records[0].reason.find("regress declined"), std::string::npos)
       << r->records[0].reason;
   EXPECT_NEAR(r->tree.energy_j, r->per_channel[0].measured_energy_j, 1e-9);

@@ -54,13 +54,17 @@ TEST(H200, KernelClassesSumToTheCounterAndRegressDeclinesTheSteadyMix) {
   EXPECT_LT(energy.measured_energy_j / ns_to_s(end - begin), 750.0);
 
   const AttributionRecord& rec = r->records.front();
-  std::cout << "H200: method " << rec.method << " — " << rec.reason << "\n";
-  for (const auto& [k, v] : rec.diagnostics) std::cout << "  " << k << " = " << v << "\n";
-  EXPECT_EQ(rec.method, "interpolate");  // auto: coarse counter, regress declined, interpolated
-  ASSERT_TRUE(rec.diagnostics.count("condition_number"));
-  ASSERT_TRUE(rec.diagnostics.count("windows"));
-  EXPECT_GE(rec.diagnostics.at("windows"), 100.0);
-  EXPECT_EQ(rec.diagnostics.at("identifiable"), 0.0);
+  std::cout << "H200: method " << recorded_method_name(rec.method) << " — " << rec.reason << "\n";
+  for (const auto& [k, v] : diagnostics_by_name(rec.diagnostics)) {
+    std::cout << "  " << k << " = " << v << "\n";
+  }
+  // auto: coarse counter, regress declined, interpolated
+  EXPECT_EQ(rec.method, AttributionMethod::kInterpolate);
+  ASSERT_TRUE(rec.diagnostics.regression.has_value());
+  ASSERT_TRUE(rec.diagnostics.regression->fit.has_value());
+  EXPECT_GT(rec.diagnostics.regression->fit->condition_number, 0.0);
+  EXPECT_GE(rec.diagnostics.regression->windows, 100u);
+  EXPECT_FALSE(rec.diagnostics.regression->identifiable);
   EXPECT_NE(rec.reason.find("regress declined"), std::string::npos);
 }
 

@@ -105,7 +105,8 @@ TEST(KnownAnswer, InterpolateWithinTwoPercentWhereTheCounterIsFine) {
   const std::vector<DurationSweepRow> rows = run_duration_sweep(kSeed);
   ASSERT_EQ(rows.size(), 4u);
   const DurationSweepRow& longest = rows.back();
-  EXPECT_EQ(longest.auto_method, "interpolate") << longest.typical_span_ms << " ms";
+  EXPECT_EQ(longest.auto_method, AttributionMethod::kInterpolate)
+      << longest.typical_span_ms << " ms";
   EXPECT_LE(longest.outcome.median_class_error, 0.02);
   EXPECT_LE(longest.plain.median_class_error, 0.02);
   EXPECT_GT(rows.front().plain.median_class_error, longest.plain.median_class_error);

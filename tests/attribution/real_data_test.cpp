@@ -117,7 +117,7 @@ TEST(RealData, MonsoonEnergyPerInferenceMatchesAnIndependentIntegral) {
   options.window_end_ns = meter.t_ns.back();
   auto r = attribute(series, tl, options);
   ASSERT_TRUE(r.ok()) << r.error().message();
-  EXPECT_EQ(r->records[0].method, "interpolate") << r->records[0].reason;
+  EXPECT_EQ(r->records[0].method, AttributionMethod::kInterpolate) << r->records[0].reason;
 
   // Per inference: the attributed energy equals the independent trapezoid integral.
   double dynamic_sum_j = 0.0;

@@ -144,7 +144,7 @@ TEST(ThreadActivity, ThreadsWeighTheirSpansByCpuTimeFromAFakeProc) {
   EXPECT_NEAR(rapl.span_energy_j[1], 20.0, 1e-6);
   EXPECT_NEAR(rapl.span_energy_j[2], 10.0, 1e-6);  // a2: 1 of 10
   EXPECT_NEAR(rapl.span_energy_j[3], 90.0, 1e-6);
-  EXPECT_EQ(result->records.at(0).diagnostics.at("threads_weighed_by_cpu_time"), 2.0);
+  EXPECT_EQ(result->records.at(0).diagnostics.threads_weighed_by_cpu_time, 2u);
 
   AttributionOptions equal = weighed;
   equal.weigh_threads_by_cpu_time = false;

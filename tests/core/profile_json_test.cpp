@@ -1,7 +1,10 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "jouleprof/profile.hpp"
 #include "test_support.hpp"
@@ -69,8 +72,18 @@ Profile sample_profile() {
   child.energy_stats = RepetitionStats{4, 10.0, 10.1, 0.2, 9.7, 10.3};
   root.children.push_back(child);
   p.tree = root;
+  AttributionDiagnostics diagnostics;
+  diagnostics.update_period_ms = 1.0;
+  diagnostics.class_power_w = {{"gemm", 210.5}};
+  diagnostics.refinement = RefinementDiagnostics{12, 3, 2, 40.0, 55.5, 12.25};
+  diagnostics.calibration = CalibrationDiagnostics{2, 1, 55.0};
+  diagnostics.regression = RegressionDiagnostics{30, 3, 12, false, RegressionFit{}};
+  diagnostics.regression->fit->rank = 3;
+  diagnostics.regression->fit->standard_error_w = {{"[idle]", 1.5}, {"gemm", 3.25}};
   p.attribution.push_back(AttributionRecord{
-      "rapl:package-0", "interpolate", "fine counter", {{"update_period_ms", 1.0}}, {"note"}});
+      "rapl:package-0", AttributionMethod::kInterpolate, "fine counter", diagnostics, {"note"}});
+  p.attribution.push_back(AttributionRecord{
+      "rapl:package-0/core", std::nullopt, "no readings inside the window", {}, {}});
   p.epochs.push_back(EpochSummary{150, 260, 3.5, 12});
   p.warnings.push_back("something was missing");
   return p;
@@ -307,6 +320,179 @@ TEST(ProfileJson, TimelineIndicesAreChecked) {
   EXPECT_NE(cycle.error().message().find("'timeline.spans[0]' is its own ancestor"),
             std::string::npos)
       << cycle.error().message();
+}
+
+// A timeline of `n` spans like a profiler's: nested on four tracks, parents both before and after
+// their children (the recorder stores a span when it ends), attributes on some; and a counter
+// series read every millisecond.
+Profile large_profile(std::size_t n) {
+  Profile p = sample_profile();
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<int> pick(0, 99);
+  Timeline& t = p.timeline;
+  for (int k = 0; k < 3; ++k)
+    t.add_track(Track{TrackKind::kCpuThread, fmt::format("thread {}", k), "cpu0"});
+  std::vector<std::uint32_t> names;
+  for (int k = 0; k < 300; ++k) names.push_back(t.intern(fmt::format("aten::op_{}", k)));
+  const std::uint32_t attrs = t.add_attributes({{"Input Dims", "[[32, 128], [128]]"}});
+  TimeNs at = 1'000'000;
+  while (t.spans().size() + 3 <= n) {
+    const auto track = static_cast<std::uint32_t>(pick(rng) % t.tracks().size());
+    const auto first = static_cast<std::uint32_t>(t.spans().size());
+    const TimeNs length = 1'000 + pick(rng) * 37;
+    // A child stored before its parent, and one after it.
+    t.add_span(Span{at + 10, at + length / 2, track, names[pick(rng)], first + 1, kNoIndex,
+                    SpanCategory::kOp, Pass::kForward});
+    t.add_span(Span{at, at + length, track, names[pick(rng)], kNoIndex,
+                    pick(rng) < 10 ? attrs : kNoIndex, SpanCategory::kLayer, Pass::kBackward});
+    t.add_span(Span{at + length / 2, at + length - 5, track, names[pick(rng)], first + 1, kNoIndex,
+                    SpanCategory::kKernel, Pass::kNone});
+    at += length + pick(rng);
+  }
+  Channel counter;
+  counter.id = "nvml:0:energy";
+  counter.source = "nvml";
+  counter.device = "gpu0";
+  counter.domain = "gpu";
+  counter.label = "NVIDIA H200";
+  Series s(counter);
+  double energy = 100.0;
+  for (TimeNs ns = 0; ns < at; ns += 1'000'000 + pick(rng)) {
+    EXPECT_TRUE(s.append(ns, energy));
+    energy += 0.3 + pick(rng) / 1000.0;
+  }
+  p.series.push_back(std::move(s));
+  return p;
+}
+
+TEST(ProfileJson, PackedAndExpandedReadBackTheSame) {
+  const Profile original = large_profile(30'000);
+  const std::string expanded = profile_to_json_string(original, 1);
+  const std::string packed = profile_to_json_string(original, 1, ProfileArrays::kPacked);
+  const Result<Profile> back = profile_from_json_string(packed, "packed.json");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(profile_to_json_string(*back, 1), expanded);
+  EXPECT_EQ(back->series.back().channel().label, "NVIDIA H200");
+  EXPECT_FALSE(back->attribution.at(1).method.has_value()) << "written and read as \"none\"";
+  // Both forms carry the current version; the packed one is far smaller.
+  EXPECT_EQ(nlohmann::json::parse(packed).at("schema_version"), kProfileSchemaVersion);
+  EXPECT_LT(packed.size() * 4, expanded.size());
+}
+
+TEST(ProfileJson, FilesArePackedAndTheStringIsExpanded) {
+  testing::TempDir dir;
+  const std::string path = (dir.path() / "profile.json").string();
+  ASSERT_TRUE(write_profile_json(sample_profile(), path));
+  const nlohmann::json file = nlohmann::json::parse(testing::read_file(path));
+  EXPECT_EQ(file.at("timeline").at("spans").at("encoding"), "packed-columns-1");
+  EXPECT_EQ(file.at("timeline").at("spans").at("count"), 1);
+  EXPECT_EQ(file.at("series").at(0).at("samples").at("count"), 2);
+  EXPECT_EQ(file.at("timeline").at("attributes").at("keys"), nlohmann::json::array({"shape"}));
+  const nlohmann::json text = nlohmann::json::parse(profile_to_json_string(sample_profile()));
+  EXPECT_TRUE(text.at("timeline").at("spans").is_array());
+  const Result<Profile> back = read_profile_json(path);
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(profile_to_json_string(*back), profile_to_json_string(sample_profile()));
+}
+
+TEST(ProfileJson, VersionOneProfilesStillRead) {
+  nlohmann::json j = nlohmann::json::parse(profile_to_json_string(sample_profile()));
+  j["schema_version"] = 1;
+  // Version 1 had no labels, and put an nvidia-smi log's GPU name into the device.
+  j["series"][0]["channel"].erase("label");
+  j["series"][1]["channel"].erase("label");
+  j["series"][1]["channel"]["device"] = "gpu0 NVIDIA GeForce RTX 3090";
+  const Result<Profile> back = profile_from_json_string(j.dump(), "v1.json");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(back->schema_version, 1);
+  EXPECT_EQ(back->timeline.spans().size(), 1u);
+  EXPECT_EQ(back->series[0].channel().device, "cpu0");
+  EXPECT_EQ(back->series[0].channel().label, "");
+  EXPECT_EQ(back->series[1].channel().device, "gpu0");
+  EXPECT_EQ(back->series[1].channel().label, "NVIDIA GeForce RTX 3090");
+  j["schema_version"] = kProfileSchemaVersion + 1;
+  const Result<Profile> newer = profile_from_json_string(j.dump(), "new.json");
+  ASSERT_FALSE(newer.ok());
+  EXPECT_NE(newer.error().message().find(
+                fmt::format("is newer than this jouleprof reads ({})", kProfileSchemaVersion)),
+            std::string::npos)
+      << newer.error().message();
+}
+
+TEST(ProfileJson, DamagedPackedColumnsNameTheirField) {
+  const nlohmann::json good = nlohmann::json::parse(
+      profile_to_json_string(large_profile(3'000), -1, ProfileArrays::kPacked));
+  const auto error_after = [&](const std::function<void(nlohmann::json&)>& damage) {
+    nlohmann::json j = good;
+    damage(j);
+    const Result<Profile> r = profile_from_json_string(j.dump(), "p.json");
+    return r.ok() ? std::string("(read)") : r.error().message();
+  };
+  const auto spans = [](nlohmann::json& j) -> nlohmann::json& { return j["timeline"]["spans"]; };
+  const std::uint64_t count = good["timeline"]["spans"]["count"];
+  EXPECT_NE(error_after([&](nlohmann::json& j) { spans(j)["count"] = count + 1; })
+                .find(fmt::format("p.json: field 'timeline.spans.data' holds fewer than its count "
+                                  "of {} rows",
+                                  count + 1)),
+            std::string::npos);
+  EXPECT_NE(error_after([&](nlohmann::json& j) {
+              spans(j)["count"] = count - 1;
+            }).find("holds more than its count"),
+            std::string::npos);
+  EXPECT_NE(error_after([&](nlohmann::json& j) { spans(j)["encoding"] = "packed-columns-9"; })
+                .find("field 'timeline.spans.encoding' is 'packed-columns-9', not "
+                      "'packed-columns-1'"),
+            std::string::npos);
+  EXPECT_NE(error_after([&](nlohmann::json& j) {
+              std::string data = spans(j)["data"];
+              data[data.size() / 2] = '!';
+              spans(j)["data"] = data;
+            }).find("field 'timeline.spans.data' is not base64"),
+            std::string::npos);
+  EXPECT_NE(error_after([&](nlohmann::json& j) {
+              spans(j)["count"] = 1ULL << 40;
+            }).find("field 'timeline.spans.count' is more spans than a timeline holds"),
+            std::string::npos);
+  EXPECT_NE(error_after([&](nlohmann::json& j) {
+              j["timeline"]["attributes"]["keys"] = nlohmann::json::array();
+            }).find("field 'timeline.attributes[0]' names key 0 of the 0 keys"),
+            std::string::npos);
+  EXPECT_NE(error_after([&](nlohmann::json& j) {
+              j["timeline"]["attributes"]["count"] = 9;
+            }).find("field 'timeline.attributes.data' holds fewer than its count of 9 rows"),
+            std::string::npos);
+  EXPECT_NE(error_after([&](nlohmann::json& j) {
+              j["series"][2]["samples"]["count"] = 1;
+            }).find("field 'series[2].samples.data' holds more than its count of 1 rows"),
+            std::string::npos);
+  EXPECT_NE(error_after([&](nlohmann::json& j) {
+              j["series"][2]["samples"] = "x";
+            }).find("field 'series[2].samples' is not an array"),
+            std::string::npos);
+}
+
+// The packed columns go through the checks the arrays go through: an index out of range, a
+// parent cycle.
+TEST(ProfileJson, PackedSpansAreCheckedLikeArrays) {
+  Profile p = sample_profile();
+  Span own_parent = p.timeline.spans()[0];
+  own_parent.parent = 1;
+  p.timeline.add_span(own_parent);
+  const std::string cycle = profile_to_json_string(p, -1, ProfileArrays::kPacked);
+  // Span 1 is its own parent.
+  const Result<Profile> r = profile_from_json_string(cycle, "p.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("'timeline.spans[1]' is its own ancestor"), std::string::npos)
+      << r.error().message();
+
+  Profile q = sample_profile();
+  q.timeline.spans()[0].name = 7;  // no such name
+  const Result<Profile> bad_name =
+      profile_from_json_string(profile_to_json_string(q, -1, ProfileArrays::kPacked), "p.json");
+  ASSERT_FALSE(bad_name.ok());
+  EXPECT_NE(bad_name.error().message().find("'timeline.spans[0]' refers to a track, name"),
+            std::string::npos)
+      << bad_name.error().message();
 }
 
 }  // namespace

@@ -159,10 +159,14 @@ inline Profile sample_profile(const SampleProfileOptions& o = {}) {
   root.children.push_back(std::move(unattributed));
   p.tree = std::move(root);
 
+  AttributionDiagnostics regression;
+  regression.regression = RegressionDiagnostics{20, 2, 9, true, RegressionFit{}};
+  regression.regression->fit->rank = 3;
+  regression.regression->fit->condition_number = 12.5;
   p.attribution.push_back(AttributionRecord{"nvml:0:power",
-                                            "regress",
+                                            AttributionMethod::kRegress,
                                             "counter period 100 ms ≫ span length",
-                                            {{"rank", 3.0}, {"condition_number", 12.5}},
+                                            regression,
                                             {"windows: 20"}});
   p.warnings.push_back("nvml:0:power: no reading between 1.5 s and 1.6 s (NVML timeout)");
   p.warnings.push_back("<script>alert('escaped?')</script> & \"quotes\"");

@@ -72,6 +72,7 @@ TEST_F(LevelZeroTest, DomainsNestAsTheApiDeclaresThem) {
   }
   const Channel& card = source->channels()[index.at("level-zero:0:card")];
   EXPECT_EQ(card.device, "gpu0");
+  EXPECT_EQ(card.label, "Fake Max 1550");
   EXPECT_EQ(source->channels()[index.at("level-zero:1:package")].device, "gpu1");
   for (const char* part : {"Intel gpu 0", "Fake Max 1550", "0x0bd5", "PCI 0000:3a:00.0",
                            "level-zero.update_period_ms", "a decrease is a reset"}) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "jouleprof/device_names.hpp"
 #include "sources/power_log.hpp"
 #include "test_support.hpp"
 
@@ -94,7 +95,11 @@ TEST(NvidiaSmiLog, Seaa2023LogWithUnitSuffixesAndItsOwnHeader) {
   const Series* util = trace->find(ChannelKind::kUtilisation);
   ASSERT_NE(util, nullptr);
   EXPECT_DOUBLE_EQ(util->front().value, 0.0);
-  EXPECT_NE(power->channel().device.find("RTX 3090"), std::string::npos);
+  // The device is the match key a GPU track names; the product is its label (a device of
+  // "gpu0 NVIDIA GeForce RTX 3090" once matched no track).
+  EXPECT_EQ(power->channel().device, "gpu0");
+  EXPECT_NE(power->channel().label.find("RTX 3090"), std::string::npos);
+  EXPECT_TRUE(track_consumes_device("gpu0", power->channel().device));
   EXPECT_TRUE(trace->warnings.empty());
 }
 

@@ -73,6 +73,8 @@ TEST_F(NvmlTest, EnergyCounterWhereSupportedPowerFallbackElsewhere) {
   }
   const Channel& energy = source->channels()[index.at("nvml:0:energy")];
   EXPECT_EQ(energy.device, "gpu0");
+  EXPECT_EQ(energy.label, "Fake H200");
+  EXPECT_EQ(source->channels()[index.at("nvml:1:power")].label, "Fake P100");
   EXPECT_EQ(energy.nominal_period_ns, 100 * kNsPerMs);
   EXPECT_NE(energy.provenance_detail.find("NVIDIA gpu 0 (Fake H200"), std::string::npos);
   EXPECT_NE(energy.provenance_detail.find("GPU-00000000-fake"), std::string::npos);

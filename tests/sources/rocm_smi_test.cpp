@@ -73,6 +73,7 @@ TEST_F(RocmSmiTest, EnergyCounterWhereSupportedAveragePowerElsewhere) {
   }
   const Channel& energy = source->channels()[index.at("rocm-smi:0:energy")];
   EXPECT_EQ(energy.device, "gpu0");
+  EXPECT_EQ(energy.label, "Fake MI210");
   EXPECT_EQ(source->channels()[index.at("rocm-smi:1:power")].device, "gpu1");
   // Vendor, name and PCI address; the resolution and the parameters a user may need to set.
   for (const char* part : {"AMD device 0", "Fake MI210", "PCI 0000:03:00.0", "15.3 µJ",

@@ -381,7 +381,7 @@ TEST(RunCommand, SpansWeighByTheirThreadsCpuTime) {
   EXPECT_GT(busy->energy_j, 3.0 * waiting->energy_j)
       << "busy " << busy->energy_j << " J, waiting " << waiting->energy_j << " J";
   ASSERT_FALSE(p.attribution.empty());
-  EXPECT_EQ(p.attribution[0].diagnostics.at("threads_weighed_by_cpu_time"), 2.0);
+  EXPECT_EQ(p.attribution[0].diagnostics.threads_weighed_by_cpu_time, 2u);
 }
 
 // `run --idle --spans`: attributing the spans adds the tree to what the run measured. The

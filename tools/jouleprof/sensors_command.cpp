@@ -43,6 +43,7 @@ nlohmann::json to_json(const SensorSurvey& survey) {
       const Channel& c = s.channels[i];
       channels.push_back({{"id", c.id},
                           {"device", c.device},
+                          {"label", c.label},
                           {"domain", c.domain},
                           {"kind", to_string(c.kind)},
                           {"unit", unit_of(c.kind)},
