@@ -1,7 +1,10 @@
 #include "predict/model_prediction.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
+
+#include "predict/fusion_rules.hpp"
 
 namespace jouleprof::predict {
 
@@ -53,6 +56,32 @@ Result<ModelPrediction> predict_model(const PredictorBundle& bundle, const Model
   out.missing_types.erase(std::unique(out.missing_types.begin(), out.missing_types.end()),
                           out.missing_types.end());
   return out;
+}
+
+Result<std::vector<ModelPrediction>> predict_models(const std::string& model_path,
+                                                    const std::string& bundle_dir,
+                                                    const PredictionOptions& options) {
+  ModelLoadOptions load;
+  JP_TRY(load.detection.rules,
+         FusionRules::from_file(options.fusion_rules_path.empty()
+                                    ? default_fusion_rules_path()
+                                    : std::filesystem::path(options.fusion_rules_path)));
+  if (!options.layout.empty()) {
+    const Result<TensorLayout> layout = tensor_layout_from_string(options.layout);
+    if (!layout) {
+      return invalid_input("prediction", "PredictionOptions::layout", options.layout,
+                           "expected nchw or nhwc");
+    }
+    load.layout = *layout;
+  }
+  JP_TRY(const std::vector<ModelKernels> models, load_model_kernels(model_path, load));
+  JP_TRY(const PredictorBundle bundle, load_bundle(bundle_dir));
+  std::vector<ModelPrediction> predictions;
+  for (const ModelKernels& model : models) {
+    JP_TRY(ModelPrediction prediction, predict_model(bundle, model));
+    predictions.push_back(std::move(prediction));
+  }
+  return predictions;
 }
 
 }  // namespace jouleprof::predict

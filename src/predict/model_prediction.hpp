@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "jouleprof/channel.hpp"
+#include "jouleprof/prediction.hpp"
 #include "predict/json_graph_import.hpp"
 #include "predict/predictor_bundle.hpp"
 
@@ -34,5 +35,12 @@ struct ModelPrediction {
 };
 
 Result<ModelPrediction> predict_model(const PredictorBundle& bundle, const ModelKernels& model);
+
+// Every model in `model_path`, its kernels detected with the options' fusion rules and layout,
+// predicted with the bundle in `bundle_dir`: what `jouleprof predict` and predict_model_energy()
+// do. The model is read first: a bad model is the likelier mistake, and is said without a bundle.
+Result<std::vector<ModelPrediction>> predict_models(const std::string& model_path,
+                                                    const std::string& bundle_dir,
+                                                    const PredictionOptions& options);
 
 }  // namespace jouleprof::predict

@@ -26,15 +26,15 @@ std::optional<PreTarget> pre_target_from_string(std::string_view text) {
   return std::nullopt;
 }
 
-FeatureRow PreFeatures::as_row() const {
-  return {batch_size,   ram_gb,      training_size,  validation_size, gflops_per_sample,
-          input_height, input_width, gpu_cuda_cores, gpu_memory_gb,   gpu_tdp_w};
+FeatureRow pre_feature_row(const PreFeatures& f) {
+  return {f.batch_size,   f.ram_gb,      f.training_size,  f.validation_size, f.gflops_per_sample,
+          f.input_height, f.input_width, f.gpu_cuda_cores, f.gpu_memory_gb,   f.gpu_tdp_w};
 }
 
-void PreFeatures::set_gpu(const GpuSpec& spec) {
-  gpu_cuda_cores = spec.cuda_cores;
-  gpu_memory_gb = spec.memory_gb;
-  gpu_tdp_w = spec.tdp_w;
+void set_gpu(PreFeatures& features, const GpuSpec& spec) {
+  features.gpu_cuda_cores = spec.cuda_cores;
+  features.gpu_memory_gb = spec.memory_gb;
+  features.gpu_tdp_w = spec.tdp_w;
 }
 
 namespace {
@@ -181,7 +181,7 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
     run.gpu_name = gpu_col < fields.size() ? std::string(fields[gpu_col]) : "";
     auto spec = specs.find(run.gpu_name);
     if (!spec) return spec.error().with_context(where);
-    run.features.set_gpu(*spec);
+    set_gpu(run.features, *spec);
     JP_TRY(const double epochs, number("epochs"));
     if (!(epochs >= 1 && epochs <= kMaxEpochs) || epochs != std::floor(epochs)) {
       return invalid_input(where, "epochs", fields[column.at("epochs")],
@@ -237,16 +237,16 @@ double pre_energy_j(double target_value, PreTarget target, double duration_s, in
 }
 
 double PreModel::predict_target(const PreFeatures& features) const {
-  return kernel_ridge.predict(scaler.apply(features.as_row()));
+  return kernel_ridge.predict(scaler.apply(pre_feature_row(features)));
 }
 
 double PreModel::predict_linear_target(const PreFeatures& features) const {
-  return linear.predict(scaler.apply(features.as_row()));
+  return linear.predict(scaler.apply(pre_feature_row(features)));
 }
 
 std::vector<std::string> PreModel::prediction_warnings(const PreFeatures& features) const {
   std::vector<std::string> warnings;
-  const FeatureRow row = features.as_row();
+  const FeatureRow row = pre_feature_row(features);
   for (std::size_t j = 0; j < row.size() && j < scaler.constant.size(); ++j) {
     if (scaler.constant[j] && row[j] != scaler.mean[j]) {
       warnings.push_back(fmt::format(
@@ -279,7 +279,7 @@ Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& op
   std::vector<FeatureRow> x;
   std::vector<double> y;
   for (const PreRun& run : runs) {
-    x.push_back(run.features.as_row());
+    x.push_back(pre_feature_row(run.features));
     y.push_back(pre_target_value(run, options.target));
   }
   PreModel model;

@@ -1,48 +1,25 @@
-// PRE (Pre-training Regression-based Estimation, del Rey et al.): the energy of a training run
-// predicted before it starts, from the model, the data and the GPU. Kernel ridge regression with
-// an RBF kernel on z-scored features; the target is either the average GPU power (× the expected
-// duration) or the average epoch energy (× the epochs). The scaler is saved with the model.
+// PRE's training and model files (the public call is jouleprof/pre.hpp): kernel ridge regression
+// with an RBF kernel on z-scored features; the target is either the average GPU power (× the
+// expected duration) or the average epoch energy (× the epochs). The scaler is saved with the
+// model.
 #pragma once
 
-#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "jouleprof/pre.hpp"
 #include "jouleprof/result.hpp"
 #include "training/gpu_specs.hpp"
 #include "training/kernel_ridge.hpp"
 
 namespace jouleprof {
 
-enum class PreTarget { kAveragePower, kEpochEnergy };
-std::string_view to_string(PreTarget target);
-std::optional<PreTarget> pre_target_from_string(std::string_view text);
-
-// Used when a table has no input-size columns (seaa2023 does not publish them).
-inline constexpr double kDefaultInputSide = 224.0;
-
-// METHODS.md §5, in this order.
-inline constexpr std::array<std::string_view, 10> kPreFeatureNames = {
-    "batch_size",   "ram_gb",      "training_size",  "validation_size", "gflops_per_sample",
-    "input_height", "input_width", "gpu_cuda_cores", "gpu_memory_gb",   "gpu_tdp_w"};
-
-struct PreFeatures {
-  double batch_size = 0.0;
-  double ram_gb = 0.0;
-  double training_size = 0.0;
-  double validation_size = 0.0;
-  double gflops_per_sample = 0.0;  // forward pass
-  double input_height = kDefaultInputSide;
-  double input_width = kDefaultInputSide;
-  double gpu_cuda_cores = 0.0;
-  double gpu_memory_gb = 0.0;
-  double gpu_tdp_w = 0.0;
-
-  FeatureRow as_row() const;
-  void set_gpu(const GpuSpec& spec);
-};
+// The features as the regression's row, in kPreFeatureNames' order.
+FeatureRow pre_feature_row(const PreFeatures& features);
+// The GPU features from its specifications.
+void set_gpu(PreFeatures& features, const GpuSpec& spec);
 
 // One finished run: its features and what it measured.
 struct PreRun {

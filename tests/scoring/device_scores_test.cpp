@@ -1,4 +1,4 @@
-#include "scoring/device_scores.hpp"
+#include "jouleprof/device_scores.hpp"
 
 #include <gtest/gtest.h>
 

@@ -121,7 +121,7 @@ TEST(Pre, PredictionsOutsideTheTrainingRunsWarn) {
     run.features.training_size = 1000.0 + 100.0 * i;
     run.features.gflops_per_sample = 0.5 + 0.1 * i;
     run.features.ram_gb = 4;
-    run.features.set_gpu(*GpuSpecTable::built_in().find("RTX 3090"));
+    set_gpu(run.features, *GpuSpecTable::built_in().find("RTX 3090"));
     run.epochs = 10;
     run.duration_s = 600.0 + 30.0 * i;
     run.energy_j = 120000.0 + 9000.0 * i;

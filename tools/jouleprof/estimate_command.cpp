@@ -65,44 +65,29 @@ int run_train(const EstimateArgs& args) {
   return kExitOk;
 }
 
-int run_predict(EstimateArgs args, const CLI::App* cmd) {
-  auto specs = load_specs(args.gpu_specs);
-  if (!specs) return report_error(specs.error());
-  auto model = load_pre_model(args.model);
-  if (!model) return report_error(model.error());
-  auto gpu = specs->find(args.gpu);
-  if (!gpu) return report_error(gpu.error());
-  args.features.set_gpu(*gpu);
-  const double target = model->predict_target(args.features);
-  const double linear = model->predict_linear_target(args.features);
-  for (const std::string& w : model->prediction_warnings(args.features)) {
-    std::cerr << "jouleprof: warning: " << w << '\n';
-  }
-  const bool power = model->target == PreTarget::kAveragePower;
-  std::optional<double> energy_j, linear_energy_j;
-  std::string energy_rule;
-  if (power && cmd->count("--duration") > 0) {
-    energy_j = pre_energy_j(target, model->target, args.duration_s, 0);
-    linear_energy_j = pre_energy_j(linear, model->target, args.duration_s, 0);
-    energy_rule = fmt::format("average power × {:.0f} s", args.duration_s);
-  } else if (!power && cmd->count("--epochs") > 0) {
-    energy_j = pre_energy_j(target, model->target, 0.0, args.epochs);
-    linear_energy_j = pre_energy_j(linear, model->target, 0.0, args.epochs);
-    energy_rule = fmt::format("epoch energy × {} epochs", args.epochs);
-  }
-  const std::string unit = power ? "W" : "J per epoch";
+int run_predict(const EstimateArgs& args, const CLI::App* cmd) {
+  PreEstimateRequest request;
+  request.model_dir = args.model;
+  request.gpu = args.gpu;
+  request.gpu_specs_path = args.gpu_specs;
+  request.features = args.features;
+  if (cmd->count("--duration") > 0) request.duration_s = args.duration_s;
+  if (cmd->count("--epochs") > 0) request.epochs = args.epochs;
+  const Result<PreEstimate> e = estimate_training_energy(request);
+  if (!e) return report_error(e.error());
+  for (const std::string& w : e->warnings) std::cerr << "jouleprof: warning: " << w << '\n';
   if (args.format == "json") {
     nlohmann::json j = {{"provenance", "predicted"},
                         {"model", args.model},
-                        {"target", std::string(to_string(model->target))},
-                        {"prediction", target},
-                        {"linear_baseline", linear},
-                        {"unit", unit},
-                        {"gpu", gpu->name}};
-    if (energy_j) {
-      j["energy_j"] = *energy_j;
-      j["linear_energy_j"] = *linear_energy_j;
-      j["energy_rule"] = energy_rule;
+                        {"target", std::string(to_string(e->target))},
+                        {"prediction", e->prediction},
+                        {"linear_baseline", e->linear_prediction},
+                        {"unit", e->unit},
+                        {"gpu", e->gpu}};
+    if (e->energy_j) {
+      j["energy_j"] = *e->energy_j;
+      j["linear_energy_j"] = *e->linear_energy_j;
+      j["energy_rule"] = e->energy_rule;
     }
     std::cout << j.dump(2) << '\n';
     return kExitOk;
@@ -110,12 +95,13 @@ int run_predict(EstimateArgs args, const CLI::App* cmd) {
   std::cout << fmt::format(
       "PRE prediction (predicted, {} target, GPU {}: {:.0f} CUDA cores, "
       "{:.0f} GB, TDP {:.0f} W)\n  kernel ridge: {:.4g} {}\n  linear baseline: {:.4g} {}\n",
-      to_string(model->target), gpu->name, gpu->cuda_cores, gpu->memory_gb, gpu->tdp_w, target,
-      unit, linear, unit);
-  if (energy_j) {
+      to_string(e->target), e->gpu, e->gpu_cuda_cores, e->gpu_memory_gb, e->gpu_tdp_w,
+      e->prediction, e->unit, e->linear_prediction, e->unit);
+  if (e->energy_j) {
     std::cout << fmt::format("  energy: {:.4f} MJ ({}); linear baseline {:.4f} MJ\n",
-                             *energy_j * 1e-6, energy_rule, *linear_energy_j * 1e-6);
+                             *e->energy_j * 1e-6, e->energy_rule, *e->linear_energy_j * 1e-6);
   } else {
+    const bool power = e->target == PreTarget::kAveragePower;
     std::cout << fmt::format("  (pass {} for the energy)\n", power ? "--duration S" : "--epochs N");
   }
   return kExitOk;

@@ -7,7 +7,7 @@ namespace jouleprof::cli {
 namespace {
 
 // Library name -> what the command line calls it. Longer names first where one contains another.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 25> kFlagOf{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 26> kFlagOf{{
     {"AttributionOptions::calibration_by_channel", "--calibration FILE"},
     {"ProjectRequest::epochs", "--epochs"},
     {"ProjectRequest::duration_s", "--duration"},
@@ -32,6 +32,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 25> kFlagOf{
     {"OpCall size", "--sizes"},
     {"OpCall device", "--device"},
     {"OpCall op", "--op"},
+    {"PredictionOptions::layout", "--layout"},
     {"zoo_models() lists them", "`jouleprof profile --list-models` lists them"},
 }};
 

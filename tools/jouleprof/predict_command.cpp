@@ -118,28 +118,15 @@ CommandRunner add_predict_command(CLI::App& parent) {
                   "data_format or nhwc for nn-Meter graphs)")
       ->check(CLI::IsMember({"nchw", "nhwc"}));
   return [args] {
-    // The model first: a bad or empty model is the likelier mistake, and is said without a
-    // predictor bundle at hand.
-    ModelLoadOptions options;
-    auto rules = FusionRules::from_file(args->rules.empty() ? default_fusion_rules_path()
-                                                            : std::filesystem::path(args->rules));
-    if (!rules) return report_error(rules.error());
-    options.detection.rules = std::move(rules).value();
-    if (!args->layout.empty()) options.layout = *tensor_layout_from_string(args->layout);
-    auto models = load_model_kernels(args->model, options);
-    if (!models) return report_error(models.error());
-    auto bundle = load_bundle(args->predictor);
-    if (!bundle) return report_error(bundle.error());
-
+    const auto predictions =
+        predict_models(args->model, args->predictor, PredictionOptions{args->rules, args->layout});
+    if (!predictions) return report_error(predictions.error());
     nlohmann::json all = nlohmann::json::array();
     if (args->format == "csv") {
       fmt::print(
           "model,kernels,predicted_kernels,predicted_total_mJ,complete,missing_types,provenance\n");
     }
-    for (const ModelKernels& model : *models) {
-      auto prediction = predict_model(*bundle, model);
-      if (!prediction) return report_error(prediction.error());
-      const ModelPrediction& m = *prediction;
+    for (const ModelPrediction& m : *predictions) {
       if (args->format == "table") {
         print_table(m);
       } else if (args->format == "json") {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "command.hpp"
-#include "scoring/device_scores.hpp"
+#include "jouleprof/device_scores.hpp"
 
 namespace jouleprof::cli {
 namespace {

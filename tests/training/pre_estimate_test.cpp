@@ -1,0 +1,77 @@
+// The public PRE call: a saved model, a GPU by name and the run's features give the energy, as
+// `jouleprof estimate predict` prints it.
+#include <gtest/gtest.h>
+
+#include "jouleprof/pre.hpp"
+#include "test_support.hpp"
+#include "training/gpu_specs.hpp"
+#include "training/pre.hpp"
+
+namespace jouleprof {
+namespace {
+
+std::vector<PreRun> steady_runs() {
+  std::vector<PreRun> runs;
+  for (int i = 0; i < 12; ++i) {
+    PreRun run;
+    run.features.batch_size = 32.0 + 8.0 * (i % 3);
+    run.features.training_size = 1000.0 + 100.0 * i;
+    run.features.gflops_per_sample = 0.5 + 0.1 * i;
+    run.features.ram_gb = 4;
+    set_gpu(run.features, *GpuSpecTable::built_in().find("RTX 3090"));
+    run.epochs = 10;
+    run.duration_s = 600.0 + 30.0 * i;
+    run.energy_j = 120000.0 + 9000.0 * i;
+    run.average_power_w = run.energy_j / run.duration_s;
+    runs.push_back(run);
+  }
+  return runs;
+}
+
+TEST(PreEstimate, ASavedModelGivesTheRunsEnergyForTheNamedGpu) {
+  ::jouleprof::testing::TempDir dir;
+  const std::vector<PreRun> runs = steady_runs();
+  PreOptions options;
+  options.target = PreTarget::kEpochEnergy;
+  options.search.iterations = 4;
+  options.search.folds = 3;
+  const Result<PreModel> model = train_pre(runs, options);
+  ASSERT_TRUE(model.ok()) << model.error().message();
+  ASSERT_TRUE(save_pre_model(*model, dir.path().string()));
+
+  PreEstimateRequest request;
+  request.model_dir = dir.path().string();
+  request.gpu = "RTX 3090";
+  request.features = runs[4].features;
+  request.features.gpu_tdp_w = 1.0;  // filled in from the GPU, whatever the caller left here
+  const Result<PreEstimate> without_epochs = estimate_training_energy(request);
+  ASSERT_TRUE(without_epochs.ok()) << without_epochs.error().message();
+  EXPECT_FALSE(without_epochs->energy_j.has_value()) << "an epoch-energy model needs the epochs";
+  EXPECT_EQ(without_epochs->unit, "J per epoch");
+  EXPECT_EQ(without_epochs->provenance, Provenance::kPredicted);
+  EXPECT_GT(without_epochs->gpu_tdp_w, 100.0);
+
+  request.epochs = 20;
+  const Result<PreEstimate> e = estimate_training_energy(request);
+  ASSERT_TRUE(e.ok());
+  PreFeatures with_gpu = request.features;
+  set_gpu(with_gpu, *GpuSpecTable::built_in().find("RTX 3090"));
+  EXPECT_DOUBLE_EQ(e->prediction, model->predict_target(with_gpu));
+  ASSERT_TRUE(e->energy_j.has_value());
+  EXPECT_DOUBLE_EQ(*e->energy_j, 20.0 * e->prediction);
+  EXPECT_EQ(e->energy_rule, "epoch energy × 20 epochs");
+  EXPECT_TRUE(e->warnings.empty());
+}
+
+TEST(PreEstimate, AnUnknownGpuOrAMissingModelIsAnError) {
+  ::jouleprof::testing::TempDir dir;
+  PreEstimateRequest request;
+  request.model_dir = (dir.path() / "none").string();
+  request.gpu = "RTX 3090";
+  const Result<PreEstimate> missing = estimate_training_energy(request);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message().find("none"), std::string::npos) << missing.error().message();
+}
+
+}  // namespace
+}  // namespace jouleprof
