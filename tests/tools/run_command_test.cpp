@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
 #include <sstream>
@@ -321,6 +322,33 @@ TEST(RunCommand, ReportsTheMachinesAndTheCommandsEnergy) {
   EXPECT_EQ(p.meta.options.at("process.static_share"), "cpu-time");
   ASSERT_NE(p.find_series("processes:cpu:cpu-time"), nullptr);
   EXPECT_GT(p.find_series("processes:cpu:cpu-time")->back().value, 0.0);
+}
+
+// The profile file packs its samples (schema version 2); `report --format json` prints the same
+// profile with every reading as a [t_ns, value] row, and reads back to what the file holds.
+TEST(RunCommand, TheProfileFilePacksItsRowsAndReportJsonExpandsThem) {
+  TempDir dir;
+  const Invocation run = run_jouleprof({"run", "--simulate", "20", "--no-history", "--output",
+                                        (dir.path() / "run").string(), "--", "sleep", "0.2"},
+                                       dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string path = (dir.path() / "run" / "profile.json").string();
+  const nlohmann::json file = nlohmann::json::parse(::jouleprof::testing::read_file(path));
+  EXPECT_EQ(file.at("schema_version"), kProfileSchemaVersion);
+  const nlohmann::json& packed = file.at("series").at(0).at("samples");
+  ASSERT_TRUE(packed.is_object()) << packed.dump().substr(0, 200);
+  EXPECT_EQ(packed.at("encoding"), "packed-columns-1");
+
+  const Invocation report = run_jouleprof({"report", path, "--format", "json"}, dir);
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const nlohmann::json expanded = nlohmann::json::parse(report.out);
+  const nlohmann::json& rows = expanded.at("series").at(0).at("samples");
+  ASSERT_TRUE(rows.is_array());
+  EXPECT_EQ(rows.size(), packed.at("count").get<std::size_t>());
+  EXPECT_TRUE(rows.at(0).is_array() && rows.at(0).size() == 2u);
+  const Result<Profile> from_report = profile_from_json_string(report.out, "report");
+  ASSERT_TRUE(from_report.ok()) << from_report.error().message();
+  EXPECT_EQ(profile_to_json_string(*from_report), profile_to_json_string(read_run(dir)));
 }
 
 // CPU ticks a running process has used so far (utime + stime of /proc/PID/stat).
