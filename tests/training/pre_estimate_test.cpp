@@ -6,31 +6,15 @@
 #include "test_support.hpp"
 #include "training/gpu_specs.hpp"
 #include "training/pre.hpp"
+#include "training/pre_runs_fixture.hpp"
 
 namespace jouleprof {
 namespace {
 
-std::vector<PreRun> steady_runs() {
-  std::vector<PreRun> runs;
-  for (int i = 0; i < 12; ++i) {
-    PreRun run;
-    run.features.batch_size = 32.0 + 8.0 * (i % 3);
-    run.features.training_size = 1000.0 + 100.0 * i;
-    run.features.gflops_per_sample = 0.5 + 0.1 * i;
-    run.features.ram_gb = 4;
-    set_gpu(run.features, *GpuSpecTable::built_in().find("RTX 3090"));
-    run.epochs = 10;
-    run.duration_s = 600.0 + 30.0 * i;
-    run.energy_j = 120000.0 + 9000.0 * i;
-    run.average_power_w = run.energy_j / run.duration_s;
-    runs.push_back(run);
-  }
-  return runs;
-}
-
 TEST(PreEstimate, ASavedModelGivesTheRunsEnergyForTheNamedGpu) {
   ::jouleprof::testing::TempDir dir;
-  const std::vector<PreRun> runs = steady_runs();
+  const std::vector<PreRun> runs =
+      ::jouleprof::testing::synthetic_pre_runs([](int i) { return 32.0 + 8.0 * (i % 3); });
   PreOptions options;
   options.target = PreTarget::kEpochEnergy;
   options.search.iterations = 4;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "test_support.hpp"
+#include "training/pre_runs_fixture.hpp"
 
 namespace jouleprof {
 namespace {
@@ -114,20 +115,8 @@ TEST(Pre, SizesMustBePositive) {
 }
 
 TEST(Pre, PredictionsOutsideTheTrainingRunsWarn) {
-  std::vector<PreRun> runs;
-  for (int i = 0; i < 12; ++i) {
-    PreRun run;
-    run.features.batch_size = 32;  // the same in every run
-    run.features.training_size = 1000.0 + 100.0 * i;
-    run.features.gflops_per_sample = 0.5 + 0.1 * i;
-    run.features.ram_gb = 4;
-    set_gpu(run.features, *GpuSpecTable::built_in().find("RTX 3090"));
-    run.epochs = 10;
-    run.duration_s = 600.0 + 30.0 * i;
-    run.energy_j = 120000.0 + 9000.0 * i;
-    run.average_power_w = run.energy_j / run.duration_s;
-    runs.push_back(run);
-  }
+  // The batch size is the same in every run.
+  const std::vector<PreRun> runs = testing::synthetic_pre_runs([](int) { return 32.0; });
   PreOptions options;
   options.search.iterations = 4;
   options.search.folds = 3;
