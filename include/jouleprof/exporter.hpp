@@ -26,13 +26,11 @@
 //   jouleprof_process_share_ratio         gauge    that share over the last poll interval
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "jouleprof/channel.hpp"
@@ -132,15 +130,13 @@ class HttpExporter {
   // the bound port. The error says what is wrong: not an address, not this host's, port in use.
   Result<int> start(const std::string& address, int port);
   void stop();
-  std::uint64_t scrapes() const { return scrapes_.load(); }
+  std::uint64_t scrapes() const;  // GET /metrics answered so far
 
  private:
-  struct Server;
+  struct Server;  // the HTTP server, its listening thread and the scrape count
   std::function<ExporterSnapshot()> snapshot_;
   HttpExporterLimits limits_;
   std::unique_ptr<Server> server_;
-  std::thread thread_;
-  std::atomic<std::uint64_t> scrapes_{0};
 };
 
 }  // namespace jouleprof

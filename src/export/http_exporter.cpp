@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -116,6 +117,8 @@ std::string bind_problem(const std::string& address, int port) {
 
 struct HttpExporter::Server {
   httplib::Server http;
+  std::thread listening;
+  std::atomic<std::uint64_t> scrapes{0};
 };
 
 HttpExporter::HttpExporter(std::function<ExporterSnapshot()> snapshot, HttpExporterLimits limits)
@@ -142,7 +145,7 @@ Result<int> HttpExporter::start(const std::string& address, int port) {
     const ExpositionFormat format = negotiate_exposition_format(request.get_header_value("Accept"));
     response.set_content(render_exposition(snapshot_(), format),
                          std::string(exposition_content_type(format)).c_str());
-    scrapes_.fetch_add(1);
+    server_->scrapes.fetch_add(1);
   });
   http.Get("/", [](const httplib::Request&, httplib::Response& response) {
     response.set_content("jouleprof exporter: metrics at /metrics\n", "text/plain; charset=utf-8");
@@ -153,7 +156,7 @@ Result<int> HttpExporter::start(const std::string& address, int port) {
     return Error(ErrorCode::kUnavailable, fmt::format("cannot listen on {}:{}: {}", address, port,
                                                       bind_problem(address, port)));
   }
-  thread_ = std::thread([&http] { http.listen_after_bind(); });
+  server_->listening = std::thread([&http] { http.listen_after_bind(); });
   // httplib's stop() only stops a server that is already running: wait for the listening loop
   // to start, so that a stop() right after start() cannot be lost (and hang the join).
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -169,8 +172,11 @@ Result<int> HttpExporter::start(const std::string& address, int port) {
 }
 
 void HttpExporter::stop() {
-  if (server_) server_->http.stop();
-  if (thread_.joinable()) thread_.join();
+  if (!server_) return;
+  server_->http.stop();
+  if (server_->listening.joinable()) server_->listening.join();
 }
+
+std::uint64_t HttpExporter::scrapes() const { return server_->scrapes.load(); }
 
 }  // namespace jouleprof

@@ -19,4 +19,6 @@ Result<int> HttpExporter::start(const std::string& /*address*/, int /*port*/) {
 
 void HttpExporter::stop() {}
 
+std::uint64_t HttpExporter::scrapes() const { return 0; }
+
 }  // namespace jouleprof
