@@ -30,10 +30,15 @@ class LiveEpochProjector {
   LiveEpochProjector(std::string epoch_file, int total_epochs, StepOptions options = {});
 
   // Reads the epoch ends reported so far; for every new one, the epoch's energy (top-level energy
-  // channels, from `run_begin_ns` or the previous end) and the updated projection.
+  // channels, from `run_begin_ns` or the previous end) and the updated projection. An epoch closes
+  // once every counter has been read past its end (an update after it), so the energy printed
+  // live is the energy the profile keeps; until then it waits for a later poll.
   Result<std::vector<EpochUpdate>> poll(const Monitor& monitor, TimeNs run_begin_ns);
-  // The same from series the caller holds (after the monitor has stopped: the profile's).
-  Result<std::vector<EpochUpdate>> poll(const std::vector<Series>& series, TimeNs run_begin_ns);
+  // The same from series the caller holds: complete (after the monitor has stopped: the
+  // profile's), so every epoch reported closes, or still being read, as the Monitor's are.
+  enum class Readings : std::uint8_t { kComplete, kStillComing };
+  Result<std::vector<EpochUpdate>> poll(const std::vector<Series>& series, TimeNs run_begin_ns,
+                                        Readings readings = Readings::kComplete);
 
   const StepOptions& options() const { return options_; }
 
