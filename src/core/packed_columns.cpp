@@ -40,14 +40,6 @@ bool read_varint(const std::string& bytes, std::size_t& at, std::size_t end, std
   return false;
 }
 
-std::uint64_t zigzag(std::int64_t v) {
-  return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
-}
-
-std::int64_t unzigzag(std::uint64_t v) {
-  return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
-}
-
 constexpr std::string_view kBase64Alphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -176,6 +168,14 @@ Result<std::string> inflate_bytes(const std::string& packed, std::size_t max_byt
 }
 
 }  // namespace
+
+std::uint64_t zigzag(std::int64_t v) {
+  return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
+}
+
+std::int64_t unzigzag(std::uint64_t v) {
+  return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
+}
 
 void PackedColumnsWriter::put_unsigned(std::size_t column, std::uint64_t value) {
   append_varint(columns_[column], value);

@@ -16,6 +16,10 @@
 
 namespace jouleprof {
 
+// Signed values as the signed columns hold them: 0, -1, 1, -2 … as 0, 1, 2, 3 …
+std::uint64_t zigzag(std::int64_t v);
+std::int64_t unzigzag(std::uint64_t v);
+
 // The name a packed block gives in its "encoding" field.
 inline constexpr std::string_view kPackedColumnsEncoding = "packed-columns-1";
 

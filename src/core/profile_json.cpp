@@ -198,8 +198,7 @@ json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(
 // span to its parent (parents usually come shortly before their children).
 std::uint64_t packed_parent(std::size_t span, std::uint32_t parent) {
   if (parent == kNoIndex) return 0;
-  const auto back = static_cast<std::int64_t>(span) - static_cast<std::int64_t>(parent);
-  return ((static_cast<std::uint64_t>(back) << 1) ^ static_cast<std::uint64_t>(back >> 63)) + 1;
+  return zigzag(static_cast<std::int64_t>(span) - static_cast<std::int64_t>(parent)) + 1;
 }
 
 json spans_to_json(const Timeline& t, ProfileArrays arrays) {
@@ -573,9 +572,11 @@ void close_packed(const PackedColumnsReader& reader, bool rows_complete, std::ui
   }
 }
 
-void append_sample(Series& s, TimeNs t_ns, double value, const std::string& at) {
+// `at` names the sample, spelled only when it is refused.
+template <typename W>
+void append_sample(Series& s, TimeNs t_ns, double value, const W& at) {
   const Status st = s.append(t_ns, value);
-  if (!st) throw FieldError{at, st.error().message()};
+  if (!st) throw FieldError{spell(at), st.error().message()};
 }
 
 void read_samples(const json& samples, Series& s, const std::string& where) {
@@ -593,7 +594,7 @@ void read_samples(const json& samples, Series& s, const std::string& where) {
       if (complete && __builtin_add_overflow(t_ns, delta, &t_ns)) {
         throw FieldError{fmt::format("{}[{}]", field, i), "has a time beyond 64-bit nanoseconds"};
       }
-      if (complete) append_sample(s, t_ns, value, fmt::format("{}[{}]", field, i));
+      if (complete) append_sample(s, t_ns, value, [&] { return fmt::format("{}[{}]", field, i); });
     }
     close_packed(reader, complete, rows, field);
     return;
@@ -606,7 +607,7 @@ void read_samples(const json& samples, Series& s, const std::string& where) {
         !pair[1].is_number()) {
       throw FieldError{at(), "is not a [t_ns, value] pair (" + json_brief(pair) + ")"};
     }
-    append_sample(s, pair[0].get<TimeNs>(), pair[1].get<double>(), at());
+    append_sample(s, pair[0].get<TimeNs>(), pair[1].get<double>(), at);
   }
 }
 
@@ -710,13 +711,15 @@ class TreeReader {
 };
 
 // A span read from either layout, checked against what the timeline holds; `count` is the number
-// of spans in the file (parents may come after their children).
-void add_checked_span(Timeline& t, const Span& s, std::size_t count, const std::string& at) {
-  if (s.end_ns < s.begin_ns) throw FieldError{at, "ends before it begins"};
+// of spans in the file (parents may come after their children). `at` is spelled only on an error.
+template <typename W>
+void add_checked_span(Timeline& t, const Span& s, std::size_t count, const W& at) {
+  if (s.end_ns < s.begin_ns) throw FieldError{spell(at), "ends before it begins"};
   if (s.track >= t.tracks().size() || s.name >= t.names().size() ||
       (s.parent != kNoIndex && s.parent >= count) ||
       (s.attributes != kNoIndex && s.attributes >= t.attributes().size())) {
-    throw FieldError{at, "refers to a track, name, parent or attribute set that does not exist"};
+    throw FieldError{spell(at),
+                     "refers to a track, name, parent or attribute set that does not exist"};
   }
   t.add_span(s);
 }
@@ -764,9 +767,7 @@ void read_packed_spans(const json& j, Timeline& t) {
     s.name = index(name);
     s.attributes = attributes == 0 ? kNoIndex : index(attributes - 1);
     if (parent != 0) {
-      const std::uint64_t zigzagged = parent - 1;
-      const auto back =
-          static_cast<std::int64_t>(zigzagged >> 1) ^ -static_cast<std::int64_t>(zigzagged & 1);
+      const std::int64_t back = unzigzag(parent - 1);
       std::int64_t parent_index = 0;
       if (__builtin_sub_overflow(static_cast<std::int64_t>(i), back, &parent_index) ||
           parent_index < 0 || static_cast<std::uint64_t>(parent_index) >= rows) {
@@ -778,7 +779,7 @@ void read_packed_spans(const json& j, Timeline& t) {
                                static_cast<std::int64_t>(kind & 3))) {
       throw FieldError{at(), "has an unknown category or pass"};
     }
-    add_checked_span(t, s, rows, at());
+    add_checked_span(t, s, rows, at);
   }
   close_packed(reader, complete, rows, field);
 }
@@ -863,7 +864,7 @@ void read_spans(const json& spans, Timeline& t) {
     if (!set_category_and_pass(s, a[6].get<std::int64_t>(), a[7].get<std::int64_t>())) {
       throw FieldError{at(), "has an unknown category or pass"};
     }
-    add_checked_span(t, s, spans.size(), at());
+    add_checked_span(t, s, spans.size(), at);
   }
 }
 
