@@ -600,17 +600,15 @@ Status run_method(ChannelWork& w, AttributionMethod requested, attribution::Meth
                                    "); the tree is interpolated within counter windows instead" +
                                    interpolation);
         }
-        w.out.method = AttributionMethod::kInterpolate;
+        w.out.method = AttributionMethod::kInterpolate;  // what ran, whatever was asked
+        return Status::Ok();
       }
       break;
     }
     case AttributionMethod::kAuto:
       break;
   }
-  const std::optional<RegressionDiagnostics>& regression = w.record.diagnostics.regression;
-  if (choice.method != AttributionMethod::kRegress || (regression && regression->identifiable)) {
-    w.out.method = choice.method;
-  }
+  w.out.method = choice.method;
   return Status::Ok();
 }
 
