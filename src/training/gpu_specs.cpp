@@ -42,6 +42,12 @@ std::string normalise(std::string_view name) {
 
 }  // namespace
 
+Result<GpuSpecTable> GpuSpecTable::built_in_with(const std::string& overrides_path) {
+  GpuSpecTable table = built_in();
+  if (!overrides_path.empty()) JP_RETURN_IF_ERROR(table.load_overrides(overrides_path));
+  return table;
+}
+
 GpuSpecTable GpuSpecTable::built_in() {
   GpuSpecTable table;
   table.entries_ = {

@@ -24,6 +24,8 @@ struct GpuSpec {
 class GpuSpecTable {
  public:
   static GpuSpecTable built_in();
+  // The built-in table with the entries of `overrides_path` added or replaced; empty: built-in.
+  static Result<GpuSpecTable> built_in_with(const std::string& overrides_path);
 
   // Adds or replaces entries from a CSV file; errors name the file, line and field.
   Status load_overrides(const std::string& path);

@@ -7,10 +7,7 @@
 namespace jouleprof {
 
 Result<PreEstimate> estimate_training_energy(const PreEstimateRequest& request) {
-  GpuSpecTable specs = GpuSpecTable::built_in();
-  if (!request.gpu_specs_path.empty()) {
-    JP_RETURN_IF_ERROR(specs.load_overrides(request.gpu_specs_path));
-  }
+  JP_TRY(const GpuSpecTable specs, GpuSpecTable::built_in_with(request.gpu_specs_path));
   JP_TRY(const PreModel model, load_pre_model(request.model_dir));
   JP_TRY(const GpuSpec gpu, specs.find(request.gpu));
   PreFeatures features = request.features;

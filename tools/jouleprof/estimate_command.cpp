@@ -21,14 +21,8 @@ struct EstimateArgs {
   ProgressFlags progress;
 };
 
-Result<GpuSpecTable> load_specs(const std::string& overrides) {
-  GpuSpecTable specs = GpuSpecTable::built_in();
-  if (!overrides.empty()) JP_RETURN_IF_ERROR(specs.load_overrides(overrides));
-  return specs;
-}
-
 int run_train(const EstimateArgs& args) {
-  auto specs = load_specs(args.gpu_specs);
+  auto specs = GpuSpecTable::built_in_with(args.gpu_specs);
   if (!specs) return report_error(specs.error());
   auto table = read_pre_runs_csv(args.data, *specs);
   if (!table) return report_error(table.error());

@@ -143,11 +143,9 @@ CommandRunner add_project_command(CLI::App& parent) {
     if (args->trace_format == "nvidia-smi") r.trace_format = PowerLogFormat::kNvidiaSmi;
     if (args->trace_format == "perf-stat") r.trace_format = PowerLogFormat::kPerfStat;
     if (args->trace_format == "meter-csv") r.trace_format = PowerLogFormat::kMeterCsv;
-    GpuSpecTable specs = GpuSpecTable::built_in();
-    if (!args->gpu_specs.empty()) {
-      if (Status st = specs.load_overrides(args->gpu_specs); !st) return report_error(st.error());
-    }
-    const auto report = project_logged_run(r, specs);
+    const Result<GpuSpecTable> specs = GpuSpecTable::built_in_with(args->gpu_specs);
+    if (!specs) return report_error(specs.error());
+    const auto report = project_logged_run(r, *specs);
     if (!report) return report_error(report.error());
     return print(*report, args->format);
   };
