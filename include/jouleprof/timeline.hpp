@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "jouleprof/attribute_table.hpp"
 #include "jouleprof/clock.hpp"
 
 namespace jouleprof {
@@ -64,8 +65,6 @@ struct Mark {
   std::uint32_t name = 0;
 };
 
-using Attributes = std::vector<std::pair<std::string, std::string>>;
-
 class Timeline {
  public:
   std::uint32_t intern(std::string_view name);
@@ -77,14 +76,18 @@ class Timeline {
     spans_.push_back(span);
     return static_cast<std::uint32_t>(spans_.size() - 1);
   }
-  std::uint32_t add_attributes(Attributes attrs);
+  std::uint32_t add_attributes(const Attributes& attrs) { return attributes_.add(attrs); }
+  std::uint32_t add_attributes(const AttributeSet& set) { return attributes_.add(set); }
+  std::uint32_t add_attributes(std::span<const AttributeSet::Entry> entries) {
+    return attributes_.add(entries);
+  }
   void add_mark(const Mark& mark) { marks_.push_back(mark); }
 
   const std::vector<Track>& tracks() const { return tracks_; }
   const std::vector<Span>& spans() const { return spans_; }
   std::vector<Span>& spans() { return spans_; }
   const std::vector<Mark>& marks() const { return marks_; }
-  const std::vector<Attributes>& attributes() const { return attributes_; }
+  const AttributeTable& attributes() const { return attributes_; }
 
   // "model/encoder/layer_3/attention" from the span's ancestors and its own (possibly '/'-
   // separated) name.
@@ -106,7 +109,7 @@ class Timeline {
   std::vector<Track> tracks_;
   std::vector<Span> spans_;
   std::vector<Mark> marks_;
-  std::vector<Attributes> attributes_;
+  AttributeTable attributes_;
 };
 
 }  // namespace jouleprof

@@ -246,17 +246,18 @@ enum AttributeColumn : std::size_t {
 json attributes_to_json(const Timeline& t, ProfileArrays arrays) {
   if (arrays == ProfileArrays::kExpanded) {
     json attributes = json::array();
-    for (const Attributes& a : t.attributes()) attributes.push_back(a);
+    for (const AttributeSet a : t.attributes()) attributes.push_back(a.to_attributes());
     return attributes;
   }
   PackedColumnsWriter columns(kAttributeColumns);
   std::vector<std::string> keys;
   std::unordered_map<std::string, std::uint32_t> key_index;
-  for (const Attributes& set : t.attributes()) {
+  for (const AttributeSet set : t.attributes()) {
     columns.put_unsigned(kAttributePairs, set.size());
     for (const auto& [key, value] : set) {
-      const auto [it, added] = key_index.emplace(key, static_cast<std::uint32_t>(keys.size()));
-      if (added) keys.push_back(key);
+      const auto [it, added] =
+          key_index.emplace(std::string(key), static_cast<std::uint32_t>(keys.size()));
+      if (added) keys.emplace_back(key);
       columns.put_unsigned(kAttributeKey, it->second);
       columns.put_unsigned(kAttributeValueSize, value.size());
       columns.put_bytes(kAttributeValueBytes, value);

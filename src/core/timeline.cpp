@@ -40,11 +40,6 @@ std::uint32_t Timeline::add_track(Track track) {
   return static_cast<std::uint32_t>(tracks_.size() - 1);
 }
 
-std::uint32_t Timeline::add_attributes(Attributes attrs) {
-  attributes_.push_back(std::move(attrs));
-  return static_cast<std::uint32_t>(attributes_.size() - 1);
-}
-
 std::string Timeline::path_of(std::uint32_t span) const {
   std::vector<std::uint32_t> chain;
   for (std::uint32_t s = span; s != kNoIndex; s = spans_[s].parent) chain.push_back(s);

@@ -153,7 +153,7 @@ Status append_timeline(const Profile& p, const std::string& origin, const std::s
     tl.add_track(
         Track{t.kind, prefix + t.name, t.device.empty() ? std::string() : prefix + t.device});
   }
-  for (const Attributes& a : p.timeline.attributes()) tl.add_attributes(a);
+  for (const AttributeSet a : p.timeline.attributes()) tl.add_attributes(a);
   for (std::size_t k = 0; k < p.timeline.spans().size(); ++k) {
     const Span& s = p.timeline.spans()[k];
     if (s.name >= p.timeline.names().size() || s.track >= p.timeline.tracks().size()) {

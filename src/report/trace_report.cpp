@@ -86,7 +86,7 @@ Result<std::string> write_trace(const Profile& profile, const ReportOptions& opt
     json args{{"path", tl.path_of(i)}, {"category", to_string(s.category)}};
     if (s.pass != Pass::kNone) args["pass"] = to_string(s.pass);
     if (s.attributes != kNoIndex && s.attributes < tl.attributes().size()) {
-      for (const auto& [key, value] : tl.attributes()[s.attributes]) args[key] = value;
+      for (const auto& [key, value] : tl.attributes()[s.attributes]) args[std::string(key)] = value;
     }
     events.push_back(json{{"ph", "X"},
                           {"name", tl.name(s.name)},

@@ -232,12 +232,13 @@ std::string span_dump_to_json(const SpanDump& dump) {
   out += "],\n\"attributes\":[";
   for (std::size_t i = 0; i < t.attributes().size(); ++i) {
     out += i > 0 ? ",\n[" : "\n[";
-    const Attributes& attrs = t.attributes()[i];
-    for (std::size_t k = 0; k < attrs.size(); ++k) {
-      out += k > 0 ? ",[" : "[";
-      append_json_string(out, attrs[k].first);
+    bool first = true;
+    for (const auto& [key, value] : t.attributes()[i]) {
+      out += first ? "[" : ",[";
+      first = false;
+      append_json_string(out, key);
       out += ',';
-      append_json_string(out, attrs[k].second);
+      append_json_string(out, value);
       out += ']';
     }
     out += ']';

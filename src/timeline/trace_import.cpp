@@ -5,13 +5,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <functional>
+#include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 
 #include "timeline/backward_links.hpp"
 #include "timeline/chrome_trace_reader.hpp"
+#include "timeline/chunked_vector.hpp"
 #include "timeline/containment.hpp"
 #include "timeline/span_dump_parse.hpp"
 #include "timeline/string_arena.hpp"
@@ -184,9 +188,9 @@ struct LocalTrack {
 struct PendingSpan {
   Span span;  // trace-relative times; track: local index; attributes: parse-time set or none
   std::int64_t correlation = -1;
-  std::string_view bytes;       // GPU memory operations: the raw token (kept in strings_)
-  std::int64_t sequence = -1;   // autograd's "Sequence number"
-  std::int64_t fwd_thread = 0;  // "Fwd thread id"
+  std::int64_t sequence = -1;      // autograd's "Sequence number"
+  std::int64_t fwd_thread = 0;     // "Fwd thread id"
+  std::uint32_t bytes = kNoIndex;  // GPU memory operations: index of the raw token in gpu_bytes_
 };
 
 struct PendingMark {
@@ -211,7 +215,22 @@ struct ClockSync {
   TimeNs monotonic_ns = 0;
 };
 
+// A flow event's id: its number (Kineto's are correlation ids), or for an id that is not a number,
+// the index of its text among such texts.
+struct FlowId {
+  std::int64_t value = 0;
+  bool numbered = true;
+  bool operator==(const FlowId&) const = default;
+};
+
+struct FlowIdHash {
+  std::size_t operator()(const FlowId& id) const {
+    return std::hash<std::int64_t>()(id.value) * 2 + (id.numbered ? 1 : 0);
+  }
+};
+
 struct FlowEnd {
+  FlowId id;
   std::uint32_t track;
   TimeNs t_ns;
 };
@@ -335,7 +354,10 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     p.span.category = meaning.category;
     p.span.pass = pass;
     if (meaning.gpu) {
-      p.bytes = strings_.keep(e.arg_bytes);
+      if (!e.arg_bytes.empty()) {
+        p.bytes = static_cast<std::uint32_t>(gpu_bytes_.size());
+        gpu_bytes_.push_back(strings_.keep(e.arg_bytes));
+      }
     } else {
       p.span.attributes = attributes;
     }
@@ -431,14 +453,21 @@ class TraceBuilder final : public timeline::ChromeEventSink {
     JP_TRY(const TimeNs t_ns, time_field(e, "ts", e.ts_token));
     // Kept as a list: link_flows() indexes them only if some GPU span lacks a correlation arg.
     (e.phase == 's' ? flow_starts_ : flow_finishes_)
-        .emplace_back(strings_.copy(e.id_token), FlowEnd{track_of(e), t_ns});
+        .push_back(FlowEnd{flow_id(e.id_token), track_of(e), t_ns});
     return Status::Ok();
+  }
+
+  FlowId flow_id(std::string_view token) {
+    if (const auto number = parse_int(unquoted(token))) return FlowId{*number, true};
+    const auto [it, added] = flow_texts_.try_emplace(strings_.keep(token), flow_texts_.size());
+    (void)added;
+    return FlowId{static_cast<std::int64_t>(it->second), false};
   }
 
   void classify_tracks(TraceFormat format);
   void classify_tensorflow_track(LocalTrack& track, std::string_view process);
   void link_flows();
-  std::vector<std::size_t> link_backward_to_modules(TraceImport& out);
+  std::vector<std::uint32_t> link_backward_to_modules(TraceImport& out);
   void place_spans(TraceImport& out);
   void map_clock(const timeline::ChromeTraceHeader& header, const TraceImportOptions& options,
                  TraceImport& out);
@@ -452,11 +481,13 @@ class TraceBuilder final : public timeline::ChromeEventSink {
   std::unordered_map<std::string, std::string> process_names_;
   std::unordered_map<std::string, std::string> process_labels_;
   std::unordered_map<TrackKey, std::string, TrackKeyHash> thread_names_;
-  std::vector<PendingSpan> spans_;
+  timeline::ChunkedVector<PendingSpan> spans_;
+  std::vector<std::string_view> gpu_bytes_;  // PendingSpan::bytes
   std::vector<PendingMark> marks_;
   std::vector<std::vector<OpenBegin>> open_;
-  std::vector<std::pair<std::string_view, FlowEnd>> flow_starts_;  // by id token
-  std::vector<std::pair<std::string_view, FlowEnd>> flow_finishes_;
+  timeline::ChunkedVector<FlowEnd> flow_starts_;
+  timeline::ChunkedVector<FlowEnd> flow_finishes_;
+  std::unordered_map<std::string_view, std::size_t> flow_texts_;  // ids that are not numbers
   bool kineto_seen_ = false;
   bool legacy_torch_seen_ = false;
   std::optional<ClockSync> clock_sync_;
@@ -540,9 +571,9 @@ void TraceBuilder::classify_tracks(TraceFormat format) {
 // Kineto writes an ac2g flow from each launch to its kernel; where the kernel lacks a
 // `correlation` arg, the flow supplies it (its id is the correlation id).
 void TraceBuilder::link_flows() {
-  const bool needed = std::any_of(spans_.begin(), spans_.end(), [&](const PendingSpan& p) {
-    return p.correlation < 0 && tracks_[p.span.track].gpu;
-  });
+  bool needed = false;
+  for (std::size_t i = 0; i < spans_.size() && !needed; ++i)
+    needed = spans_[i].correlation < 0 && tracks_[spans_[i].span.track].gpu;
   if (!needed || flow_finishes_.empty()) return;
   struct At {
     std::uint32_t track;
@@ -552,14 +583,16 @@ void TraceBuilder::link_flows() {
   struct AtHash {
     std::size_t operator()(const At& a) const { return std::hash<TimeNs>()(a.t_ns) * 31 + a.track; }
   };
-  const std::unordered_map<std::string_view, FlowEnd> starts(flow_starts_.begin(),
-                                                             flow_starts_.end());
+  std::unordered_map<FlowId, FlowEnd, FlowIdHash> starts;
+  for (std::size_t i = 0; i < flow_starts_.size(); ++i)
+    starts.emplace(flow_starts_[i].id, flow_starts_[i]);
   std::unordered_map<At, std::size_t, AtHash> span_at;
   for (std::size_t i = 0; i < spans_.size(); ++i) {
     span_at.emplace(At{spans_[i].span.track, spans_[i].span.begin_ns}, i);
   }
-  for (const auto& [id, finish] : flow_finishes_) {
-    const auto start = starts.find(id);
+  for (std::size_t f = 0; f < flow_finishes_.size(); ++f) {
+    const FlowEnd& finish = flow_finishes_[f];
+    const auto start = starts.find(finish.id);
     const auto gpu = span_at.find(At{finish.track, finish.t_ns});
     if (start == starts.end() || gpu == span_at.end()) continue;
     const auto launch = span_at.find(At{start->second.track, start->second.t_ns});
@@ -567,9 +600,9 @@ void TraceBuilder::link_flows() {
     PendingSpan& gpu_span = spans_[gpu->second];
     PendingSpan& launch_span = spans_[launch->second];
     if (gpu_span.correlation >= 0) continue;
-    const std::int64_t correlation = launch_span.correlation >= 0
-                                         ? launch_span.correlation
-                                         : parse_int(unquoted(id)).value_or(-1);
+    const std::int64_t correlation = launch_span.correlation >= 0 ? launch_span.correlation
+                                     : finish.id.numbered         ? finish.id.value
+                                                                  : -1;
     if (correlation < 0) continue;
     gpu_span.correlation = correlation;
     launch_span.correlation = correlation;
@@ -579,10 +612,9 @@ void TraceBuilder::link_flows() {
 // Inserts, before each backward span that was linked to a module, a kLayer span of that module's
 // path with the same times (timeline/backward_links.hpp). Returns, per pending span, the index of
 // the module span inserted before it (or kNone).
-std::vector<std::size_t> TraceBuilder::link_backward_to_modules(TraceImport& out) {
-  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+std::vector<std::uint32_t> TraceBuilder::link_backward_to_modules(TraceImport& out) {
   std::vector<timeline::AutogradSpan> host;
-  std::vector<std::size_t> pending_of_host;
+  std::vector<std::uint32_t> pending_of_host;
   bool any_sequence = false;
   for (std::size_t i = 0; i < spans_.size(); ++i) {
     const PendingSpan& p = spans_[i];
@@ -599,9 +631,9 @@ std::vector<std::size_t> TraceBuilder::link_backward_to_modules(TraceImport& out
     a.fwd_thread = p.fwd_thread;
     any_sequence = any_sequence || p.sequence >= 0;
     host.push_back(a);
-    pending_of_host.push_back(i);
+    pending_of_host.push_back(static_cast<std::uint32_t>(i));
   }
-  std::vector<std::size_t> inserted_before(spans_.size(), kNone);
+  std::vector<std::uint32_t> inserted_before(spans_.size(), kNoIndex);
   if (!any_sequence &&
       std::none_of(host.begin(), host.end(), [](const auto& a) { return a.backward; })) {
     return inserted_before;
@@ -618,12 +650,59 @@ std::vector<std::size_t> TraceBuilder::link_backward_to_modules(TraceImport& out
     module.span.name = timeline_.intern(m.module_path);
     module.span.category = SpanCategory::kLayer;
     module.span.pass = Pass::kBackward;
-    inserted_before[pending_of_host[m.wraps]] = spans_.size();
+    inserted_before[pending_of_host[m.wraps]] = static_cast<std::uint32_t>(spans_.size());
     spans_.push_back(module);
   }
-  inserted_before.resize(spans_.size(), kNone);
+  inserted_before.resize(spans_.size(), kNoIndex);
   return inserted_before;
 }
+
+// The pending spans of each track, in input order, each module span inserted before the span it
+// wraps: one index array ordered by track (a counting sort), and where each track's part begins.
+struct SpansByTrack {
+  std::vector<std::uint32_t> spans;
+  std::vector<std::size_t> begin;  // track t: spans[begin[t], begin[t + 1])
+
+  std::span<const std::uint32_t> of(std::size_t track) const {
+    return std::span<const std::uint32_t>(spans).subspan(begin[track],
+                                                         begin[track + 1] - begin[track]);
+  }
+};
+
+// A number's decimal text, without allocating.
+class NumberText {
+ public:
+  std::string_view of(std::int64_t value) {
+    const auto [end, ec] = std::to_chars(text_.data(), text_.data() + text_.size(), value);
+    (void)ec;  // 20 digits and a sign always fit
+    return std::string_view(text_.data(), static_cast<std::size_t>(end - text_.data()));
+  }
+
+ private:
+  std::array<char, 24> text_{};
+};
+
+// Correlation id -> the host span (timeline index) that launched the GPU work; the first
+// launch of an id wins.
+class LaunchIndex {
+ public:
+  void add(std::int64_t correlation, std::uint32_t span) {
+    launches_.emplace_back(correlation, span);
+  }
+  void seal() {
+    std::stable_sort(launches_.begin(), launches_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+  std::optional<std::uint32_t> find(std::int64_t correlation) const {
+    const auto it = std::lower_bound(launches_.begin(), launches_.end(), correlation,
+                                     [](const auto& a, std::int64_t c) { return a.first < c; });
+    if (it == launches_.end() || it->first != correlation) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  std::vector<std::pair<std::int64_t, std::uint32_t>> launches_;
+};
 
 void TraceBuilder::place_spans(TraceImport& out) {
   for (LocalTrack& track : tracks_) {
@@ -631,57 +710,71 @@ void TraceBuilder::place_spans(TraceImport& out) {
       track.placed = timeline_.add_track(Track{track.kind, track.name, track.device_name});
   }
   const std::size_t traced_spans = spans_.size();
-  const std::vector<std::size_t> module_before = link_backward_to_modules(out);
-  std::vector<std::vector<std::size_t>> by_track(tracks_.size());
+  const std::vector<std::uint32_t> module_before = link_backward_to_modules(out);
+  SpansByTrack by_track;
+  by_track.begin.assign(tracks_.size() + 1, 0);
   for (std::size_t i = 0; i < traced_spans; ++i) {
-    if (tracks_[spans_[i].span.track].skip) {
-      ++skipped_;
-      continue;
-    }
-    // Equal times: containment keeps input order, so the module span becomes the parent.
-    if (module_before[i] != static_cast<std::size_t>(-1))
-      by_track[spans_[i].span.track].push_back(module_before[i]);
-    by_track[spans_[i].span.track].push_back(i);
+    const std::uint32_t track = spans_[i].span.track;
+    by_track.begin[track + 1] += module_before[i] != kNoIndex ? 2 : 1;
   }
-  // Host tracks first: GPU spans take their pass from the call that launched them.
-  std::unordered_map<std::int64_t, std::uint32_t> launch_by_correlation;
   for (std::size_t t = 0; t < tracks_.size(); ++t) {
-    if (tracks_[t].skip || tracks_[t].kind == TrackKind::kGpuStream || by_track[t].empty())
-      continue;
-    std::vector<Span> spans;
-    spans.reserve(by_track[t].size());
-    for (const std::size_t i : by_track[t]) {
+    if (tracks_[t].skip) {
+      skipped_ += by_track.begin[t + 1];
+      by_track.begin[t + 1] = 0;
+    }
+    by_track.begin[t + 1] += by_track.begin[t];
+  }
+  by_track.spans.resize(by_track.begin.back());
+  std::vector<std::size_t> next(by_track.begin.begin(), by_track.begin.end() - 1);
+  for (std::size_t i = 0; i < traced_spans; ++i) {
+    const std::uint32_t track = spans_[i].span.track;
+    if (tracks_[track].skip) continue;
+    // Equal times: containment keeps input order, so the module span becomes the parent.
+    if (module_before[i] != kNoIndex) by_track.spans[next[track]++] = module_before[i];
+    by_track.spans[next[track]++] = static_cast<std::uint32_t>(i);
+  }
+  timeline_.spans().reserve(timeline_.spans().size() + by_track.spans.size());
+
+  // Host tracks first: GPU spans take their pass from the call that launched them.
+  LaunchIndex launches;
+  std::vector<Span> spans;
+  for (std::size_t t = 0; t < tracks_.size(); ++t) {
+    if (tracks_[t].skip || tracks_[t].kind == TrackKind::kGpuStream) continue;
+    spans.clear();
+    for (const std::uint32_t i : by_track.of(t)) {
       spans.push_back(spans_[i].span);
       spans.back().track = tracks_[t].placed;
     }
     const std::vector<std::uint32_t> placed = timeline::append_by_containment(timeline_, spans);
+    const std::span<const std::uint32_t> pending = by_track.of(t);
     for (std::size_t k = 0; k < placed.size(); ++k) {
-      const std::int64_t correlation = spans_[by_track[t][k]].correlation;
-      if (correlation >= 0) launch_by_correlation.emplace(correlation, placed[k]);
+      const std::int64_t correlation = spans_[pending[k]].correlation;
+      if (correlation >= 0) launches.add(correlation, placed[k]);
     }
   }
+  launches.seal();
   for (std::size_t t = 0; t < tracks_.size(); ++t) {
-    if (tracks_[t].skip || tracks_[t].kind != TrackKind::kGpuStream || by_track[t].empty())
-      continue;
-    std::vector<Span> spans;
-    spans.reserve(by_track[t].size());
-    for (const std::size_t i : by_track[t]) {
+    if (tracks_[t].skip || tracks_[t].kind != TrackKind::kGpuStream) continue;
+    spans.clear();
+    for (const std::uint32_t i : by_track.of(t)) {
       const PendingSpan& p = spans_[i];
       Span span = p.span;
       span.track = tracks_[t].placed;
       if (span.category == SpanCategory::kOp) span.category = SpanCategory::kKernel;  // TF lanes
-      Attributes attrs;
+      std::array<AttributeSet::Entry, 3> attrs;
+      std::size_t count = 0;
+      NumberText correlation_text;
+      NumberText launch_text;
       if (p.correlation >= 0) {
-        attrs.emplace_back("correlation", std::to_string(p.correlation));
-        if (const auto launch = launch_by_correlation.find(p.correlation);
-            launch != launch_by_correlation.end()) {
-          attrs.emplace_back("launch_span", std::to_string(launch->second));
-          if (span.pass == Pass::kNone) span.pass = timeline_.spans()[launch->second].pass;
+        attrs[count++] = {"correlation", correlation_text.of(p.correlation)};
+        if (const auto launch = launches.find(p.correlation)) {
+          attrs[count++] = {"launch_span", launch_text.of(*launch)};
+          if (span.pass == Pass::kNone) span.pass = timeline_.spans()[*launch].pass;
           ++out.gpu_spans_linked;
         }
       }
-      if (!p.bytes.empty()) attrs.emplace_back("bytes", std::string(p.bytes));
-      if (!attrs.empty()) span.attributes = timeline_.add_attributes(std::move(attrs));
+      if (p.bytes != kNoIndex) attrs[count++] = {"bytes", gpu_bytes_[p.bytes]};
+      if (count > 0) span.attributes = timeline_.add_attributes(std::span(attrs.data(), count));
       spans.push_back(span);
       ++out.gpu_spans;
     }

@@ -24,7 +24,7 @@ OpTimes op_self_times(const Timeline& timeline) {
     std::string signature;
     if (spans[i].attributes != kNoIndex) {
       for (const auto& [key, value] : timeline.attributes()[spans[i].attributes]) {
-        if (key == "shapes") signature = value;
+        if (key == "shapes") signature = std::string(value);
       }
     }
     times.by_class[op_class] += self_ns[i];

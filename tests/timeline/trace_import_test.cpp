@@ -39,10 +39,7 @@ std::uint32_t only_span(const Timeline& t, std::string_view name) {
 std::string attribute(const Timeline& t, std::uint32_t span, std::string_view key) {
   const std::uint32_t set = t.spans()[span].attributes;
   if (set == kNoIndex) return "";
-  for (const auto& [k, v] : t.attributes()[set]) {
-    if (k == key) return v;
-  }
-  return "";
+  return std::string(t.attributes()[set].find(key).value_or(""));
 }
 
 TraceImport import_kineto_fixture() {
