@@ -8,6 +8,10 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <system_error>
+#include <thread>
+
+#include "timeline/event_batches.hpp"
 
 namespace jouleprof::timeline {
 namespace {
@@ -281,9 +285,10 @@ Status expect(Scanner& scanner, char c, std::string_view origin, const Place& wh
   return Status::Ok();
 }
 
-Status read_events(Scanner& scanner, std::string_view origin, ChromeEventSink& sink) {
+// Scanning side: the events' texts into `batch`, handed to `batches` each time it is full.
+Status scan_events(Scanner& scanner, std::string_view origin, EventBatch& batch,
+                   EventBatchSink& batches) {
   JP_RETURN_IF_ERROR(expect(scanner, '[', origin, "traceEvents"));
-  ondemand::parser parser;
   for (std::size_t index = 0;; ++index) {
     JP_TRY(const char next, scanner.peek("traceEvents"));
     if (next == ']' && index == 0) {
@@ -296,15 +301,12 @@ Status read_events(Scanner& scanner, std::string_view origin, ChromeEventSink& s
       return Error(ErrorCode::kInvalidInput,
                    fmt::format("{}: {}: is not a JSON object", origin, where.spelt()));
     }
-    ondemand::document doc;
-    JP_JSON(parser.iterate(text.data(), text.size(), text.size() + TraceText::kPadding).get(doc),
-            where.spelt());
-    ondemand::object object;
-    JP_JSON(doc.get_object().get(object), where.spelt());
-    ChromeEvent event;
-    event.index = index;
-    JP_RETURN_IF_ERROR(read_event(object, event, origin));
-    JP_RETURN_IF_ERROR(sink.on_event(event));
+    batch.append(text);
+    if (batch.full()) {
+      batch.seal(TraceText::kPadding);
+      JP_RETURN_IF_ERROR(batches.take(batch));
+      batch.first_index = index + 1;
+    }
     JP_TRY(const char after, scanner.peek(where));
     scanner.consume_byte();
     if (after == ']') return Status::Ok();
@@ -316,6 +318,61 @@ Status read_events(Scanner& scanner, std::string_view origin, ChromeEventSink& s
   }
 }
 
+Status read_events(Scanner& scanner, std::string_view origin, EventBatchSink& batches) {
+  EventBatch batch;
+  const Status scanned = scan_events(scanner, origin, batch, batches);
+  // The events read before a scanning error are parsed first, so that their own errors come
+  // first, as they would reading one event after another.
+  if (batch.events() > 0) {
+    batch.seal(TraceText::kPadding);
+    JP_RETURN_IF_ERROR(batches.take(batch));
+  }
+  return scanned;
+}
+
+// Parsing side: each event of a batch through simdjson On-Demand, then to the sink.
+class EventParser {
+ public:
+  EventParser(std::string_view origin, ChromeEventSink& sink) : origin_(origin), sink_(sink) {}
+
+  Status parse(const EventBatch& batch) {
+    const std::string_view origin = origin_;  // JP_JSON's errors name it
+    for (std::size_t k = 0; k < batch.events(); ++k) {
+      const std::string_view text = batch.event(k);
+      const Place where = Place::event(batch.first_index + k);
+      ondemand::document doc;
+      JP_JSON(parser_.iterate(text.data(), text.size(), batch.readable_from(k)).get(doc),
+              where.spelt());
+      ondemand::object object;
+      JP_JSON(doc.get_object().get(object), where.spelt());
+      ChromeEvent event;
+      event.index = batch.first_index + k;
+      JP_RETURN_IF_ERROR(read_event(object, event, origin));
+      JP_RETURN_IF_ERROR(sink_.on_event(event));
+    }
+    return Status::Ok();
+  }
+
+ private:
+  std::string_view origin_;
+  ChromeEventSink& sink_;
+  ondemand::parser parser_;
+};
+
+// Without a second thread: each batch is parsed as soon as it is full.
+class ParseInPlace final : public EventBatchSink {
+ public:
+  explicit ParseInPlace(EventParser& parser) : parser_(parser) {}
+  Status take(EventBatch& batch) override {
+    JP_RETURN_IF_ERROR(parser_.parse(batch));
+    batch.clear();
+    return Status::Ok();
+  }
+
+ private:
+  EventParser& parser_;
+};
+
 // A top-level key: the raw text between its quotes (the keys read here need no unescaping).
 Result<std::string_view> read_key(Scanner& scanner, std::string_view origin) {
   JP_TRY(const std::string_view token, scanner.value("(document)"));
@@ -324,14 +381,13 @@ Result<std::string_view> read_key(Scanner& scanner, std::string_view origin) {
   return token.substr(1, token.size() - 2);
 }
 
-}  // namespace
-
-Status read_chrome_trace(TextSource& text, std::string_view origin, ChromeTraceHeader& header,
-                         ChromeEventSink& sink) {
+// The whole text: header fields kept in `header`, events handed to `batches`.
+Status scan_trace(TextSource& text, std::string_view origin, ChromeTraceHeader& header,
+                  EventBatchSink& batches) {
   Scanner scanner(text, origin);
   JP_TRY(const char first, scanner.peek("(document)"));
   if (first == '\0') return invalid(origin, "(document)", "the text is empty");
-  if (first == '[') return read_events(scanner, origin, sink);
+  if (first == '[') return read_events(scanner, origin, batches);
   if (first != '{') {
     return Error(
         ErrorCode::kInvalidInput,
@@ -351,7 +407,7 @@ Status read_chrome_trace(TextSource& text, std::string_view origin, ChromeTraceH
         return Error(ErrorCode::kInvalidInput,
                      fmt::format("{}: traceEvents is not an array", origin));
       }
-      JP_RETURN_IF_ERROR(read_events(scanner, origin, sink));
+      JP_RETURN_IF_ERROR(read_events(scanner, origin, batches));
       saw_events = true;
     } else {
       JP_TRY(const std::string_view value, scanner.value(key));
@@ -385,6 +441,32 @@ Status read_chrome_trace(TextSource& text, std::string_view origin, ChromeTraceH
                  fmt::format("{}: not a Chrome trace: no traceEvents array", origin));
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status read_chrome_trace(TextSource& text, std::string_view origin, ChromeTraceHeader& header,
+                         ChromeEventSink& sink) {
+  EventParser parser(origin, sink);
+  EventBatchQueue queue(2);
+  std::thread scanning;
+  try {
+    scanning = std::thread([&] { queue.finish(scan_trace(text, origin, header, queue)); });
+  } catch (const std::system_error&) {  // no thread to be had: scan and parse by turns
+    ParseInPlace in_place(parser);
+    return scan_trace(text, origin, header, in_place);
+  }
+  Status parsed = Status::Ok();
+  EventBatch batch;
+  while (queue.next(batch)) {
+    parsed = parser.parse(batch);
+    if (!parsed.ok()) {
+      queue.cancel();
+      break;
+    }
+  }
+  scanning.join();
+  return parsed.ok() ? queue.scan_status() : parsed;
 }
 
 }  // namespace jouleprof::timeline
