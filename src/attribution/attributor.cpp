@@ -753,6 +753,8 @@ Result<AttributionResult> attribute(const std::vector<const Series*>& series,
     ChannelWork w;
     if (prepare_channel(w, *s, timeline, in, result))
       JP_RETURN_IF_ERROR(attribute_channel(w, timeline, in, options));
+    // Charged to the spans now; on a long trace each channel's segments take tens of megabytes.
+    std::vector<Segment>().swap(w.segments);
     work.push_back(std::move(w));
   }
   result.tree = roll_up_tree(work, timeline, options, result);
