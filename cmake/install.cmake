@@ -3,7 +3,9 @@
 # data and a CMake package, so that another project can
 #   find_package(jouleprof 0.1 REQUIRED)
 #   target_link_libraries(app PRIVATE jouleprof::jouleprof)
-# (docs/library.md). The libtorch adapter is not installed: its headers are left out too.
+# (docs/library.md). The libtorch adapter's library and headers are not installed; where it was
+# built, the CLI's libtorch commands are, as libexec/jouleprof/jouleprof-torch (linked statically
+# with the adapter).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -22,6 +24,10 @@ install(TARGETS jouleprof_lib jouleprof_shared EXPORT jouleprofTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS jouleprof_nvtx LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS jouleprof RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# At the path jouleprof looks for it: ../libexec/jouleprof/ from its own directory.
+if(TARGET jouleprof-torch)
+  install(TARGETS jouleprof-torch RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/jouleprof)
+endif()
 install(EXPORT jouleprofTargets NAMESPACE jouleprof:: DESTINATION ${JOULEPROF_INSTALL_CMAKEDIR})
 
 # What the static library's link interface names, for jouleprofConfig.cmake to find again.

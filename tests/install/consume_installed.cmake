@@ -1,5 +1,6 @@
 # cmake -P: install BUILD_DIR into WORK_DIR/prefix, build CONSUMER_SOURCE against it, run both
-# consumers. Any failing step fails the test with that step's output.
+# consumers and the installed CLI (TORCH_HELPER: also a libtorch command, run by jouleprof-torch).
+# Any failing step fails the test with that step's output.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 
@@ -29,3 +30,12 @@ step("build the consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 step("run the C++ consumer" ${WORK_DIR}/build/cpp_consumer)
 step("run the C consumer" ${WORK_DIR}/build/c_consumer)
 step("run the installed CLI" ${prefix}/bin/jouleprof version)
+# Where libtorch was built: the libtorch commands' executable, found by the installed jouleprof.
+if(TORCH_HELPER)
+  if(NOT EXISTS ${prefix}/libexec/jouleprof/jouleprof-torch)
+    message(FATAL_ERROR "install did not write libexec/jouleprof/jouleprof-torch")
+  endif()
+  step("run a libtorch command through the installed CLI"
+       ${CMAKE_COMMAND} -E env --unset=JOULEPROF_TORCH_HELPER
+       ${prefix}/bin/jouleprof profile --list-models)
+endif()

@@ -77,6 +77,7 @@ TEST(MeasureCommand, GateTimeoutIsReportedAndKeepsNothingSilently) {
   EXPECT_NE(inv.out.find("unstable"), std::string::npos) << inv.out;
 }
 
+#ifdef JOULEPROF_TEST_TORCH
 // Reads a duration as jouleprof prints it ("250 ms", "4.2 s", "13 s", "1:05").
 double duration_s(const std::string& text) {
   if (text.ends_with(" ms")) return std::stod(text) * 1e-3;
@@ -89,7 +90,6 @@ double duration_s(const std::string& text) {
   return 0.0;
 }
 
-#ifdef JOULEPROF_TEST_TORCH
 TEST(MeasureCommand, QuickOpSizesSayUpFrontHowLongTheyTakeAndKeepTheirWord) {
   TempDir dir;
   const std::string csv = (dir.path() / "sizes.csv").string();

@@ -9,6 +9,7 @@
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/recorder.hpp"
 #include "jouleprof/torch.hpp"
+#include "torch_commands.hpp"
 #include "torch_options.hpp"
 
 namespace jouleprof::cli {
@@ -64,10 +65,8 @@ CommandRunner add_calibrate_command(CLI::App& parent) {
   auto c = std::make_shared<CalibrateCommand>();
   c->run.steps = 1;
   c->run.warmup = 1;
-  CLI::App* command = parent.add_subcommand(
-      "calibrate",
-      "Measure the power of each operator class of a zoo model, replayed alone through the gated "
-      "protocol");
+  CLI::App* command = parent.add_subcommand(std::string(kCalibrateCommand.name),
+                                            std::string(kCalibrateCommand.description));
   command->add_option("--model", c->run.workload.model, "Zoo model whose op classes are replayed")
       ->capture_default_str();
   command->add_option("--layers", c->run.workload.layers, "BERT/ALBERT layers, MLP depth");

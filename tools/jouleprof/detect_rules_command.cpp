@@ -16,6 +16,7 @@
 #include "predict/fusion_rules.hpp"
 #include "source_flags.hpp"
 #include "torch/kernel_calls.hpp"
+#include "torch_commands.hpp"
 
 namespace jouleprof::cli {
 namespace {
@@ -149,11 +150,8 @@ int run_detect_rules(DetectRulesArgs& args) {
 
 CommandRunner add_detect_rules_command(CLI::App& parent) {
   auto args = std::make_shared<DetectRulesArgs>();
-  CLI::App* cmd = parent.add_subcommand(
-      "detect-rules",
-      "Measure on this machine which producer→consumer op pairs run fused (nn-Meter's criterion "
-      "T(a) + T(b) − T(a+b) > 0.5·min(T(a), T(b))) and write a fusion rules file for predict "
-      "--rules");
+  CLI::App* cmd = parent.add_subcommand(std::string(kDetectRulesCommand.name),
+                                        std::string(kDetectRulesCommand.description));
   cmd->add_option("--rules", args->rules_in, "Rules to measure (default: the shipped default.json)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--rules-out", args->rules_out, "Rules file to write")->capture_default_str();

@@ -17,6 +17,7 @@
 #include "predict/kernel_space.hpp"
 #include "source_flags.hpp"
 #include "torch/kernel_calls.hpp"
+#include "torch_commands.hpp"
 
 namespace jouleprof::cli {
 namespace {
@@ -180,11 +181,8 @@ int run_kernel_bench(KernelBenchArgs& args) {
 
 CommandRunner add_kernel_bench_command(CLI::App& parent) {
   auto args = std::make_shared<KernelBenchArgs>();
-  CLI::App* cmd = parent.add_subcommand(
-      "kernel-bench",
-      "Measure kernels (conv-bn-relu, dwconv-bn-relu, fc, pools, …) sampled from a configuration "
-      "space "
-      "with libtorch and the gated protocol, and write the kernel CSV train-predictor reads");
+  CLI::App* cmd = parent.add_subcommand(std::string(kKernelBenchCommand.name),
+                                        std::string(kKernelBenchCommand.description));
   cmd->add_option("--kernel", args->kernels,
                   fmt::format("Kernel types to sample, comma-separated: {}",
                               fmt::join(benchable_kernel_types(), ", ")))

@@ -6,6 +6,9 @@
 
 #include "command.hpp"
 #include "flag_names.hpp"
+#ifdef JOULEPROF_EXEC_TORCH_HELPER
+#include "torch_helper.hpp"
+#endif
 
 namespace jouleprof::cli {
 
@@ -18,6 +21,13 @@ int report_error(const Error& error) {
 
 int main(int argc, char** argv) {
   using namespace jouleprof::cli;
+#ifdef JOULEPROF_EXEC_TORCH_HELPER
+  // Before CLI11 parses anything: jouleprof-torch parses these command lines itself, --help too.
+  if (const std::string_view command = torch_command_in({argv, static_cast<std::size_t>(argc)});
+      !command.empty()) {
+    return exec_torch_helper(command, argv);
+  }
+#endif
   CLI::App app{
       "jouleprof: where the energy of your models goes.\n"
       "Measures energy counters (RAPL, NVML, ROCm SMI, Level Zero, hwmon, batteries, meters),\n"

@@ -19,7 +19,7 @@
 #include "jouleprof/measurement_json.hpp"
 #include "jouleprof/statistics.hpp"
 #include "number_checks.hpp"
-#ifdef JOULEPROF_TORCH_COMMANDS
+#ifdef JOULEPROF_HAVE_TORCH
 #include "jouleprof/torch_ops.hpp"
 #endif
 #include "jouleprof/monitor.hpp"
@@ -216,7 +216,7 @@ int run_gated_command(MeasureArgs& args) {
   return r.incomplete ? kExitError : kExitOk;
 }
 
-#ifdef JOULEPROF_TORCH_COMMANDS
+#ifdef JOULEPROF_HAVE_TORCH
 // FECoM's RQ2 for libtorch APIs: one gated measurement per input size, then how energy follows
 // input size and run time (Pearson r).
 int run_op_sizes(MeasureArgs& args) {
@@ -354,7 +354,7 @@ CommandRunner add_measure_command(CLI::App& parent) {
   args->gated = std::make_unique<GatedFlags>(*cmd, gated_preset(GatedPreset::kStandard));
   args->progress.add_to(*cmd);
   args->sources.add_to(*cmd);
-#ifdef JOULEPROF_TORCH_COMMANDS
+#ifdef JOULEPROF_HAVE_TORCH
   std::string ops;
   for (const std::string& op : torch_adapter::measurable_ops())
     ops += (ops.empty() ? "" : ", ") + op;
@@ -383,7 +383,7 @@ CommandRunner add_measure_command(CLI::App& parent) {
                              fmt::format("{}", fmt::join(args->command, " ")));
     }
     if (!args->command.empty()) return run_gated_command(*args);
-#ifdef JOULEPROF_TORCH_COMMANDS
+#ifdef JOULEPROF_HAVE_TORCH
     if (!args->op.empty()) {
       if (args->sizes.empty()) {
         return report_error(invalid_input("measure", "--sizes", "", "--op needs --sizes LIST"));

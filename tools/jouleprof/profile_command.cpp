@@ -14,6 +14,7 @@
 #include "jouleprof/torch_profile.hpp"
 #include "report/markup.hpp"
 #include "text_view_flags.hpp"
+#include "torch_commands.hpp"
 #include "torch_options.hpp"
 
 namespace jouleprof::cli {
@@ -141,8 +142,8 @@ int run_profile(ProfileCommand& c) {
 
 CommandRunner add_profile_command(CLI::App& parent) {
   auto c = std::make_shared<ProfileCommand>();
-  CLI::App* command = parent.add_subcommand(
-      "profile", "Run a built-in libtorch model and attribute its energy to layers and operators");
+  CLI::App* command = parent.add_subcommand(std::string(kProfileCommand.name),
+                                            std::string(kProfileCommand.description));
   command->add_option("--model", c->run.workload.model, "Zoo model (--list-models)")
       ->capture_default_str();
   command->add_flag("--list-models", c->list_models, "List the zoo's models and exit");

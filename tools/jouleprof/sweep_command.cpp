@@ -10,6 +10,7 @@
 #include "command.hpp"
 #include "jouleprof/sources.hpp"
 #include "jouleprof/torch_profile.hpp"
+#include "torch_commands.hpp"
 #include "torch_options.hpp"
 
 namespace jouleprof::cli {
@@ -148,9 +149,8 @@ int run_sweep(SweepCommand& c) {
 
 CommandRunner add_sweep_command(CLI::App& parent) {
   auto c = std::make_shared<SweepCommand>();
-  CLI::App* command = parent.add_subcommand(
-      "sweep",
-      "Profile variants of a model: BERT layers x hidden size, or several models side by side");
+  CLI::App* command = parent.add_subcommand(std::string(kSweepCommand.name),
+                                            std::string(kSweepCommand.description));
   command->add_option("--model", c->model, "Base model of the grid")->capture_default_str();
   command->add_option("--layers", c->layers, "Layer counts, e.g. 6,8,10,12")->delimiter(',');
   command->add_option("--hidden", c->hidden, "Hidden sizes, e.g. 512,768 (heads = hidden / 64)")
