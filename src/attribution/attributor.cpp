@@ -11,6 +11,7 @@
 #include "attribution/interval_sweep.hpp"
 #include "attribution/method_choice.hpp"
 #include "attribution/nnls_regression.hpp"
+#include "attribution/normal_equations.hpp"
 #include "attribution/profile_tree.hpp"
 #include "attribution/refined_interpolation.hpp"
 #include "attribution/thread_activity.hpp"
@@ -222,15 +223,16 @@ void run_weighted_windows(ChannelWork& w, const SweepResult& sweep,
   w.busy_s = sweep.busy_s;
 }
 
-// The regression's linear system: one row per whole counter window (the first and last may be
-// cut by the attribution bounds, and their energy then carries interpolation); column 0 the
-// window's length (its coefficient is the idle power), then one column per class with busy time.
+// The regression's linear system, as its normal equations: one row per whole counter window
+// (the first and last may be cut by the attribution bounds, and their energy then carries
+// interpolation); column 0 the window's length (its coefficient is the idle power), then one column
+// per class with busy time. A 1 ms counter gives 3.6 million windows an hour: the design itself is
+// never stored.
 struct RegressionDesign {
   std::vector<std::uint32_t> class_of_column;  // the class of column k + 1
-  std::vector<std::size_t> rows;               // the window of each row
-  Eigen::MatrixXd design;
-  Eigen::VectorXd target;  // each row's measured energy
+  attribution::NormalEquations equations;
 
+  std::size_t rows() const { return equations.rows; }
   Eigen::Index columns() const { return static_cast<Eigen::Index>(class_of_column.size() + 1); }
 };
 
@@ -238,40 +240,29 @@ RegressionDesign regression_design(const ChannelWork& w, const ClassTable& class
                                    const std::vector<TimeNs>& edges, const SweepResult& sweep) {
   RegressionDesign d;
   const std::size_t windows = edges.size() - 1;
-  std::vector<std::int64_t> column_of_class(classes.names.size(), -1);
+  std::vector<std::uint32_t> column_of_class(classes.names.size(), attribution::kIdleColumn);
   for (const Segment& s : w.segments) {
-    if (s.klass != kNoClass && column_of_class[s.klass] < 0) {
-      column_of_class[s.klass] = static_cast<std::int64_t>(d.class_of_column.size()) + 1;
+    if (s.klass != kNoClass && column_of_class[s.klass] == attribution::kIdleColumn) {
+      column_of_class[s.klass] = static_cast<std::uint32_t>(d.class_of_column.size()) + 1;
       d.class_of_column.push_back(s.klass);
     }
   }
   const std::vector<TimeNs>& knots = w.curve.knots_ns();
   const auto is_knot = [&](TimeNs t) { return std::binary_search(knots.begin(), knots.end(), t); };
+  const std::size_t first_row = is_knot(edges.front()) ? 0 : 1;
+  const std::size_t end_row =
+      std::max(first_row, is_knot(edges.back()) || windows == 0 ? windows : windows - 1);
+  std::vector<double> window_s(windows);
+  std::vector<double> window_energy_j(windows);
   for (std::size_t j = 0; j < windows; ++j) {
-    if ((j > 0 || is_knot(edges[0])) && (j + 1 < windows || is_knot(edges[windows])))
-      d.rows.push_back(j);
+    window_s[j] = ns_to_s(edges[j + 1] - edges[j]);
+    window_energy_j[j] = w.curve.at(edges[j + 1]) - w.curve.at(edges[j]);
   }
-  std::vector<std::int64_t> row_of_window(windows, -1);
-  for (std::size_t r = 0; r < d.rows.size(); ++r)
-    row_of_window[d.rows[r]] = static_cast<std::int64_t>(r);
-
-  d.design = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(d.rows.size()), d.columns());
-  d.target.resize(static_cast<Eigen::Index>(d.rows.size()));
-  for (std::size_t r = 0; r < d.rows.size(); ++r) {
-    const std::size_t j = d.rows[r];
-    const auto ri = static_cast<Eigen::Index>(r);
-    d.design(ri, 0) = ns_to_s(edges[j + 1] - edges[j]);
-    d.target(ri) = w.curve.at(edges[j + 1]) - w.curve.at(edges[j]);
-  }
-  for (std::size_t i = 0; i < w.segments.size(); ++i) {
-    const Segment& s = w.segments[i];
-    if (s.klass == kNoClass) continue;
-    for (std::uint32_t j = sweep.begin_window[i]; j <= sweep.end_window[i] && j < windows; ++j) {
-      if (row_of_window[j] < 0) continue;
-      d.design(static_cast<Eigen::Index>(row_of_window[j]), column_of_class[s.klass]) +=
-          attribution::shared_time_in_window(sweep, s, i, j);
-    }
-  }
+  d.equations = attribution::normal_equations(
+      w.segments, sweep, window_s, window_energy_j, first_row, end_row,
+      static_cast<std::uint32_t>(d.columns()), [&](const Segment& s) {
+        return s.klass == kNoClass ? attribution::kIdleColumn : column_of_class[s.klass];
+      });
   return d;
 }
 
@@ -340,15 +331,16 @@ bool run_regress(ChannelWork& w, const ClassTable& classes, const AttributionOpt
   const std::size_t min_windows = options.regress_min_windows > 0
                                       ? options.regress_min_windows
                                       : 3 * static_cast<std::size_t>(d.columns());
-  diag.windows = d.rows.size();
+  diag.windows = d.rows();
   diag.classes = d.class_of_column.size();
   diag.min_windows = min_windows;
-  if (d.rows.size() < min_windows) {
-    *why_not = fmt::format("{} whole counter windows for {} unknowns (need {})", d.rows.size(),
+  if (d.rows() < min_windows) {
+    *why_not = fmt::format("{} whole counter windows for {} unknowns (need {})", d.rows(),
                            d.columns(), min_windows);
     return false;
   }
-  const attribution::NnlsFit fit = attribution::fit_nnls(d.design, d.target);
+  const attribution::NnlsFit fit = attribution::fit_nnls_normal(d.equations.gram, d.equations.aty,
+                                                                d.equations.yty, d.equations.rows);
   const std::vector<std::string> unidentified =
       identify_class_powers(w, fit, d, classes, options, diag.fit.emplace());
   const std::size_t classes_fitted = d.class_of_column.size();

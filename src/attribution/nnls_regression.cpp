@@ -123,41 +123,6 @@ NnlsFit fit_reduced(const Eigen::MatrixXd& a, const Eigen::VectorXd& y, double e
 
 }  // namespace
 
-NnlsFit fit_nnls(const Eigen::MatrixXd& design, const Eigen::VectorXd& target) {
-  const Eigen::Index p = design.cols();
-  NnlsFit fit;
-  fit.coefficients = Eigen::VectorXd::Zero(p);
-  fit.standard_error = Eigen::VectorXd::Constant(p, kInf);
-  if (design.rows() == 0 || p == 0) return fit;
-
-  // Column scaling makes the tolerances and the condition number independent of units.
-  Eigen::VectorXd scale = design.colwise().norm().transpose();
-  std::vector<bool> usable(static_cast<std::size_t>(p));
-  for (Eigen::Index j = 0; j < p; ++j) {
-    usable[static_cast<std::size_t>(j)] = scale(j) > 0.0;
-    if (scale(j) <= 0.0) scale(j) = 1.0;
-  }
-  const Eigen::MatrixXd scaled = design * scale.cwiseInverse().asDiagonal();
-
-  // With many more windows than unknowns, everything below runs on the QR-reduced problem:
-  // ‖A·x − y‖² = ‖R·x − Qᵀy‖² + (‖y‖² − ‖Qᵀy‖²), and A and R share their singular values.
-  Eigen::MatrixXd a;
-  Eigen::VectorXd y;
-  double extra_rss = 0.0;
-  if (scaled.rows() > p) {
-    Eigen::HouseholderQR<Eigen::MatrixXd> qr(scaled);
-    a = qr.matrixQR().topRows(p).triangularView<Eigen::Upper>();
-    const Eigen::VectorXd qty = qr.householderQ().transpose() * target;
-    y = qty.head(p);
-    extra_rss = std::max(0.0, target.squaredNorm() - y.squaredNorm());
-  } else {
-    a = scaled;
-    y = target;
-  }
-
-  return fit_reduced(a, y, extra_rss, scale, usable, static_cast<std::size_t>(design.rows()));
-}
-
 NnlsFit fit_nnls_normal(const Eigen::MatrixXd& gram, const Eigen::VectorXd& design_t_target,
                         double target_squared, std::size_t rows) {
   const Eigen::Index p = gram.cols();

@@ -19,15 +19,13 @@ struct NnlsFit {
   int iterations = 0;
 };
 
-// Columns of `design` that are entirely zero get coefficient 0 and an infinite standard error.
-NnlsFit fit_nnls(const Eigen::MatrixXd& design, const Eigen::VectorXd& target);
-
-// The same fit from the normal equations of a design that is never stored: gram = AᵀA,
-// design_t_target = Aᵀy, target_squared = yᵀy, over `rows` rows. Memory is O(columns²) however
-// many rows (a 1 ms counter gives 3.6 million windows an hour), and sparse rows are accumulated
-// in O(nonzeros²). The reduced problem is built from the eigendecomposition AᵀA = VΛVᵀ:
-// R = Λ^½Vᵀ has A's singular values and RᵀR = AᵀA, so everything downstream is as in fit_nnls
-// (precision: the Gram matrix squares the condition number, harmless below the 1e4 limits used).
+// The fit of a design A that is never stored, from its normal equations: gram = AᵀA,
+// design_t_target = Aᵀy, target_squared = yᵀy, over `rows` rows (normal_equations.hpp builds them).
+// Memory is O(columns²) however many rows (a 1 ms counter gives 3.6 million windows an hour). The
+// reduced problem is built from the eigendecomposition AᵀA = VΛVᵀ: R = Λ^½Vᵀ has A's singular
+// values and RᵀR = AᵀA (precision: the Gram matrix squares the condition number, harmless below
+// the 1e4 limits used). Columns that are entirely zero get coefficient 0 and an infinite standard
+// error.
 NnlsFit fit_nnls_normal(const Eigen::MatrixXd& gram, const Eigen::VectorXd& design_t_target,
                         double target_squared, std::size_t rows);
 
