@@ -21,39 +21,45 @@ using Attributes = std::vector<std::pair<std::string, std::string>>;
 
 class AttributeTable;
 
+namespace attribute_table_detail {
+// A forward iterator over positions of a table: the entries of one set (Value: a key and a
+// value), or the sets of the table (Value: AttributeSet).
+template <typename Value>
+class PositionIterator {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = Value;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = Value;
+
+  PositionIterator() = default;
+  PositionIterator(const AttributeTable* table, std::size_t position)
+      : table_(table), position_(position) {}
+  Value operator*() const;  // defined below the table
+  PositionIterator& operator++() {
+    ++position_;
+    return *this;
+  }
+  PositionIterator operator++(int) {
+    PositionIterator before = *this;
+    ++position_;
+    return before;
+  }
+  bool operator==(const PositionIterator& other) const { return position_ == other.position_; }
+
+ private:
+  const AttributeTable* table_ = nullptr;
+  std::size_t position_ = 0;
+};
+}  // namespace attribute_table_detail
+
 // One set as stored: its (key, value) pairs in the order given, as views that stay valid until
 // the table changes.
 class AttributeSet {
  public:
   using Entry = std::pair<std::string_view, std::string_view>;
-
-  class iterator {
-   public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = Entry;
-    using difference_type = std::ptrdiff_t;
-    using pointer = void;
-    using reference = Entry;
-
-    iterator() = default;
-    Entry operator*() const;
-    iterator& operator++() {
-      ++entry_;
-      return *this;
-    }
-    iterator operator++(int) {
-      iterator before = *this;
-      ++entry_;
-      return before;
-    }
-    bool operator==(const iterator& other) const { return entry_ == other.entry_; }
-
-   private:
-    friend class AttributeSet;
-    iterator(const AttributeTable* table, std::size_t entry) : table_(table), entry_(entry) {}
-    const AttributeTable* table_ = nullptr;
-    std::size_t entry_ = 0;
-  };
+  using iterator = attribute_table_detail::PositionIterator<Entry>;
 
   iterator begin() const { return iterator(table_, first_); }
   iterator end() const { return iterator(table_, last_); }
@@ -77,28 +83,7 @@ class AttributeSet {
 
 class AttributeTable {
  public:
-  class iterator {
-   public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = AttributeSet;
-    using difference_type = std::ptrdiff_t;
-    using pointer = void;
-    using reference = AttributeSet;
-
-    iterator() = default;
-    AttributeSet operator*() const { return (*table_)[set_]; }
-    iterator& operator++() {
-      ++set_;
-      return *this;
-    }
-    bool operator==(const iterator& other) const { return set_ == other.set_; }
-
-   private:
-    friend class AttributeTable;
-    iterator(const AttributeTable* table, std::size_t set) : table_(table), set_(set) {}
-    const AttributeTable* table_ = nullptr;
-    std::size_t set_ = 0;
-  };
+  using iterator = attribute_table_detail::PositionIterator<AttributeSet>;
 
   // Each returns the new set's index.
   std::uint32_t add(const Attributes& attributes);
@@ -118,6 +103,7 @@ class AttributeTable {
 
  private:
   friend class AttributeSet;
+  friend class attribute_table_detail::PositionIterator<AttributeSet::Entry>;
   std::uint32_t key_id(std::string_view key);
   void add_entry(std::string_view key, std::string_view value);
   std::uint32_t close_set();
@@ -129,15 +115,23 @@ class AttributeTable {
 
   std::vector<std::string> keys_;
   std::unordered_map<std::string, std::uint32_t> key_ids_;
-  std::vector<std::size_t> set_first_entry_{0};  // set s: entries [s], [s + 1])
+  // Set s: entries [set_first_entry_[s], set_first_entry_[s + 1]).
+  std::vector<std::size_t> set_first_entry_{0};
   std::vector<std::uint32_t> entry_key_;
-  std::vector<std::size_t>
-      value_end_;  // entry e's value: values_[value_end_[e - 1], value_end_[e])
+  // Entry e's value: values_[value_end_[e - 1], value_end_[e]) (from 0 for the first).
+  std::vector<std::size_t> value_end_;
   std::string values_;
 };
 
-inline AttributeSet::Entry AttributeSet::iterator::operator*() const {
-  return table_->entry(entry_);
+template <>
+inline AttributeSet::Entry
+attribute_table_detail::PositionIterator<AttributeSet::Entry>::operator*() const {
+  return table_->entry(position_);
+}
+
+template <>
+inline AttributeSet attribute_table_detail::PositionIterator<AttributeSet>::operator*() const {
+  return (*table_)[position_];
 }
 
 }  // namespace jouleprof
