@@ -252,14 +252,9 @@ RegressionDesign regression_design(const ChannelWork& w, const ClassTable& class
   const std::size_t first_row = is_knot(edges.front()) ? 0 : 1;
   const std::size_t end_row =
       std::max(first_row, is_knot(edges.back()) || windows == 0 ? windows : windows - 1);
-  std::vector<double> window_s(windows);
-  std::vector<double> window_energy_j(windows);
-  for (std::size_t j = 0; j < windows; ++j) {
-    window_s[j] = ns_to_s(edges[j + 1] - edges[j]);
-    window_energy_j[j] = w.curve.at(edges[j + 1]) - w.curve.at(edges[j]);
-  }
   d.equations = attribution::normal_equations(
-      w.segments, sweep, window_s, window_energy_j, first_row, end_row,
+      w.segments, sweep, attribution::interval_lengths_s(edges),
+      attribution::interval_energies_j(w.curve, edges), first_row, end_row,
       static_cast<std::uint32_t>(d.columns()), [&](const Segment& s) {
         return s.klass == kNoClass ? attribution::kIdleColumn : column_of_class[s.klass];
       });

@@ -10,11 +10,33 @@
 #include <cstdint>
 #include <vector>
 
+#include "attribution/energy_curve.hpp"
 #include "attribution/interval_sweep.hpp"
 
 namespace jouleprof::attribution {
 
 inline constexpr std::uint32_t kIdleColumn = 0;  // column 0: the window's length (idle power)
+
+// Each window's length, the rows' column 0.
+inline std::vector<double> interval_lengths_s(const std::vector<TimeNs>& edges) {
+  std::vector<double> out(edges.size() - 1);
+  for (std::size_t j = 0; j + 1 < edges.size(); ++j) out[j] = ns_to_s(edges[j + 1] - edges[j]);
+  return out;
+}
+
+// Each window's energy off the curve, the rows' target.
+inline std::vector<double> interval_energies_j(const EnergyCurve& curve,
+                                               const std::vector<TimeNs>& edges) {
+  std::vector<double> energy_j(edges.size() - 1);
+  EnergyCurve::Cursor cursor(curve);
+  double g = cursor.at(edges[0]);
+  for (std::size_t j = 0; j + 1 < edges.size(); ++j) {
+    const double next = cursor.at(edges[j + 1]);
+    energy_j[j] = next - g;
+    g = next;
+  }
+  return energy_j;
+}
 
 // Visits the segments' shared busy time per update interval as pieces (interval, column,
 // seconds), interval by interval and, within one, in segment order. Segments in time order on

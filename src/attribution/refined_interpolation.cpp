@@ -38,12 +38,6 @@ std::vector<TimeNs> moved_earlier(const std::vector<TimeNs>& edges, TimeNs delay
   return out;
 }
 
-std::vector<double> interval_lengths_s(const std::vector<TimeNs>& edges) {
-  std::vector<double> out(edges.size() - 1);
-  for (std::size_t j = 0; j + 1 < edges.size(); ++j) out[j] = ns_to_s(edges[j + 1] - edges[j]);
-  return out;
-}
-
 // The normal equations of rows [first_row, end_row) as a function of the read delay d, the inner
 // bounds moved to M_j = max(M_{j-1}, E_j − d), from one sweep over the segments that begin before
 // E_{end_row}. The sweep's prefix S(t) (shared time per unit of weight, interval_sweep.hpp) does
@@ -340,19 +334,6 @@ ClassColumns class_columns(const std::vector<Segment>& segments, std::size_t cla
       c.column_of_class[s.klass] = c.columns++;
   }
   return c;
-}
-
-std::vector<double> interval_energies_j(const EnergyCurve& curve,
-                                        const std::vector<TimeNs>& edges) {
-  std::vector<double> energy_j(edges.size() - 1);
-  EnergyCurve::Cursor cursor(curve);
-  double g = cursor.at(edges[0]);
-  for (std::size_t j = 0; j + 1 < edges.size(); ++j) {
-    const double next = cursor.at(edges[j + 1]);
-    energy_j[j] = next - g;
-    g = next;
-  }
-  return energy_j;
 }
 
 // The whole update intervals [first, end) that enter the fit: the first and last may be cut by
