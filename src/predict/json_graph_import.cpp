@@ -11,34 +11,34 @@ namespace jouleprof::predict {
 namespace {
 
 // ordered_json keeps the file's order, so kernels and models are listed as written.
-using json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
-Result<json> read_json(const std::filesystem::path& path) {
+Result<OrderedJson> read_json(const std::filesystem::path& path) {
   JP_TRY(const std::string text, read_text_file(path.string(), "model JSON file"));
   try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
+    return OrderedJson::parse(text);
+  } catch (const OrderedJson::exception& e) {
     return invalid_input(path.string(), "JSON", "", e.what());
   }
 }
 
-bool is_graph_node(const json& v) {
+bool is_graph_node(const OrderedJson& v) {
   return v.is_object() && v.contains("inbounds") && v.contains("attr");
 }
-bool is_layer(const json& v) { return v.is_object() && v.contains("op"); }
+bool is_layer(const OrderedJson& v) { return v.is_object() && v.contains("op"); }
 
 // `doc` is a non-empty object whose first value satisfies `pred` (the files are uniform, so the
 // first entry tells the format).
 template <typename Pred>
-bool first_entry_is(const json& doc, Pred pred) {
+bool first_entry_is(const OrderedJson& doc, Pred pred) {
   return doc.is_object() && !doc.empty() && pred(doc.begin().value());
 }
 
-Result<std::vector<std::int64_t>> dims_of(const std::string& where, const json& shape) {
+Result<std::vector<std::int64_t>> dims_of(const std::string& where, const OrderedJson& shape) {
   if (!shape.is_array())
     return invalid_input(where, "shape", json_brief(shape), "expected a list of dimensions");
   std::vector<std::int64_t> dims;
-  for (const json& d : shape) {
+  for (const OrderedJson& d : shape) {
     if (!d.is_number_integer())
       return invalid_input(where, "shape", json_brief(shape), "dimension is not an integer");
     dims.push_back(d.get<std::int64_t>());
@@ -47,7 +47,7 @@ Result<std::vector<std::int64_t>> dims_of(const std::string& where, const json& 
 }
 
 // Spatial size from a kernel_shape/strides list: [k], [kh, kw], or TensorFlow's [1, s, s, 1].
-int spatial(const json& attr, const char* key, TensorLayout layout) {
+int spatial(const OrderedJson& attr, const char* key, TensorLayout layout) {
   auto it = attr.find(key);
   if (it == attr.end()) return 0;
   if (it->is_number_integer()) return it->get<int>();
@@ -57,31 +57,31 @@ int spatial(const json& attr, const char* key, TensorLayout layout) {
 }
 
 Result<ModelGraph> graph_from_json(const std::string& file, const std::string& name,
-                                   const json& nodes, TensorLayout default_layout) {
+                                   const OrderedJson& nodes, TensorLayout default_layout) {
   ModelGraph graph;
   graph.name = name;
   for (const auto& [node_name, node] : nodes.items()) {
     const std::string where = file + ": node '" + node_name + "'";
     if (!is_graph_node(node)) return invalid_input(where, "inbounds/attr", "", "key missing");
-    const json& attr = node.at("attr");
+    const OrderedJson& attr = node.at("attr");
     GraphNode n;
     n.name = node_name;
     if (!attr.contains("type") || !attr["type"].is_string()) {
       return invalid_input(where, "attr.type", "", "key missing");
     }
     n.op_type = attr["type"].get<std::string>();
-    const json inner = attr.value("attr", json::object());
+    const OrderedJson inner = attr.value("attr", OrderedJson::object());
     TensorLayout layout = default_layout;
     if (inner.contains("data_format") && inner["data_format"].is_string()) {
       JP_TRY(layout, tensor_layout_from_string(inner["data_format"].get<std::string>()));
     }
-    for (const json& in : node.at("inbounds")) {
+    for (const OrderedJson& in : node.at("inbounds")) {
       if (!in.is_string())
         return invalid_input(where, "inbounds", json_brief(in), "expected node names");
       n.inputs.push_back(in.get<std::string>());
     }
     if (attr.contains("input_shape")) {
-      for (const json& shape : attr["input_shape"]) {
+      for (const OrderedJson& shape : attr["input_shape"]) {
         JP_TRY(auto dims, dims_of(where, shape));
         n.input_shapes.push_back(shape_from_dims(dims, layout));
       }
@@ -109,13 +109,13 @@ Result<ModelGraph> graph_from_json(const std::string& file, const std::string& n
   return graph;
 }
 
-int optional_int(const json& layer, const char* key) {
+int optional_int(const OrderedJson& layer, const char* key) {
   auto it = layer.find(key);
   return it != layer.end() && it->is_number_integer() ? it->get<int>() : 0;
 }
 
 Result<ModelKernels> kernels_from_layers(const std::string& file, const std::string& name,
-                                         const json& layers) {
+                                         const OrderedJson& layers) {
   ModelKernels model{name, "kernel-list", {}};
   for (const auto& [layer_name, layer] : layers.items()) {
     const std::string where = file + ": " + name + "/" + layer_name;
@@ -131,7 +131,7 @@ Result<ModelKernels> kernels_from_layers(const std::string& file, const std::str
     k.config.stride = optional_int(layer, "stride");
     k.config.hw = optional_int(layer, "inputh");
     if (layer.contains("cins") && layer["cins"].is_array()) {
-      for (const json& c : layer["cins"]) {
+      for (const OrderedJson& c : layer["cins"]) {
         if (!c.is_number_integer())
           return invalid_input(where, "cins", json_brief(c), "not an integer");
         k.config.input_channels.push_back(c.get<int>());
@@ -146,13 +146,14 @@ Result<ModelKernels> kernels_from_layers(const std::string& file, const std::str
 
 Result<std::vector<ModelGraph>> import_nnmeter_graphs(const std::filesystem::path& path,
                                                       TensorLayout default_layout) {
-  JP_TRY(json doc, read_json(path));
+  JP_TRY(OrderedJson doc, read_json(path));
   const std::string file = path.string();
   std::vector<ModelGraph> graphs;
   if (first_entry_is(doc, is_graph_node)) {
     JP_TRY(auto g, graph_from_json(file, path.stem().string(), doc, default_layout));
     graphs.push_back(std::move(g));
-  } else if (first_entry_is(doc, [](const json& v) { return first_entry_is(v, is_graph_node); })) {
+  } else if (first_entry_is(
+                 doc, [](const OrderedJson& v) { return first_entry_is(v, is_graph_node); })) {
     for (const auto& [name, nodes] : doc.items()) {
       JP_TRY(auto g, graph_from_json(file, name, nodes, default_layout));
       graphs.push_back(std::move(g));
@@ -175,14 +176,14 @@ Result<std::vector<ModelKernels>> read_model_kernels(const std::filesystem::path
     models.push_back({graph.name, "onnx", std::move(kernels)});
     return models;
   }
-  JP_TRY(json doc, read_json(path));
+  JP_TRY(OrderedJson doc, read_json(path));
   const std::string file = path.string();
   if (first_entry_is(doc, is_layer)) {
     JP_TRY(auto m, kernels_from_layers(file, path.stem().string(), doc));
     models.push_back(std::move(m));
     return models;
   }
-  if (first_entry_is(doc, [](const json& v) { return first_entry_is(v, is_layer); })) {
+  if (first_entry_is(doc, [](const OrderedJson& v) { return first_entry_is(v, is_layer); })) {
     for (const auto& [name, layers] : doc.items()) {
       JP_TRY(auto m, kernels_from_layers(file, name, layers));
       models.push_back(std::move(m));

@@ -26,7 +26,7 @@ constexpr double kFooterPx = 34.0;
 constexpr double kMinFramePx = 0.1;  // narrower frames are not drawn (and their subtree neither)
 constexpr double kCharPx = 7.0;      // approximate advance of a 12 px monospace glyph
 
-struct Layout {
+struct FlameLayout {
   const ProfileNode* node;
   std::string relative_path;  // without the root's name, so two runs' roots always match
   int depth;
@@ -35,7 +35,7 @@ struct Layout {
 };
 
 // Frames in pre-order, children left to right within their parent (a heap stack, not recursion).
-void lay_out(const ProfileNode& root, double width, std::vector<Layout>& out) {
+void lay_out(const ProfileNode& root, double width, std::vector<FlameLayout>& out) {
   struct Pending {
     const ProfileNode* node;
     int depth;
@@ -107,10 +107,10 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
                  "baseline profile has no breakdown tree (field 'tree' is empty)");
   }
   const ProfileNode& root = *profile.tree;
-  std::vector<Layout> frames;
+  std::vector<FlameLayout> frames;
   lay_out(root, kWidthPx, frames);
   int depth = 0;
-  for (const Layout& f : frames) depth = std::max(depth, f.depth);
+  for (const FlameLayout& f : frames) depth = std::max(depth, f.depth);
   // The profile's warnings (the first few) go under the legend: a figure that cannot be trusted
   // says so in the picture too.
   constexpr std::size_t kMaxWarningLines = 5;
@@ -148,7 +148,7 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
                      kWidthPx / 2, xml_escape(subtitle))
       << '\n';
 
-  for (const Layout& f : frames) {
+  for (const FlameLayout& f : frames) {
     const ProfileNode& n = *f.node;
     const double y = kHeaderPx + (depth - f.depth) * kRowPx;
     const double share = root.energy_j > 0.0 ? n.energy_j / root.energy_j : 0.0;
@@ -186,7 +186,7 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
 
   // Legend: the categories present.
   std::map<int, SpanCategory> present;
-  for (const Layout& f : frames)
+  for (const FlameLayout& f : frames)
     present.emplace(static_cast<int>(f.node->category), f.node->category);
   double x = 8.0;
   const double legend_y =

@@ -30,7 +30,7 @@ constexpr int kMaxGuideLevels = 40;
 constexpr std::size_t kHeadlineChannels = 3;
 
 // The options as they apply: `full` lifts every limit of the tree and of the width.
-struct Layout {
+struct TextLayout {
   std::size_t width = 100;
   int max_depth = 4;
   std::size_t max_children = 8;
@@ -39,17 +39,17 @@ struct Layout {
   bool shorten = true;
 };
 
-Layout layout_of(const TextViewOptions& o) {
-  if (o.full) return Layout{kNoLimit, -1, kNoLimit, kNoLimit, 0.0, false};
-  return Layout{std::max<std::size_t>(o.width, 40),
-                o.max_depth,
-                o.max_children,
-                o.max_rows,
-                o.min_share,
-                true};
+TextLayout layout_of(const TextViewOptions& o) {
+  if (o.full) return TextLayout{kNoLimit, -1, kNoLimit, kNoLimit, 0.0, false};
+  return TextLayout{std::max<std::size_t>(o.width, 40),
+                    o.max_depth,
+                    o.max_children,
+                    o.max_rows,
+                    o.min_share,
+                    true};
 }
 
-std::string paragraph(std::string_view text, const Layout& l, std::string_view first = "",
+std::string paragraph(std::string_view text, const TextLayout& l, std::string_view first = "",
                       std::string_view next = "  ") {
   return wrap_text(text, l.width, first, next);
 }
@@ -93,7 +93,8 @@ std::string provenance_phrase(const Profile& p) {
 
 // The observed processes' attributed part of the total (docs/sharing.md): who, how much, by
 // which rule; or that they were observed and no channel has a per-process figure.
-void write_observed_processes(const Profile& p, double total_j, const Layout& l, std::string& out) {
+void write_observed_processes(const Profile& p, double total_j, const TextLayout& l,
+                              std::string& out) {
   const auto option = [&](const char* key) {
     const auto it = p.meta.options.find(key);
     return it != p.meta.options.end() ? std::optional<std::string>(it->second) : std::nullopt;
@@ -118,7 +119,8 @@ void write_observed_processes(const Profile& p, double total_j, const Layout& l,
   out += paragraph(line, l);
 }
 
-void write_headline(const Profile& p, const TextViewOptions& o, const Layout& l, std::string& out) {
+void write_headline(const Profile& p, const TextViewOptions& o, const TextLayout& l,
+                    std::string& out) {
   const RunMetadata& m = p.meta;
   const std::string kind = m.kind.empty() ? std::string("profile") : m.kind;
   std::string what = "jouleprof " + kind;
@@ -187,7 +189,7 @@ void leave_out_column(std::string_view name, std::vector<std::string>& header,
 }
 
 std::string named_table(std::vector<std::string> header, std::vector<NamedRow> rows,
-                        const Layout& l,
+                        const TextLayout& l,
                         const std::vector<std::vector<std::string_view>>& give_way = {},
                         std::vector<std::string>* left_out = nullptr) {
   std::size_t widest_guide = 0;
@@ -286,7 +288,8 @@ const std::vector<ChannelColumn>& channel_columns() {
   return kColumns;
 }
 
-void write_channels(const Profile& p, const TextViewOptions& o, const Layout& l, std::string& out) {
+void write_channels(const Profile& p, const TextViewOptions& o, const TextLayout& l,
+                    std::string& out) {
   if (p.channels.empty()) return;
   std::vector<const ChannelColumn*> columns;
   for (const ChannelColumn& c : channel_columns()) {
@@ -331,7 +334,8 @@ constexpr std::size_t kListedEpochs = 20;
 constexpr std::size_t kHeadEpochs = 10;
 constexpr std::size_t kTailEpochs = 5;
 
-void write_epochs(const Profile& p, const TextViewOptions& o, const Layout& l, std::string& out) {
+void write_epochs(const Profile& p, const TextViewOptions& o, const TextLayout& l,
+                  std::string& out) {
   if (p.epochs.empty()) return;
   double sum_j = 0.0;
   for (const EpochSummary& e : p.epochs) sum_j += e.energy_j;
@@ -368,7 +372,7 @@ void write_epochs(const Profile& p, const TextViewOptions& o, const Layout& l, s
 
 // ---- top operators
 
-void write_top_operators(const ProfileNode& tree, std::size_t n, const Layout& l,
+void write_top_operators(const ProfileNode& tree, std::size_t n, const TextLayout& l,
                          std::string& out) {
   const std::vector<OperatorTotal> ops = top_operators(tree, n);
   if (ops.empty()) return;
@@ -399,7 +403,7 @@ struct TreeEntry {
 // Which nodes the rows show: the largest first (parents before their children, whose energy
 // they include), within the depth, children-per-node and row limits, counting the "(N more)"
 // rows too. Entry 0 is the root.
-std::vector<TreeEntry> select_rows(const ProfileNode& root, const Layout& l) {
+std::vector<TreeEntry> select_rows(const ProfileNode& root, const TextLayout& l) {
   std::vector<TreeEntry> entries{TreeEntry{&root, 0, {}, 0, false}};
   const auto expand = [&](std::size_t e) {
     const ProfileNode& n = *entries[e].node;
@@ -494,7 +498,7 @@ std::vector<std::string> node_cells(const ProfileNode& n, const ProfileNode* par
   return cells;
 }
 
-void write_tree(const Profile& p, const Layout& l, std::string& out) {
+void write_tree(const Profile& p, const TextLayout& l, std::string& out) {
   if (!p.tree) {
     out += "\n(no breakdown tree: the profile was not attributed)\n";
     return;
@@ -619,7 +623,7 @@ void write_tree(const Profile& p, const Layout& l, std::string& out) {
 
 // ---- attribution and warnings
 
-void write_attribution(const Profile& p, const TextViewOptions& o, const Layout& l,
+void write_attribution(const Profile& p, const TextViewOptions& o, const TextLayout& l,
                        std::string& out) {
   if (p.attribution.empty()) return;
   out += "\nattribution:\n";
@@ -640,7 +644,7 @@ void write_attribution(const Profile& p, const TextViewOptions& o, const Layout&
   }
 }
 
-void write_warnings(const Profile& p, const Layout& l, std::string& out) {
+void write_warnings(const Profile& p, const TextLayout& l, std::string& out) {
   std::set<std::string_view> seen;
   std::string lines;
   for (const std::string& w : p.warnings) {
@@ -653,7 +657,7 @@ void write_warnings(const Profile& p, const Layout& l, std::string& out) {
 
 Result<std::string> write_text(const Profile& profile, const ReportOptions& options) {
   const TextViewOptions& o = options.text;
-  const Layout l = layout_of(o);
+  const TextLayout l = layout_of(o);
   std::string out;
   if (o.headline) write_headline(profile, o, l, out);
   if (o.channels) write_channels(profile, o, l, out);

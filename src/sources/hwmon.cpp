@@ -17,11 +17,12 @@
 #include "sources/backends.hpp"
 #include "sources/energy_accumulator.hpp"
 #include "sources/sysfs_file.hpp"
+#include "sources/unit_factors.hpp"
 
 namespace jouleprof {
 namespace {
 
-constexpr std::string_view kSourceName = "hwmon";
+constexpr std::string_view kHwmonSourceName = "hwmon";
 // Default poll for hwmon sensors (issue 2: "hwmon and batteries 100 ms").
 constexpr TimeNs kHwmonDefaultPollPeriodNs = 100 * kNsPerMs;
 // Setting naming the rail that feeds every other rail of its chip (Jetson's module input): other
@@ -35,8 +36,6 @@ constexpr std::string_view kSkipChipsSetting = "hwmon.skip-chips";
 constexpr std::string_view kIna3221 = "ina3221";
 constexpr int kIna3221Rails = 3;  // in1..in3 are bus voltages; in4..in6 are shunt voltages
 
-constexpr double kWattsPerMicrowatt = 1e-6;
-constexpr double kJoulesPerMicrojoule = 1e-6;
 constexpr double kWattsPerMillivoltMilliamp = 1e-6;
 
 enum class SensorKind { kPower, kEnergy, kVoltageTimesCurrent };
@@ -78,7 +77,7 @@ class HwmonSource final : public Source {
  public:
   explicit HwmonSource(const SourceOptions& options) { discover(options); }
 
-  std::string_view name() const override { return kSourceName; }
+  std::string_view name() const override { return kHwmonSourceName; }
   Availability availability() const override { return availability_; }
   const std::vector<Channel>& channels() const override { return channels_; }
   TimeNs default_period_ns() const override { return kHwmonDefaultPollPeriodNs; }
@@ -300,7 +299,7 @@ class HwmonSource final : public Source {
         Sensor& sensor = chip.sensors[s];
         Channel channel;
         channel.id = ids[s];
-        channel.source = std::string(kSourceName);
+        channel.source = std::string(kHwmonSourceName);
         channel.device = chip.name;
         channel.domain = "rail";
         channel.kind =

@@ -34,25 +34,25 @@
 #include "sources/level_zero_api.hpp"
 #include "sources/setting_values.hpp"
 #include "sources/shared_library.hpp"
+#include "sources/unit_factors.hpp"
 
 namespace jouleprof {
 namespace {
 
 namespace lz = level_zero;
 
-constexpr std::string_view kSourceName = "level-zero";
-constexpr const char* kDefaultLibrary = "libze_loader.so.1";
-constexpr const char* kLibraryEnvironmentVariable = "JOULEPROF_LEVEL_ZERO_LIBRARY";
-constexpr TimeNs kDefaultPollPeriodNs = 20 * kNsPerMs;
-constexpr double kJoulesPerMicrojoule = 1e-6;
+constexpr std::string_view kLevelZeroSourceName = "level-zero";
+constexpr const char* kLevelZeroDefaultLibrary = "libze_loader.so.1";
+constexpr const char* kLevelZeroLibraryVariable = "JOULEPROF_LEVEL_ZERO_LIBRARY";
+constexpr TimeNs kLevelZeroDefaultPollPeriodNs = 20 * kNsPerMs;
 constexpr std::uint32_t kMaxHandles = 64;  // per device: domains, sensors
 // Sysman lists a device's processes from the driver's per-client files: every 100 ms is enough
 // for shares of a run and keeps a 20 ms energy poll cheap.
 constexpr TimeNs kProcessPollNs = 100 * kNsPerMs;
 // Polls further apart than this are not read as back to back (GpuProcessActivity).
-constexpr TimeNs kMaxProcessSamplePeriodNs = kNsPerS;
+constexpr TimeNs kLevelZeroMaxProcessSamplePeriodNs = kNsPerS;
 
-struct Symbols {
+struct LevelZeroSymbols {
   lz::InitFn init = nullptr;
   lz::DriverGetFn driver_get = nullptr;
   lz::DeviceGetFn device_get = nullptr;
@@ -69,7 +69,7 @@ struct Symbols {
   lz::DeviceProcessesGetStateFn processes_state = nullptr;
 };
 
-struct Slot {
+struct LevelZeroSlot {
   std::size_t gpu = 0;  // the backend's own GPU index
   lz::Power power = nullptr;
   lz::Temperature temperature = nullptr;
@@ -87,7 +87,7 @@ struct Slot {
 // One GPU's busy-time counts, from the processes Sysman lists on it (the sole-user rule).
 struct GpuActivity {
   std::size_t gpu = 0;
-  GpuProcessActivity counts{0, kMaxProcessSamplePeriodNs};
+  GpuProcessActivity counts{0, kLevelZeroMaxProcessSamplePeriodNs};
   std::string error;  // why the last update gave no count
 };
 
@@ -102,16 +102,16 @@ struct Domain {
 class LevelZeroSource final : public Source {
  public:
   explicit LevelZeroSource(const SourceOptions& options)
-      : library_(library_path(kLibraryEnvironmentVariable, kDefaultLibrary)),
+      : library_(library_path(kLevelZeroLibraryVariable, kLevelZeroDefaultLibrary)),
         first_gpu_index_(options.first_gpu_index),
         observed_(options.observed) {
     if (read_settings(options)) discover();
   }
 
-  std::string_view name() const override { return kSourceName; }
+  std::string_view name() const override { return kLevelZeroSourceName; }
   Availability availability() const override { return availability_; }
   const std::vector<Channel>& channels() const override { return channels_; }
-  TimeNs default_period_ns() const override { return kDefaultPollPeriodNs; }
+  TimeNs default_period_ns() const override { return kLevelZeroDefaultPollPeriodNs; }
   std::string read_error(std::size_t channel) const override {
     return channel < slots_.size() ? slots_[channel].read_error : std::string();
   }
@@ -119,7 +119,7 @@ class LevelZeroSource final : public Source {
   void read(std::span<Reading> out) override {
     update_activity();
     for (std::size_t i = 0; i < slots_.size() && i < out.size(); ++i) {
-      Slot& slot = slots_[i];
+      LevelZeroSlot& slot = slots_[i];
       Reading& reading = out[i];
       reading.ok = false;
       if (slot.activity) {
@@ -281,7 +281,7 @@ class LevelZeroSource final : public Source {
                        library_.path(), symbol),
            fmt::format("install a Level Zero loader with Sysman (Debian: libze1), or point {} at "
                        "its libze_loader.so.1",
-                       kLibraryEnvironmentVariable));
+                       kLevelZeroLibraryVariable));
       return false;
     }
     return true;
@@ -293,7 +293,7 @@ class LevelZeroSource final : public Source {
            fmt::format("install the Level Zero loader (Debian: libze1) and Intel's GPU driver for "
                        "it (libze-intel-gpu1 or intel-level-zero-gpu); if the loader lives "
                        "elsewhere, set {}=/path/to/libze_loader.so.1",
-                       kLibraryEnvironmentVariable));
+                       kLevelZeroLibraryVariable));
       return false;
     }
     return resolve(symbols_.init, "zeInit", true) &&
@@ -357,7 +357,7 @@ class LevelZeroSource final : public Source {
     last_process_poll_ns_ = monotonic_now_ns();
     GpuActivity activity;
     activity.gpu = gpu;
-    activity.counts = GpuProcessActivity(last_process_poll_ns_, kMaxProcessSamplePeriodNs);
+    activity.counts = GpuProcessActivity(last_process_poll_ns_, kLevelZeroMaxProcessSamplePeriodNs);
     activities_.push_back(std::move(activity));
     const std::string how = fmt::format(
         "zesDeviceProcessesGetState on {} (every {} ms; Sysman gives no per-process "
@@ -365,7 +365,7 @@ class LevelZeroSource final : public Source {
         "observed processes do, 0 when only others do, unknown when both do",
         who, kProcessPollNs / kNsPerMs);
     for (GpuActivityChannel& channel : gpu_activity_channels("gpu-sole-user", how)) {
-      Slot slot;
+      LevelZeroSlot slot;
       slot.gpu = gpu;
       slot.activity = activities_.size() - 1;
       slot.activity_count = channel.count;
@@ -379,7 +379,7 @@ class LevelZeroSource final : public Source {
                        std::string_view domain, std::string detail, std::string parent_id) const {
     Channel channel;
     channel.id = fmt::format("level-zero:{}:{}", gpu, suffix);
-    channel.source = std::string(kSourceName);
+    channel.source = std::string(kLevelZeroSourceName);
     channel.device = fmt::format("gpu{}", first_gpu_index_ + gpu);
     channel.domain = std::string(domain);
     channel.kind = kind;
@@ -499,7 +499,7 @@ class LevelZeroSource final : public Source {
         kind = "package";
         parent = package_id;
       }
-      Slot slot;
+      LevelZeroSlot slot;
       slot.gpu = gpu;
       slot.power = domain.handle;
       slot.counter = EnergyAccumulator(wrap_uj_, kJoulesPerMicrojoule, power_ceiling("gpu"));
@@ -551,7 +551,7 @@ class LevelZeroSource final : public Source {
     }
     double celsius = 0.0;
     if (chosen == nullptr || symbols_.temperature_state(chosen, &celsius) != lz::kSuccess) return;
-    Slot slot;
+    LevelZeroSlot slot;
     slot.gpu = gpu;
     slot.temperature = chosen;
     channels_.push_back(
@@ -623,13 +623,13 @@ class LevelZeroSource final : public Source {
   std::shared_ptr<ObservedProcesses> observed_;  // null: no per-process channels
   std::vector<GpuActivity> activities_;
   TimeNs last_process_poll_ns_ = 0;
-  Symbols symbols_;
+  LevelZeroSymbols symbols_;
   std::vector<lz::Device> gpu_devices_;  // by the backend's own GPU index
   TimeNs update_period_ns_ = 0;
   std::uint64_t wrap_uj_ = 0;
   std::string discovery_fix_;  // what to do about the first failed call of the discovery
   Availability availability_;
-  std::vector<Slot> slots_;
+  std::vector<LevelZeroSlot> slots_;
   std::vector<Channel> channels_;
 };
 

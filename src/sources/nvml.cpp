@@ -21,36 +21,35 @@
 #include "sources/nvml_api.hpp"
 #include "sources/setting_values.hpp"
 #include "sources/shared_library.hpp"
+#include "sources/unit_factors.hpp"
 
 namespace jouleprof {
 namespace {
 
-constexpr std::string_view kSourceName = "nvml";
-constexpr const char* kDefaultLibrary = "libnvidia-ml.so.1";
-constexpr const char* kLibraryEnvironmentVariable = "JOULEPROF_NVML_LIBRARY";
+constexpr std::string_view kNvmlSourceName = "nvml";
+constexpr const char* kNvmlDefaultLibrary = "libnvidia-ml.so.1";
+constexpr const char* kNvmlLibraryVariable = "JOULEPROF_NVML_LIBRARY";
 // The total-energy counter, the power reading and the power fields change about every 100 ms
 // (measured on an H200: 97–103 ms).
 constexpr TimeNs kNvmlUpdatePeriodNs = 100 * kNsPerMs;
 // Default poll (issue 2: "NVML 20 ms"): 5 reads per counter update place each update within
 // 20 ms, at ~4 ms of CPU per energy read on an H200 (about 20 % of one core per GPU).
 constexpr TimeNs kNvmlDefaultPollPeriodNs = 20 * kNsPerMs;
-constexpr double kJoulesPerMillijoule = 1e-3;
-constexpr double kWattsPerMilliwatt = 1e-3;
 
 // How far apart two process-utilisation samples may be and still be read as back to back: a longer
 // silence is an idle GPU (no process had work), not one long sample.
-constexpr TimeNs kMaxProcessSamplePeriodNs = kNsPerS;
+constexpr TimeNs kNvmlMaxProcessSamplePeriodNs = kNsPerS;
 // The driver's process samples come every ~100-200 ms: asking more often only costs (setting
 // nvml.process_poll_ms).
 constexpr TimeNs kProcessActivityPeriodNs = 100 * kNsPerMs;
 
-enum class Quantity {
+enum class NvmlQuantity {
   kEnergy,
   kPower,
   kPowerInstant,
   kPowerAverage,
   kTemperature,
-  kActivity,  // a per-process busy-time count (Slot::activity_count)
+  kActivity,  // a per-process busy-time count (NvmlSlot::activity_count)
 };
 
 // How a GPU's busy time is split among processes (docs/sharing.md).
@@ -60,7 +59,7 @@ enum class ProcessActivity {
   kSoleUser,            // only the running-process list: shares of 1 or 0, unknown when mixed
 };
 
-struct Symbols {
+struct NvmlSymbols {
   nvml::InitFn init = nullptr;
   nvml::ShutdownFn shutdown = nullptr;
   nvml::ErrorStringFn error_string = nullptr;
@@ -85,7 +84,7 @@ struct Gpu {
   std::vector<nvml::FieldValue> field_values;
   // Per-process activity (with observed processes).
   ProcessActivity activity = ProcessActivity::kNone;
-  GpuProcessActivity counts{0, kMaxProcessSamplePeriodNs};
+  GpuProcessActivity counts{0, kNvmlMaxProcessSamplePeriodNs};
   unsigned long long last_sample_us = 0;  // newest process-utilisation sample seen
   TimeNs last_query_ns = 0;
   std::string activity_error;
@@ -102,9 +101,9 @@ unsigned long long realtime_now_us() {
          static_cast<unsigned long long>(ts.tv_nsec) / 1000ull;
 }
 
-struct Slot {
+struct NvmlSlot {
   std::size_t gpu = 0;  // index into gpus_
-  Quantity quantity = Quantity::kEnergy;
+  NvmlQuantity quantity = NvmlQuantity::kEnergy;
   unsigned field_id = 0;
   GpuActivityCount activity_count = GpuActivityCount::kBusy;
   bool has_baseline = false;
@@ -141,7 +140,7 @@ std::optional<double> field_as_double(const nvml::FieldValue& field) {
 class NvmlSource final : public Source {
  public:
   explicit NvmlSource(const SourceOptions& options)
-      : library_(library_path(kLibraryEnvironmentVariable, kDefaultLibrary)),
+      : library_(library_path(kNvmlLibraryVariable, kNvmlDefaultLibrary)),
         first_gpu_index_(options.first_gpu_index),
         observed_(options.observed) {
     const Result<double> process_poll_ms =
@@ -160,7 +159,7 @@ class NvmlSource final : public Source {
   NvmlSource(const NvmlSource&) = delete;
   NvmlSource& operator=(const NvmlSource&) = delete;
 
-  std::string_view name() const override { return kSourceName; }
+  std::string_view name() const override { return kNvmlSourceName; }
   Availability availability() const override { return availability_; }
   const std::vector<Channel>& channels() const override { return channels_; }
   TimeNs default_period_ns() const override { return kNvmlDefaultPollPeriodNs; }
@@ -203,13 +202,14 @@ class NvmlSource final : public Source {
     return fmt::format("{}(gpu {}) failed: {}", call, gpu, explain(code));
   }
 
-  void read_slot(Slot& slot, Reading& reading, const std::vector<nvml::Return>& field_call_result,
+  void read_slot(NvmlSlot& slot, Reading& reading,
+                 const std::vector<nvml::Return>& field_call_result,
                  const std::vector<TimeNs>& field_call_time) {
     Gpu& gpu = gpus_[slot.gpu];
     reading.ok = false;
     nvml::Return code = nvml::kSuccess;
     switch (slot.quantity) {
-      case Quantity::kEnergy: {
+      case NvmlQuantity::kEnergy: {
         unsigned long long energy_mj = 0;
         code = symbols_.get_energy(gpu.handle, &energy_mj);
         reading.t_ns = monotonic_now_ns();
@@ -226,7 +226,7 @@ class NvmlSource final : public Source {
                         kJoulesPerMillijoule;
         break;
       }
-      case Quantity::kPower: {
+      case NvmlQuantity::kPower: {
         unsigned int power_mw = 0;
         code = symbols_.get_power(gpu.handle, &power_mw);
         reading.t_ns = monotonic_now_ns();
@@ -237,8 +237,8 @@ class NvmlSource final : public Source {
         reading.value = static_cast<double>(power_mw) * kWattsPerMilliwatt;
         break;
       }
-      case Quantity::kPowerInstant:
-      case Quantity::kPowerAverage: {
+      case NvmlQuantity::kPowerInstant:
+      case NvmlQuantity::kPowerAverage: {
         reading.t_ns = field_call_time[slot.gpu];
         if (field_call_result[slot.gpu] != nvml::kSuccess) {
           slot.read_error =
@@ -264,7 +264,7 @@ class NvmlSource final : public Source {
         reading.value = *milliwatts * kWattsPerMilliwatt;
         break;
       }
-      case Quantity::kTemperature: {
+      case NvmlQuantity::kTemperature: {
         unsigned int celsius = 0;
         code = symbols_.get_temperature(gpu.handle, nvml::kTemperatureGpu, &celsius);
         reading.t_ns = monotonic_now_ns();
@@ -275,7 +275,7 @@ class NvmlSource final : public Source {
         reading.value = static_cast<double>(celsius);
         break;
       }
-      case Quantity::kActivity: {
+      case NvmlQuantity::kActivity: {
         reading.t_ns = gpu.counts.as_of_ns();
         if (!gpu.activity_error.empty()) {
           slot.read_error = gpu.activity_error;
@@ -425,12 +425,12 @@ class NvmlSource final : public Source {
     }
     gpu.last_sample_us = realtime_now_us();
     gpu.last_query_ns = monotonic_now_ns();
-    gpu.counts = GpuProcessActivity(gpu.last_query_ns, kMaxProcessSamplePeriodNs);
+    gpu.counts = GpuProcessActivity(gpu.last_query_ns, kNvmlMaxProcessSamplePeriodNs);
     for (GpuActivityChannel& activity : gpu_activity_channels(rule, detail)) {
       Channel c = make_channel(gpu.index, activity.id_suffix, ChannelKind::kBusyTime,
                                std::move(activity.description), "", 0);
       c.domain = std::move(activity.domain);
-      add(std::move(c), gpu_slot, Quantity::kActivity);
+      add(std::move(c), gpu_slot, NvmlQuantity::kActivity);
       slots_.back().activity_count = activity.count;
     }
   }
@@ -464,7 +464,7 @@ class NvmlSource final : public Source {
           fmt::format("cannot load {}: {}", library_.path(), library_.error()),
           fmt::format("install the NVIDIA driver (it provides {}); if the library lives elsewhere, "
                       "set {}=/path/to/libnvidia-ml.so.1",
-                      kDefaultLibrary, kLibraryEnvironmentVariable));
+                      kNvmlDefaultLibrary, kNvmlLibraryVariable));
       return false;
     }
     return resolve(symbols_.init, "nvmlInit_v2", true) &&
@@ -488,7 +488,7 @@ class NvmlSource final : public Source {
                        std::string parent_id, TimeNs nominal_period_ns) const {
     Channel channel;
     channel.id = fmt::format("nvml:{}:{}", gpu, suffix);
-    channel.source = std::string(kSourceName);
+    channel.source = std::string(kNvmlSourceName);
     channel.device = fmt::format("gpu{}", first_gpu_index_ + gpu);
     channel.domain = "gpu";
     channel.kind = kind;
@@ -499,9 +499,9 @@ class NvmlSource final : public Source {
     return channel;
   }
 
-  void add(Channel channel, std::size_t gpu, Quantity quantity, unsigned field_id = 0) {
+  void add(Channel channel, std::size_t gpu, NvmlQuantity quantity, unsigned field_id = 0) {
     channels_.push_back(std::move(channel));
-    Slot slot;
+    NvmlSlot slot;
     slot.gpu = gpu;
     slot.quantity = quantity;
     slot.field_id = field_id;
@@ -541,7 +541,7 @@ class NvmlSource final : public Source {
                                      "load, updates every ~100 ms",
                                      who),
                          "", kNvmlUpdatePeriodNs),
-            gpu_slot, Quantity::kEnergy);
+            gpu_slot, NvmlQuantity::kEnergy);
       } else if (code != nvml::kErrorNotSupported) {
         notes.push_back(describe("nvmlDeviceGetTotalEnergyConsumption", index, code));
       }
@@ -558,7 +558,7 @@ class NvmlSource final : public Source {
                                               "this power integrated with the trapezoid rule"
                                             : ""),
                        top_id, kNvmlUpdatePeriodNs),
-          gpu_slot, Quantity::kPower);
+          gpu_slot, NvmlQuantity::kPower);
       if (fallback) top_id = fmt::format("nvml:{}:power", index);
     } else if (code != nvml::kErrorNotSupported) {
       notes.push_back(describe("nvmlDeviceGetPowerUsage", index, code));
@@ -580,7 +580,8 @@ class NvmlSource final : public Source {
                                      instant ? ", noisy; prefer the energy counter for energy"
                                              : ", averaged by the driver"),
                          top_id, kNvmlUpdatePeriodNs),
-            gpu_slot, instant ? Quantity::kPowerInstant : Quantity::kPowerAverage, field.fieldId);
+            gpu_slot, instant ? NvmlQuantity::kPowerInstant : NvmlQuantity::kPowerAverage,
+            field.fieldId);
       }
       gpu.field_values.resize(gpu.field_ids.size());
     }
@@ -591,7 +592,7 @@ class NvmlSource final : public Source {
                 index, "temperature", ChannelKind::kTemperature,
                 fmt::format("nvmlDeviceGetTemperature(NVML_TEMPERATURE_GPU) on {}: °C", who), "",
                 0),
-            gpu_slot, Quantity::kTemperature);
+            gpu_slot, NvmlQuantity::kTemperature);
       }
     }
     discover_activity(gpu, gpu_slot, who, notes);
@@ -625,11 +626,11 @@ class NvmlSource final : public Source {
   std::size_t first_gpu_index_;
   std::shared_ptr<ObservedProcesses> observed_;
   TimeNs process_poll_ns_ = kProcessActivityPeriodNs;
-  Symbols symbols_;
+  NvmlSymbols symbols_;
   bool initialised_ = false;
   Availability availability_;
   std::vector<Gpu> gpus_;
-  std::vector<Slot> slots_;
+  std::vector<NvmlSlot> slots_;
   std::vector<Channel> channels_;
 };
 

@@ -21,22 +21,22 @@
 
 #include "sources/backends.hpp"
 #include "sources/sysfs_file.hpp"
+#include "sources/unit_factors.hpp"
 
 namespace jouleprof {
 namespace {
 
-constexpr std::string_view kSourceName = "power-supply";
+constexpr std::string_view kPowerSupplySourceName = "power-supply";
 // Default poll for batteries (issue 2: "hwmon and batteries 100 ms").
 constexpr TimeNs kPowerSupplyDefaultPollPeriodNs = 100 * kNsPerMs;
-constexpr double kWattsPerMicrowatt = 1e-6;
 constexpr double kWattsPerMicroampMicrovolt = 1e-12;
 constexpr double kJoulesPerMicrowattHour = 3600.0 * 1e-6;
 
-enum class Quantity { kPowerNow, kCurrentTimesVoltage, kEnergyDrawn };
+enum class SupplyQuantity { kPowerNow, kCurrentTimesVoltage, kEnergyDrawn };
 
 struct Battery {
   std::string name;  // BAT0
-  Quantity quantity = Quantity::kPowerNow;
+  SupplyQuantity quantity = SupplyQuantity::kPowerNow;
   sysfs::OpenFile value;    // power_now, current_now or energy_now
   sysfs::OpenFile voltage;  // voltage_now, for current × voltage
   sysfs::OpenFile status;
@@ -49,7 +49,7 @@ class PowerSupplySource final : public Source {
  public:
   explicit PowerSupplySource(const SourceOptions& options) { discover(options.sysfs_root); }
 
-  std::string_view name() const override { return kSourceName; }
+  std::string_view name() const override { return kPowerSupplySourceName; }
   Availability availability() const override { return availability_; }
   const std::vector<Channel>& channels() const override { return channels_; }
   TimeNs default_period_ns() const override { return kPowerSupplyDefaultPollPeriodNs; }
@@ -77,12 +77,12 @@ class PowerSupplySource final : public Source {
  private:
   static Result<double> read_value(Battery& battery) {
     switch (battery.quantity) {
-      case Quantity::kPowerNow:
-      case Quantity::kCurrentTimesVoltage: {
+      case SupplyQuantity::kPowerNow:
+      case SupplyQuantity::kCurrentTimesVoltage: {
         JP_TRY(const std::string_view status_text, battery.status.read_text());
         const bool charging = status_text.substr(0, 8) == "Charging";
         double watts = 0.0;
-        if (battery.quantity == Quantity::kPowerNow) {
+        if (battery.quantity == SupplyQuantity::kPowerNow) {
           JP_TRY(const std::int64_t microwatts, battery.value.read_signed("power_now"));
           watts = std::fabs(static_cast<double>(microwatts)) * kWattsPerMicrowatt;
         } else {
@@ -93,7 +93,7 @@ class PowerSupplySource final : public Source {
         }
         return charging ? -watts : watts;
       }
-      case Quantity::kEnergyDrawn: {
+      case SupplyQuantity::kEnergyDrawn: {
         JP_TRY(const std::int64_t stored_uwh, battery.value.read_signed("energy_now"));
         if (battery.previous_energy_uwh && stored_uwh < *battery.previous_energy_uwh) {
           battery.drawn_j += static_cast<double>(*battery.previous_energy_uwh - stored_uwh) *
@@ -118,7 +118,7 @@ class PowerSupplySource final : public Source {
                        std::string detail, std::string parent_id) const {
     Channel channel;
     channel.id = fmt::format("power-supply:{}/{}", battery, suffix);
-    channel.source = std::string(kSourceName);
+    channel.source = std::string(kPowerSupplySourceName);
     channel.device = fmt::format("battery {}", battery);
     channel.domain = "battery";
     channel.kind = kind;
@@ -139,14 +139,14 @@ class PowerSupplySource final : public Source {
       battery.status = std::move(status).value();
       std::string detail;
       if (auto power = open_number(dir / "power_now")) {
-        battery.quantity = Quantity::kPowerNow;
+        battery.quantity = SupplyQuantity::kPowerNow;
         battery.value = std::move(power).value();
         detail = fmt::format("{} (µW)", battery.value.path().string());
       } else {
         auto current = open_number(dir / "current_now");
         auto voltage = open_number(dir / "voltage_now");
         if (current && voltage) {
-          battery.quantity = Quantity::kCurrentTimesVoltage;
+          battery.quantity = SupplyQuantity::kCurrentTimesVoltage;
           battery.value = std::move(current).value();
           battery.voltage = std::move(voltage).value();
           detail = fmt::format("{} (µA) × {} (µV)", battery.value.path().string(),
@@ -174,7 +174,7 @@ class PowerSupplySource final : public Source {
     if (auto energy = open_number(dir / "energy_now")) {
       Battery battery;
       battery.name = name;
-      battery.quantity = Quantity::kEnergyDrawn;
+      battery.quantity = SupplyQuantity::kEnergyDrawn;
       battery.value = std::move(energy).value();
       channels_.push_back(make_channel(
           name, "energy-drawn", ChannelKind::kEnergyCounter,

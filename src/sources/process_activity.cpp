@@ -164,8 +164,8 @@ namespace {
 using process_activity::TaskStat;
 using process_activity::TreeCpuTime;
 
-constexpr std::string_view kSourceName = "processes";
-constexpr TimeNs kDefaultPollPeriodNs = 100 * kNsPerMs;
+constexpr std::string_view kProcessActivitySourceName = "processes";
+constexpr TimeNs kProcessActivityDefaultPollPeriodNs = 100 * kNsPerMs;
 
 bool is_pid_name(std::string_view name) {
   return !name.empty() && name.find_first_not_of("0123456789") == std::string_view::npos;
@@ -209,8 +209,9 @@ class ProcessActivitySource final : public Source {
   Status configure(const SourceOptions& options) {
     const long ticks_per_s = sysconf(_SC_CLK_TCK);
     ticks_per_s_ = ticks_per_s > 0 ? static_cast<double>(ticks_per_s) : 100.0;
-    JP_TRY(const double poll_ms, setting_number(options.settings, "processes.poll_period_ms",
-                                                ns_to_s(kDefaultPollPeriodNs) * 1e3, 1.0, 60000.0));
+    JP_TRY(const double poll_ms,
+           setting_number(options.settings, "processes.poll_period_ms",
+                          ns_to_s(kProcessActivityDefaultPollPeriodNs) * 1e3, 1.0, 60000.0));
     JP_TRY(const double threads,
            setting_number(options.settings, "processes.threads", 0.0, 0.0, 1.0));
     period_ns_ = s_to_ns(poll_ms * 1e-3);
@@ -280,7 +281,7 @@ class ProcessActivitySource final : public Source {
     return Status::Ok();
   }
 
-  std::string_view name() const override { return kSourceName; }
+  std::string_view name() const override { return kProcessActivitySourceName; }
   Availability availability() const override { return availability_; }
   const std::vector<Channel>& channels() const override { return channels_; }
   TimeNs default_period_ns() const override { return period_ns_; }
@@ -315,8 +316,8 @@ class ProcessActivitySource final : public Source {
                   const std::string& busy_detail, const std::string& idle_detail) {
     const auto add = [&](std::string_view domain, const std::string& detail) {
       Channel c;
-      c.id = fmt::format("{}:{}:{}", kSourceName, device, domain);
-      c.source = std::string(kSourceName);
+      c.id = fmt::format("{}:{}:{}", kProcessActivitySourceName, device, domain);
+      c.source = std::string(kProcessActivitySourceName);
       c.device = device;
       c.domain = std::string(domain);
       c.kind = ChannelKind::kBusyTime;
@@ -503,8 +504,8 @@ class ProcessActivitySource final : public Source {
 
   std::size_t add_thread_channel(pid_t tid) {
     Channel c;
-    c.id = fmt::format("{}:thread:{}", kSourceName, tid);
-    c.source = std::string(kSourceName);
+    c.id = fmt::format("{}:thread:{}", kProcessActivitySourceName, tid);
+    c.source = std::string(kProcessActivitySourceName);
     c.device = "cpu";
     c.domain = "thread";
     c.kind = ChannelKind::kBusyTime;
@@ -566,7 +567,7 @@ class ProcessActivitySource final : public Source {
   std::vector<double> values_;
   std::vector<std::string> errors_;
   double ticks_per_s_ = 100.0;
-  TimeNs period_ns_ = kDefaultPollPeriodNs;
+  TimeNs period_ns_ = kProcessActivityDefaultPollPeriodNs;
   bool threads_ = false;
   std::filesystem::path stat_path_;
   std::filesystem::path cgroup_dir_;

@@ -31,8 +31,8 @@
 namespace jouleprof {
 namespace {
 
-constexpr std::string_view kSourceName = "rapl-msr";
-constexpr std::string_view kChannelPrefix = "rapl-msr";
+constexpr std::string_view kRaplMsrSourceName = "rapl-msr";
+constexpr std::string_view kRaplMsrChannelPrefix = "rapl-msr";
 // Setting that overrides the DRAM energy unit (joules per count). Server parts from Haswell-EP
 // on count DRAM energy in fixed 2^-16 J units that the unit register does not report; the
 // kernel keeps a model table for this. jouleprof reads the unit register unless told otherwise.
@@ -97,7 +97,7 @@ class RaplMsrSource final : public Source {
     discover(options);
   }
 
-  std::string_view name() const override { return kSourceName; }
+  std::string_view name() const override { return kRaplMsrSourceName; }
   Availability availability() const override { return availability_; }
   const std::vector<Channel>& channels() const override { return channels_; }
   TimeNs default_period_ns() const override { return rapl::kDefaultPollPeriodNs; }
@@ -216,7 +216,7 @@ class RaplMsrSource final : public Source {
       if (!file) return fail_on(file.error());
       auto unit_j = read_unit_j(**file, intel ? kIntelUnitRegister : kAmdUnitRegister);
       if (!unit_j) return fail_on(unit_j.error());
-      const std::string package_id = rapl::package_channel_id(kChannelPrefix, package);
+      const std::string package_id = rapl::package_channel_id(kRaplMsrChannelPrefix, package);
 
       struct Register {
         rapl::Domain domain;
@@ -272,9 +272,10 @@ class RaplMsrSource final : public Source {
                 : ", unit from the unit register");
         channels_.push_back(rapl::make_channel(
             is_package ? package_id
-                       : rapl::sub_domain_channel_id(kChannelPrefix, package, reg.domain),
-            kSourceName, rapl::device_name(package, reg.domain), rapl::domain_name(reg.domain),
-            std::move(detail), is_package ? std::string() : package_id));
+                       : rapl::sub_domain_channel_id(kRaplMsrChannelPrefix, package, reg.domain),
+            kRaplMsrSourceName, rapl::device_name(package, reg.domain),
+            rapl::domain_name(reg.domain), std::move(detail),
+            is_package ? std::string() : package_id));
         msr_channels_.push_back(std::move(channel));
       }
     }

@@ -25,20 +25,10 @@
 namespace jouleprof {
 namespace {
 
-constexpr std::string_view kSourceName = "rapl-perf";
-constexpr std::string_view kChannelPrefix = "rapl-perf";
+constexpr std::string_view kRaplPerfSourceName = "rapl-perf";
+constexpr std::string_view kRaplPerfChannelPrefix = "rapl-perf";
 constexpr std::string_view kPmuPath = "/sys/bus/event_source/devices/power";
 constexpr std::string_view kParanoidPath = "/proc/sys/kernel/perf_event_paranoid";
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\n' || text.front() == '\t')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\t')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 // perf's event names for RAPL domains: energy-gpu is RAPL's PP1 ("uncore" in powercap).
 std::optional<rapl::Domain> domain_of_event(std::string_view event_name) {
@@ -92,7 +82,7 @@ class RaplPerfSource final : public Source {
   RaplPerfSource(const RaplPerfSource&) = delete;
   RaplPerfSource& operator=(const RaplPerfSource&) = delete;
 
-  std::string_view name() const override { return kSourceName; }
+  std::string_view name() const override { return kRaplPerfSourceName; }
   Availability availability() const override { return availability_; }
   const std::vector<Channel>& channels() const override { return channels_; }
   TimeNs default_period_ns() const override { return rapl::kDefaultPollPeriodNs; }
@@ -202,20 +192,20 @@ class RaplPerfSource final : public Source {
         std::string id;
         std::string parent_id;
         if (!domain) {
-          id = fmt::format("{}:package-{}/{}", kChannelPrefix, socket, spec.name.substr(7));
-          parent_id = rapl::package_channel_id(kChannelPrefix, socket);
+          id = fmt::format("{}:package-{}/{}", kRaplPerfChannelPrefix, socket, spec.name.substr(7));
+          parent_id = rapl::package_channel_id(kRaplPerfChannelPrefix, socket);
         } else if (*domain == rapl::Domain::kPsys) {
-          id = fmt::format("{}:psys", kChannelPrefix);
+          id = fmt::format("{}:psys", kRaplPerfChannelPrefix);
         } else if (*domain == rapl::Domain::kPackage) {
-          id = rapl::package_channel_id(kChannelPrefix, socket);
-          if (has_psys && one_socket) parent_id = fmt::format("{}:psys", kChannelPrefix);
+          id = rapl::package_channel_id(kRaplPerfChannelPrefix, socket);
+          if (has_psys && one_socket) parent_id = fmt::format("{}:psys", kRaplPerfChannelPrefix);
         } else {
-          id = rapl::sub_domain_channel_id(kChannelPrefix, socket, *domain);
-          parent_id = rapl::package_channel_id(kChannelPrefix, socket);
+          id = rapl::sub_domain_channel_id(kRaplPerfChannelPrefix, socket, *domain);
+          parent_id = rapl::package_channel_id(kRaplPerfChannelPrefix, socket);
         }
         const rapl::Domain device_domain = domain.value_or(rapl::Domain::kPackage);
         channels_.push_back(rapl::make_channel(
-            std::move(id), kSourceName, rapl::device_name(socket, device_domain),
+            std::move(id), kRaplPerfSourceName, rapl::device_name(socket, device_domain),
             domain ? rapl::domain_name(*domain) : std::string_view(spec.name).substr(7),
             fmt::format("perf_event_open {} (type {}, config {:#x}), counts × {} J", description,
                         *type, spec.config, spec.scale_j),
@@ -250,7 +240,7 @@ class RaplPerfSource final : public Source {
 Result<std::pair<int, int>> parse_format_bits(const std::filesystem::path& file,
                                               std::string_view text) {
   constexpr std::string_view kConfig = "config:";
-  text = trim(text);
+  text = trim_ascii_space(text);
   if (text.substr(0, kConfig.size()) != kConfig) {
     return invalid_input(file.string(), "format", text,
                          "only fields of the `config` word are supported");
@@ -281,11 +271,11 @@ std::unique_ptr<PerfEventSyscalls> make_linux_perf_event_syscalls() {
 Result<std::uint64_t> parse_perf_event_config(const std::filesystem::path& pmu_dir,
                                               std::string_view event_string) {
   std::uint64_t config = 0;
-  std::string_view rest = trim(event_string);
+  std::string_view rest = trim_ascii_space(event_string);
   if (rest.empty()) return invalid_input(pmu_dir.string(), "event", "", "empty event string");
   while (!rest.empty()) {
     const std::size_t comma = rest.find(',');
-    const std::string_view term = trim(rest.substr(0, comma));
+    const std::string_view term = trim_ascii_space(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     const std::size_t equals = term.find('=');
     const std::string name(term.substr(0, equals));
@@ -310,11 +300,11 @@ Result<std::uint64_t> parse_perf_event_config(const std::filesystem::path& pmu_d
 
 Result<std::vector<int>> parse_cpu_list(const std::filesystem::path& file, std::string_view text) {
   std::vector<int> cpus;
-  std::string_view rest = trim(text);
+  std::string_view rest = trim_ascii_space(text);
   if (rest.empty()) return invalid_input(file.string(), "cpumask", "", "empty CPU list");
   while (!rest.empty()) {
     const std::size_t comma = rest.find(',');
-    const std::string_view range = trim(rest.substr(0, comma));
+    const std::string_view range = trim_ascii_space(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     const std::size_t dash = range.find('-');
     JP_TRY(const std::int64_t first, sysfs::parse_signed(file, "cpumask", range.substr(0, dash)));

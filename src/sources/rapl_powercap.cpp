@@ -18,14 +18,14 @@
 #include "sources/plausibility.hpp"
 #include "sources/rapl_common.hpp"
 #include "sources/sysfs_file.hpp"
+#include "sources/unit_factors.hpp"
 
 namespace jouleprof {
 namespace {
 
-constexpr std::string_view kSourceName = "rapl-powercap";
-constexpr std::string_view kChannelPrefix = "rapl";
+constexpr std::string_view kRaplPowercapSourceName = "rapl-powercap";
+constexpr std::string_view kRaplPowercapChannelPrefix = "rapl";
 constexpr std::string_view kZonePrefix = "intel-rapl:";
-constexpr double kJoulesPerMicrojoule = 1e-6;
 
 // The indices in a zone directory name: "intel-rapl:1" -> {1}, "intel-rapl:1:0" -> {1, 0};
 // nullopt for anything else ("intel-rapl" itself, "intel-rapl-mmio:0", which duplicates the
@@ -81,7 +81,7 @@ class RaplPowercapSource final : public Source {
  public:
   explicit RaplPowercapSource(const SourceOptions& options) { discover(options.sysfs_root); }
 
-  std::string_view name() const override { return kSourceName; }
+  std::string_view name() const override { return kRaplPowercapSourceName; }
   Availability availability() const override { return availability_; }
   const std::vector<Channel>& channels() const override { return channels_; }
   TimeNs default_period_ns() const override { return rapl::kDefaultPollPeriodNs; }
@@ -210,7 +210,7 @@ class RaplPowercapSource final : public Source {
       return zone.indices.size() == 1 && zone.zone_name == "psys";
     });
     std::string psys_id;
-    if (psys_count == 1) psys_id = fmt::format("{}:psys", kChannelPrefix);
+    if (psys_count == 1) psys_id = fmt::format("{}:psys", kRaplPowercapChannelPrefix);
 
     std::set<std::string> used_ids;
     for (const Zone& zone : zones_) {
@@ -218,7 +218,7 @@ class RaplPowercapSource final : public Source {
       std::string parent_id;
       std::string device;
       if (zone.indices.size() == 1) {
-        id = fmt::format("{}:{}", kChannelPrefix, zone.zone_name);
+        id = fmt::format("{}:{}", kRaplPowercapChannelPrefix, zone.zone_name);
         const auto socket = package_socket(zone.zone_name);
         if (zone.zone_name == "psys") {
           device = "platform";
@@ -230,8 +230,8 @@ class RaplPowercapSource final : public Source {
         const Zone* parent = top_level_name(zone.indices[0]);
         const std::string parent_name =
             parent ? parent->zone_name : fmt::format("intel-rapl:{}", zone.indices[0]);
-        id = fmt::format("{}:{}/{}", kChannelPrefix, parent_name, zone.zone_name);
-        if (parent) parent_id = fmt::format("{}:{}", kChannelPrefix, parent->zone_name);
+        id = fmt::format("{}:{}/{}", kRaplPowercapChannelPrefix, parent_name, zone.zone_name);
+        if (parent) parent_id = fmt::format("{}:{}", kRaplPowercapChannelPrefix, parent->zone_name);
         const auto socket = package_socket(parent_name);
         device = socket ? fmt::format("cpu{}", *socket) : parent_name;
       }
@@ -242,9 +242,9 @@ class RaplPowercapSource final : public Source {
       }
       std::string detail = fmt::format("powercap {} (µJ counter, wraps at max_energy_range_uj {})",
                                        zone.energy.path().string(), zone.max_energy_range_uj);
-      channels_.push_back(rapl::make_channel(std::move(id), kSourceName, std::move(device),
-                                             domain_of(zone.zone_name), std::move(detail),
-                                             std::move(parent_id)));
+      channels_.push_back(rapl::make_channel(std::move(id), kRaplPowercapSourceName,
+                                             std::move(device), domain_of(zone.zone_name),
+                                             std::move(detail), std::move(parent_id)));
     }
   }
 

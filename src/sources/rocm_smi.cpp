@@ -34,34 +34,33 @@
 #include "sources/rocm_smi_api.hpp"
 #include "sources/setting_values.hpp"
 #include "sources/shared_library.hpp"
+#include "sources/unit_factors.hpp"
 
 namespace jouleprof {
 namespace {
 
-constexpr std::string_view kSourceName = "rocm-smi";
-constexpr const char* kDefaultLibrary = "librocm_smi64.so.1";
-constexpr const char* kLibraryEnvironmentVariable = "JOULEPROF_ROCM_SMI_LIBRARY";
+constexpr std::string_view kRocmSmiSourceName = "rocm-smi";
+constexpr const char* kRocmSmiDefaultLibrary = "librocm_smi64.so.1";
+constexpr const char* kRocmSmiLibraryVariable = "JOULEPROF_ROCM_SMI_LIBRARY";
 // A read costs a sysfs read of the GPU's metrics table; 20 ms keeps the cost small while placing
 // each update of a counter that changes every few ms within one poll.
-constexpr TimeNs kDefaultPollPeriodNs = 20 * kNsPerMs;
+constexpr TimeNs kRocmSmiDefaultPollPeriodNs = 20 * kNsPerMs;
 constexpr double kDefaultCounterBits = 32;
 // No GPU draws more: a "wrap" implying more power than this over the read interval is a reset.
 constexpr double kMaxPlausibleWatts = 5000.0;
 // The energy of one count that every ROCm SMI release returns (the wrap judgement's unit).
 constexpr double kRocmSmiResolutionJ = 15.3e-6;
-constexpr double kJoulesPerMicrojoule = 1e-6;
-constexpr double kWattsPerMicrowatt = 1e-6;
 constexpr double kCelsiusPerMillidegree = 1e-3;
 constexpr std::size_t kNameBufferSize = 256;
 // The compute-process list is read from the KFD's sysfs for every process: once per 100 ms is
 // enough for shares of a run, and keeps a 20 ms energy poll cheap.
 constexpr TimeNs kProcessPollNs = 100 * kNsPerMs;
 // Polls further apart than this are not read as back to back (GpuProcessActivity).
-constexpr TimeNs kMaxProcessSamplePeriodNs = kNsPerS;
+constexpr TimeNs kRocmSmiMaxProcessSamplePeriodNs = kNsPerS;
 
-enum class Quantity { kEnergy, kPower, kTemperature, kActivity };
+enum class RocmSmiQuantity { kEnergy, kPower, kTemperature, kActivity };
 
-struct Symbols {
+struct RocmSmiSymbols {
   rocm_smi::InitFn init = nullptr;
   rocm_smi::ShutDownFn shut_down = nullptr;
   rocm_smi::StatusStringFn status_string = nullptr;
@@ -76,9 +75,9 @@ struct Symbols {
   rocm_smi::ComputeProcessGpusGetFn process_gpus = nullptr;
 };
 
-struct Slot {
+struct RocmSmiSlot {
   std::uint32_t gpu = 0;  // ROCm SMI's device index
-  Quantity quantity = Quantity::kEnergy;
+  RocmSmiQuantity quantity = RocmSmiQuantity::kEnergy;
   std::uint32_t temperature_sensor = rocm_smi::kTemperatureTypeEdge;
   EnergyAccumulator counter;
   double total_j = 0.0;  // since the first read
@@ -92,7 +91,7 @@ struct Slot {
 // One GPU's busy-time counts, from the compute processes' CU occupancy.
 struct GpuActivity {
   std::uint32_t gpu = 0;
-  GpuProcessActivity counts{0, kMaxProcessSamplePeriodNs};
+  GpuProcessActivity counts{0, kRocmSmiMaxProcessSamplePeriodNs};
   std::string error;  // why the last update failed
 };
 
@@ -105,7 +104,7 @@ std::string pci_address(std::uint64_t bdfid) {
 class RocmSmiSource final : public Source {
  public:
   explicit RocmSmiSource(const SourceOptions& options)
-      : library_(library_path(kLibraryEnvironmentVariable, kDefaultLibrary)),
+      : library_(library_path(kRocmSmiLibraryVariable, kRocmSmiDefaultLibrary)),
         first_gpu_index_(options.first_gpu_index),
         observed_(options.observed) {
     if (read_settings(options)) discover();
@@ -116,10 +115,10 @@ class RocmSmiSource final : public Source {
   RocmSmiSource(const RocmSmiSource&) = delete;
   RocmSmiSource& operator=(const RocmSmiSource&) = delete;
 
-  std::string_view name() const override { return kSourceName; }
+  std::string_view name() const override { return kRocmSmiSourceName; }
   Availability availability() const override { return availability_; }
   const std::vector<Channel>& channels() const override { return channels_; }
-  TimeNs default_period_ns() const override { return kDefaultPollPeriodNs; }
+  TimeNs default_period_ns() const override { return kRocmSmiDefaultPollPeriodNs; }
   std::string read_error(std::size_t channel) const override {
     return channel < slots_.size() ? slots_[channel].read_error : std::string();
   }
@@ -195,7 +194,7 @@ class RocmSmiSource final : public Source {
     return fmt::format("{}(device {}) failed: {}", call, gpu, explain(status));
   }
 
-  void read_energy(Slot& slot, Reading& reading) {
+  void read_energy(RocmSmiSlot& slot, Reading& reading) {
     std::uint64_t counts = 0;
     float resolution_uj = 0.0F;
     std::uint64_t timestamp_ns = 0;
@@ -257,13 +256,13 @@ class RocmSmiSource final : public Source {
     reading.ok = true;
   }
 
-  void read_slot(Slot& slot, Reading& reading) {
+  void read_slot(RocmSmiSlot& slot, Reading& reading) {
     reading.ok = false;
     switch (slot.quantity) {
-      case Quantity::kEnergy:
+      case RocmSmiQuantity::kEnergy:
         read_energy(slot, reading);
         return;
-      case Quantity::kPower: {
+      case RocmSmiQuantity::kPower: {
         std::uint64_t power_uw = 0;
         const rocm_smi::Status status = symbols_.power_ave(slot.gpu, 0, &power_uw);
         reading.t_ns = monotonic_now_ns();
@@ -274,7 +273,7 @@ class RocmSmiSource final : public Source {
         reading.value = static_cast<double>(power_uw) * kWattsPerMicrowatt;
         break;
       }
-      case Quantity::kActivity: {
+      case RocmSmiQuantity::kActivity: {
         const GpuActivity& activity = activities_[slot.activity];
         reading.t_ns = activity.counts.as_of_ns();
         if (!activity.error.empty()) {
@@ -284,7 +283,7 @@ class RocmSmiSource final : public Source {
         reading.value = activity.counts.count(slot.activity_count);
         break;
       }
-      case Quantity::kTemperature: {
+      case RocmSmiQuantity::kTemperature: {
         std::int64_t millidegrees = 0;
         const rocm_smi::Status status = symbols_.temperature(
             slot.gpu, slot.temperature_sensor, rocm_smi::kTemperatureCurrent, &millidegrees);
@@ -349,7 +348,7 @@ class RocmSmiSource final : public Source {
                        library_.path(), symbol),
            fmt::format("install ROCm SMI 5 or newer (Debian: librocm-smi64-1), or point {} at "
                        "its librocm_smi64.so.1",
-                       kLibraryEnvironmentVariable));
+                       kRocmSmiLibraryVariable));
       return false;
     }
     return true;
@@ -360,7 +359,7 @@ class RocmSmiSource final : public Source {
       fail(fmt::format("cannot load {}: {}", library_.path(), library_.error()),
            fmt::format("install ROCm SMI (Debian: librocm-smi64-1; ROCm: rocm-smi-lib); if the "
                        "library lives elsewhere, set {}=/path/to/librocm_smi64.so.1",
-                       kLibraryEnvironmentVariable));
+                       kRocmSmiLibraryVariable));
       return false;
     }
     return resolve(symbols_.init, "rsmi_init", true) &&
@@ -376,7 +375,7 @@ class RocmSmiSource final : public Source {
            resolve(symbols_.process_gpus, "rsmi_compute_process_gpus_get", false);
   }
 
-  void add(Channel channel, Slot slot) {
+  void add(Channel channel, RocmSmiSlot slot) {
     channels_.push_back(std::move(channel));
     slots_.push_back(std::move(slot));
   }
@@ -421,7 +420,7 @@ class RocmSmiSource final : public Source {
     last_process_poll_ns_ = monotonic_now_ns();
     GpuActivity activity;
     activity.gpu = gpu;
-    activity.counts = GpuProcessActivity(last_process_poll_ns_, kMaxProcessSamplePeriodNs);
+    activity.counts = GpuProcessActivity(last_process_poll_ns_, kRocmSmiMaxProcessSamplePeriodNs);
     activities_.push_back(std::move(activity));
     const std::string how = fmt::format(
         "rsmi_compute_process_info_get on {}: each compute process's CU occupancy at a poll "
@@ -433,9 +432,9 @@ class RocmSmiSource final : public Source {
       Channel c = make_channel(gpu, channel.id_suffix, ChannelKind::kBusyTime,
                                std::move(channel.description), "", 0);
       c.domain = std::move(channel.domain);
-      Slot slot;
+      RocmSmiSlot slot;
       slot.gpu = gpu;
-      slot.quantity = Quantity::kActivity;
+      slot.quantity = RocmSmiQuantity::kActivity;
       slot.activity = activities_.size() - 1;
       slot.activity_count = channel.count;
       add(std::move(c), std::move(slot));
@@ -446,7 +445,7 @@ class RocmSmiSource final : public Source {
                        std::string detail, std::string parent_id, TimeNs nominal_period_ns) const {
     Channel channel;
     channel.id = fmt::format("rocm-smi:{}:{}", gpu, suffix);
-    channel.source = std::string(kSourceName);
+    channel.source = std::string(kRocmSmiSourceName);
     channel.device = fmt::format("gpu{}", first_gpu_index_ + gpu);
     channel.domain = "gpu";
     channel.kind = kind;
@@ -487,9 +486,9 @@ class RocmSmiSource final : public Source {
           symbols_.energy_count(gpu, &counts, &resolution_uj, &timestamp_ns);
       if (status == rocm_smi::kSuccess) {
         top_id = fmt::format("rocm-smi:{}:energy", gpu);
-        Slot slot;
+        RocmSmiSlot slot;
         slot.gpu = gpu;
-        slot.quantity = Quantity::kEnergy;
+        slot.quantity = RocmSmiQuantity::kEnergy;
         // Wraps are judged again here by the 5 kW rule above, per call's resolution.
         slot.counter = EnergyAccumulator(counter_modulus_, kRocmSmiResolutionJ,
                                          PowerCeiling{kMaxPlausibleWatts, "GPU"});
@@ -519,9 +518,9 @@ class RocmSmiSource final : public Source {
     const rocm_smi::Status power = symbols_.power_ave(gpu, 0, &power_uw);
     if (power == rocm_smi::kSuccess) {
       const bool fallback = top_id.empty();
-      Slot slot;
+      RocmSmiSlot slot;
       slot.gpu = gpu;
-      slot.quantity = Quantity::kPower;
+      slot.quantity = RocmSmiQuantity::kPower;
       add(make_channel(
               gpu, "power", ChannelKind::kPower,
               fmt::format("rsmi_dev_power_ave_get on {}: µW, the driver's short average{}", who,
@@ -549,9 +548,9 @@ class RocmSmiSource final : public Source {
             rocm_smi::kSuccess) {
           continue;
         }
-        Slot slot;
+        RocmSmiSlot slot;
         slot.gpu = gpu;
-        slot.quantity = Quantity::kTemperature;
+        slot.quantity = RocmSmiQuantity::kTemperature;
         slot.temperature_sensor = sensor;
         add(make_channel(
                 gpu, "temperature", ChannelKind::kTemperature,
@@ -603,7 +602,7 @@ class RocmSmiSource final : public Source {
   std::shared_ptr<ObservedProcesses> observed_;  // null: no per-process channels
   std::vector<GpuActivity> activities_;
   TimeNs last_process_poll_ns_ = 0;
-  Symbols symbols_;
+  RocmSmiSymbols symbols_;
   bool initialised_ = false;
   int counter_bits_ = 32;
   std::uint64_t counter_modulus_ = 0;
@@ -611,7 +610,7 @@ class RocmSmiSource final : public Source {
   double resolution_override_uj_ = 0.0;  // 0: the resolution each call returns
   std::string discovery_fix_;            // what to do about the first failed call of the discovery
   Availability availability_;
-  std::vector<Slot> slots_;
+  std::vector<RocmSmiSlot> slots_;
   std::vector<Channel> channels_;
 };
 

@@ -18,6 +18,7 @@
 #include <memory>
 #include <numbers>
 
+#include "core/parse.hpp"
 #include "jouleprof/source.hpp"
 #include "sources/backends.hpp"
 #include "sources/setting_values.hpp"
@@ -32,12 +33,6 @@ constexpr double kMaxSeconds = 1e7;
 
 Result<double> parse_watts(std::string_view text, std::string_view field) {
   return parse_number_between("simulate.profile", field, text, 0.0, kMaxWatts);
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
 }
 
 // splitmix64: a seeded, random-access stream (noise of update k does not depend on read timing).
@@ -178,22 +173,25 @@ Result<PowerProfile> PowerProfile::parse(const std::string& text, bool repeat) {
   std::size_t index = 0;
   while (true) {
     const std::size_t sep = rest.find(';');
-    const std::string_view part = trim(rest.substr(0, sep));
+    const std::string_view part = trim_ascii_space(rest.substr(0, sep));
     const std::string field = fmt::format("segment {}", index + 1);
     if (part.empty()) return invalid_input("simulate.profile", field, text, "empty segment");
     Segment seg;
     std::string_view power = part;
     if (const std::size_t colon = part.find(':'); colon != std::string_view::npos) {
-      power = trim(part.substr(0, colon));
-      JP_TRY(seg.duration_s, parse_number_between("simulate.profile", field + " duration",
-                                                  trim(part.substr(colon + 1)), 0.0, kMaxSeconds));
+      power = trim_ascii_space(part.substr(0, colon));
+      JP_TRY(seg.duration_s,
+             parse_number_between("simulate.profile", field + " duration",
+                                  trim_ascii_space(part.substr(colon + 1)), 0.0, kMaxSeconds));
       if (seg.duration_s <= 0.0) {
         return invalid_input("simulate.profile", field + " duration", part, "must be positive");
       }
     }
     if (const std::size_t arrow = power.find("->"); arrow != std::string_view::npos) {
-      JP_TRY(seg.start_w, parse_watts(trim(power.substr(0, arrow)), field + " start watts"));
-      JP_TRY(seg.end_w, parse_watts(trim(power.substr(arrow + 2)), field + " end watts"));
+      JP_TRY(seg.start_w,
+             parse_watts(trim_ascii_space(power.substr(0, arrow)), field + " start watts"));
+      JP_TRY(seg.end_w,
+             parse_watts(trim_ascii_space(power.substr(arrow + 2)), field + " end watts"));
     } else {
       JP_TRY(seg.start_w, parse_watts(power, field + " watts"));
       seg.end_w = seg.start_w;

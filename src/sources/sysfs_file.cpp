@@ -11,22 +11,15 @@
 #include <charconv>
 #include <cstring>
 
+#include "core/parse.hpp"
+
 namespace jouleprof::sysfs {
 namespace {
-
-std::string_view trim(std::string_view text) {
-  const auto not_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) == 0; };
-  const auto first = std::find_if(text.begin(), text.end(), not_space);
-  const auto last = std::find_if(text.rbegin(), text.rend(), not_space).base();
-  if (first >= last) return {};
-  return text.substr(static_cast<std::size_t>(first - text.begin()),
-                     static_cast<std::size_t>(last - first));
-}
 
 template <typename Int>
 Result<Int> parse_integer(const std::filesystem::path& path, std::string_view field,
                           std::string_view text, int base, std::string_view expected) {
-  const std::string_view value = trim(text);
+  const std::string_view value = trim_ascii_space(text);
   if (value.empty())
     return invalid_input(path.string(), field, "", "empty, expected " + std::string(expected));
   Int parsed{};
@@ -75,14 +68,14 @@ Result<std::string> read_text(const std::filesystem::path& path) {
     content.append(chunk, static_cast<std::size_t>(n));
   }
   ::close(fd);
-  const std::string_view trimmed = trim(content);
+  const std::string_view trimmed = trim_ascii_space(content);
   return std::string(trimmed);
 }
 
 Result<std::uint64_t> parse_unsigned(const std::filesystem::path& path, std::string_view field,
                                      std::string_view text) {
-  if (!trim(text).empty() && trim(text).front() == '-') {
-    return invalid_input(path.string(), field, trim(text),
+  if (!trim_ascii_space(text).empty() && trim_ascii_space(text).front() == '-') {
+    return invalid_input(path.string(), field, trim_ascii_space(text),
                          "negative, expected a non-negative integer");
   }
   return parse_integer<std::uint64_t>(path, field, text, 10, "a non-negative integer");
@@ -95,7 +88,7 @@ Result<std::int64_t> parse_signed(const std::filesystem::path& path, std::string
 
 Result<std::uint64_t> parse_unsigned_any_base(const std::filesystem::path& path,
                                               std::string_view field, std::string_view text) {
-  std::string_view value = trim(text);
+  std::string_view value = trim_ascii_space(text);
   if (value.size() > 2 && value[0] == '0' && (value[1] == 'x' || value[1] == 'X')) {
     return parse_integer<std::uint64_t>(path, field, value.substr(2), 16, "a hexadecimal integer");
   }
