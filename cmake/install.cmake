@@ -43,3 +43,11 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/jouleprofConfigVersion.cm
 install(FILES ${PROJECT_BINARY_DIR}/jouleprofConfig.cmake
               ${PROJECT_BINARY_DIR}/jouleprofConfigVersion.cmake
         DESTINATION ${JOULEPROF_INSTALL_CMAKEDIR})
+
+# Everything the install above takes, and the wheel: scripts/demo builds this target, so that
+# `cmake --install` and the README's `pip install build/wheel/…` work right after it.
+add_custom_target(jouleprof_dist)
+add_dependencies(jouleprof_dist jouleprof jouleprof_lib jouleprof_shared jouleprof_nvtx)
+if(TARGET jouleprof_wheel)
+  add_dependencies(jouleprof_dist jouleprof_wheel)
+endif()
