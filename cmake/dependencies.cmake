@@ -34,15 +34,12 @@ if(JOULEPROF_WITH_HTTP)
   endif()
 endif()
 # Debian's XGBoost CMake config names a /usr/bin/xgboost that its -dev package lacks, so the C
-# library is found directly and wrapped in an imported target.
+# header and library are found directly; the library is not linked but opened at run time
+# (src/predict/xgboost_library.hpp), and its path here is the last place looked.
 if(JOULEPROF_WITH_XGBOOST)
   find_path(XGBOOST_INCLUDE_DIR xgboost/c_api.h)
   find_library(XGBOOST_LIBRARY xgboost)
-  if(XGBOOST_INCLUDE_DIR AND XGBOOST_LIBRARY)
-    add_library(jouleprof_xgboost INTERFACE IMPORTED)
-    target_include_directories(jouleprof_xgboost INTERFACE ${XGBOOST_INCLUDE_DIR})
-    target_link_libraries(jouleprof_xgboost INTERFACE ${XGBOOST_LIBRARY})
-  else()
+  if(NOT XGBOOST_INCLUDE_DIR OR NOT XGBOOST_LIBRARY)
     message(WARNING "XGBoost not found: JOULEPROF_WITH_XGBOOST turned OFF (apt-get install libxgboost-dev)")
     set(JOULEPROF_WITH_XGBOOST OFF CACHE BOOL "" FORCE)
   endif()

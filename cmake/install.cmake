@@ -30,11 +30,6 @@ if(TARGET jouleprof-torch)
 endif()
 install(EXPORT jouleprofTargets NAMESPACE jouleprof:: DESTINATION ${JOULEPROF_INSTALL_CMAKEDIR})
 
-# What the static library's link interface names, for jouleprofConfig.cmake to find again.
-set(JOULEPROF_CONFIG_XGBOOST_LIBRARY "")
-if(JOULEPROF_WITH_XGBOOST)
-  set(JOULEPROF_CONFIG_XGBOOST_LIBRARY ${XGBOOST_LIBRARY})
-endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/jouleprofConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/jouleprofConfig.cmake
                               INSTALL_DESTINATION ${JOULEPROF_INSTALL_CMAKEDIR})

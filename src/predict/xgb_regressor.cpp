@@ -6,7 +6,7 @@
 #include <utility>
 
 #ifdef JOULEPROF_HAS_XGBOOST
-#include <xgboost/c_api.h>
+#include "predict/xgboost_library.hpp"
 #endif
 
 namespace jouleprof::predict {
@@ -38,20 +38,25 @@ void FeatureMatrix::add_row(std::span<const double> row) {
 #ifdef JOULEPROF_HAS_XGBOOST
 namespace {
 
+// The API where a handle exists, which only a loaded API made.
+const XgboostApi& loaded_xgboost() { return *xgboost_api().value(); }
+
 Error xgb_error(std::string_view what) {
-  return Error(ErrorCode::kInternal, fmt::format("XGBoost {}: {}", what, XGBGetLastError()));
+  return Error(ErrorCode::kInternal,
+               fmt::format("XGBoost {}: {}", what, loaded_xgboost().get_last_error()));
 }
 
 // Owns a DMatrix for the duration of one call.
 class DMatrix {
  public:
   ~DMatrix() {
-    if (handle_ != nullptr) XGDMatrixFree(handle_);
+    if (handle_ != nullptr) loaded_xgboost().dmatrix_free(handle_);
   }
   static Result<std::unique_ptr<DMatrix>> from(const FeatureMatrix& x) {
+    JP_TRY(const XgboostApi* xgb, xgboost_api());
     auto m = std::make_unique<DMatrix>();
-    if (XGDMatrixCreateFromMat(x.values.data(), x.rows(), x.columns, std::nanf(""), &m->handle_) !=
-        0) {
+    if (xgb->dmatrix_create_from_mat(x.values.data(), x.rows(), x.columns, std::nanf(""),
+                                     &m->handle_) != 0) {
       return xgb_error("DMatrix");
     }
     return m;
@@ -60,7 +65,7 @@ class DMatrix {
 };
 
 Status set(BoosterHandle booster, const char* name, const std::string& value) {
-  if (XGBoosterSetParam(booster, name, value.c_str()) != 0)
+  if (loaded_xgboost().booster_set_param(booster, name, value.c_str()) != 0)
     return xgb_error(std::string("parameter ") + name);
   return Status::Ok();
 }
@@ -93,14 +98,12 @@ Status configure(BoosterHandle b, const RegressorOptions& o) {
 
 }  // namespace
 
-bool xgboost_available() { return true; }
-
 XgbRegressor::XgbRegressor(XgbRegressor&& other) noexcept
     : booster_(std::exchange(other.booster_, nullptr)), target_(other.target_) {}
 
 XgbRegressor& XgbRegressor::operator=(XgbRegressor&& other) noexcept {
   if (this != &other) {
-    if (booster_ != nullptr) XGBoosterFree(booster_);
+    if (booster_ != nullptr) loaded_xgboost().booster_free(booster_);
     booster_ = std::exchange(other.booster_, nullptr);
     target_ = other.target_;
   }
@@ -108,7 +111,7 @@ XgbRegressor& XgbRegressor::operator=(XgbRegressor&& other) noexcept {
 }
 
 XgbRegressor::~XgbRegressor() {
-  if (booster_ != nullptr) XGBoosterFree(booster_);
+  if (booster_ != nullptr) loaded_xgboost().booster_free(booster_);
 }
 
 Result<XgbRegressor> XgbRegressor::train(const FeatureMatrix& x, std::span<const double> y_mj,
@@ -124,27 +127,31 @@ Result<XgbRegressor> XgbRegressor::train(const FeatureMatrix& x, std::span<const
   for (double y : y_mj) {
     labels.push_back(static_cast<float>(options.target == TargetTransform::kLog ? std::log(y) : y));
   }
-  if (XGDMatrixSetFloatInfo(dtrain->handle_, "label", labels.data(), labels.size()) != 0) {
+  const XgboostApi& xgb = loaded_xgboost();
+  if (xgb.dmatrix_set_float_info(dtrain->handle_, "label", labels.data(), labels.size()) != 0) {
     return xgb_error("labels");
   }
   BoosterHandle booster = nullptr;
-  if (XGBoosterCreate(&dtrain->handle_, 1, &booster) != 0) return xgb_error("booster");
+  if (xgb.booster_create(&dtrain->handle_, 1, &booster) != 0) return xgb_error("booster");
   XgbRegressor model(booster, options.target);
   JP_RETURN_IF_ERROR(configure(booster, options));
   const int rounds = options.kind == RegressorKind::kRandomForest ? 1 : options.boosting.rounds;
   for (int round = 0; round < rounds; ++round) {
-    if (XGBoosterUpdateOneIter(booster, round, dtrain->handle_) != 0) return xgb_error("training");
+    if (xgb.booster_update_one_iter(booster, round, dtrain->handle_) != 0) {
+      return xgb_error("training");
+    }
   }
   return model;
 }
 
 Result<XgbRegressor> XgbRegressor::load(const std::filesystem::path& path, TargetTransform target) {
+  JP_TRY(const XgboostApi* xgb, xgboost_api());
   BoosterHandle booster = nullptr;
-  if (XGBoosterCreate(nullptr, 0, &booster) != 0) return xgb_error("booster");
+  if (xgb->booster_create(nullptr, 0, &booster) != 0) return xgb_error("booster");
   XgbRegressor model(booster, target);
-  if (XGBoosterLoadModel(booster, path.c_str()) != 0) {
+  if (xgb->booster_load_model(booster, path.c_str()) != 0) {
     return invalid_input(path.string(), "model", "",
-                         std::string("XGBoost cannot load it: ") + XGBGetLastError());
+                         std::string("XGBoost cannot load it: ") + xgb->get_last_error());
   }
   return model;
 }
@@ -154,7 +161,7 @@ Result<std::vector<double>> XgbRegressor::predict_mj(const FeatureMatrix& x) con
   JP_TRY(auto dmat, DMatrix::from(x));
   bst_ulong length = 0;
   const float* out = nullptr;
-  if (XGBoosterPredict(booster_, dmat->handle_, 0, 0, 0, &length, &out) != 0)
+  if (loaded_xgboost().booster_predict(booster_, dmat->handle_, 0, 0, 0, &length, &out) != 0)
     return xgb_error("predict");
   std::vector<double> mj;
   mj.reserve(length);
@@ -166,13 +173,13 @@ Result<std::vector<double>> XgbRegressor::predict_mj(const FeatureMatrix& x) con
 }
 
 Status XgbRegressor::save(const std::filesystem::path& path) const {
-  if (XGBoosterSaveModel(booster_, path.c_str()) != 0) return xgb_error("save " + path.string());
+  if (loaded_xgboost().booster_save_model(booster_, path.c_str()) != 0) {
+    return xgb_error("save " + path.string());
+  }
   return Status::Ok();
 }
 
 #else
-
-bool xgboost_available() { return false; }
 
 namespace {
 Error no_xgboost() {

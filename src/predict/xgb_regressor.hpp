@@ -85,6 +85,4 @@ class XgbRegressor {
   TargetTransform target_ = TargetTransform::kRaw;
 };
 
-bool xgboost_available();
-
 }  // namespace jouleprof::predict

@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "core/shared_library.hpp"
 #include "sources/backends.hpp"
 #include "sources/gpu_process_activity.hpp"
 #include "sources/nvml_api.hpp"
 #include "sources/setting_values.hpp"
-#include "sources/shared_library.hpp"
 #include "sources/unit_factors.hpp"
 
 namespace jouleprof {

@@ -27,13 +27,13 @@
 #include <string>
 #include <vector>
 
+#include "core/shared_library.hpp"
 #include "sources/backends.hpp"
 #include "sources/device_clock.hpp"
 #include "sources/energy_accumulator.hpp"
 #include "sources/gpu_process_activity.hpp"
 #include "sources/rocm_smi_api.hpp"
 #include "sources/setting_values.hpp"
-#include "sources/shared_library.hpp"
 #include "sources/unit_factors.hpp"
 
 namespace jouleprof {

@@ -84,6 +84,8 @@ TEST(TorchHelper, JouleprofLoadsNoLibtorchAndTheHelperDoes) {
   ASSERT_TRUE(any_contains(lean, "libfmt")) << "the loader's trace was not read";
   EXPECT_FALSE(any_contains(lean, "libtorch"));
   EXPECT_FALSE(any_contains(lean, "libc10"));
+  // Nor XGBoost, which only the predicting commands open (src/predict/xgboost_library.hpp).
+  EXPECT_FALSE(any_contains(lean, "libxgboost"));
   // The same check sees libtorch where it is loaded.
   EXPECT_TRUE(any_contains(libraries_loaded(jouleprof_torch_binary()), "libtorch"));
 }

@@ -1,6 +1,7 @@
-// A vendor library opened with dlopen at run time, so that the GPU backends (NVML, ROCm SMI,
-// Level Zero) build without their vendor's SDK and run where the library is missing: they then
-// report why instead of failing to start.
+// A library opened with dlopen at run time: the GPU backends' vendor libraries (NVML, ROCm SMI,
+// Level Zero), so that they build without their vendor's SDK and run where the library is missing,
+// reporting why instead of failing to start; and XGBoost, which only the predicting commands need
+// (predict/xgboost_library.hpp).
 #pragma once
 
 #include <string>

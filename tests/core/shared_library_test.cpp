@@ -1,4 +1,4 @@
-#include "sources/shared_library.hpp"
+#include "core/shared_library.hpp"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
