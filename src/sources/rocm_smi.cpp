@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/shared_library.hpp"
+#include "core/silenced_output.hpp"
 #include "sources/backends.hpp"
 #include "sources/device_clock.hpp"
 #include "sources/energy_accumulator.hpp"
@@ -566,7 +567,10 @@ class RocmSmiSource final : public Source {
 
   void discover() {
     if (!load_library()) return;
-    const rocm_smi::Status init = symbols_.init(0);
+    const rocm_smi::Status init = [&] {
+      const SilencedOutput quiet;
+      return symbols_.init(0);
+    }();
     if (init != rocm_smi::kSuccess) {
       return fail(describe("rsmi_init", init), std::string(rocm_smi::describe_error(init).fix));
     }

@@ -222,7 +222,15 @@ TEST_F(RocmSmiTest, PermissionErrorsCarryTheRealCodeAndTheFix) {
 }
 
 TEST_F(RocmSmiTest, InitFailuresAndNoGpuSayWhy) {
+  // The library's own printing at a failed rsmi_init does not reach the terminal: the
+  // availability says it once.
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
   auto no_driver = open("init_error");
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(out.find("Exception caught"), std::string::npos) << out;
+  EXPECT_EQ(err.find("drm root directory"), std::string::npos) << err;
   EXPECT_NE(no_driver->availability().reason.find("RSMI_STATUS_INIT_ERROR"), std::string::npos);
   EXPECT_NE(no_driver->availability().fix.find("modprobe amdgpu"), std::string::npos);
   auto none = open("no_gpus");

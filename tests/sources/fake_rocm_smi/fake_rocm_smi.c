@@ -17,9 +17,11 @@
  *                       RSMI_STATUS_UNEXPECTED_DATA.
  *   energy_permission   energy reads answer RSMI_STATUS_PERMISSION; power still reads.
  *   init_permission     rsmi_init returns RSMI_STATUS_PERMISSION.
- *   init_error          rsmi_init returns RSMI_STATUS_INIT_ERROR.
+ *   init_error          rsmi_init returns RSMI_STATUS_INIT_ERROR, printing first what the real
+ *                       library prints on a machine without an AMD GPU (stderr and stdout).
  *   no_gpus             initialises, with zero devices. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -73,7 +75,12 @@ rsmi_status_t rsmi_init(uint64_t flags) {
   strncpy(scenario, chosen != NULL ? chosen : "two_gpus", sizeof scenario - 1);
   ++init_calls;
   if (is("init_permission")) return PERMISSION;
-  if (is("init_error")) return INIT_ERROR;
+  if (is("init_error")) {
+    fprintf(stderr,
+            "Failed to open drm root directory /sys/class/drm.: No such file or directory\n");
+    printf("Exception caught: rsmi_init.\n");
+    return INIT_ERROR;
+  }
   initialised = 1;
   energy_reads[0] = energy_reads[1] = 0;
   counts[0] = is("wrap") ? 4294967296ull - 1500 : 5000000ull;
