@@ -21,10 +21,9 @@ std::vector<std::string> candidate_paths() {
 }
 
 template <typename Fn>
-bool bind_function(const SharedLibrary& library, const char* name, Fn& slot, std::string& missing) {
+void bind_function(const SharedLibrary& library, const char* name, Fn& slot, std::string& missing) {
   slot = library.function<Fn>(name);
   if (slot == nullptr) missing += missing.empty() ? name : fmt::format(", {}", name);
-  return slot != nullptr;
 }
 
 struct LoadedXgboost {
