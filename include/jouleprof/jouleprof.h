@@ -187,17 +187,28 @@ JP_API jp_status jp_monitor_start(const char* sources, const char* options_json,
 JP_API jp_status jp_monitor_stop(jp_monitor* monitor, const char* profile_path,
                                  jp_totals* out_totals);
 
-/* ---- Attribution: samples of a profile → energy per span ------------------------------------
+/* ---- Attribution: a recording's samples → energy per span ------------------------------------
  *
- * Reads the profile at `profile_path_in`, takes its timeline (or, when `trace_path` is not NULL,
- * the timeline imported from that trace: PyTorch profiler / Kineto, TensorFlow, any Chrome trace,
- * a jouleprof span dump; docs/timeline.md), attributes the profile's samples to it and writes the
- * resulting profile (tree, per-channel records, warnings) to `output_profile_path`.
+ * The `jouleprof attribute` job (the library's attribute_recording_files; the same recording gives
+ * the same profile through the command line, this call and Python). Reads the energy readings at
+ * `samples_path` — a profile (docs/schema.md: its series, run window, clock anchor and, when
+ * `trace_path` is NULL, its spans), a jouleprof samples.csv or an NVML poll log — takes the
+ * timeline imported from `trace_path` when it is not NULL (PyTorch profiler / Kineto,
+ * TensorFlow, any Chrome trace, a jouleprof span dump; docs/timeline.md), attributes the samples
+ * to it and writes the resulting profile (tree, per-channel records, epochs, warnings) to
+ * `output_profile_path`.
  * `options_json`: NULL or a JSON object, every key optional:
  *   "method"        string  auto | interpolate | hold | regress | calibrated | time-split
- *   "idle_power_w"  object  measured baseline per channel id (static/dynamic split)
- *   "window"        string  "run" (default: the profile's run window, so that the tree sums to
- *                           the measured total) or "timeline" (the spans' extent)
+ *   "classes"       string  span classes for regress/calibrated: "name" (default) or "kernel"
+ *   "calibration"   string  a calibration JSON (per-class power weights, docs/attribution.md)
+ *   "idle_power_w"  number  measured baseline of every top-level channel, or an object of them
+ *                           per channel id (static/dynamic split)
+ *   "window"        string  "run" (default: the recording's first and last mark, else the
+ *                           profile's run window, so that the tree sums to the measured total)
+ *                           or "timeline" (the spans' extent)
+ *   "meta"          string  recording metadata JSON (anchor_realtime_ns, anchor_monotonic_ns,
+ *                           marks), as `jouleprof attribute --meta` reads it
+ *   "channel_devices" object channel id → device whose tracks consume it
  *   "split_passes"  bool    insert [forward]/[backward]/[optimizer] nodes (default true)
  *   "trace_offset_ns" int   monotonic_ns = trace time (ns) + this, for traces whose clock is
  *                           not known; default: the importer's clock mapping (docs/timeline.md:
@@ -205,9 +216,9 @@ JP_API jp_status jp_monitor_stop(jp_monitor* monitor, const char* profile_path,
  *                           through the profile's anchor)
  * Errors (JP_ERR_INVALID_INPUT, nothing written): a trace whose times have no known clock, or of
  * whose span time under half lies inside the samples' window (the message names both windows in
- * wall-clock time); an attribution in which no span received energy.
+ * wall-clock time); no spans; an attribution in which no span received energy.
  * Thread-safe (no shared state); the files are the caller's. */
-JP_API jp_status jp_attribute(const char* profile_path_in, const char* trace_path,
+JP_API jp_status jp_attribute(const char* samples_path, const char* trace_path,
                               const char* output_profile_path, const char* options_json);
 
 /* ---- Reports: what a profile holds, in the formats people read ------------------------------

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cassert>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,11 +32,23 @@ enum class ErrorCode : int {
 
 std::string_view to_string(ErrorCode code);
 
+// Which input an error is about, where a front-end adds the names of its own flags for it: a
+// caller classifies an error by this, never by searching its message.
+enum class ErrorSubject : std::uint8_t {
+  kUnspecified,
+  kTraceClock,      // a trace's clock has no mapping, or its spans miss the samples' window
+  kNoSpans,         // there is nothing to attribute to
+  kChannelDevices,  // no span received energy: the channels are on other devices than the tracks
+  kCommandStart,    // the command to measure could not be started
+};
+
 class [[nodiscard]] Error {
  public:
-  Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  Error(ErrorCode code, std::string message, ErrorSubject subject = ErrorSubject::kUnspecified)
+      : code_(code), subject_(subject), message_(std::move(message)) {}
 
   ErrorCode code() const { return code_; }
+  ErrorSubject subject() const { return subject_; }
   const std::string& message() const { return message_; }
 
   // Prefixes context, e.g. Error("field x: bad").with_context("file.csv") -> "file.csv: field x:
@@ -44,6 +57,7 @@ class [[nodiscard]] Error {
 
  private:
   ErrorCode code_;
+  ErrorSubject subject_;
   std::string message_;
 };
 

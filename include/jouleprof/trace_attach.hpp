@@ -43,7 +43,7 @@ struct AttachedTrace {
 // Reads `path` (every format import_trace reads, span dumps included) into profile.timeline.
 // Errors: the trace cannot be read, the profile has no energy readings, or the trace's clock has
 // no mapping or under half of its span time lies inside the samples (the message names both
-// windows in UTC and says how to fix it, with "to fix it,").
+// windows in UTC and says how to fix it; such an error's subject is ErrorSubject::kTraceClock).
 Result<AttachedTrace> attach_trace(Profile& profile, const std::string& path,
                                    const AttachTraceOptions& options = {});
 

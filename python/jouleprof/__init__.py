@@ -16,6 +16,7 @@ docs/python.md describes the package; the C API it wraps is include/jouleprof/jo
 """
 
 from ._native import JouleprofError
+from .attribute import attribute
 from .measure import GatedMeasurement, ProgressEvent, measure
 from .monitor import Monitor, Totals, attribute_torch_trace
 from .regions import epoch_begin, epoch_end, mark, now_ns, recording, region
@@ -30,6 +31,7 @@ __all__ = [
     "Node",
     "ProgressEvent",
     "Totals",
+    "attribute",
     "attribute_torch_trace",
     "clock_sync",
     "epoch_begin",

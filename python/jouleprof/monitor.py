@@ -7,6 +7,7 @@ import os
 import tempfile
 
 from . import _native
+from .attribute import attribute
 
 _lib = _native.lib
 _last_stopped = None  # the Monitor attribute_torch_trace() uses by default
@@ -132,8 +133,7 @@ class Monitor:
         options = {"window": window}
         if method is not None:
             options["method"] = method
-        _native.check(_lib.jp_attribute(_native.encode(self.profile_path), _native.encode(trace_path),
-                                        _native.encode(output_path), json.dumps(options).encode()))
+        attribute(self.profile_path, output_path, trace_path, **options)
         with open(output_path, encoding="utf-8") as f:
             return json.load(f)["tree"]
 

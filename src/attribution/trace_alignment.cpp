@@ -89,7 +89,8 @@ Status check_trace_alignment(const Timeline& timeline, TimeWindow samples,
                  fmt::format("{}: the trace's times have no known clock ({}), so its spans cannot "
                              "be placed against the samples of {} ({}); to fix it, {}",
                              facts.trace_origin, facts.clock_mapping, facts.samples_origin,
-                             describe(samples, anchor), kHowToFix));
+                             describe(samples, anchor), kHowToFix),
+                 ErrorSubject::kTraceClock);
   }
   if (timeline.spans().empty()) return Status::Ok();
   const double inside = span_time_share_inside(timeline, samples);
@@ -102,7 +103,8 @@ Status check_trace_alignment(const Timeline& timeline, TimeWindow samples,
                   "{}; to fix it, {}",
                   facts.trace_origin, 100.0 * inside, 100.0 * kMinShareInside,
                   describe(TimeWindow{first, last}, anchor), facts.samples_origin,
-                  describe(samples, anchor), facts.clock_mapping, kHowToFix));
+                  describe(samples, anchor), facts.clock_mapping, kHowToFix),
+      ErrorSubject::kTraceClock);
 }
 
 Status check_energy_reached_spans(const Profile& profile) {
@@ -147,7 +149,8 @@ Status check_energy_reached_spans(const Profile& profile) {
                            "tracks of device(s) {} and the energy channels are on device(s) {} (a "
                            "track consumes the channels of its own device)",
                            profile.tree->energy_j, profile.timeline.spans().size(),
-                           device_list(track_devices), device_list(channel_devices)));
+                           device_list(track_devices), device_list(channel_devices)),
+               ErrorSubject::kChannelDevices);
 }
 
 Status adopt_trace(Profile& profile, TraceImport imported, std::string_view trace_origin,

@@ -9,12 +9,12 @@
 
 #include "capi/json_options.hpp"
 #include "capi/last_error.hpp"
-#include "capi/profile_attribution.hpp"
 #include "jouleprof/jouleprof.h"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/observed_processes.hpp"
 #include "jouleprof/process_share.hpp"
 #include "jouleprof/recorder.hpp"
+#include "jouleprof/recording_attribution.hpp"
 #include "jouleprof/sources.hpp"
 
 struct jp_monitor {
@@ -122,8 +122,8 @@ jp_status stop_monitor(std::unique_ptr<jp_monitor> handle, const char* profile_p
   }
   profile.meta.options["capi.record_spans"] = handle->record_spans ? "true" : "false";
   if (handle->attribute && !profile.timeline.spans().empty()) {
-    if (const jouleprof::Status attributed = capi::attribute_profile_over_window(profile, {});
-        !attributed) {
+    // A failed attribution keeps the measurement, with a warning.
+    if (const auto attributed = jouleprof::attribute_recording(profile, {}); !attributed) {
       profile.warnings.push_back("attribution failed: " + attributed.error().message());
     }
   }

@@ -27,7 +27,7 @@ std::string_view to_string(ErrorCode code) {
 }
 
 Error Error::with_context(std::string_view context) const {
-  return Error(code_, fmt::format("{}: {}", context, message_));
+  return Error(code_, fmt::format("{}: {}", context, message_), subject_);
 }
 
 Error invalid_input(std::string_view file, std::string_view field, std::string_view value,

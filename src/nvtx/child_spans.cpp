@@ -6,9 +6,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "jouleprof/attribution.hpp"
 #include "jouleprof/recorder.hpp"
-#include "jouleprof/trace_attach.hpp"
 
 namespace jouleprof::nvtx {
 
@@ -46,31 +44,6 @@ Result<ChildSpanCapture> prepare_child_span_capture(const std::string& directory
   capture.environment.emplace_back(kSpansFileEnv, capture.spans_path);
   if (!nvtx_library.empty()) capture.environment.emplace_back(kNvtxInjectionEnv, nvtx_library);
   return capture;
-}
-
-Status attach_child_spans(Profile& profile, const ChildSpanCapture& capture) {
-  if (!fs::exists(capture.spans_path)) {
-    profile.warnings.push_back(fmt::format(
-        "no spans came back from the command ({} was not written: it never loaded libjouleprof, "
-        "or it did not exit normally)",
-        capture.spans_path));
-    return Status::Ok();
-  }
-  // The dump becomes the timeline as any trace does (the recorder's dropped records are a
-  // warning, the clock mapping is recorded under trace.*).
-  AttachTraceOptions attach;
-  attach.samples_origin = "the run's samples";
-  JP_RETURN_IF_ERROR(attach_trace(profile, capture.spans_path, attach));
-  if (profile.timeline.spans().empty()) {
-    profile.warnings.push_back("the command recorded no spans");
-    return Status::Ok();
-  }
-  AttributionOptions options;
-  if (profile.meta.end_ns > profile.meta.begin_ns) {
-    options.window_begin_ns = profile.meta.begin_ns;
-    options.window_end_ns = profile.meta.end_ns;
-  }
-  return attribute_profile(profile, options);
 }
 
 }  // namespace jouleprof::nvtx

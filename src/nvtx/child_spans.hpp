@@ -1,14 +1,13 @@
 // Spans from a measured child process (`jouleprof run --spans/--nvtx`): the child is told through
 // its environment to record and to write its span dump at exit (JOULEPROF_SPANS_FILE, and
-// NVTX_INJECTION64_PATH for NVTX programs); afterwards the dump becomes the profile's timeline and
-// the run's samples are attributed to it.
+// NVTX_INJECTION64_PATH for NVTX programs); afterwards measure_run attributes the run's samples
+// to the dump as to any trace.
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "jouleprof/profile.hpp"
 #include "jouleprof/result.hpp"
 
 namespace jouleprof::nvtx {
@@ -30,10 +29,5 @@ struct ChildSpanCapture {
 // A capture writing into `directory` (created if missing); with `nvtx_library`, NVTX ranges too.
 Result<ChildSpanCapture> prepare_child_span_capture(const std::string& directory,
                                                     const std::string& nvtx_library);
-
-// Reads the child's dump into profile.timeline and attributes the profile's samples to it over
-// the run window (so that the tree sums to the measured total). No dump (the child never loaded
-// libjouleprof) is a warning in the profile, not an error; an unreadable one is an error.
-Status attach_child_spans(Profile& profile, const ChildSpanCapture& capture);
 
 }  // namespace jouleprof::nvtx

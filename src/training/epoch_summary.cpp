@@ -66,12 +66,19 @@ std::string short_epochs_warning(const std::vector<std::size_t>& short_epochs, s
 }
 
 void summarize_epochs(Profile& profile) {
+  // Called again after the timeline gained marks (a pipeline, then its caller), it says each
+  // thing once.
+  const auto warn = [&profile](std::string warning) {
+    if (std::find(profile.warnings.begin(), profile.warnings.end(), warning) ==
+        profile.warnings.end())
+      profile.warnings.push_back(std::move(warning));
+  };
   Result<EpochLog> log = epochs_from_marks(profile.timeline, profile.meta.begin_ns);
   if (!log) return;
   const std::vector<const Series*> series = top_level_energy_series(profile);
   profile.epochs.clear();
   if (series.empty()) {
-    profile.warnings.push_back(
+    warn(
         fmt::format("{} epochs were marked, but the profile has no energy channel to measure "
                     "them with",
                     log->size()));
@@ -79,7 +86,7 @@ void summarize_epochs(Profile& profile) {
   }
   Result<EpochEnergies> energies = epoch_energies(series, *log);
   if (!energies) {
-    profile.warnings.push_back("epochs: " + energies.error().message());
+    warn("epochs: " + energies.error().message());
     return;
   }
   std::vector<std::size_t> short_epochs;
@@ -96,16 +103,16 @@ void summarize_epochs(Profile& profile) {
   }
   profile.meta.options["epochs.first_begin"] = std::string(to_string(log->first_start));
   if (log->first_start == EpochStart::kRunStart) {
-    profile.warnings.push_back(
+    warn(
         "epoch 1 is counted from the start of the run (no epoch_begin, train_begin mark or step "
         "came before its "
         "end), so the program's start-up is part of it: call epoch_begin() (jp_epoch_begin, "
         "jouleprof.epoch_begin) where training starts");
   }
-  for (const std::string& w : energies->warnings) profile.warnings.push_back("epochs: " + w);
+  for (const std::string& w : energies->warnings) warn("epochs: " + w);
   const std::string short_warning =
       short_epochs_warning(short_epochs, log->size(), series, shortest_ns);
-  if (!short_warning.empty()) profile.warnings.push_back(short_warning);
+  if (!short_warning.empty()) warn(short_warning);
 }
 
 }  // namespace jouleprof

@@ -20,6 +20,7 @@
 #include "jouleprof/statistics.hpp"
 #include "number_checks.hpp"
 #ifdef JOULEPROF_HAVE_TORCH
+#include "jouleprof/op_size_sweep.hpp"
 #include "jouleprof/torch_ops.hpp"
 #endif
 #include "jouleprof/monitor.hpp"
@@ -217,8 +218,7 @@ int run_gated_command(MeasureArgs& args) {
 }
 
 #ifdef JOULEPROF_HAVE_TORCH
-// FECoM's RQ2 for libtorch APIs: one gated measurement per input size, then how energy follows
-// input size and run time (Pearson r).
+// FECoM's RQ2 for libtorch APIs (sweep_op_sizes), its rows as each size is measured, its CSV.
 int run_op_sizes(MeasureArgs& args) {
   if (args.auto_window) {
     int worst = kExitOk;
@@ -232,11 +232,15 @@ int run_op_sizes(MeasureArgs& args) {
     }
     return worst;
   }
+  torch_adapter::OpSizeSweepOptions sweep_options;
+  sweep_options.op = args.op;
+  sweep_options.sizes = args.sizes;
+  sweep_options.device = args.device;
   const Result<SourceOptions> sources = args.sources.to_options();
   if (!sources) return report_error(sources.error());
-  MonitorOptions monitor_options;
-  monitor_options.sources = *sources;
-  const GatedOptions o = args.gated->options();
+  sweep_options.monitor.sources = *sources;
+  sweep_options.gated = args.gated->options();
+  const GatedOptions& o = sweep_options.gated;
 
   std::ofstream csv;
   if (!args.output.empty()) {
@@ -246,74 +250,40 @@ int run_op_sizes(MeasureArgs& args) {
            "call_s,total_j,net_j,net_stdev_j,tail_j,net_plus_tail_j,preset\n";
   }
   CommandProgress progress(args.progress);
-  const TimeNs period = expected_update_period_ns(monitor_options, o.interval_ns);
+  const TimeNs period = expected_update_period_ns(sweep_options.monitor, o.interval_ns);
   const GatedEstimate estimate = estimate_gated(o, period);
   progress.print(
       estimate_text("measure " + args.op, args.sizes.size(), "sizes", estimate, o, period));
   progress->begin("measure " + args.op, args.sizes.size(),
                   static_cast<TimeNs>(args.sizes.size()) * estimate.total_ns);
-
-  std::vector<double> input, runtime, energy;
   std::cout << fmt::format("{:<12} {:>8} {:>14} {:>10} {:>12} {:>12} {:>12}  {}\n", "op", "size",
                            "input elems", "call ms", "net J/call", "± stdev", "tail J", "channel");
-  std::vector<std::string> missing;
-  for (std::size_t k = 0; k < args.sizes.size(); ++k) {
-    const std::int64_t size = args.sizes[k];
-    if (progress.interrupted()) {
-      missing.push_back(fmt::format("size {}: stopped before it was measured", size));
-      continue;
-    }
-    progress->item(k + 1, fmt::format("size {}", size));
-    const Result<torch_adapter::OpCall> call =
-        torch_adapter::make_op_call(args.op, size, args.device);
-    if (!call) return report_error(call.error());
-    Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
-    if (!monitor) return report_error(monitor.error());
-    const Result<GatedResult> r = measure_gated(**monitor, call->run, o, progress.reporter());
-    if (!r) return report_error(r.error());
-    if (progress.interrupted()) {
-      missing.push_back(fmt::format("size {}: stopped before its measurement ended", size));
-      continue;
-    }
-    if (r->summary.empty()) {
-      missing.push_back(fmt::format("size {}: {}", size, r->missing));
-      continue;
-    }
-    double call_s = 0.0;
-    for (const GatedRepetition& rep : r->repetitions) {
-      call_s += ns_to_s(rep.window_ns) / static_cast<double>(rep.calls);
-    }
-    call_s /= static_cast<double>(r->repetitions.size());
-    double top_level_net = 0.0;
+  // Each size's rows as soon as it is measured: a sweep runs for minutes.
+  const auto print_point = [&](const torch_adapter::OpSizePoint& p) {
     progress.clear();
-    for (std::size_t c = 0; c < r->summary.size(); ++c) {
-      const GatedChannelSummary& s = r->summary[c];
-      const ChannelCall& first = r->repetitions.front().channels[c];
-      const Series* series = r->profile.find_series(s.channel_id);
-      if (series != nullptr && series->channel().is_top_level()) top_level_net += s.net_j.mean;
+    for (const torch_adapter::OpSizeChannel& c : p.channels) {
+      const GatedChannelSummary& s = c.summary;
       std::cout << fmt::format(
                        "{:<12} {:>8} {:>14.0f} {:>10.4f} {:>12.6f} {:>12.6f} {:>12.6f}  {} ({})\n",
-                       args.op, size, call->input_elements, call_s * 1e3, s.net_j.mean,
-                       s.net_j.stdev, s.tail_j.mean, s.channel_id, to_string(first.provenance))
+                       args.op, p.size, p.input_elements, p.call_s * 1e3, s.net_j.mean,
+                       s.net_j.stdev, s.tail_j.mean, s.channel_id, to_string(c.provenance))
                 << std::flush;
       if (csv) {
-        csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"\n", args.op, size,
-                           call->input_elements, args.device, s.channel_id,
-                           to_string(first.provenance), s.net_j.n, r->repetitions.front().calls,
-                           call_s, s.total_j.mean, s.net_j.mean, s.net_j.stdev, s.tail_j.mean,
-                           s.net_plus_tail_j.mean, o.preset)
+        csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"\n", args.op, p.size,
+                           p.input_elements, args.device, s.channel_id, to_string(c.provenance),
+                           s.net_j.n, p.calls_per_window, p.call_s, s.total_j.mean, s.net_j.mean,
+                           s.net_j.stdev, s.tail_j.mean, s.net_plus_tail_j.mean, o.preset)
             << std::flush;
       }
     }
-    input.push_back(call->input_elements);
-    runtime.push_back(call_s);
-    energy.push_back(top_level_net);
-    if (r->incomplete) missing.push_back(fmt::format("size {} (in part): {}", size, r->missing));
-  }
+  };
+  const Result<torch_adapter::OpSizeSweep> sweep =
+      torch_adapter::sweep_op_sizes(sweep_options, progress.reporter(), print_point);
   progress->end();
+  if (!sweep) return report_error(sweep.error());
   progress.print(took_text("measure " + args.op, progress->elapsed_ns(),
                            static_cast<TimeNs>(args.sizes.size()) * estimate.total_ns));
-  for (const std::string& m : missing) {
+  for (const std::string& m : sweep->missing) {
     std::cerr << fmt::format("jouleprof: {} {}\n", args.op, m);
     if (csv) csv << "# missing " << m << '\n';
   }
@@ -321,11 +291,11 @@ int run_op_sizes(MeasureArgs& args) {
     return r ? fmt::format("{:.3f}", *r) : std::string("n/a (fewer than two sizes, or no spread)");
   };
   std::cout << fmt::format("Pearson r of net energy (top-level channels) vs input size: {}\n",
-                           r_text(pearson_r(input, energy)));
+                           r_text(sweep->net_energy_vs_input_r));
   std::cout << fmt::format("Pearson r of net energy vs run time: {}\n",
-                           r_text(pearson_r(runtime, energy)));
+                           r_text(sweep->net_energy_vs_call_time_r));
   if (progress.interrupted()) return kExitInterrupted;
-  return missing.empty() ? kExitOk : kExitError;
+  return sweep->missing.empty() ? kExitOk : kExitError;
 }
 #endif
 

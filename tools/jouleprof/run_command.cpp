@@ -1,42 +1,28 @@
-// `jouleprof run -- CMD ARGS…`: measure the energy of a command.
+// `jouleprof run -- CMD ARGS…`: measure_run (jouleprof/run_measurement.hpp) from flags, its live
+// status and epoch lines, and the report.
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cmath>
 #include <cstdlib>
-#include <cstring>
-#include <ctime>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
 
 #include "command.hpp"
 #include "core/parse.hpp"
-#include "jouleprof/cluster.hpp"
-#include "jouleprof/command_measurement.hpp"
-#include "jouleprof/epoch_file.hpp"
 #include "jouleprof/history.hpp"
-#include "jouleprof/live_epochs.hpp"
-#include "jouleprof/monitor.hpp"
 #include "jouleprof/observed_processes.hpp"
 #include "jouleprof/process_share.hpp"
 #include "jouleprof/report.hpp"
-#include "jouleprof/samples_csv.hpp"
+#include "jouleprof/run_measurement.hpp"
 #include "number_checks.hpp"
-#include "nvtx/child_spans.hpp"
 #include "progress_line.hpp"
 #include "report/markup.hpp"
 #include "source_flags.hpp"
 #include "text_view_flags.hpp"
-#include "training/epoch_log.hpp"
-#include "training/epoch_summary.hpp"
 
 namespace jouleprof::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct RunFlags {
   SourceFlags sources;
@@ -82,63 +68,6 @@ void print_epoch_update(const EpochUpdate& u, int total_epochs, const StepOption
   progress.line(line);
 }
 
-// Where a run's files go: into a directory (profile.json, samples.csv, spans.json), or — for a
-// path ending in ".json" — that file, with <stem>.samples.csv and <stem>.spans.json beside it.
-struct RunFiles {
-  fs::path directory;
-  fs::path profile;
-  fs::path samples;
-  fs::path spans;
-  bool created = false;  // the directory, by this run: removed again when the command cannot start
-};
-
-// ./jouleprof-runs/<UTC time>, with a suffix when that directory already exists.
-fs::path default_run_directory() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char stamp[32];
-  std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &utc);
-  fs::path dir = fs::path("jouleprof-runs") / stamp;
-  for (int n = 2; fs::exists(dir); ++n)
-    dir = fs::path("jouleprof-runs") / fmt::format("{}-{}", stamp, n);
-  return dir;
-}
-
-// The run's files, their directory made (and checked for writing) before the command starts, so
-// that a bad --output cannot cost the measurement.
-Result<RunFiles> prepare_run_files(const std::string& requested) {
-  const fs::path path = requested.empty() ? default_run_directory() : fs::path(requested);
-  RunFiles files{path, path / "profile.json", path / "samples.csv", path / "spans.json"};
-  if (path.extension() == ".json") {
-    const fs::path stem = path.parent_path() / path.stem();
-    files = RunFiles{path.parent_path(), path, stem.string() + ".samples.csv",
-                     stem.string() + ".spans.json"};
-  }
-  const fs::path dir = files.directory.empty() ? fs::path(".") : files.directory;
-  std::error_code ec;
-  const fs::file_status status = fs::status(dir, ec);
-  if (fs::exists(status) && !fs::is_directory(status)) {
-    const std::string what = dir == path ? std::string() : " its directory " + dir.string();
-    return Error(ErrorCode::kInvalidInput,
-                 fmt::format("--output {}:{} exists and is not a directory (give a directory, "
-                             "or a FILE.json for the profile)",
-                             path.string(), what));
-  }
-  files.created = !fs::exists(status);
-  fs::create_directories(dir, ec);
-  if (ec) {
-    return Error(ErrorCode::kIo, fmt::format("--output {}: cannot create the directory {}: {}",
-                                             path.string(), dir.string(), ec.message()));
-  }
-  if (access(dir.c_str(), W_OK | X_OK) != 0) {
-    return Error(ErrorCode::kPermissionDenied,
-                 fmt::format("--output {}: cannot write into the directory {}: {}", path.string(),
-                             dir.string(), std::strerror(errno)));
-  }
-  return files;
-}
-
 // Elapsed time, power over the last tick, energy so far: one status line, on a terminal only.
 class StatusTicker {
  public:
@@ -155,23 +84,6 @@ class StatusTicker {
   ProgressLine& progress_;
   LiveStatus last_;
 };
-
-// The epochs the job reported, as marks on the run's timeline, unless its own spans brought
-// them (`--spans`: the recorder marked the same boundaries).
-void add_epoch_marks(const std::vector<EpochBoundary>& boundaries, Profile& profile) {
-  for (const Mark& m : profile.timeline.marks()) {
-    const std::string& name = profile.timeline.name(m.name);
-    if (name == kEpochEndMarkName || name == kEpochBeginMarkName) return;
-  }
-  if (boundaries.empty()) return;
-  const std::uint32_t track =
-      profile.timeline.add_track(Track{TrackKind::kProcess, "the measured command", ""});
-  for (const EpochBoundary& b : boundaries) {
-    const bool begin = b.kind == EpochBoundary::Kind::kBegin;
-    profile.timeline.add_mark(Mark{
-        b.t_ns, track, profile.timeline.intern(begin ? kEpochBeginMarkName : kEpochEndMarkName)});
-  }
-}
 
 // The run's report — the text view (headline, channels, epochs; with spans the top operators and
 // the tree; warnings) or the profile JSON — on stderr, so that the command's own stdout stays
@@ -223,21 +135,42 @@ bool print_report(const CommandMeasurement& m, const RunFiles& files, const RunF
   return true;
 }
 
-int run(const RunFlags& flags) {
-  const Result<SourceOptions> source_options = flags.sources.to_options();
-  if (!source_options) return report_error(source_options.error());
-  const SourceOptions& sources = *source_options;
-  std::optional<double> grid = flags.grid_g_per_kwh;
-  if (!grid) {
-    if (const char* env = std::getenv("JOULEPROF_GRID_INTENSITY")) {
-      const std::optional<double> v = to_number(env);
-      if (!v || *v < 0) {
-        return report_error(invalid_input("JOULEPROF_GRID_INTENSITY", "g/kWh", env,
-                                          "not a finite non-negative number"));
-      }
-      grid = *v;
-    }
+// The grid intensity from the flag, else $JOULEPROF_GRID_INTENSITY.
+Result<std::optional<double>> grid_intensity(const RunFlags& flags) {
+  if (flags.grid_g_per_kwh) return flags.grid_g_per_kwh;
+  const char* env = std::getenv("JOULEPROF_GRID_INTENSITY");
+  if (env == nullptr) return std::optional<double>();
+  const std::optional<double> v = to_number(env);
+  if (!v || *v < 0) {
+    return invalid_input("JOULEPROF_GRID_INTENSITY", "g/kWh", env,
+                         "not a finite non-negative number");
   }
+  return v;
+}
+
+Result<RunOptions> options_from_flags(const RunFlags& flags) {
+  RunOptions options;
+  JP_TRY(options.monitor.sources, flags.sources.to_options());
+  JP_TRY(options.grid_intensity_g_per_kwh, grid_intensity(flags));
+  options.command = flags.command;
+  if (!flags.cgroup.empty()) {
+    options.monitor.sources.observed = ObservedProcesses::cgroup(flags.cgroup);
+  } else {
+    options.monitor.sources.observed = ObservedProcesses::process_tree(flags.pid.value_or(0));
+  }
+  if (const std::optional<StaticShare> share = static_share_from_string(flags.static_share))
+    options.monitor.process_shares.static_share = *share;
+  if (flags.interval_ms) options.monitor.interval_ns = s_to_ns(*flags.interval_ms * 1e-3);
+  options.idle_ns = s_to_ns(flags.idle_s);
+  options.epochs = flags.epochs;
+  options.spans = flags.spans;
+  options.nvtx = flags.nvtx;
+  options.output = flags.output;
+  if (!flags.no_history) options.history_db = flags.db.empty() ? default_history_path() : flags.db;
+  return options;
+}
+
+int run(const RunFlags& flags) {
   const bool observe_running = flags.pid.has_value() || !flags.cgroup.empty();
   if (observe_running == !flags.command.empty() || (flags.pid && !flags.cgroup.empty())) {
     report_error(invalid_input("command line", "what to measure",
@@ -245,146 +178,27 @@ int run(const RunFlags& flags) {
                                "give one: a command after --, --pid PID or --cgroup PATH"));
     return kExitUsage;
   }
-  const std::optional<StaticShare> static_share = static_share_from_string(flags.static_share);
-  MonitorOptions monitor_options;
-  monitor_options.sources = sources;
-  monitor_options.sources.observed = !flags.cgroup.empty()
-                                         ? ObservedProcesses::cgroup(flags.cgroup)
-                                         : ObservedProcesses::process_tree(flags.pid.value_or(0));
-  // Spans weigh by their thread's CPU time: the process source then follows every thread.
-  if (flags.spans || flags.nvtx) monitor_options.sources.settings["processes.threads"] = "1";
-  if (static_share) monitor_options.process_shares.static_share = *static_share;
-  if (flags.interval_ms) monitor_options.interval_ns = s_to_ns(*flags.interval_ms * 1e-3);
-  Result<std::unique_ptr<Monitor>> monitor = Monitor::open(monitor_options);
-  if (!monitor) return report_error(monitor.error());
-  Result<RunFiles> run_files = prepare_run_files(flags.output);
-  if (!run_files) return report_error(run_files.error());
-  const RunFiles& files = *run_files;
-
+  Result<RunOptions> options = options_from_flags(flags);
+  if (!options) return report_error(options.error());
   ProgressLine progress = ProgressLine::for_stderr();
   StatusTicker status(progress);
-  CommandMeasurementOptions options;
-  options.argv = flags.command;
-  options.idle_ns = s_to_ns(flags.idle_s);
-  std::optional<LiveEpochProjector> epochs;
-  std::string epoch_file;
-  std::vector<std::string> epoch_errors;
+  options->on_status = [&status](const LiveStatus& s) { status.update(s); };
   if (flags.epochs) {
-    // The job's epoch_end() calls append to this file (named in the child's environment).
-    epoch_file =
-        (fs::temp_directory_path() / fmt::format("jouleprof-epochs-{}", getpid())).string();
-    fs::remove(epoch_file);
-    options.environment.emplace_back(kEpochFileEnv, epoch_file);
-    epochs.emplace(epoch_file, *flags.epochs);
+    options->on_epoch = [&](const EpochUpdate& u, const StepOptions& step) {
+      print_epoch_update(u, *flags.epochs, step, progress);
+    };
   }
-  const Monitor& live_monitor = **monitor;
-  options.on_tick = [&](const LiveStatus& s) {
-    if (epochs) {
-      const Result<std::vector<EpochUpdate>> updates =
-          epochs->poll(live_monitor, monotonic_now_ns() - s.elapsed_ns);
-      if (!updates && epoch_errors.empty()) epoch_errors.push_back(updates.error().message());
-      if (updates) {
-        for (const EpochUpdate& u : *updates)
-          print_epoch_update(u, *flags.epochs, epochs->options(), progress);
-      }
-    }
-    status.update(s);
-  };
-  // Spans: the child inherits the variables that make it record and write its dump at exit.
-  std::optional<nvtx::ChildSpanCapture> capture;
-  if (flags.spans || flags.nvtx) {
-    std::string nvtx_library;
-    if (flags.nvtx) {
-      Result<std::string> found = nvtx::find_nvtx_library();
-      if (!found) return report_error(found.error());
-      nvtx_library = *found;
-    }
-    const fs::path spans_dir =
-        fs::temp_directory_path() / fmt::format("jouleprof-spans-{}", getpid());
-    Result<nvtx::ChildSpanCapture> prepared =
-        nvtx::prepare_child_span_capture(spans_dir.string(), nvtx_library);
-    if (!prepared) return report_error(prepared.error());
-    capture = std::move(*prepared);
-    options.environment.insert(options.environment.end(), capture->environment.begin(),
-                               capture->environment.end());
-  }
-  Result<CommandMeasurement> measured =
-      observe_running ? measure_observed(**monitor, options) : measure_command(**monitor, options);
-  if (!measured) {
-    if (observe_running) return report_error(measured.error());
-    report_error(measured.error());
-    std::error_code ignored;
-    if (files.created) fs::remove(files.directory, ignored);  // no empty run left behind
+  Result<RunMeasurement> run = measure_run(*options);
+  if (!run) {
+    report_error(run.error());
     // What a shell answers for a command it cannot start.
-    return measured.error().code() == ErrorCode::kNotFound ? 127 : 126;
-  }
-  CommandMeasurement& m = *measured;
-
-  Profile& profile = m.profile;
-  apply_cluster_identity(detect_cluster_identity(), profile.meta);
-  if (epochs) {
-    // Epochs that ended after the last tick.
-    const Result<std::vector<EpochUpdate>> late =
-        epochs->poll(profile.series, profile.meta.begin_ns);
-    if (late) {
-      for (const EpochUpdate& u : *late)
-        print_epoch_update(u, *flags.epochs, epochs->options(), progress);
-    }
-    fs::remove(epoch_file);
-    profile.meta.options["epochs.total"] = std::to_string(*flags.epochs);
-    if (epochs->epoch_energies_j().empty()) {
-      profile.warnings.push_back(fmt::format(
-          "--epochs {}: the command reported no epoch end (call jouleprof::epoch_end() or "
-          "jp_epoch_end() after each epoch)",
-          *flags.epochs));
-    }
-    for (const std::string& e : epoch_errors) profile.warnings.push_back("epoch file: " + e);
-  }
-  profile.meta.grid_intensity_g_per_kwh = grid;
-  profile.meta.options["run.idle_s"] = fmt::format("{}", flags.idle_s);
-  if (flags.interval_ms)
-    profile.meta.options["run.interval_ms"] = fmt::format("{}", *flags.interval_ms);
-  if (!flags.sources.sources.empty()) profile.meta.options["run.source"] = flags.sources.sources;
-  if (flags.sources.sysfs_root != "/")
-    profile.meta.options["run.sysfs_root"] = flags.sources.sysfs_root;
-  for (const auto& [key, value] : sources.settings) profile.meta.options["setting." + key] = value;
-  if (capture) {
-    if (const Status attached = nvtx::attach_child_spans(profile, *capture); !attached) {
-      profile.warnings.push_back("the command's spans could not be used: " +
-                                 attached.error().message());
-    }
-    std::error_code ec;
-    if (fs::exists(capture->spans_path))
-      fs::copy_file(capture->spans_path, files.spans, fs::copy_options::overwrite_existing, ec);
-    fs::remove_all(fs::path(capture->spans_path).parent_path(), ec);
-  }
-
-  if (epochs) add_epoch_marks(epochs->boundaries(), profile);
-  summarize_epochs(profile);
-
-  Status written = write_profile_json(profile, files.profile.string());
-  if (written) written = write_samples_csv(profile.series, files.samples.string());
-  if (!written) {
-    // A full disk or a directory removed during the run does not cost the measurement.
-    const fs::path rescue = fs::temp_directory_path() / fmt::format("jouleprof-run-{}", getpid());
-    std::error_code ec;
-    fs::create_directories(rescue, ec);
-    report_error(written.error());
-    if (write_profile_json(profile, (rescue / "profile.json").string()) &&
-        write_samples_csv(profile.series, (rescue / "samples.csv").string())) {
-      std::cerr << "jouleprof: the measurement was written to " << rescue.string() << " instead\n";
-    }
+    if (run.error().subject() == ErrorSubject::kCommandStart)
+      return run.error().code() == ErrorCode::kNotFound ? 127 : 126;
     return kExitError;
   }
-  if (!flags.no_history) {
-    const std::string db = flags.db.empty() ? default_history_path() : flags.db;
-    const Result<std::int64_t> id = record_run(db, profile, files.profile.string());
-    if (!id) {
-      profile.warnings.push_back("run not recorded in the history: " + id.error().message());
-    }
-  }
   progress.clear();
-  return print_report(m, files, flags) ? m.exit_code : kExitError;
+  return print_report(run->measurement, run->files, flags) ? run->measurement.exit_code
+                                                           : kExitError;
 }
 
 }  // namespace

@@ -1,0 +1,244 @@
+#include "jouleprof/run_measurement.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include "jouleprof/cluster.hpp"
+#include "jouleprof/epoch_file.hpp"
+#include "jouleprof/epoch_summary.hpp"
+#include "jouleprof/history.hpp"
+#include "jouleprof/recording_attribution.hpp"
+#include "jouleprof/samples_csv.hpp"
+#include "nvtx/child_spans.hpp"
+#include "training/epoch_log.hpp"
+
+namespace jouleprof {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ./jouleprof-runs/<UTC time>, with a suffix when that directory already exists.
+fs::path default_run_directory() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &utc);
+  fs::path dir = fs::path("jouleprof-runs") / stamp;
+  for (int n = 2; fs::exists(dir); ++n)
+    dir = fs::path("jouleprof-runs") / fmt::format("{}-{}", stamp, n);
+  return dir;
+}
+
+// The run's files, their directory made (and checked for writing) before the command starts, so
+// that a bad output cannot cost the measurement.
+Result<RunFiles> prepare_run_files(const std::string& requested) {
+  const fs::path path = requested.empty() ? default_run_directory() : fs::path(requested);
+  RunFiles files{path, path / "profile.json", path / "samples.csv", path / "spans.json"};
+  if (path.extension() == ".json") {
+    const fs::path stem = path.parent_path() / path.stem();
+    files = RunFiles{path.parent_path(), path, stem.string() + ".samples.csv",
+                     stem.string() + ".spans.json"};
+  }
+  const fs::path dir = files.directory.empty() ? fs::path(".") : files.directory;
+  std::error_code ec;
+  const fs::file_status status = fs::status(dir, ec);
+  if (fs::exists(status) && !fs::is_directory(status)) {
+    const std::string what = dir == path ? std::string() : " its directory " + dir.string();
+    return Error(ErrorCode::kInvalidInput,
+                 fmt::format("--output {}:{} exists and is not a directory (give a directory, "
+                             "or a FILE.json for the profile)",
+                             path.string(), what));
+  }
+  files.created = !fs::exists(status);
+  fs::create_directories(dir, ec);
+  if (ec) {
+    return Error(ErrorCode::kIo, fmt::format("--output {}: cannot create the directory {}: {}",
+                                             path.string(), dir.string(), ec.message()));
+  }
+  if (access(dir.c_str(), W_OK | X_OK) != 0) {
+    return Error(ErrorCode::kPermissionDenied,
+                 fmt::format("--output {}: cannot write into the directory {}: {}", path.string(),
+                             dir.string(), std::strerror(errno)));
+  }
+  return files;
+}
+
+// The epochs the job reported, as marks on the run's timeline, unless its own spans brought
+// them (the recorder marked the same boundaries).
+void add_epoch_marks(const std::vector<EpochBoundary>& boundaries, Profile& profile) {
+  for (const Mark& m : profile.timeline.marks()) {
+    const std::string& name = profile.timeline.name(m.name);
+    if (name == kEpochEndMarkName || name == kEpochBeginMarkName) return;
+  }
+  if (boundaries.empty()) return;
+  const std::uint32_t track =
+      profile.timeline.add_track(Track{TrackKind::kProcess, "the measured command", ""});
+  for (const EpochBoundary& b : boundaries) {
+    const bool begin = b.kind == EpochBoundary::Kind::kBegin;
+    profile.timeline.add_mark(Mark{
+        b.t_ns, track, profile.timeline.intern(begin ? kEpochBeginMarkName : kEpochEndMarkName)});
+  }
+}
+
+// The child's span dump, attributed as any trace is; what goes wrong is a warning, since the
+// measurement stands without the spans.
+void attribute_child_spans(const nvtx::ChildSpanCapture& capture, Profile& profile) {
+  if (!fs::exists(capture.spans_path)) {
+    profile.warnings.push_back(fmt::format(
+        "no spans came back from the command ({} was not written: it never loaded libjouleprof, "
+        "or it did not exit normally)",
+        capture.spans_path));
+    return;
+  }
+  RecordingAttributionOptions options;
+  options.trace_path = capture.spans_path;
+  options.samples_origin = "the run's samples";
+  const Result<RecordingAttribution> attributed = attribute_recording(profile, options);
+  if (attributed) return;
+  if (attributed.error().subject() == ErrorSubject::kNoSpans) {
+    profile.warnings.push_back("the command recorded no spans");
+  } else {
+    profile.warnings.push_back("the command's spans could not be used: " +
+                               attributed.error().message());
+  }
+}
+
+// What the run was asked for, in the profile (run.*, setting.*).
+void record_run_options(const RunOptions& options, RunMetadata& meta) {
+  meta.options["run.idle_s"] = fmt::format("{}", ns_to_s(options.idle_ns));
+  if (options.monitor.interval_ns > 0)
+    meta.options["run.interval_ms"] = fmt::format("{}", ns_to_s(options.monitor.interval_ns) * 1e3);
+  if (!options.monitor.sources.selected.empty())
+    meta.options["run.source"] =
+        fmt::format("{}", fmt::join(options.monitor.sources.selected, ","));
+  if (options.monitor.sources.sysfs_root != "/")
+    meta.options["run.sysfs_root"] = options.monitor.sources.sysfs_root;
+  for (const auto& [key, value] : options.monitor.sources.settings)
+    meta.options["setting." + key] = value;
+}
+
+// profile.json and samples.csv; when they cannot be written (a full disk, a directory removed
+// during the run), a temporary directory gets them and the error names it.
+Status write_run_files(const Profile& profile, const RunFiles& files) {
+  Status written = write_profile_json(profile, files.profile.string());
+  if (written) written = write_samples_csv(profile.series, files.samples.string());
+  if (written) return written;
+  const fs::path rescue = fs::temp_directory_path() / fmt::format("jouleprof-run-{}", getpid());
+  std::error_code ec;
+  fs::create_directories(rescue, ec);
+  if (write_profile_json(profile, (rescue / "profile.json").string()) &&
+      write_samples_csv(profile.series, (rescue / "samples.csv").string())) {
+    return Error(written.error().code(),
+                 fmt::format("{}; the measurement was written to {} instead",
+                             written.error().message(), rescue.string()));
+  }
+  return written;
+}
+
+}  // namespace
+
+Result<RunMeasurement> measure_run(const RunOptions& options) {
+  const bool observe_running = options.command.empty();
+  if (observe_running && !options.monitor.sources.observed) {
+    return invalid_input("run", "what to measure", "nothing",
+                         "give a command, or the processes to observe");
+  }
+  MonitorOptions monitor_options = options.monitor;
+  const bool spans = options.spans || options.nvtx;
+  // Spans weigh by their thread's CPU time: the process source then follows every thread.
+  if (spans) monitor_options.sources.settings["processes.threads"] = "1";
+  JP_TRY(std::unique_ptr<Monitor> monitor, Monitor::open(monitor_options));
+  JP_TRY(RunFiles files, prepare_run_files(options.output));
+
+  CommandMeasurementOptions measurement;
+  measurement.argv = options.command;
+  measurement.idle_ns = options.idle_ns;
+  std::optional<LiveEpochProjector> epochs;
+  std::string epoch_file;
+  std::vector<std::string> epoch_errors;
+  const auto report_epochs = [&](const Result<std::vector<EpochUpdate>>& updates) {
+    if (!updates) {
+      if (epoch_errors.empty()) epoch_errors.push_back(updates.error().message());
+      return;
+    }
+    if (!options.on_epoch) return;
+    for (const EpochUpdate& u : *updates) options.on_epoch(u, epochs->options());
+  };
+  if (options.epochs) {
+    // The job's epoch_end() calls append to this file (named in the child's environment).
+    epoch_file =
+        (fs::temp_directory_path() / fmt::format("jouleprof-epochs-{}", getpid())).string();
+    fs::remove(epoch_file);
+    measurement.environment.emplace_back(kEpochFileEnv, epoch_file);
+    epochs.emplace(epoch_file, *options.epochs);
+  }
+  const Monitor& live_monitor = *monitor;
+  measurement.on_tick = [&](const LiveStatus& s) {
+    if (epochs) report_epochs(epochs->poll(live_monitor, monotonic_now_ns() - s.elapsed_ns));
+    if (options.on_status) options.on_status(s);
+  };
+  // Spans: the child inherits the variables that make it record and write its dump at exit.
+  std::optional<nvtx::ChildSpanCapture> capture;
+  if (spans) {
+    std::string nvtx_library;
+    if (options.nvtx) {
+      JP_TRY(nvtx_library, nvtx::find_nvtx_library());
+    }
+    const fs::path spans_dir =
+        fs::temp_directory_path() / fmt::format("jouleprof-spans-{}", getpid());
+    JP_TRY(capture, nvtx::prepare_child_span_capture(spans_dir.string(), nvtx_library));
+    measurement.environment.insert(measurement.environment.end(), capture->environment.begin(),
+                                   capture->environment.end());
+  }
+  Result<CommandMeasurement> measured = observe_running ? measure_observed(*monitor, measurement)
+                                                        : measure_command(*monitor, measurement);
+  if (!measured) {
+    if (observe_running) return measured.error();
+    std::error_code ignored;
+    if (files.created) fs::remove(files.directory, ignored);  // no empty run left behind
+    return Error(measured.error().code(), measured.error().message(), ErrorSubject::kCommandStart);
+  }
+  RunMeasurement run{std::move(measured).value(), std::move(files)};
+  Profile& profile = run.measurement.profile;
+  apply_cluster_identity(detect_cluster_identity(), profile.meta);
+  if (epochs) {
+    report_epochs(epochs->poll(profile.series, profile.meta.begin_ns));  // after the last tick
+    fs::remove(epoch_file);
+    profile.meta.options["epochs.total"] = std::to_string(*options.epochs);
+    if (epochs->epoch_energies_j().empty()) {
+      profile.warnings.push_back(
+          fmt::format("--epochs {}: the command reported no epoch end (call "
+                      "jouleprof::epoch_end() or jp_epoch_end() after each epoch)",
+                      *options.epochs));
+    }
+    for (const std::string& e : epoch_errors) profile.warnings.push_back("epoch file: " + e);
+  }
+  profile.meta.grid_intensity_g_per_kwh = options.grid_intensity_g_per_kwh;
+  record_run_options(options, profile.meta);
+  if (capture) {
+    attribute_child_spans(*capture, profile);
+    std::error_code ec;
+    if (fs::exists(capture->spans_path))
+      fs::copy_file(capture->spans_path, run.files.spans, fs::copy_options::overwrite_existing, ec);
+    fs::remove_all(fs::path(capture->spans_path).parent_path(), ec);
+  }
+  if (epochs) add_epoch_marks(epochs->boundaries(), profile);
+  summarize_epochs(profile);
+
+  JP_RETURN_IF_ERROR(write_run_files(profile, run.files));
+  if (options.history_db) {
+    const Result<std::int64_t> id =
+        record_run(*options.history_db, profile, run.files.profile.string());
+    if (!id) {
+      profile.warnings.push_back("run not recorded in the history: " + id.error().message());
+    }
+  }
+  return run;
+}
+
+}  // namespace jouleprof
