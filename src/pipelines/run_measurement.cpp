@@ -110,9 +110,12 @@ void attribute_child_spans(const nvtx::ChildSpanCapture& capture, Profile& profi
 
 // What the run was asked for, in the profile (run.*, setting.*).
 void record_run_options(const RunOptions& options, RunMetadata& meta) {
-  meta.options["run.idle_s"] = fmt::format("{}", ns_to_s(options.idle_ns));
+  // Divided by exact powers of ten, so that a whole number of ns prints as the decimal it is
+  // (0.3 ms, not 0.30000000000000004).
+  meta.options["run.idle_s"] = fmt::format("{}", static_cast<double>(options.idle_ns) / 1e9);
   if (options.monitor.interval_ns > 0)
-    meta.options["run.interval_ms"] = fmt::format("{}", ns_to_s(options.monitor.interval_ns) * 1e3);
+    meta.options["run.interval_ms"] =
+        fmt::format("{}", static_cast<double>(options.monitor.interval_ns) / 1e6);
   if (!options.monitor.sources.selected.empty())
     meta.options["run.source"] =
         fmt::format("{}", fmt::join(options.monitor.sources.selected, ","));
