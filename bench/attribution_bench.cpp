@@ -15,8 +15,8 @@
 #include "attribution/energy_curve.hpp"
 #include "attribution/interval_sweep.hpp"
 #include "attribution/refined_interpolation.hpp"
-#include "attribution/workload_simulator.hpp"
 #include "jouleprof/attribution.hpp"
+#include "testing/workload_simulator.hpp"
 
 namespace {
 
@@ -122,7 +122,7 @@ void BM_RefineBertSteadyStep(benchmark::State& state) {
   const attribution::SimulatedWorkload w = bert_steady_step();
   const Series counter = attribution::simulate_rapl_counter(w, 12);
   const attribution::EnergyCurve curve =
-      attribution::EnergyCurve::from_series(counter, attribution::CurveRule::kInterpolate);
+      attribution::EnergyCurve::from_series(counter, IntegrationRule::kTrapezoid);
   const Timeline& timeline = w.timeline;
   attribution::SegmentInputs inputs;
   inputs.track_consumes.assign(timeline.tracks().size(), true);
@@ -146,7 +146,8 @@ void BM_RefineBertSteadyStep(benchmark::State& state) {
   attribution::Refinement r;
   for (auto _ : state) {
     const attribution::SweepResult as_read = attribution::sweep_segments(segments, &curve, edges);
-    r = attribution::refine_interpolation(segments, curve, edges, as_read, class_ids.size(), {});
+    r = attribution::refine_interpolation(segments, curve, edges, as_read, class_ids.size(), {},
+                                          PowerRange{});
     benchmark::DoNotOptimize(r);
   }
   if (!r.applied) state.SkipWithError(("not refined: " + r.why_not).c_str());

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <string>
 
-#include "training/evaluation.hpp"
+#include "testing/training_evaluation.hpp"
 
 int main(int argc, char** argv) {
   std::string data = std::string(JOULEPROF_SHARED_DATA) + "/seaa2023";

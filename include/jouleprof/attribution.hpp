@@ -95,6 +95,12 @@ struct ChannelAttribution {
   double attributed_energy_j = 0.0;        // charged to spans
   std::vector<double> span_energy_j;       // per timeline span (self energy), 0 if not consuming
   std::vector<double> span_shared_time_s;  // per span: its time share of the consumed intervals
+  // Per span: the 95 % half-width of its self energy from the split of the counter windows it
+  // shares (docs/uncertainty.md, "split"); and that of the energy no span received.
+  std::vector<double> span_split_j;
+  double unattributed_split_j = 0.0;
+  // The channel's own terms over the window (gain, unit, edges, read delay, gaps).
+  std::vector<UncertaintyPart> counter_uncertainty;
   std::map<std::string, double> class_power_w;  // regress (identified classes) / calibrated
 };
 

@@ -42,16 +42,24 @@ struct ClassMeasurement {
                            // the unstable channel); empty when all were measured
 };
 
+// A class power's 95 % error where the file gives none (written by hand, or one repetition):
+// docs/uncertainty.md.
+inline constexpr double kDefaultCalibrationError = 0.10;
+
 struct CalibrationClass {
   std::string match;       // a class name ("aten::addmm"), or a glob with '*' matched against it
   double power_w = 0.0;    // the class's power while it runs (baseline + net power when measured)
   std::string provenance;  // how this figure was measured
   std::optional<ClassMeasurement> measurement;
+
+  // The 95 % error of power_w as a fraction of it: half the measured net power's ci95 over the
+  // repetitions, or kDefaultCalibrationError.
+  double relative_error() const;
 };
 
 struct Calibration {
   // Device the weights were measured on: "" (any), a channel device ("gpu0"), or a framework
-  // device ("cpu", "cuda") that covers every channel device of its kind (see applies_to_device).
+  // device ("cpu", "cuda") that covers every channel device of its kind (device_selects).
   std::string device;
   std::optional<double> idle_power_w;
   std::vector<CalibrationClass> classes;  // first match wins
@@ -67,9 +75,11 @@ struct Calibration {
 
   // Power of the first class whose `match` matches `class_name` (exactly, then by glob).
   std::optional<double> power_for(std::string_view class_name) const;
+  // The first class whose `match` matches `class_name` (exactly, then by glob); null if none.
+  const CalibrationClass* match(std::string_view class_name) const;
   // The class whose `match` is exactly `class_name`; null if none.
   const CalibrationClass* find(std::string_view class_name) const;
-  // Whether the weights were measured on the device a channel measures.
+  // Whether the weights were measured on the device a channel measures (device_selects).
   bool applies_to_device(std::string_view channel_device) const;
 };
 

@@ -25,6 +25,9 @@ struct EnergySnapshot {
   std::optional<double> process_energy_j;  // absent when the run observed no processes
   std::vector<NodeEnergy> nodes;
   Provenance provenance = Provenance::kMeasured;  // of the total (Profile::total_provenance)
+  // The 95 % interval of total_energy_j (Profile::total_energy_band); absent for a run of the
+  // history and a profile without one.
+  std::optional<EnergyBand> total_band = std::nullopt;
 };
 EnergySnapshot snapshot_of(const Profile& profile, std::string label);
 // `reference` is a profile file when such a file exists, else a run id in the history at
@@ -49,6 +52,9 @@ struct RunComparison {
   std::vector<NodeDelta> nodes;  // in the after run's tree order, then the nodes only before had
   Provenance before_provenance = Provenance::kMeasured;
   Provenance after_provenance = Provenance::kMeasured;
+  // The totals' 95 % intervals, for the machine's figure when both runs have one.
+  std::optional<EnergyBand> before_band = std::nullopt;
+  std::optional<EnergyBand> after_band = std::nullopt;
 
   double delta_j() const { return after_total_j - before_total_j; }
   std::optional<double> relative() const {
@@ -78,8 +84,11 @@ struct EnergyBudget {
 };
 Result<EnergyBudget> parse_budget(std::string_view text);
 
+// A change whose totals each lie inside the other run's 95 % interval is within uncertainty: the
+// verdict says so, and it is neither a regression nor an improvement (docs/uncertainty.md).
 struct BudgetVerdict {
   bool exceeded = false;
+  bool within_uncertainty = false;
   double allowed_increase_j = 0.0;
   std::string explanation;  // one line for the user, with both totals and the allowance
 };

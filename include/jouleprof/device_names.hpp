@@ -1,13 +1,11 @@
-// How CPU devices are named, so that a track and a channel meet without renaming either:
+// How devices are named, so that a track, a channel, a calibration and a workload meet without
+// renaming any of them:
 //
 //   "cpu<P>"  one CPU package (physical package id P): RAPL domains, the recorder's thread tracks
 //             (the package the thread ran on when it registered), imported CPU traces;
 //   "cpu"     the whole CPU, every package together: sources that cannot tell packages apart
-//             (the CPU-utilisation estimate, perf stat's summed energy events).
-//
-// A track consumes a channel of its own device, and a track on any package consumes the channels
-// of the whole CPU. GPUs ("gpu<N>") and other devices match by equality only. A channel that
-// names no device (a hand-written samples.csv) is consumed by every track.
+//             (the CPU-utilisation estimate, perf stat's summed energy events);
+//   "gpu<N>"  one GPU; "gpu" and "cuda" (a framework's name) mean every GPU.
 #pragma once
 
 #include <string_view>
@@ -16,10 +14,12 @@ namespace jouleprof {
 
 inline constexpr std::string_view kWholeCpuDevice = "cpu";
 
-// Whether `device` names one CPU package ("cpu0", "cpu12").
-bool is_cpu_package_device(std::string_view device);
-
-// Whether spans on a track of `track_device` draw energy from a channel of `channel_device`.
-bool track_consumes_device(std::string_view track_device, std::string_view channel_device);
+// The one device matcher: whether `selector` names `device`. A name selects itself; "cpu" also
+// selects each package, "gpu" and "cuda" each GPU; "" selects every device. It answers every
+// "which belongs to which": a track consumes the channels whose device selects the track's (so a
+// package's threads consume the whole CPU's channels, and a channel that names no device, as in a
+// hand-written samples.csv, feeds every track); a calibration for "cuda" applies to the channels
+// of every GPU; a workload on "cpu" owns the CPU's channels.
+bool device_selects(std::string_view selector, std::string_view device);
 
 }  // namespace jouleprof

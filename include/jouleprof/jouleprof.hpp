@@ -33,6 +33,7 @@
 #include "jouleprof/cluster.hpp"
 #include "jouleprof/command_measurement.hpp"
 #include "jouleprof/compare.hpp"
+#include "jouleprof/device_kind.hpp"
 #include "jouleprof/device_names.hpp"
 #include "jouleprof/device_scores.hpp"
 #include "jouleprof/epoch_file.hpp"

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "jouleprof/device_kind.hpp"
 #include "jouleprof/gated_measurement.hpp"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/progress.hpp"
@@ -26,7 +27,7 @@ namespace jouleprof::torch_adapter {
 struct OpSizeSweepOptions {
   std::string op;  // one of measurable_ops()
   std::vector<std::int64_t> sizes;
-  std::string device = "cpu";
+  DeviceKind device = DeviceKind::kCpu;
   MonitorOptions monitor;  // opened afresh for each size
   GatedOptions gated;
 };

@@ -15,6 +15,8 @@
 #include "jouleprof/attribution_method.hpp"
 #include "jouleprof/channel.hpp"
 #include "jouleprof/clock.hpp"
+#include "jouleprof/energy_band.hpp"
+#include "jouleprof/recorded_options.hpp"
 #include "jouleprof/result.hpp"
 #include "jouleprof/series.hpp"
 #include "jouleprof/timeline.hpp"
@@ -22,8 +24,9 @@
 namespace jouleprof {
 
 // 2: packed sample and span columns, typed attribution methods, channel labels (docs/schema.md).
-// Version 1 profiles still read.
-inline constexpr int kProfileSchemaVersion = 2;
+// 3: 95 % intervals (energy_j_low, energy_j_high) on nodes and channels, and channels'
+// uncertainty terms. Versions 1 and 2 still read (their figures have no interval).
+inline constexpr int kProfileSchemaVersion = 3;
 // The deepest breakdown tree jouleprof builds or reads. Every walk is linear, so this bounds only
 // memory (a few hundred bytes a level); deeper input is refused with an error saying so.
 inline constexpr std::size_t kMaxProfileTreeDepth = 1'000'000;
@@ -57,6 +60,8 @@ struct ProfileNodeFigures {
   Provenance provenance = Provenance::kMeasured;
   std::map<std::string, double> energy_by_channel_j;
   std::optional<RepetitionStats> energy_stats;
+  // The 95 % interval of energy_j (docs/uncertainty.md); absent in profiles older than schema 3.
+  std::optional<EnergyBand> band;
 };
 
 struct ProfileNode : ProfileNodeFigures {
@@ -130,6 +135,9 @@ struct ChannelSummary {
   double mean_power_w = 0.0;
   double peak_power_w = 0.0;
   Provenance provenance = Provenance::kMeasured;
+  // The 95 % interval of energy_j and the counter's terms that make it (docs/uncertainty.md).
+  std::optional<EnergyBand> band = std::nullopt;
+  std::vector<UncertaintyPart> uncertainty = {};
 
   // The observed processes' part of this channel (ProcessFigures); absent when no processes were
   // observed or no rule applies (the profile's warnings say why).
@@ -172,8 +180,8 @@ struct RunMetadata {
   TimeNs begin_ns = 0;  // run window on the monotonic axis
   TimeNs end_ns = 0;
   std::optional<int> exit_code;
-  bool partial = false;  // cut short: what was measured is kept, the rest is missing
-  std::map<std::string, std::string> options;
+  bool partial = false;     // cut short: what was measured is kept, the rest is missing
+  RecordedOptions options;  // meta.options: how the profile was made
   std::optional<double> grid_intensity_g_per_kwh;
 };
 
@@ -199,6 +207,9 @@ struct Profile {
   // a total with any estimated part says "estimated"; the tree root's without channel summaries,
   // and measured when the profile has neither.
   Provenance total_provenance() const;
+  // The 95 % interval of total_energy_j(): the top-level channels' intervals, independent
+  // devices, added as the root sum of squares; the tree root's without channel intervals.
+  std::optional<EnergyBand> total_energy_band() const;
 };
 
 // What in a profile's figures cannot be true, one warning per kind of problem (naming the first

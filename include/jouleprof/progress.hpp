@@ -128,7 +128,4 @@ class ProgressOrSilent {
 // asked before t_ns.
 bool wait_until(TimeNs t_ns, ProgressReporter& progress);
 
-// "250 ms", "4.2 s", "12 s", "1:05", "1 h 02 min": durations as a person reads them.
-std::string format_duration(TimeNs ns);
-
 }  // namespace jouleprof

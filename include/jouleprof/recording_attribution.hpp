@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "jouleprof/attribution_method.hpp"
+#include "jouleprof/attribution_window.hpp"
 #include "jouleprof/calibration.hpp"
 #include "jouleprof/clock.hpp"
 #include "jouleprof/profile.hpp"
@@ -35,15 +36,6 @@ enum class SpanClasses : std::uint8_t {
 };
 std::string_view to_string(SpanClasses classes);
 std::optional<SpanClasses> span_classes_from_string(std::string_view text);
-
-// Over which window the readings are charged.
-enum class AttributionWindow : std::uint8_t {
-  kRun,       // the recording's: its first and last mark, else the profile's run window, else
-              // the spans' extent; the tree then sums to what the channels measured in it
-  kTimeline,  // the spans' extent
-};
-std::string_view to_string(AttributionWindow window);
-std::optional<AttributionWindow> attribution_window_from_string(std::string_view text);
 
 struct RecordingAttributionOptions {
   // Spans: a trace file (every format import_trace reads, span dumps included); empty: the

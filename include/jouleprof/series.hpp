@@ -70,7 +70,7 @@ class Series {
   double value_at(TimeNs t) const;
 
   // Energy in joules over [a, b], clipped to the series' coverage. Counters: difference of the
-  // interpolated counter. Power: integral by `rule`; intervals inside gaps contribute nothing.
+  // interpolated counter. Power: integral by `rule`; intervals overlapping a gap give nothing.
   // Other kinds: 0.
   double energy_between_j(TimeNs a, TimeNs b,
                           IntegrationRule rule = IntegrationRule::kTrapezoid) const;

@@ -50,6 +50,8 @@ struct SourceEntry {
   // hwmon chips (comma-separated) whose sensors this backend reads as well, through its vendor's
   // library: when this backend is used, hwmon leaves them out so that no device counts twice.
   std::string_view hwmon_chips = "";
+  // The SourceOptions::settings keys this backend reads (docs/sources.md); null: none.
+  std::span<const std::string_view> (*settings)() = nullptr;
 };
 
 // Every backend linked into this build, in order of preference within a group.

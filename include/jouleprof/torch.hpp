@@ -34,6 +34,7 @@
 
 #include "jouleprof/calibration.hpp"
 #include "jouleprof/clock.hpp"
+#include "jouleprof/device_kind.hpp"
 #include "jouleprof/gated_measurement.hpp"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/recorder.hpp"
@@ -163,7 +164,7 @@ struct WorkloadOptions {
   int hidden = 0;
   int heads = 0;
   int vocab = 0;
-  std::string device = "cpu";   // "cpu" or "cuda"
+  DeviceKind device = DeviceKind::kCpu;
   int threads = 0;              // intra-op threads; 0: libtorch's default
   std::uint64_t seed = 0;       // initialisation and synthetic inputs
   double learning_rate = 1e-3;  // SGD step in training mode
@@ -181,7 +182,7 @@ class Workload {
   virtual std::int64_t samples_per_step() const = 0;
   virtual std::int64_t parameter_count() const = 0;
   virtual std::string description() const = 0;  // "bert-mini L=4 H=256 A=4 seq=128 batch=8 train"
-  virtual const std::string& device() const = 0;
+  virtual DeviceKind device() const = 0;
 };
 
 // Builds the model of `options.model` with seeded initialisation; unknown names, bad sizes or an
@@ -214,7 +215,7 @@ struct CalibrationOptions {
   // taken or they cover time_coverage of the step's operator time.
   std::size_t max_classes = 24;
   double time_coverage = 1.0;
-  std::string device = "cpu";  // which channels: those whose device starts with "cpu" or "gpu"
+  DeviceKind device = DeviceKind::kCpu;  // which channels: those of this kind (device_kind.hpp)
 };
 
 // Opens a fresh monitor for one class's measurement (the gated protocol starts and stops it).

@@ -1,8 +1,8 @@
 // Single libtorch API calls to measure one at a time (`jouleprof measure --op`): FECoM's
 // question — how does a call's energy grow with its input size? — asked of PyTorch's C++ API.
 //
-//   JP_TRY(OpCall call, make_op_call("matmul", 512, "cpu"));   // a 512×512 @ 512×512 product
-//   JP_TRY(GatedResult r, measure_gated(monitor, call.run, options));
+//   JP_TRY(OpCall call, make_op_call("matmul", 512, DeviceKind::kCpu));   // a 512×512 @ 512×512
+//   product JP_TRY(GatedResult r, measure_gated(monitor, call.run, options));
 //
 // This header does not include torch.
 #pragma once
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "jouleprof/device_kind.hpp"
 #include "jouleprof/gated_measurement.hpp"
 #include "jouleprof/result.hpp"
 
@@ -30,7 +31,7 @@ struct OpCall {
 std::vector<std::string> measurable_ops();
 
 // Builds the inputs (seeded) once; the returned call reuses them.
-Result<OpCall> make_op_call(const std::string& op, std::int64_t size, const std::string& device,
+Result<OpCall> make_op_call(const std::string& op, std::int64_t size, DeviceKind device,
                             std::uint64_t seed = 0);
 
 }  // namespace jouleprof::torch_adapter

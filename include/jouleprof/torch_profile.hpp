@@ -55,7 +55,4 @@ struct LayerBlockShares {
 };
 LayerBlockShares transformer_block_shares(const ProfileNode& tree);
 
-// Whether a channel belongs to the workload's device: "cpu…" channels for cpu, "gpu…" for cuda.
-bool channel_on_device(const std::string& channel_device, const std::string& workload_device);
-
 }  // namespace jouleprof::torch_adapter

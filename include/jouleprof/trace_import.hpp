@@ -30,17 +30,9 @@
 #include "jouleprof/clock.hpp"
 #include "jouleprof/result.hpp"
 #include "jouleprof/timeline.hpp"
+#include "jouleprof/trace_format.hpp"
 
 namespace jouleprof {
-
-enum class TraceFormat : std::uint8_t {
-  kKineto = 0,
-  kTensorFlow = 1,
-  kChrome = 2,
-  kSpanDump = 3,
-  kTorchLegacy = 4,
-};
-std::string_view to_string(TraceFormat format);
 
 // What a trace's timestamps count.
 enum class TraceClock : std::uint8_t {

@@ -9,7 +9,10 @@ class Node:
     """One node of the breakdown tree: the run, a pass ([forward], [backward], [optimizer]), a
     module, an operator. Figures are inclusive (children's included); `self_*` are what no child
     holds. `share` is the node's fraction of the run's total energy, as in every jouleprof output.
-    `provenance` says where the figure comes from: interpolated, estimated, simulated, ..."""
+    `provenance` says where the figure comes from: interpolated, estimated, simulated, ...
+    `energy_j_low` and `energy_j_high` bound the 95 % interval of `energy_j` (docs/uncertainty.md;
+    None in profiles older than schema 3); `uncertainty_dominant` names the term that dominates
+    it, and `uncertainty` is the interval's farther end as a fraction of `energy_j`."""
 
     name: str
     category: str
@@ -23,6 +26,9 @@ class Node:
     share: float
     energy_by_channel_j: dict
     children: list
+    energy_j_low: float = None
+    energy_j_high: float = None
+    uncertainty_dominant: str = None
 
     @property
     def time_s(self):
@@ -31,6 +37,15 @@ class Node:
     @property
     def mean_power_w(self):
         return self.energy_j / self.time_s if self.time_ns > 0 else 0.0
+
+    @property
+    def uncertainty(self):
+        """The 95 % interval's farther end from energy_j as a fraction of it (0.05 is ±5 %);
+        None without an interval or for a figure of 0 J."""
+        if self.energy_j_low is None or self.energy_j_high is None or self.energy_j == 0:
+            return None
+        farther = max(self.energy_j - self.energy_j_low, self.energy_j_high - self.energy_j)
+        return farther / abs(self.energy_j)
 
     def child(self, name):
         """The child called `name`, or None."""
@@ -47,7 +62,8 @@ class Node:
         return next((n for n in self.walk() if n.name == name), None)
 
     def __repr__(self):
-        return (f"Node({self.name!r}, energy_j={self.energy_j:.6g}, share={self.share:.4f}, "
+        band = "" if self.uncertainty is None else f" ±{100 * self.uncertainty:.1f}%"
+        return (f"Node({self.name!r}, energy_j={self.energy_j:.6g}{band}, share={self.share:.4f}, "
                 f"time_ns={self.time_ns}, calls={self.calls}, provenance={self.provenance!r}, "
                 f"children={len(self.children)})")
 
@@ -68,4 +84,7 @@ def node_from_dict(node, total_j=None):
         share=node["energy_j"] / total_j if total_j else 0.0,
         energy_by_channel_j=dict(node.get("energy_by_channel_j", {})),
         children=[node_from_dict(c, total_j) for c in node.get("children", [])],
+        energy_j_low=node.get("energy_j_low"),
+        energy_j_high=node.get("energy_j_high"),
+        uncertainty_dominant=node.get("uncertainty_dominant"),
     )

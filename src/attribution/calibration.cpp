@@ -8,7 +8,10 @@
 #include <sstream>
 
 #include "core/json_brief.hpp"
+#include "core/json_fields.hpp"
+#include "core/json_file.hpp"
 #include "core/text_file.hpp"
+#include "jouleprof/device_names.hpp"
 
 namespace jouleprof {
 
@@ -40,132 +43,61 @@ bool glob_match(std::string_view pattern, std::string_view text) {
   return p == pattern.size();
 }
 
-// Typed access to one object's fields; errors name the origin, the field's path and its value.
-class Fields {
- public:
-  Fields(const json& object, const std::string& origin, std::string prefix)
-      : object_(object), origin_(origin), prefix_(std::move(prefix)) {}
-
-  bool has(const char* key) const { return object_.contains(key); }
-
-  Result<std::string> text(const char* key, bool required) const {
-    if (!has(key)) return missing_or<std::string>(key, required, {});
-    const json& v = object_.at(key);
-    if (!v.is_string()) return bad(key, v, "not a string");
-    return v.get<std::string>();
-  }
-  Result<double> number(const char* key, bool required) const {
-    if (!has(key)) return missing_or<double>(key, required, 0.0);
-    const json& v = object_.at(key);
-    if (!v.is_number()) return bad(key, v, "not a number");
-    return v.get<double>();
-  }
-  Result<std::uint64_t> count(const char* key) const {
-    if (!has(key)) return missing_or<std::uint64_t>(key, true, 0);
-    const json& v = object_.at(key);
-    if (!v.is_number_unsigned()) return bad(key, v, "not a non-negative integer");
-    return v.get<std::uint64_t>();
-  }
-  Result<std::vector<std::string>> texts(const char* key) const {
-    if (!has(key)) return std::vector<std::string>{};
-    const json& v = object_.at(key);
-    std::vector<std::string> out;
-    if (!v.is_array()) return bad(key, v, "not an array of strings");
-    for (const json& item : v) {
-      if (!item.is_string()) return bad(key, v, "not an array of strings");
-      out.push_back(item.get<std::string>());
-    }
-    return out;
-  }
-  Result<const json*> array(const char* key, bool required) const {
-    if (!has(key)) return missing_or<const json*>(key, required, nullptr);
-    const json& v = object_.at(key);
-    if (!v.is_array()) return bad(key, v, "not an array");
-    return &v;
-  }
-  Result<Fields> object(const char* key) const {
-    if (!has(key)) return missing_or<Fields>(key, true, *this);
-    const json& v = object_.at(key);
-    if (!v.is_object()) return bad(key, v, "not an object");
-    return Fields(v, origin_, prefix_ + key + ".");
-  }
-  Error bad(const char* key, const json& value, std::string_view problem) const {
-    return invalid_input(origin_, prefix_ + key, json_brief(value), problem);
-  }
-
- private:
-  template <typename T>
-  Result<T> missing_or(const char* key, bool required, T fallback) const {
-    if (required) return invalid_input(origin_, prefix_ + key, "", "missing");
-    return fallback;
-  }
-
-  const json& object_;
-  const std::string& origin_;
-  std::string prefix_;
-};
-
-Result<RepetitionStats> read_stats(const Fields& f) {
+Result<RepetitionStats> read_stats(const JsonFields& f, const json& j, const std::string& where) {
   RepetitionStats s;
-  JP_TRY(const std::uint64_t n, f.count("n"));
-  s.n = static_cast<std::uint32_t>(n);
-  JP_TRY(s.mean, f.number("mean", true));
-  JP_TRY(s.median, f.number("median", true));
-  JP_TRY(s.stdev, f.number("stdev", true));
-  JP_TRY(s.ci95_low, f.number("ci95_low", true));
-  JP_TRY(s.ci95_high, f.number("ci95_high", true));
+  JP_TRY(s.n, f.get<std::uint32_t>(j, "n", where));
+  JP_TRY(s.mean, f.get<double>(j, "mean", where));
+  JP_TRY(s.median, f.get<double>(j, "median", where));
+  JP_TRY(s.stdev, f.get<double>(j, "stdev", where));
+  JP_TRY(s.ci95_low, f.get<double>(j, "ci95_low", where));
+  JP_TRY(s.ci95_high, f.get<double>(j, "ci95_high", where));
   return s;
 }
 
-Result<ClassMeasurement> read_measurement(const Fields& entry, const std::string& origin,
+Result<ClassMeasurement> read_measurement(const JsonFields& f, const json& entry,
                                           const std::string& where) {
   ClassMeasurement m;
-  JP_TRY(m.baseline_w, entry.number("baseline_w", true));
-  JP_TRY(const Fields net, entry.object("net_power_w"));
-  JP_TRY(m.net_power_w, read_stats(net));
-  JP_TRY(m.tail_j_per_call, entry.number("tail_j_per_call", true));
-  JP_TRY(m.call_s, entry.number("call_s", true));
-  JP_TRY(m.calls_per_window, entry.count("calls_per_window"));
-  JP_TRY(m.self_time_share, entry.number("self_time_share", true));
-  JP_TRY(m.signature, entry.text("signature", false));
-  JP_TRY(m.incomplete, entry.text("incomplete", false));
-  JP_TRY(const json* gates, entry.array("gates", false));
-  if (gates == nullptr) return m;
+  JP_TRY(m.baseline_w, f.get<double>(entry, "baseline_w", where));
+  JP_TRY(const json* net, f.member(entry, "net_power_w", where));
+  JP_TRY(m.net_power_w, read_stats(f, *net, where + ".net_power_w"));
+  JP_TRY(m.tail_j_per_call, f.get<double>(entry, "tail_j_per_call", where));
+  JP_TRY(m.call_s, f.get<double>(entry, "call_s", where));
+  JP_TRY(m.calls_per_window, f.get<std::uint64_t>(entry, "calls_per_window", where));
+  JP_TRY(m.self_time_share, f.get<double>(entry, "self_time_share", where));
+  JP_TRY(const std::optional<std::string> signature,
+         f.optional<std::string>(entry, "signature", where));
+  m.signature = signature.value_or("");
+  JP_TRY(const std::optional<std::string> incomplete,
+         f.optional<std::string>(entry, "incomplete", where));
+  m.incomplete = incomplete.value_or("");
+  if (!entry.contains("gates")) return m;
+  JP_TRY(const json* gates, f.array(entry, "gates", where));
   for (std::size_t g = 0; g < gates->size(); ++g) {
     const json& gate = (*gates)[g];
-    const std::string gate_where = fmt::format("{}gates[{}]", where, g);
-    if (!gate.is_object())
-      return invalid_input(origin, gate_where, json_brief(gate), "not an object");
-    const Fields gf(gate, origin, gate_where + ".");
+    const std::string gate_where = fmt::format("{}.gates[{}]", where, g);
     CalibrationGate read;
-    JP_TRY(read.waited_s, gf.number("waited_s", true));
-    JP_TRY(const std::uint64_t checks, gf.count("checks"));
-    read.checks = static_cast<std::uint32_t>(checks);
-    JP_TRY(read.max_cv, gf.number("max_cv", true));
+    JP_TRY(read.waited_s, f.get<double>(gate, "waited_s", gate_where));
+    JP_TRY(read.checks, f.get<std::uint32_t>(gate, "checks", gate_where));
+    JP_TRY(read.max_cv, f.get<double>(gate, "max_cv", gate_where));
     m.gates.push_back(read);
   }
   return m;
 }
 
-Result<CalibrationClass> read_class(const json& entry, const std::string& origin,
-                                    std::size_t index) {
+Result<CalibrationClass> read_class(const JsonFields& f, const json& entry, std::size_t index) {
   const std::string where = fmt::format("classes[{}]", index);
-  if (!entry.is_object()) return invalid_input(origin, where, json_brief(entry), "not an object");
-  const Fields f(entry, origin, where + ".");
   CalibrationClass c;
-  JP_TRY(c.match, f.text("match", true));
-  if (c.match.empty())
-    return invalid_input(origin, where + ".match", "", "must be a non-empty string");
-  if (!f.has("power_w")) return invalid_input(origin, where + ".power_w", "", "missing");
-  const json& power = entry.at("power_w");
-  if (!power.is_number() || !(power.get<double>() > 0.0)) {
-    return invalid_input(origin, where + ".power_w", json_brief(power),
-                         "must be a positive number of watts");
-  }
-  c.power_w = power.get<double>();
-  JP_TRY(c.provenance, f.text("provenance", false));
-  if (f.has("net_power_w")) {
-    JP_TRY(ClassMeasurement m, read_measurement(f, origin, where + "."));
+  JP_TRY(c.match,
+         f.get<std::string>(
+             entry, "match", where, [](const std::string& m) { return !m.empty(); }, "is empty"));
+  JP_TRY(c.power_w, f.get<double>(
+                        entry, "power_w", where, [](double w) { return w > 0.0; },
+                        "is not a positive number of watts"));
+  JP_TRY(const std::optional<std::string> provenance,
+         f.optional<std::string>(entry, "provenance", where));
+  c.provenance = provenance.value_or("");
+  if (entry.contains("net_power_w")) {
+    JP_TRY(ClassMeasurement m, read_measurement(f, entry, where));
     c.measurement = std::move(m);
   }
   return c;
@@ -196,11 +128,23 @@ json measurement_to_json(const ClassMeasurement& m) {
 }  // namespace
 
 std::optional<double> Calibration::power_for(std::string_view class_name) const {
-  if (const CalibrationClass* exact = find(class_name)) return exact->power_w;
+  const CalibrationClass* c = match(class_name);
+  return c != nullptr ? std::optional<double>(c->power_w) : std::nullopt;
+}
+
+const CalibrationClass* Calibration::match(std::string_view class_name) const {
+  if (const CalibrationClass* exact = find(class_name)) return exact;
   for (const CalibrationClass& c : classes) {
-    if (c.match.find('*') != std::string::npos && glob_match(c.match, class_name)) return c.power_w;
+    if (c.match.find('*') != std::string::npos && glob_match(c.match, class_name)) return &c;
   }
-  return std::nullopt;
+  return nullptr;
+}
+
+double CalibrationClass::relative_error() const {
+  if (!measurement || measurement->net_power_w.n < 2 || !(power_w > 0.0))
+    return kDefaultCalibrationError;
+  const RepetitionStats& net = measurement->net_power_w;
+  return 0.5 * (net.ci95_high - net.ci95_low) / power_w;
 }
 
 const CalibrationClass* Calibration::find(std::string_view class_name) const {
@@ -211,64 +155,56 @@ const CalibrationClass* Calibration::find(std::string_view class_name) const {
 }
 
 bool Calibration::applies_to_device(std::string_view channel_device) const {
-  if (device.empty() || device == channel_device) return true;
-  // A framework device names a kind, not one device: "cpu" covers cpu0, cpu1…; "cuda" and "gpu"
-  // cover gpu0, gpu1….
-  if (device == "cpu") return channel_device.starts_with("cpu");
-  if (device == "cuda" || device == "gpu") return channel_device.starts_with("gpu");
-  return false;
+  return device_selects(device, channel_device);
 }
 
 Result<Calibration> calibration_from_json_string(const std::string& text,
                                                  const std::string& origin) {
-  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || !doc.is_object()) {
-    return invalid_input(origin, "(document)", "", "not a JSON object");
-  }
-  const Fields f(doc, origin, "");
-  JP_TRY(const std::string format, f.text("format", false));
+  JP_TRY(const json doc, parse_json(text, origin));
+  const JsonFields f(origin);
+  const char* top = "";  // the document's own fields are named without a prefix
+  JP_RETURN_IF_ERROR(f.object(doc, "(document)"));
+  JP_TRY(const std::optional<std::string> format, f.optional<std::string>(doc, "format", top));
   if (format != kFormatName) {
-    return invalid_input(origin, "format", format, fmt::format("expected \"{}\"", kFormatName));
+    return f.error("format", fmt::format("is '{}', not \"{}\"", format.value_or(""), kFormatName));
   }
-  if (!doc.contains("version") || !doc["version"].is_number_integer() ||
-      doc["version"].get<int>() != kFormatVersion) {
-    return invalid_input(origin, "version",
-                         doc.contains("version") ? json_brief(doc["version"]) : "",
-                         fmt::format("expected {}", kFormatVersion));
+  JP_TRY(const std::optional<int> version, f.optional<int>(doc, "version", top));
+  if (version != kFormatVersion) {
+    return f.error("version",
+                   fmt::format("is {}, not {}", version ? std::to_string(*version) : "missing",
+                               kFormatVersion));
   }
   Calibration cal;
   cal.origin = origin;
-  JP_TRY(cal.device, f.text("device", false));
-  JP_TRY(cal.provenance, f.text("provenance", false));
+  JP_TRY(const std::optional<std::string> device, f.optional<std::string>(doc, "device", top));
+  cal.device = device.value_or("");
+  JP_TRY(const std::optional<std::string> provenance,
+         f.optional<std::string>(doc, "provenance", top));
+  cal.provenance = provenance.value_or("");
   if (cal.provenance.empty()) {
-    return invalid_input(origin, "provenance", "", "missing: say how the weights were measured");
+    return f.error("provenance", "missing: say how the weights were measured");
   }
-  if (f.has("idle_w")) {
-    const json& idle = doc["idle_w"];
-    if (!idle.is_number() || idle.get<double>() < 0.0) {
-      return invalid_input(origin, "idle_w", json_brief(idle), "not a non-negative number");
-    }
-    cal.idle_power_w = idle.get<double>();
+  JP_TRY(cal.idle_power_w, f.optional<double>(doc, "idle_w", top));
+  if (cal.idle_power_w && !(*cal.idle_power_w >= 0.0)) {
+    return f.error("idle_w", fmt::format("is {}, not a non-negative number", *cal.idle_power_w));
   }
-  JP_TRY(cal.model, f.text("model", false));
-  JP_TRY(cal.method, f.text("method", false));
-  JP_TRY(cal.channel_ids, f.texts("channels"));
-  JP_TRY(cal.skipped, f.texts("skipped"));
-  if (f.has("time_coverage")) {
-    JP_TRY(const double coverage, f.number("time_coverage", true));
-    if (!(coverage >= 0.0 && coverage <= 1.0 + 1e-9)) {
-      return f.bad("time_coverage", doc["time_coverage"], "must be a share from 0 to 1");
-    }
-    cal.time_coverage = coverage;
+  JP_TRY(const std::optional<std::string> model, f.optional<std::string>(doc, "model", top));
+  cal.model = model.value_or("");
+  JP_TRY(const std::optional<std::string> method, f.optional<std::string>(doc, "method", top));
+  cal.method = method.value_or("");
+  JP_TRY(const auto channels, f.optional<std::vector<std::string>>(doc, "channels", top));
+  cal.channel_ids = channels.value_or(std::vector<std::string>{});
+  JP_TRY(const auto skipped, f.optional<std::vector<std::string>>(doc, "skipped", top));
+  cal.skipped = skipped.value_or(std::vector<std::string>{});
+  JP_TRY(const std::optional<double> coverage, f.optional<double>(doc, "time_coverage", top));
+  if (coverage && !(*coverage >= 0.0 && *coverage <= 1.0 + 1e-9)) {
+    return f.error("time_coverage", fmt::format("is {}, not a share from 0 to 1", *coverage));
   }
-  if (!doc.contains("classes") || !doc["classes"].is_array() || doc["classes"].empty()) {
-    return invalid_input(origin, "classes",
-                         doc.contains("classes") ? json_brief(doc["classes"]) : "",
-                         "must be a non-empty array");
-  }
-  std::size_t index = 0;
-  for (const json& entry : doc["classes"]) {
-    JP_TRY(CalibrationClass c, read_class(entry, origin, index++));
+  cal.time_coverage = coverage;
+  JP_TRY(const json* classes, f.array(doc, "classes", top));
+  if (classes->empty()) return f.error("classes", "must be a non-empty array");
+  for (std::size_t index = 0; index < classes->size(); ++index) {
+    JP_TRY(CalibrationClass c, read_class(f, (*classes)[index], index));
     cal.classes.push_back(std::move(c));
   }
   return cal;

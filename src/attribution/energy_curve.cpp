@@ -3,19 +3,11 @@
 #include <algorithm>
 
 #include "core/counter_knots.hpp"
+#include "core/gap_overlap.hpp"
 
 namespace jouleprof::attribution {
 
-namespace {
-
-bool inside_gap(const Series& series, TimeNs a, TimeNs b) {
-  return std::any_of(series.gaps().begin(), series.gaps().end(),
-                     [&](const Gap& g) { return a >= g.begin_ns && b <= g.end_ns; });
-}
-
-}  // namespace
-
-EnergyCurve EnergyCurve::from_series(const Series& series, CurveRule rule) {
+EnergyCurve EnergyCurve::from_series(const Series& series, IntegrationRule rule) {
   EnergyCurve curve;
   if (series.channel().kind == ChannelKind::kEnergyCounter) {
     // The knots by the series' own rule, so that the curve and Series::energy_between_j agree.
@@ -39,9 +31,9 @@ EnergyCurve EnergyCurve::from_series(const Series& series, CurveRule rule) {
       // Hold: the power last known at the start of the interval is the previous interval's mean
       // (the first interval has no earlier reading and keeps its own).
       curve.slope_w_[i] =
-          rule == CurveRule::kHold && i > 0 ? interval_power_w[i - 1] : interval_power_w[i];
+          rule == IntegrationRule::kHold && i > 0 ? interval_power_w[i - 1] : interval_power_w[i];
     }
-    if (rule == CurveRule::kHold) {
+    if (rule == IntegrationRule::kHold) {
       for (std::size_t i = 0; i + 1 < n; ++i) {
         curve.g_j_[i + 1] = curve.g_j_[i] + curve.slope_w_[i] * ns_to_s(curve.knot_t_ns_[i + 1] -
                                                                         curve.knot_t_ns_[i]);
@@ -66,9 +58,9 @@ EnergyCurve EnergyCurve::from_series(const Series& series, CurveRule rule) {
   std::vector<double> power_w = curve.slope_w_;
   for (std::size_t i = 0; i + 1 < k; ++i) {
     const double dt_s = ns_to_s(curve.knot_t_ns_[i + 1] - curve.knot_t_ns_[i]);
-    if (dt_s <= 0.0 || inside_gap(series, curve.knot_t_ns_[i], curve.knot_t_ns_[i + 1])) {
+    if (dt_s <= 0.0 || has_gap_in(series, curve.knot_t_ns_[i], curve.knot_t_ns_[i + 1])) {
       curve.slope_w_[i] = 0.0;
-    } else if (rule == CurveRule::kInterpolate) {
+    } else if (rule == IntegrationRule::kTrapezoid) {
       curve.slope_w_[i] = power_w[i];
       curve.ramp_w_per_s_[i] = (power_w[i + 1] - power_w[i]) / dt_s;
     } else {

@@ -12,17 +12,14 @@
 
 namespace jouleprof::attribution {
 
-enum class CurveRule {
-  kInterpolate,  // counters: linear between updates; power: trapezoid between samples
-  kHold,         // the last power reading held until the next one (Smaragdine)
-};
-
 class EnergyCurve {
  public:
   // Counters: knots are counter_knots(series) (core/counter_knots.hpp) (the readings at which the
-  // counter's value is fresh); the stretch before the first knot is not covered. Power: knots are
-  // all samples; intervals that lie inside a recorded gap carry no energy.
-  static EnergyCurve from_series(const Series& series, CurveRule rule);
+  // counter's value is fresh); the stretch before the first knot is not covered; kTrapezoid is
+  // the counter linear between knots, kHold the previous interval's mean power held over the next
+  // (Smaragdine). Power: knots are all samples, read by `rule`; intervals that overlap a recorded
+  // gap (core/gap_overlap.hpp) carry no energy.
+  static EnergyCurve from_series(const Series& series, IntegrationRule rule);
 
   bool empty() const { return knot_t_ns_.size() < 2; }
   TimeNs begin_ns() const { return empty() ? 0 : knot_t_ns_.front(); }

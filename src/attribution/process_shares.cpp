@@ -5,14 +5,12 @@
 #include <array>
 #include <map>
 
-#include "core/parse.hpp"
+#include "core/gap_overlap.hpp"
 #include "jouleprof/device_names.hpp"
 #include "jouleprof/process_share.hpp"
 
 namespace jouleprof {
 namespace {
-
-constexpr std::array<std::string_view, 3> kStaticShareNames{"cpu-time", "none", "all"};
 
 // How long the share of the first or last activity interval may stand in before or after it.
 constexpr TimeNs kMaxHeldShareNs = kNsPerS;
@@ -30,11 +28,6 @@ struct Interval {
   double busy_s = 0.0;
   bool held = false;  // an edge that takes its neighbour's share (its deltas are the neighbour's)
 };
-
-bool overlaps_gap(const Series& s, TimeNs a, TimeNs b) {
-  return std::any_of(s.gaps().begin(), s.gaps().end(),
-                     [&](const Gap& g) { return g.begin_ns < b && a < g.end_ns; });
-}
 
 double delta(const Series& s, TimeNs a, TimeNs b) { return s.value_at(b) - s.value_at(a); }
 
@@ -62,7 +55,7 @@ void activity_intervals(const Series& observed, const Series& busy, TimeNs begin
   for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
     const TimeNs a = pending_begin >= 0 ? pending_begin : cuts[k];
     const TimeNs b = cuts[k + 1];
-    if (overlaps_gap(observed, cuts[k], b) || overlaps_gap(busy, cuts[k], b)) {
+    if (has_gap_in(observed, cuts[k], b) || has_gap_in(busy, cuts[k], b)) {
       if (pending_begin >= 0) known.push_back({a, cuts[k], delta(observed, a, cuts[k]), 0.0});
       pending_begin = -1;
       unknown.push_back({cuts[k], b, 0.0, 0.0});
@@ -142,25 +135,7 @@ std::optional<double> utilisation(const Series& busy, const Series& idle, TimeNs
   return busy_s / (busy_s + idle_s);
 }
 
-std::optional<TimeNs> option_ns(const Profile& profile, const std::string& key) {
-  const auto it = profile.meta.options.find(key);
-  if (it == profile.meta.options.end()) return std::nullopt;
-  return to_int64(it->second);
-}
-
 }  // namespace
-
-std::string_view to_string(StaticShare s) {
-  const auto i = static_cast<std::size_t>(s);
-  return i < kStaticShareNames.size() ? kStaticShareNames[i] : "unknown";
-}
-
-std::optional<StaticShare> static_share_from_string(std::string_view s) {
-  for (std::size_t i = 0; i < kStaticShareNames.size(); ++i) {
-    if (kStaticShareNames[i] == s) return static_cast<StaticShare>(i);
-  }
-  return std::nullopt;
-}
 
 bool is_observed_activity(const Channel& c) {
   return c.kind == ChannelKind::kBusyTime && c.domain != "busy" && c.domain != "idle" &&
@@ -191,7 +166,7 @@ std::optional<DeviceActivity> find_device_activity(const std::vector<Channel>& c
     return found;
   };
   if (std::optional<DeviceActivity> own = on(energy_device)) return own;
-  if (is_cpu_package_device(energy_device) || energy_device == "platform")
+  if (device_selects(kWholeCpuDevice, energy_device) || energy_device == "platform")
     return on(kWholeCpuDevice);
   return std::nullopt;
 }
@@ -221,8 +196,8 @@ Status attribute_process_shares(Profile& profile, const ProcessShareOptions& opt
     return invalid_input("profile", "process share window", fmt::format("[{}, {}]", begin, end),
                          "empty: there is nothing to share");
   }
-  const std::optional<TimeNs> idle_begin = option_ns(profile, "idle.begin_ns");
-  const std::optional<TimeNs> idle_end = option_ns(profile, "idle.end_ns");
+  const std::optional<TimeNs> idle_begin = profile.meta.options.idle.begin_ns;
+  const std::optional<TimeNs> idle_end = profile.meta.options.idle.end_ns;
 
   std::map<std::string, double> others_by_device;  // device -> other processes' share
   std::vector<std::string> without_rule;
@@ -267,7 +242,7 @@ Status attribute_process_shares(Profile& profile, const ProcessShareOptions& opt
     summary.process = std::move(figures);
   }
 
-  profile.meta.options["process.static_share"] = std::string(to_string(options.static_share));
+  profile.meta.options.process.static_share = options.static_share;
   if (!options.add_warnings) return Status::Ok();
 
   std::string crowded;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string_view>
 #include <unordered_map>
@@ -22,7 +23,9 @@ struct FlatNode {
   // Per channel of TreeInputs::channels, summed as spans arrive without a lookup by channel id;
   // `charged` marks the channels that gave energy (only those appear in the node's map).
   std::vector<double> self_by_channel_j;
+  std::vector<double> self_split_by_channel_j;
   std::vector<bool> charged;
+  std::optional<EnergyBand> band;
   // Inclusive: the time of the spans that land here or below and whose parent span does not
   // (a module reached by spans of its own and by spans named below it counts both).
   TimeNs time_ns = 0;
@@ -37,6 +40,7 @@ class FlatTree {
     FlatNode root;
     root.name = std::move(root_name);
     root.self_by_channel_j.assign(channels.size(), 0.0);
+    root.self_split_by_channel_j.assign(channels.size(), 0.0);
     root.charged.assign(channels.size(), false);
     nodes_.push_back(std::move(root));
   }
@@ -53,6 +57,7 @@ class FlatTree {
     node.pass = pass;
     node.category = category;
     node.self_by_channel_j.assign(channels_->size(), 0.0);
+    node.self_split_by_channel_j.assign(channels_->size(), 0.0);
     node.charged.assign(channels_->size(), false);
     nodes_.push_back(std::move(node));
     nodes_[parent].children.emplace(std::string(name), id);
@@ -60,6 +65,42 @@ class FlatTree {
   }
 
   FlatNode& operator[](std::size_t i) { return nodes_[i]; }
+
+  // Every node's interval, from its inclusive energy and split per channel: a child is created
+  // after its parent, so a walk from the last node to the first sees children first.
+  void set_bands() {
+    const std::size_t channels = channels_->size();
+    std::vector<std::vector<double>> energy(nodes_.size()), split(nodes_.size());
+    std::vector<ChannelPart> parts;
+    for (std::size_t i = nodes_.size(); i-- > 0;) {
+      energy[i].resize(channels);
+      split[i].resize(channels);
+      for (std::size_t c = 0; c < channels; ++c) {
+        energy[i][c] += nodes_[i].self_by_channel_j[c];
+        split[i][c] += nodes_[i].self_split_by_channel_j[c];
+      }
+      parts.clear();
+      double total = 0.0;
+      for (std::size_t c = 0; c < channels; ++c) {
+        if (!(*channels_)[c].top_level) continue;
+        total += energy[i][c];
+        parts.push_back({&(*channels_)[c], energy[i][c], split[i][c]});
+      }
+      nodes_[i].band = node_band(total, parts);
+      if (i == 0) break;
+      const std::size_t parent = nodes_[i].parent;
+      if (energy[parent].empty()) {
+        energy[parent].assign(channels, 0.0);
+        split[parent].assign(channels, 0.0);
+      }
+      for (std::size_t c = 0; c < channels; ++c) {
+        energy[parent][c] += energy[i][c];
+        split[parent][c] += split[i][c];
+      }
+      std::vector<double>().swap(energy[i]);
+      std::vector<double>().swap(split[i]);
+    }
+  }
 
   // The subtree under node i as ProfileNodes, built with a heap stack (a tree may be very deep).
   ProfileNode to_profile(std::size_t i, Provenance provenance) const {
@@ -94,6 +135,7 @@ class FlatTree {
     node.self_time_ns = f.self_time_ns;
     node.calls = f.calls;
     node.provenance = provenance;
+    node.band = f.band;
   }
 
   const std::vector<ChannelFigures>* channels_;
@@ -287,18 +329,38 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
       const double e = c.channel->span_energy_j[s];
       if (e == 0.0) continue;
       node.self_by_channel_j[k] += e;
+      node.self_split_by_channel_j[k] += c.channel->span_split_j[s];
       node.charged[k] = true;
       if (!c.top_level) continue;
       node.self_energy_j += e;
       if (c.idle_power_w) node.self_static_j += *c.idle_power_w * c.channel->span_shared_time_s[s];
     }
   }
+  tree.set_bands();
   ProfileNode root = tree.to_profile(0, inputs.provenance);
   if (!with_static) {
     // No baseline: static/dynamic stay unset everywhere.
     walk_tree(root, [](ProfileNode& n, int) { n.static_energy_j.reset(); });
   }
   return root;
+}
+
+EnergyBand node_band(double energy_j, const std::vector<ChannelPart>& parts) {
+  std::vector<UncertaintyPart> terms;
+  for (const ChannelPart& part : parts) {
+    const ChannelAttribution& channel = *part.channel->channel;
+    if (channel.measured_energy_j != 0.0) {
+      const double share = std::abs(part.energy_j / channel.measured_energy_j);
+      for (UncertaintyPart term : channel.counter_uncertainty) {
+        term.half_width_j *= share;
+        term.missing_low_j *= share;
+        term.missing_high_j *= share;
+        terms.push_back(term);
+      }
+    }
+    if (part.split_j > 0.0) terms.push_back({UncertaintyTerm::kSplit, part.split_j, 0.0, 0.0});
+  }
+  return combine_uncertainty(energy_j, terms);
 }
 
 }  // namespace jouleprof::attribution

@@ -41,4 +41,14 @@ Status check_tree_depth(const Timeline& timeline);
 // children sorted by energy, largest first.
 void roll_up(ProfileNode& node);
 
+// The 95 % interval of a figure made of these channels' energies (energy_j, top-level channels
+// only) with these split half-widths (docs/uncertainty.md): each channel's own terms in
+// proportion to its share of what the channel measured, and the split.
+struct ChannelPart {
+  const ChannelFigures* channel = nullptr;
+  double energy_j = 0.0;
+  double split_j = 0.0;
+};
+EnergyBand node_band(double energy_j, const std::vector<ChannelPart>& parts);
+
 }  // namespace jouleprof::attribution

@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
-#include "core/json_brief.hpp"
+#include "core/csv.hpp"
+#include "core/json_fields.hpp"
+#include "core/json_file.hpp"
 #include "core/parse.hpp"
 #include "core/text_file.hpp"
 #include "jouleprof/samples_csv.hpp"
@@ -22,12 +22,10 @@ constexpr std::string_view kNvmlHeader = "t_ns,instant_mw,instant_nvml_ts_us,avg
 
 Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const std::string& device) {
   JP_TRY(const std::string text, read_text_file(path, "NVML poll log"));
-  std::istringstream in(text);
-  std::string line;
-  std::getline(in, line);
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (line != kNvmlHeader) {
-    return invalid_input(path, "header", line, fmt::format("expected \"{}\"", kNvmlHeader));
+  const std::vector<TextLine> lines = split_lines(text);
+  const std::string_view header = lines.empty() ? std::string_view() : lines[0].text;
+  if (header != kNvmlHeader) {
+    return invalid_input(path, "header", header, fmt::format("expected \"{}\"", kNvmlHeader));
   }
   const std::string energy_id = fmt::format("nvml:{}:energy", device);
   std::vector<Series> out;
@@ -42,24 +40,17 @@ Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const st
                            ChannelKind::kPower, Provenance::kImported,
                            path + ": nvmlDeviceGetPowerUsage, 1 s average (avg_mw)", energy_id,
                            100 * kNsPerMs, 0});
-  std::size_t line_no = 1;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::string_view line = lines[i].text;
     if (line.empty()) continue;
-    std::string_view rest(line);
-    std::string_view fields[5];
-    for (int f = 0; f < 5; ++f) {
-      const std::size_t comma = rest.find(',');
-      fields[f] = rest.substr(0, comma);
-      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    }
-    const std::string where = fmt::format("line {}", line_no);
-    if (!rest.empty()) {
+    std::vector<std::string_view> fields = split_fields(line, ',');
+    const std::string where = fmt::format("line {}", lines[i].number);
+    if (fields.size() > 5) {
       return invalid_input(path, where, line.substr(0, 80),
                            "more than the 5 fields t_ns,instant_mw,instant_nvml_ts_us,avg_mw,"
                            "energy_mj");
     }
+    fields.resize(5);  // a missing field reads as empty, which its parser refuses by name
     JP_TRY(const TimeNs t, parse_int64(path, where + " t_ns", fields[0]));
     JP_TRY(const double instant_mw, parse_number(path, where + " instant_mw", fields[1]));
     JP_TRY(const double avg_mw, parse_number(path, where + " avg_mw", fields[3]));
@@ -85,32 +76,29 @@ Result<std::vector<Series>> read_energy_samples(const std::string& path) {
 }
 
 Result<RecordingMeta> read_recording_meta(const std::string& path) {
-  JP_TRY(const std::string text, read_text_file(path, "recording metadata"));
-  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object())
-    return invalid_input(path, "(document)", "", "not a JSON object");
+  using nlohmann::json;
+  JP_TRY(const json doc, read_json_file(path, "recording metadata"));
+  const JsonFields f(path);
+  JP_TRY(const json* meta_doc, f.object(doc, "(document)"));
   RecordingMeta meta;
-  if (doc.contains("anchor_realtime_ns") || doc.contains("anchor_monotonic_ns")) {
-    const auto& r = doc.value("anchor_realtime_ns", nlohmann::json());
-    const auto& m = doc.value("anchor_monotonic_ns", nlohmann::json());
-    if (!r.is_number_integer() || !m.is_number_integer()) {
-      return invalid_input(path, "anchor_realtime_ns/anchor_monotonic_ns",
-                           json_brief(r) + "/" + json_brief(m), "both must be integers");
-    }
-    meta.anchor = ClockAnchor{m.get<TimeNs>(), r.get<TimeNs>()};
+  JP_TRY(const std::optional<TimeNs> realtime,
+         f.optional<TimeNs>(*meta_doc, "anchor_realtime_ns", ""));
+  JP_TRY(const std::optional<TimeNs> monotonic,
+         f.optional<TimeNs>(*meta_doc, "anchor_monotonic_ns", ""));
+  if (realtime.has_value() != monotonic.has_value()) {
+    return f.error(realtime ? "anchor_monotonic_ns" : "anchor_realtime_ns",
+                   "missing (an anchor is a reading of both clocks)");
   }
-  if (doc.contains("marks")) {
-    if (!doc["marks"].is_array())
-      return invalid_input(path, "marks", json_brief(doc["marks"]), "not an array");
-    std::size_t i = 0;
-    for (const auto& mark : doc["marks"]) {
-      if (!mark.is_array() || mark.size() != 2 || !mark[0].is_string() ||
-          !mark[1].is_number_integer()) {
-        return invalid_input(path, fmt::format("marks[{}]", i), json_brief(mark),
-                             "expected [name, t_ns]");
-      }
-      meta.marks.emplace_back(mark[0].get<std::string>(), mark[1].get<TimeNs>());
-      ++i;
+  if (realtime) meta.anchor = ClockAnchor{*monotonic, *realtime};
+  if (const json* marks = JsonFields::find(*meta_doc, "marks")) {
+    JP_TRY(const json* list, f.array(*marks, "marks"));
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const json& mark = (*list)[i];
+      const auto at = [i] { return fmt::format("marks[{}]", i); };
+      if (!mark.is_array() || mark.size() != 2) return f.bad_value(at, mark, "is not [name, t_ns]");
+      JP_TRY(std::string name, f.value<std::string>(mark[0], [&] { return at() + "[0]"; }));
+      JP_TRY(const TimeNs t, f.value<TimeNs>(mark[1], [&] { return at() + "[1]"; }));
+      meta.marks.emplace_back(std::move(name), t);
     }
   }
   return meta;

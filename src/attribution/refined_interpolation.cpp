@@ -10,6 +10,8 @@
 
 #include "attribution/nnls_regression.hpp"
 #include "attribution/normal_equations.hpp"
+#include "attribution/window_split.hpp"
+#include "jouleprof/energy_band.hpp"
 
 namespace jouleprof::attribution {
 
@@ -428,61 +430,25 @@ TimeNs estimate_read_delay_ns(const std::vector<Segment>& segments, const Energy
   return rss_at(best) < rss_at(0.0) ? std::llround(best) : 0;
 }
 
-// NaN marks a column that weighs the interval's mean power.
-constexpr double kIntervalMean = std::numeric_limits<double>::quiet_NaN();
-
-// Each column's weight: the fitted power of the idle time and of every identified class; the
-// interval's mean power for the others. Counts what was refined in `out`.
-std::vector<double> column_weights_w(const NnlsFit& fit, std::uint32_t columns,
-                                     const RefinementLimits& limits, Refinement& out) {
-  std::vector<double> weight_w(columns, kIntervalMean);
+// Each column's weight: the fitted power of the idle time and of every identified class, known to
+// 1.96 standard errors; the interval's mean power, anywhere in the range, for the others. Counts
+// what was refined in `out`.
+std::vector<PieceWeight> column_weights(const NnlsFit& fit, std::uint32_t columns,
+                                        const RefinementLimits& limits, Refinement& out) {
+  std::vector<PieceWeight> weight(columns, PieceWeight{kWindowMeanPower, kAnywhereInRange});
+  const auto fitted = [&](std::uint32_t c, double power_w) {
+    return PieceWeight{power_w, jouleprof::kNormal95 * fit.standard_error(c) / power_w};
+  };
   out.idle_power_w = fit.coefficients(0);
   out.idle_refined = identified(fit.coefficients(0), fit.standard_error(0), limits.max_relative_se);
-  if (out.idle_refined) weight_w[kIdleColumn] = fit.coefficients(0);
+  if (out.idle_refined) weight[kIdleColumn] = fitted(kIdleColumn, fit.coefficients(0));
   for (std::uint32_t c = 1; c < columns; ++c) {
     if (identified(fit.coefficients(c), fit.standard_error(c), limits.max_relative_se)) {
-      weight_w[c] = fit.coefficients(0) + fit.coefficients(c);
+      weight[c] = fitted(c, fit.coefficients(0) + fit.coefficients(c));
       ++out.refined_classes;
     }
   }
-  return weight_w;
-}
-
-// Each interval's energy split ∝ shared busy time × weight (idle stretches: the idle weight).
-std::vector<double> split_intervals(const std::vector<Segment>& segments, const SweepResult& sweep,
-                                    const std::vector<double>& window_s,
-                                    const std::vector<double>& window_energy_j,
-                                    const std::vector<double>& column_weight_w,
-                                    const ClassColumns& columns) {
-  const std::size_t windows = window_s.size();
-  const auto column_of = [&](const Segment& s) { return columns.of(s); };
-  std::vector<double> mean_w(windows, 0.0);
-  const auto weight = [&](std::size_t j, std::uint32_t c) {
-    return std::isnan(column_weight_w[c]) ? mean_w[j] : column_weight_w[c];
-  };
-  std::vector<double> load(windows, 0.0);
-  for (std::size_t j = 0; j < windows; ++j) {
-    mean_w[j] = window_s[j] > 0.0 ? window_energy_j[j] / window_s[j] : 0.0;
-    load[j] = weight(j, kIdleColumn) * (sweep.edge_idle_s[j + 1] - sweep.edge_idle_s[j]);
-  }
-  for_each_piece(
-      segments, sweep, windows, column_of,
-      [&](std::size_t j, std::uint32_t c, double shared_s) { load[j] += weight(j, c) * shared_s; });
-  std::vector<double> joules_per_load(windows, 0.0);
-  for (std::size_t j = 0; j < windows; ++j)
-    joules_per_load[j] = load[j] > 0.0 ? window_energy_j[j] / load[j] : 0.0;
-  std::vector<double> segment_energy_j(segments.size(), 0.0);
-  for (std::size_t i = 0; i < segments.size(); ++i) {
-    const std::uint32_t column = column_of(segments[i]);
-    double energy = 0.0;
-    const std::size_t last_window = std::min<std::size_t>(sweep.end_window[i], windows - 1);
-    for (std::size_t j = sweep.begin_window[i]; j <= last_window; ++j) {
-      energy += joules_per_load[j] * weight(j, column) *
-                shared_time_in_window(sweep, segments[i], i, static_cast<std::uint32_t>(j));
-    }
-    segment_energy_j[i] = energy;
-  }
-  return segment_energy_j;
+  return weight;
 }
 
 bool separates_a_class(const NnlsFit& fit, std::uint32_t columns, const RefinementLimits& limits) {
@@ -498,7 +464,8 @@ bool separates_a_class(const NnlsFit& fit, std::uint32_t columns, const Refineme
 
 Refinement refine_interpolation(const std::vector<Segment>& segments, const EnergyCurve& curve,
                                 const std::vector<TimeNs>& edges, const SweepResult& as_read,
-                                std::size_t class_count, const RefinementLimits& limits) {
+                                std::size_t class_count, const RefinementLimits& limits,
+                                PowerRange power_range) {
   Refinement out;
   const ClassColumns columns = class_columns(segments, class_count);
   out.classes = columns.columns - 1;
@@ -534,14 +501,24 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
                   describe_conditioning(fit, columns.columns, limits.max_condition);
     return out;
   }
-  const std::vector<double> weight_w = column_weights_w(fit, columns.columns, limits, out);
+  const std::vector<PieceWeight> weight = column_weights(fit, columns.columns, limits, out);
   if (out.refined_classes == 0) {
     out.why_not = fmt::format("no class power has a standard error within ±{:.0f} %",
                               100.0 * limits.max_relative_se);
     return out;
   }
-  out.segment_energy_j =
-      split_intervals(segments, *sweep, window_s, window_energy_j, weight_w, columns);
+  WindowSplitInputs split;
+  split.segments = &segments;
+  split.sweep = sweep;
+  split.window_s = std::move(window_s);
+  split.window_energy_j = window_energy_j;
+  split.idle = weight[kIdleColumn];
+  split.power_range = power_range;
+  WindowSplit result =
+      split_windows(split, [&](const Segment& s) { return weight[columns.of(s)]; });
+  out.segment_energy_j = std::move(result.segment_energy_j);
+  out.segment_split_j = std::move(result.segment_split_j);
+  out.idle_split_j = result.idle_split_j;
   out.segment_shared_s = sweep->shared_time_s;
   out.applied = true;
   return out;

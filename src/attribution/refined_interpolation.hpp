@@ -18,6 +18,7 @@
 
 #include "attribution/energy_curve.hpp"
 #include "attribution/interval_sweep.hpp"
+#include "sampling/counter_uncertainty.hpp"
 
 namespace jouleprof::attribution {
 
@@ -33,6 +34,8 @@ struct Refinement {
   std::string why_not;                   // when not applied
   std::vector<double> segment_energy_j;  // per segment, when applied
   std::vector<double> segment_shared_s;  // per segment: w·ΔS
+  std::vector<double> segment_split_j;   // per segment: 95 % half-width (window_split.hpp)
+  double idle_split_j = 0.0;             // that of the idle stretches' energy
   double busy_s = 0.0;
   std::size_t windows = 0;          // whole update intervals in the fit
   std::size_t classes = 0;          // classes with busy time
@@ -47,9 +50,11 @@ struct Refinement {
 // attribution bounds and every knot strictly between them, and the segments are clipped to the
 // bounds; `as_read` is sweep_segments(segments, &curve, edges), whose energies are plain
 // interpolation's, so a caller falls back on them without sweeping again. Class ids index a
-// table of `class_count` classes (kNoClass: idle time).
+// table of `class_count` classes (kNoClass: idle time). `power_range` is what the channel's work
+// may draw, for the split's uncertainty.
 Refinement refine_interpolation(const std::vector<Segment>& segments, const EnergyCurve& curve,
                                 const std::vector<TimeNs>& edges, const SweepResult& as_read,
-                                std::size_t class_count, const RefinementLimits& limits);
+                                std::size_t class_count, const RefinementLimits& limits,
+                                PowerRange power_range);
 
 }  // namespace jouleprof::attribution

@@ -1,10 +1,11 @@
 #include "attribution/thread_activity.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <optional>
 #include <string_view>
+
+#include "core/parse.hpp"
 
 namespace jouleprof::attribution {
 namespace {
@@ -14,11 +15,7 @@ constexpr std::string_view kThreadChannelMarker = ":thread:";
 
 std::optional<long long> number_after(std::string_view text, std::string_view prefix) {
   if (text.size() <= prefix.size()) return std::nullopt;
-  const std::string_view digits = text.substr(prefix.size());
-  long long n = 0;
-  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-  if (ec != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
-  return n;
+  return to_integer<long long>(text.substr(prefix.size()));
 }
 
 }  // namespace

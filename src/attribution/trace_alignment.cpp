@@ -155,11 +155,11 @@ Status check_energy_reached_spans(const Profile& profile) {
 
 Status adopt_trace(Profile& profile, TraceImport imported, std::string_view trace_origin,
                    std::string_view samples_origin) {
-  auto& options = profile.meta.options;
-  options["trace.path"] = std::string(trace_origin);
-  options["trace.format"] = std::string(to_string(imported.format));
-  options["trace.clock_mapping"] = imported.clock_mapping;
-  options["trace.offset_ns"] = std::to_string(imported.offset_ns);
+  RecordedOptions::Trace& recorded = profile.meta.options.trace;
+  recorded.path = std::string(trace_origin);
+  recorded.format = imported.format;
+  recorded.clock_mapping = imported.clock_mapping;
+  recorded.offset_ns = imported.offset_ns;
   for (const std::string& w : imported.warnings)
     profile.warnings.push_back(fmt::format("{}: {}", trace_origin, w));
   const BackwardLinkStats& b = imported.backward;
@@ -167,9 +167,11 @@ Status adopt_trace(Profile& profile, TraceImport imported, std::string_view trac
     const auto share = [&](TimeNs part) {
       return static_cast<double>(part) / static_cast<double>(b.backward_ns);
     };
-    options["trace.backward_s"] = fmt::format("{:.9g}", ns_to_s(b.backward_ns));
-    options["trace.backward_linked_share"] = fmt::format("{:.6g}", share(b.linked_ns));
-    options["trace.backward_module_share"] = fmt::format("{:.6g}", share(b.module_ns));
+    recorded.backward_s = ns_to_s(b.backward_ns);
+    if (b.backward_ns > 0) {  // a backward pass without duration has no shares (not NaN)
+      recorded.backward_linked_share = share(b.linked_ns);
+      recorded.backward_module_share = share(b.module_ns);
+    }
     if (b.unlinked_share() > 0.05) {
       std::string why;
       if (b.linked_ns < b.backward_ns) {

@@ -6,114 +6,91 @@
 
 #include "capi/json_options.hpp"
 #include "capi/last_error.hpp"
-#include "core/json_brief.hpp"
 #include "jouleprof/jouleprof.h"
 #include "jouleprof/recording_attribution.hpp"
 
 namespace {
 
 namespace capi = jouleprof::capi;
-using jouleprof::invalid_input;
+using jouleprof::JsonFields;
+using nlohmann::json;
 
-constexpr std::string_view kCall = "jp_attribute";
+constexpr JsonFields kAttributeOptions("jp_attribute options_json");
 
-jouleprof::Status read_method(const nlohmann::json& options,
-                              jouleprof::RecordingAttributionOptions& out) {
-  const auto it = options.find("method");
-  if (it == options.end()) return jouleprof::Status::Ok();
-  const std::optional<jouleprof::AttributionMethod> method =
-      it->is_string() ? jouleprof::attribution_method_from_string(it->get<std::string>())
-                      : std::nullopt;
-  if (!method) {
-    return invalid_input(kCall, "method", it->dump(),
-                         "must be auto, interpolate, hold, regress, calibrated or time-split");
+jouleprof::Status read_names(const json& options, jouleprof::RecordingAttributionOptions& out) {
+  if (JsonFields::find(options, "method")) {
+    JP_TRY(out.method, kAttributeOptions.named<jouleprof::AttributionMethod>(
+                           options, "method", "", jouleprof::attribution_method_from_string,
+                           "auto, interpolate, hold, regress, calibrated, time-split"));
   }
-  out.method = *method;
-  return jouleprof::Status::Ok();
-}
-
-jouleprof::Status read_classes_and_window(const nlohmann::json& options,
-                                          jouleprof::RecordingAttributionOptions& out) {
-  if (const auto it = options.find("classes"); it != options.end()) {
-    const auto classes = it->is_string()
-                             ? jouleprof::span_classes_from_string(it->get<std::string>())
-                             : std::nullopt;
-    if (!classes) return invalid_input(kCall, "classes", it->dump(), "must be name or kernel");
-    out.classes = *classes;
+  if (JsonFields::find(options, "classes")) {
+    JP_TRY(out.classes,
+           kAttributeOptions.named<jouleprof::SpanClasses>(
+               options, "classes", "", jouleprof::span_classes_from_string, "name, kernel"));
   }
-  if (const auto it = options.find("window"); it != options.end()) {
-    const auto window = it->is_string()
-                            ? jouleprof::attribution_window_from_string(it->get<std::string>())
-                            : std::nullopt;
-    if (!window)
-      return invalid_input(kCall, "window", it->dump(), "must be \"run\" or \"timeline\"");
-    out.window = *window;
+  if (JsonFields::find(options, "window")) {
+    JP_TRY(out.window,
+           kAttributeOptions.named<jouleprof::AttributionWindow>(
+               options, "window", "", jouleprof::attribution_window_from_string, "run, timeline"));
   }
   return jouleprof::Status::Ok();
 }
 
-jouleprof::Status read_idle_power(const nlohmann::json& options,
+bool is_watts(double w) { return w >= 0.0; }
+
+// A number of watts for every top-level channel, or an object of them by channel id.
+jouleprof::Status read_idle_power(const json& options,
                                   jouleprof::RecordingAttributionOptions& out) {
-  const auto it = options.find("idle_power_w");
-  if (it == options.end()) return jouleprof::Status::Ok();
-  if (it->is_number() && it->get<double>() >= 0.0) {
-    out.idle_power_w = it->get<double>();
+  const json* idle = JsonFields::find(options, "idle_power_w");
+  if (idle == nullptr) return jouleprof::Status::Ok();
+  if (!idle->is_object()) {
+    JP_TRY(out.idle_power_w, kAttributeOptions.value<double>(
+                                 *idle, "idle_power_w", is_watts,
+                                 "is not a non-negative number of watts or an object of them"));
     return jouleprof::Status::Ok();
   }
-  if (!it->is_object()) {
-    return invalid_input(kCall, "idle_power_w", it->dump(),
-                         "must be a non-negative number of watts or an object of them");
-  }
-  for (const auto& [channel, watts] : it->items()) {
-    if (!watts.is_number() || watts.get<double>() < 0.0) {
-      return invalid_input(kCall, "idle_power_w." + channel, jouleprof::json_brief(watts),
-                           "must be a non-negative number of watts");
-    }
-    out.idle_power_w_by_channel[channel] = watts.get<double>();
+  for (const auto& [channel, w] : idle->items()) {
+    JP_TRY(out.idle_power_w_by_channel[channel],
+           kAttributeOptions.value<double>(w, "idle_power_w." + channel, is_watts,
+                                           "is not a non-negative number of watts"));
   }
   return jouleprof::Status::Ok();
 }
 
-jouleprof::Status read_channel_devices(const nlohmann::json& options,
+jouleprof::Status read_channel_devices(const json& options,
                                        jouleprof::RecordingAttributionOptions& out) {
-  const auto it = options.find("channel_devices");
-  if (it == options.end()) return jouleprof::Status::Ok();
-  if (!it->is_object()) {
-    return invalid_input(kCall, "channel_devices", jouleprof::json_brief(*it),
-                         "must be an object of channel id → device");
-  }
-  for (const auto& [channel, device] : it->items()) {
-    if (!device.is_string() || device.get<std::string>().empty()) {
-      return invalid_input(kCall, "channel_devices." + channel, jouleprof::json_brief(device),
-                           "must be a device name (cpu0, gpu0, …)");
-    }
-    out.channel_devices.emplace_back(channel, device.get<std::string>());
+  const json* devices = JsonFields::find(options, "channel_devices");
+  if (devices == nullptr) return jouleprof::Status::Ok();
+  JP_TRY(const json* checked, kAttributeOptions.object(*devices, "channel_devices"));
+  for (const auto& [channel, device] : checked->items()) {
+    JP_TRY(std::string name, kAttributeOptions.value<std::string>(
+                                 device, "channel_devices." + channel,
+                                 [](const std::string& d) { return !d.empty(); },
+                                 "is not a device name (cpu0, gpu0, …)"));
+    out.channel_devices.emplace_back(channel, std::move(name));
   }
   return jouleprof::Status::Ok();
 }
 
 jouleprof::Status attribute_files(const char* samples_path, const char* trace_path,
                                   const char* output_profile_path, const char* options_json) {
-  JP_TRY(const nlohmann::json options,
-         capi::parse_options_json(options_json, kCall,
+  JP_TRY(const json options,
+         capi::parse_options_json(options_json, kAttributeOptions,
                                   {"method", "classes", "idle_power_w", "window", "split_passes",
                                    "trace_offset_ns", "channel_devices", "meta", "calibration"}));
   jouleprof::RecordingFiles files;
   files.samples = samples_path;
-  JP_TRY(files.meta, capi::option_string(options, kCall, "meta", ""));
-  JP_TRY(files.calibration, capi::option_string(options, kCall, "calibration", ""));
+  JP_TRY(files.meta, kAttributeOptions.get_or<std::string>(options, "meta", "", ""));
+  JP_TRY(files.calibration, kAttributeOptions.get_or<std::string>(options, "calibration", "", ""));
   jouleprof::RecordingAttributionOptions attribution;
   if (trace_path != nullptr) attribution.trace_path = trace_path;
-  JP_RETURN_IF_ERROR(read_method(options, attribution));
-  JP_RETURN_IF_ERROR(read_classes_and_window(options, attribution));
+  JP_RETURN_IF_ERROR(read_names(options, attribution));
   JP_RETURN_IF_ERROR(read_idle_power(options, attribution));
   JP_RETURN_IF_ERROR(read_channel_devices(options, attribution));
-  JP_TRY(attribution.split_passes, capi::option_bool(options, kCall, "split_passes", true));
-  if (const auto it = options.find("trace_offset_ns"); it != options.end()) {
-    if (!it->is_number_integer())
-      return invalid_input(kCall, "trace_offset_ns", it->dump(), "must be an integer (ns)");
-    attribution.trace_offset_ns = it->get<jouleprof::TimeNs>();
-  }
+  JP_TRY(attribution.split_passes,
+         kAttributeOptions.get_or<bool>(options, "split_passes", "", true));
+  JP_TRY(attribution.trace_offset_ns,
+         kAttributeOptions.optional<jouleprof::TimeNs>(options, "trace_offset_ns", ""));
   JP_TRY(const jouleprof::AttributedRecording attributed,
          jouleprof::attribute_recording_files(files, std::move(attribution)));
   return jouleprof::write_profile_json(attributed.profile, output_profile_path);

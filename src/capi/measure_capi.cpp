@@ -1,6 +1,7 @@
 // The progress and gated-measurement section of the C API: jp_measure_gated runs a caller's
 // function through measure_gated() and hands the progress events to a jp_progress_fn.
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "capi/json_options.hpp"
@@ -18,40 +19,43 @@ using jouleprof::GatedOptions;
 using jouleprof::Result;
 namespace capi = jouleprof::capi;
 
-constexpr std::string_view kCall = "jp_measure_gated";
+using jouleprof::JsonFields;
+using nlohmann::json;
 
-Result<double> option_number(const nlohmann::json& options, const char* key, double fallback,
-                             bool integer) {
-  const auto it = options.find(key);
-  if (it == options.end()) return fallback;
-  if (!it->is_number() || it->get<double>() < 0.0 || (integer && !it->is_number_integer())) {
-    return jouleprof::invalid_input(
-        kCall, key, it->dump(),
-        integer ? "must be a non-negative integer" : "must be a non-negative number");
-  }
-  return it->get<double>();
-}
+constexpr JsonFields kMeasureOptions("jp_measure_gated options_json");
 
-Result<GatedOptions> gated_options(const nlohmann::json& options) {
-  JP_TRY(const std::string name, capi::option_string(options, kCall, "preset", "standard"));
-  const auto preset = jouleprof::gated_preset_from_string(name);
-  if (!preset) {
-    return jouleprof::invalid_input(kCall, "preset", name,
-                                    "must be fecom, standard, quick or kernel");
+Result<GatedOptions> gated_options(const json& options) {
+  jouleprof::GatedPreset preset = jouleprof::GatedPreset::kStandard;
+  if (JsonFields::find(options, "preset")) {
+    JP_TRY(preset, kMeasureOptions.named<jouleprof::GatedPreset>(
+                       options, "preset", "", jouleprof::gated_preset_from_string,
+                       "fecom, standard, quick, kernel"));
   }
-  GatedOptions o = jouleprof::gated_preset(*preset);
+  GatedOptions o = jouleprof::gated_preset(preset);
   std::string changed;
-  const auto count = [&](const char* key, std::size_t& field) -> jouleprof::Status {
-    JP_TRY(const double v, option_number(options, key, static_cast<double>(field), true));
-    if (options.contains(key)) changed += (changed.empty() ? "" : " ") + std::string(key);
-    field = static_cast<std::size_t>(v);
+  const auto note = [&](std::string_view key) {
+    changed += (changed.empty() ? "" : " ") + std::string(key);
+  };
+  const auto count = [&](std::string_view key, std::size_t& field) -> jouleprof::Status {
+    JP_TRY(const std::optional<std::size_t> v,
+           kMeasureOptions.optional<std::size_t>(options, key, ""));
+    if (v) {
+      field = *v;
+      note(key);
+    }
     return jouleprof::Status::Ok();
   };
-  const auto time = [&](const char* key, jouleprof::TimeNs& field,
+  const auto number = [&](std::string_view key) -> Result<std::optional<double>> {
+    JP_TRY(const std::optional<double> v, kMeasureOptions.optional<double>(
+                                              options, key, "", [](double x) { return x >= 0.0; },
+                                              "is not a non-negative number"));
+    if (v) note(key);
+    return v;
+  };
+  const auto time = [&](std::string_view key, jouleprof::TimeNs& field,
                         double unit_s) -> jouleprof::Status {
-    JP_TRY(const double v, option_number(options, key, jouleprof::ns_to_s(field) / unit_s, false));
-    if (options.contains(key)) changed += (changed.empty() ? "" : " ") + std::string(key);
-    field = jouleprof::s_to_ns(v * unit_s);
+    JP_TRY(const std::optional<double> v, number(key));
+    if (v) field = jouleprof::s_to_ns(*v * unit_s);
     return jouleprof::Status::Ok();
   };
   JP_RETURN_IF_ERROR(count("repetitions", o.repetitions));
@@ -62,9 +66,8 @@ Result<GatedOptions> gated_options(const nlohmann::json& options) {
   JP_RETURN_IF_ERROR(time("check_period_s", o.check_period_ns, 1.0));
   JP_RETURN_IF_ERROR(time("gate_timeout_s", o.gate_timeout_ns, 1.0));
   JP_RETURN_IF_ERROR(time("tail_wait_s", o.tail_wait_ns, 1.0));
-  JP_TRY(o.tolerance, option_number(options, "tolerance", o.tolerance, false));
-  if (options.contains("tolerance"))
-    changed += (changed.empty() ? "" : " ") + std::string("tolerance");
+  JP_TRY(const std::optional<double> tolerance, number("tolerance"));
+  if (tolerance) o.tolerance = *tolerance;
   if (!changed.empty()) o.preset += " (changed: " + changed + ")";
   return o;
 }
@@ -104,15 +107,16 @@ jp_status measure(const char* sources, const char* options_json, jp_measured_fn 
                   jp_progress_fn progress_fn, void* progress_user, const char* profile_path,
                   jp_gated_result* out) {
   if (fn == nullptr) return capi::fail(ErrorCode::kInvalidInput, "jp_measure_gated: fn is NULL");
-  Result<nlohmann::json> options = capi::parse_options_json(
-      options_json, kCall,
+  Result<json> options = capi::parse_options_json(
+      options_json, kMeasureOptions,
       {"preset", "repetitions", "warmup", "last_n", "min_updates", "interval_ms", "check_period_s",
        "gate_timeout_s", "tail_wait_s", "tolerance", "sysfs_root", "settings"});
   if (!options) return capi::fail(options.error());
   Result<GatedOptions> gated = gated_options(*options);
   if (!gated) return capi::fail(gated.error());
   jouleprof::MonitorOptions monitor_options;
-  Result<jouleprof::SourceOptions> source = capi::source_options(sources, *options, kCall);
+  Result<jouleprof::SourceOptions> source =
+      capi::source_options(sources, *options, kMeasureOptions);
   if (!source) return capi::fail(source.error());
   monitor_options.sources = *source;
   Result<std::unique_ptr<jouleprof::Monitor>> monitor = jouleprof::Monitor::open(monitor_options);

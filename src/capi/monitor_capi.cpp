@@ -30,69 +30,61 @@ using jouleprof::ErrorCode;
 using jouleprof::Result;
 namespace capi = jouleprof::capi;
 
-constexpr std::string_view kStartCall = "jp_monitor_start";
+using jouleprof::JsonFields;
+using nlohmann::json;
+
+constexpr JsonFields kMonitorOptions("jp_monitor_start options_json");
 
 // "observe": "self" (default: this process and its descendants), "none", {"pid": N} or
 // {"cgroup": "PATH"}.
-Result<std::shared_ptr<jouleprof::ObservedProcesses>> observed_processes(
-    const nlohmann::json& options) {
+Result<std::shared_ptr<jouleprof::ObservedProcesses>> observed_processes(const json& options) {
   using jouleprof::ObservedProcesses;
-  const auto it = options.find("observe");
-  if (it == options.end() || *it == "self") return ObservedProcesses::process_tree(getpid());
-  if (*it == "none") return std::shared_ptr<ObservedProcesses>();
-  if (it->is_object() && it->size() == 1 && it->contains("pid") &&
-      it->at("pid").is_number_integer() && it->at("pid").get<long long>() > 0) {
-    return ObservedProcesses::process_tree(static_cast<pid_t>(it->at("pid").get<long long>()));
+  const json* observe = JsonFields::find(options, "observe");
+  if (observe == nullptr || *observe == "self") return ObservedProcesses::process_tree(getpid());
+  if (*observe == "none") return std::shared_ptr<ObservedProcesses>();
+  if (observe->is_object() && observe->size() == 1 && observe->contains("pid")) {
+    JP_TRY(const pid_t pid,
+           kMonitorOptions.get<pid_t>(
+               *observe, "pid", "observe", [](pid_t p) { return p > 0; }, "is not a process id"));
+    return ObservedProcesses::process_tree(pid);
   }
-  if (it->is_object() && it->size() == 1 && it->contains("cgroup") &&
-      it->at("cgroup").is_string() && !it->at("cgroup").get<std::string>().empty()) {
-    return ObservedProcesses::cgroup(it->at("cgroup").get<std::string>());
+  if (observe->is_object() && observe->size() == 1 && observe->contains("cgroup")) {
+    JP_TRY(const std::string cgroup,
+           kMonitorOptions.get<std::string>(
+               *observe, "cgroup", "observe", [](const std::string& c) { return !c.empty(); },
+               "is empty"));
+    return ObservedProcesses::cgroup(cgroup);
   }
-  return jouleprof::invalid_input(
-      kStartCall, "observe", it->dump(),
-      "must be \"self\", \"none\", {\"pid\": N} or {\"cgroup\": \"PATH\"}");
+  return kMonitorOptions.bad_value(
+      "observe", *observe, "is not \"self\", \"none\", {\"pid\": N} or {\"cgroup\": \"PATH\"}");
 }
 
-Result<jouleprof::MonitorOptions> monitor_options(const char* sources,
-                                                  const nlohmann::json& options) {
+Result<jouleprof::MonitorOptions> monitor_options(const char* sources, const json& options) {
   jouleprof::MonitorOptions out;
-  if (sources != nullptr) out.sources.selected = jouleprof::split_source_list(sources);
-  if (const auto it = options.find("interval_ms"); it != options.end()) {
-    if (!it->is_number() || it->get<double>() <= 0.0) {
-      return jouleprof::invalid_input(kStartCall, "interval_ms", it->dump(),
-                                      "must be a positive number");
-    }
-    out.interval_ns = jouleprof::s_to_ns(it->get<double>() * 1e-3);
-  }
-  JP_TRY(out.sources.sysfs_root, capi::option_string(options, kStartCall, "sysfs_root", "/"));
+  JP_TRY(out.sources, capi::source_options(sources, options, kMonitorOptions));
+  JP_TRY(const std::optional<double> interval_ms,
+         kMonitorOptions.optional<double>(
+             options, "interval_ms", "", [](double ms) { return ms > 0.0; },
+             "is not a positive number"));
+  if (interval_ms) out.interval_ns = jouleprof::s_to_ns(*interval_ms * 1e-3);
   JP_TRY(out.sources.observed, observed_processes(options));
-  JP_TRY(const std::string static_share,
-         capi::option_string(options, kStartCall, "static_share", "cpu-time"));
-  const std::optional<jouleprof::StaticShare> rule =
-      jouleprof::static_share_from_string(static_share);
-  if (!rule) {
-    return jouleprof::invalid_input(kStartCall, "static_share", static_share,
-                                    "must be \"cpu-time\", \"none\" or \"all\"");
-  }
-  out.process_shares.static_share = *rule;
-  if (const auto it = options.find("settings"); it != options.end()) {
-    if (!it->is_object())
-      return jouleprof::invalid_input(kStartCall, "settings", it->dump(), "must be an object");
-    for (const auto& [key, value] : it->items()) {
-      JP_TRY(out.sources.settings[key], capi::option_text(value, kStartCall, "settings." + key));
-    }
+  if (JsonFields::find(options, "static_share")) {
+    JP_TRY(out.process_shares.static_share,
+           kMonitorOptions.named<jouleprof::StaticShare>(options, "static_share", "",
+                                                         jouleprof::static_share_from_string,
+                                                         "cpu-time, none, all"));
   }
   return out;
 }
 
 Result<std::unique_ptr<jp_monitor>> start_monitor(const char* sources, const char* options_json) {
-  JP_TRY(const nlohmann::json options,
-         capi::parse_options_json(options_json, kStartCall,
+  JP_TRY(const json options,
+         capi::parse_options_json(options_json, kMonitorOptions,
                                   {"interval_ms", "sysfs_root", "settings", "record_spans",
                                    "attribute", "observe", "static_share"}));
   auto handle = std::make_unique<jp_monitor>();
-  JP_TRY(handle->record_spans, capi::option_bool(options, kStartCall, "record_spans", true));
-  JP_TRY(handle->attribute, capi::option_bool(options, kStartCall, "attribute", true));
+  JP_TRY(handle->record_spans, kMonitorOptions.get_or<bool>(options, "record_spans", "", true));
+  JP_TRY(handle->attribute, kMonitorOptions.get_or<bool>(options, "attribute", "", true));
   JP_TRY(jouleprof::MonitorOptions settings, monitor_options(sources, options));
   // Recorded spans sit on this process's threads: their CPU time weighs them.
   if (handle->record_spans && settings.sources.observed) {
@@ -120,7 +112,7 @@ jp_status stop_monitor(std::unique_ptr<jp_monitor> handle, const char* profile_p
           fmt::format("the recorder dropped {} records (full per-thread buffers)", dropped));
     }
   }
-  profile.meta.options["capi.record_spans"] = handle->record_spans ? "true" : "false";
+  profile.meta.options.capi.record_spans = handle->record_spans;
   if (handle->attribute && !profile.timeline.spans().empty()) {
     // A failed attribution keeps the measurement, with a warning.
     if (const auto attributed = jouleprof::attribute_recording(profile, {}); !attributed) {

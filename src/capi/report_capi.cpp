@@ -4,6 +4,7 @@
 
 #include <exception>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "capi/json_options.hpp"
@@ -18,7 +19,7 @@ namespace {
 namespace capi = jouleprof::capi;
 using jouleprof::Status;
 
-constexpr std::string_view kFormatTreeCall = "jp_format_tree";
+constexpr jouleprof::JsonFields kFormatTreeOptions("jp_format_tree options_json");
 
 // What jp_format_tree returns: valid until the next call on this thread.
 thread_local std::string t_tree_text;
@@ -28,47 +29,37 @@ Status report_file(const char* profile_path, const char* format, const char* out
   return jouleprof::write_report(format, profile, jouleprof::ReportOptions{}, output_path);
 }
 
-jouleprof::Result<std::size_t> count_option(const nlohmann::json& options, const char* key,
+// A limit on what the table shows; a negative one is no limit.
+jouleprof::Result<std::size_t> count_option(const nlohmann::json& options, std::string_view key,
                                             std::size_t fallback) {
-  const auto it = options.find(key);
-  if (it == options.end()) return fallback;
-  if (!it->is_number_integer()) {
-    return jouleprof::invalid_input(kFormatTreeCall, key, it->dump(),
-                                    "must be an integer (negative: no limit)");
-  }
-  if (it->get<long long>() < 0) return std::numeric_limits<std::size_t>::max();
-  return it->get<std::size_t>();
+  JP_TRY(const std::optional<std::int64_t> count,
+         kFormatTreeOptions.optional<std::int64_t>(options, key, ""));
+  if (!count) return fallback;
+  if (*count < 0) return std::numeric_limits<std::size_t>::max();
+  return static_cast<std::size_t>(*count);
 }
 
 Status format_tree(const char* profile_path, const char* options_json) {
   JP_TRY(const nlohmann::json options,
          capi::parse_options_json(
-             options_json, kFormatTreeCall,
+             options_json, kFormatTreeOptions,
              {"max_depth", "max_rows", "max_children", "min_share", "top", "width", "full"}));
   jouleprof::ReportOptions report_options;
   jouleprof::TextViewOptions& view = report_options.text;
   // What a table of the tree shows: the run's channels and attribution are the profile's report.
   view.channels = false;
   view.attribution = false;
-  if (const auto it = options.find("max_depth"); it != options.end()) {
-    if (!it->is_number_integer()) {
-      return jouleprof::invalid_input(kFormatTreeCall, "max_depth", it->dump(),
-                                      "must be an integer (-1: every level)");
-    }
-    view.max_depth = it->get<int>();
-  }
+  JP_TRY(view.max_depth, kFormatTreeOptions.get_or<int>(options, "max_depth", "", view.max_depth));
   JP_TRY(view.max_rows, count_option(options, "max_rows", view.max_rows));
   JP_TRY(view.max_children, count_option(options, "max_children", view.max_children));
   JP_TRY(view.top_operators, count_option(options, "top", view.top_operators));
   JP_TRY(view.width, count_option(options, "width", view.width));
-  JP_TRY(view.full, capi::option_bool(options, kFormatTreeCall, "full", false));
-  if (const auto it = options.find("min_share"); it != options.end()) {
-    if (!it->is_number() || it->get<double>() < 0.0 || it->get<double>() > 1.0) {
-      return jouleprof::invalid_input(kFormatTreeCall, "min_share", it->dump(),
-                                      "must be a number from 0 to 1");
-    }
-    view.min_share = it->get<double>();
-  }
+  JP_TRY(view.full, kFormatTreeOptions.get_or<bool>(options, "full", "", false));
+  JP_TRY(const std::optional<double> min_share,
+         kFormatTreeOptions.optional<double>(
+             options, "min_share", "", [](double share) { return share >= 0.0 && share <= 1.0; },
+             "is not a number from 0 to 1"));
+  if (min_share) view.min_share = *min_share;
   JP_TRY(const jouleprof::Profile profile, jouleprof::read_profile_json(profile_path));
   if (!profile.tree) {
     return jouleprof::invalid_input(profile_path, "tree", "null",

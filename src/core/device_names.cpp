@@ -3,17 +3,22 @@
 #include <algorithm>
 
 namespace jouleprof {
+namespace {
 
-bool is_cpu_package_device(std::string_view device) {
-  constexpr std::string_view prefix = kWholeCpuDevice;
-  if (device.size() <= prefix.size() || device.substr(0, prefix.size()) != prefix) return false;
+// `device` is `prefix` followed by one or more digits ("cpu0", "gpu12").
+bool numbered(std::string_view device, std::string_view prefix) {
+  if (device.size() <= prefix.size() || !device.starts_with(prefix)) return false;
   const std::string_view digits = device.substr(prefix.size());
   return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-bool track_consumes_device(std::string_view track_device, std::string_view channel_device) {
-  if (track_device == channel_device || channel_device.empty()) return true;
-  return channel_device == kWholeCpuDevice && is_cpu_package_device(track_device);
+}  // namespace
+
+bool device_selects(std::string_view selector, std::string_view device) {
+  if (selector.empty() || selector == device) return true;
+  if (selector == kWholeCpuDevice) return numbered(device, "cpu");
+  if (selector == "gpu" || selector == "cuda") return device == "gpu" || numbered(device, "gpu");
+  return false;
 }
 
 }  // namespace jouleprof

@@ -16,6 +16,14 @@ std::string_view number_text(std::string_view text) {
   return text;
 }
 
+// The value of c as a digit of bases up to 36 ('7' -> 7, 'f' and 'F' -> 15); 36 for no digit.
+int digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
+  return 36;
+}
+
 template <typename T, typename... Base>
 std::optional<T> read_whole(std::string_view text, Base... base) {
   text = number_text(text);
@@ -33,6 +41,22 @@ std::string_view trim_ascii_space(std::string_view text) {
   while (!text.empty() && is_ascii_space(text.front())) text.remove_prefix(1);
   while (!text.empty() && is_ascii_space(text.back())) text.remove_suffix(1);
   return text;
+}
+
+bool looks_like_integer(std::string_view text, int base) {
+  text = number_text(text);
+  if (!text.empty() && text.front() == '-') text.remove_prefix(1);
+  if (text.empty()) return false;
+  for (const char c : text) {
+    if (digit_value(c) >= base) return false;
+  }
+  return true;
+}
+
+std::string_view leading_digits(std::string_view text) {
+  std::size_t end = 0;
+  while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+  return text.substr(0, end);
 }
 
 std::optional<double> to_number(std::string_view text) {

@@ -154,4 +154,29 @@ Provenance Profile::total_provenance() const {
   return tree ? tree->provenance : Provenance::kMeasured;
 }
 
+std::optional<EnergyBand> Profile::total_energy_band() const {
+  double below = 0.0;  // sums of squares of each channel's distance to its interval's ends
+  double above = 0.0;
+  double widest = -1.0;
+  bool any = false;
+  EnergyBand band;
+  for (const ChannelSummary& c : channels) {
+    const Series* s = find_series(c.channel_id);
+    if (s != nullptr && !s->channel().is_top_level()) continue;
+    if (!c.band) return std::nullopt;  // a total with an unbounded part has no interval
+    any = true;
+    below += (c.energy_j - c.band->low_j) * (c.energy_j - c.band->low_j);
+    above += (c.band->high_j - c.energy_j) * (c.band->high_j - c.energy_j);
+    if (c.band->half_width_j() > widest) {
+      widest = c.band->half_width_j();
+      band.dominant = c.band->dominant;
+    }
+  }
+  if (!any) return tree ? tree->band : std::nullopt;
+  const double total = total_energy_j();
+  band.low_j = total - std::sqrt(below);
+  band.high_j = total + std::sqrt(above);
+  return band;
+}
+
 }  // namespace jouleprof

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <concepts>
 #include <cstdint>
@@ -24,6 +25,8 @@
 #include <unordered_map>
 
 #include "core/json_brief.hpp"
+#include "core/json_fields.hpp"
+#include "core/json_file.hpp"
 #include "core/packed_columns.hpp"
 #include "core/text_file.hpp"
 #include "jouleprof/profile.hpp"
@@ -34,89 +37,6 @@ namespace {
 using nlohmann::json;
 
 constexpr int kMaxIndentLevels = 64;
-
-// Reading errors are thrown inside this file only and turned into an Error at the boundary.
-struct FieldError {
-  std::string field;
-  std::string problem;
-};
-
-// Where a field is: a fixed text, or a function that spells out a path when an error needs it.
-template <typename W>
-std::string spell(const W& where) {
-  if constexpr (std::invocable<const W&>) {
-    return where();
-  } else {
-    return std::string(where);
-  }
-}
-
-template <typename W>
-[[noreturn]] void fail(const W& where, std::string_view key, std::string problem) {
-  throw FieldError{spell(where) + "." + std::string(key), std::move(problem)};
-}
-
-template <typename W>
-const json& member(const json& j, const char* key, const W& where) {
-  if (!j.is_object()) throw FieldError{spell(where), "is not an object (" + json_brief(j) + ")"};
-  const auto it = j.find(key);
-  if (it == j.end()) fail(where, key, "missing");
-  return *it;
-}
-
-// Whether v is a whole number that T holds. nlohmann converts a float to an integer type with a
-// plain cast, undefined beyond its range (1e41 as time_ns, found by fuzzing); profile.json always
-// writes integral fields as integers.
-template <typename T>
-bool holds_integer(const json& v) {
-  using Limits = std::numeric_limits<T>;
-  if (v.is_number_unsigned()) {
-    return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(Limits::max());
-  }
-  if (!v.is_number_integer()) return false;
-  const auto x = v.get<std::int64_t>();
-  return x >= static_cast<std::int64_t>(Limits::min()) &&
-         (x < 0 || static_cast<std::uint64_t>(x) <= static_cast<std::uint64_t>(Limits::max()));
-}
-
-template <typename T, typename W>
-T get_field(const json& j, const char* key, const W& where) {
-  const json& v = member(j, key, where);
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    if (!holds_integer<T>(v)) {
-      fail(where, key, "is not a whole number in range (" + json_brief(v) + ")");
-    }
-  }
-  try {
-    return v.get<T>();
-  } catch (const json::exception&) {
-    fail(where, key, "has the wrong type (" + json_brief(v) + ")");
-  }
-}
-
-template <typename W>
-const json& array_field(const json& j, const char* key, const W& where) {
-  const json& v = member(j, key, where);
-  if (!v.is_array()) fail(where, key, "is not an array (" + json_brief(v) + ")");
-  return v;
-}
-
-template <typename T, typename W>
-std::optional<T> get_optional(const json& j, const char* key, const W& where) {
-  if (!j.is_object()) return std::nullopt;
-  const auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return std::nullopt;
-  return get_field<T>(j, key, where);
-}
-
-template <typename Enum, typename Parse, typename W>
-Enum get_enum(const json& j, const char* key, const W& where, Parse parse) {
-  const json& v = member(j, key, where);
-  if (!v.is_string()) fail(where, key, "has the wrong type (" + json_brief(v) + ")");
-  const auto value = parse(v.get_ref<const std::string&>());
-  if (!value) fail(where, key, "unknown value '" + v.get<std::string>() + "'");
-  return *value;
-}
 
 template <typename Enum, std::size_t N>
 std::optional<Enum> parse_by_name(std::string_view text) {
@@ -193,6 +113,25 @@ json stats_to_json(const RepetitionStats& s) {
 }
 
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(); }
+
+json band_end_json(const std::optional<EnergyBand>& band, double EnergyBand::*end) {
+  return band ? json((*band).*end) : json();
+}
+
+json dominant_term_json(const std::optional<EnergyBand>& band) {
+  return band ? json(to_string(band->dominant)) : json();
+}
+
+json uncertainty_to_json(const std::vector<UncertaintyPart>& parts) {
+  json out = json::array();
+  for (const UncertaintyPart& p : parts) {
+    out.push_back({{"term", to_string(p.term)},
+                   {"half_width_j", p.half_width_j},
+                   {"missing_low_j", p.missing_low_j},
+                   {"missing_high_j", p.missing_high_j}});
+  }
+  return out;
+}
 
 // A parent as a packed column holds it: 0 for none, else 1 + the zigzagged distance back from the
 // span to its parent (parents usually come shortly before their children).
@@ -297,7 +236,7 @@ json meta_to_json(const RunMetadata& m) {
       {"end_ns", m.end_ns},
       {"exit_code", m.exit_code ? json(*m.exit_code) : json()},
       {"partial", m.partial},
-      {"options", m.options},
+      {"options", recorded_option_entries(m.options)},
       {"grid_intensity_g_per_kwh", optional_json(m.grid_intensity_g_per_kwh)}};
 }
 
@@ -312,6 +251,12 @@ json channels_to_json(const std::vector<ChannelSummary>& summaries) {
                  {"mean_power_w", c.mean_power_w},
                  {"peak_power_w", c.peak_power_w},
                  {"provenance", to_string(c.provenance)}};
+    if (c.band) {
+      summary["energy_j_low"] = c.band->low_j;
+      summary["energy_j_high"] = c.band->high_j;
+      summary["uncertainty_dominant"] = to_string(c.band->dominant);
+      summary["uncertainty"] = uncertainty_to_json(c.uncertainty);
+    }
     // Process figures appear only where processes were observed (schema version 1 readers that
     // predate them ignore the keys).
     if (const std::optional<ProcessFigures>& f = c.process) {
@@ -415,6 +360,8 @@ void write_node_tail(JsonStream& w, const ProfileNode& n, int level) {
   w.member("dynamic_energy_j", optional_json(n.dynamic_energy_j), in);
   w.member("energy_by_channel_j", n.energy_by_channel_j, in);
   w.member("energy_j", n.energy_j, in);
+  w.member("energy_j_high", band_end_json(n.band, &EnergyBand::high_j), in);
+  w.member("energy_j_low", band_end_json(n.band, &EnergyBand::low_j), in);
   w.member("energy_stats", n.energy_stats ? stats_to_json(*n.energy_stats) : json(), in);
   w.member("name", n.name, in);
   w.member("pass", to_string(n.pass), in);
@@ -423,6 +370,7 @@ void write_node_tail(JsonStream& w, const ProfileNode& n, int level) {
   w.member("self_time_ns", n.self_time_ns, in);
   w.member("static_energy_j", optional_json(n.static_energy_j), in);
   w.member("time_ns", n.time_ns, in);
+  w.member("uncertainty_dominant", dominant_term_json(n.band), in);
   w.line(level);
   w.out() << '}';
 }
@@ -513,20 +461,23 @@ void upgrade_version_1(Channel& c) {
   c.device.resize(space);
 }
 
-Channel channel_from_json(const json& j, const std::string& where, int schema_version) {
+Result<Channel> channel_from_json(const JsonFields& f, const json& j, const std::string& where,
+                                  int schema_version) {
   Channel c;
-  c.id = get_field<std::string>(j, "id", where);
-  c.source = get_field<std::string>(j, "source", where);
-  c.device = get_field<std::string>(j, "device", where);
-  c.label = get_optional<std::string>(j, "label", where).value_or("");  // since version 2
-  c.domain = get_field<std::string>(j, "domain", where);
-  c.kind = get_enum<ChannelKind>(j, "kind", where, channel_kind_from_string);
-  c.provenance = get_enum<Provenance>(j, "provenance", where, provenance_from_string);
-  c.provenance_detail = get_field<std::string>(j, "provenance_detail", where);
-  c.parent_id = get_field<std::string>(j, "parent_id", where);
-  c.nominal_period_ns = get_field<TimeNs>(j, "nominal_period_ns", where);
-  c.measured_period_ns = get_field<TimeNs>(j, "measured_period_ns", where);
-  c.static_power_w = get_optional<double>(j, "static_power_w", where);
+  JP_TRY(c.id, f.get<std::string>(j, "id", where));
+  JP_TRY(c.source, f.get<std::string>(j, "source", where));
+  JP_TRY(c.device, f.get<std::string>(j, "device", where));
+  JP_TRY(const std::optional<std::string> label,
+         f.optional<std::string>(j, "label", where));  // since version 2
+  c.label = label.value_or("");
+  JP_TRY(c.domain, f.get<std::string>(j, "domain", where));
+  JP_TRY(c.kind, f.named<ChannelKind>(j, "kind", where, channel_kind_from_string));
+  JP_TRY(c.provenance, f.named<Provenance>(j, "provenance", where, provenance_from_string));
+  JP_TRY(c.provenance_detail, f.get<std::string>(j, "provenance_detail", where));
+  JP_TRY(c.parent_id, f.get<std::string>(j, "parent_id", where));
+  JP_TRY(c.nominal_period_ns, f.get<TimeNs>(j, "nominal_period_ns", where));
+  JP_TRY(c.measured_period_ns, f.get<TimeNs>(j, "measured_period_ns", where));
+  JP_TRY(c.static_power_w, f.optional<double>(j, "static_power_w", where));
   if (schema_version == 1) upgrade_version_1(c);
   return c;
 }
@@ -543,48 +494,50 @@ struct BlockColumns {
 
 // The packed block in `j` (an object with "encoding", "count" and "data"), opened; its row count
 // in `rows`. `field` names it in errors.
-PackedColumnsReader open_packed(const json& j, BlockColumns columns, std::uint64_t& rows,
-                                const std::string& field) {
-  const std::string encoding = get_field<std::string>(j, "encoding", field);
+Result<PackedColumnsReader> open_packed(const JsonFields& f, const json& j, BlockColumns columns,
+                                        std::uint64_t& rows, const std::string& field) {
+  JP_TRY(const std::string encoding, f.get<std::string>(j, "encoding", field));
   if (encoding != kPackedColumnsEncoding) {
-    throw FieldError{field + ".encoding",
-                     fmt::format("is '{}', not '{}'", encoding, kPackedColumnsEncoding)};
+    return f.error(field + ".encoding",
+                   fmt::format("is '{}', not '{}'", encoding, kPackedColumnsEncoding));
   }
-  rows = get_field<std::uint64_t>(j, "count", field);
-  const json& data = member(j, "data", field);
-  if (!data.is_string()) throw FieldError{field + ".data", "is not a string"};
-  const std::string& text = data.get_ref<const std::string&>();
+  JP_TRY(rows, f.get<std::uint64_t>(j, "count", field));
+  JP_TRY(const json* data, f.member(j, "data", field));
+  if (!data->is_string()) return f.error(field + ".data", "is not a string");
+  const std::string& text = data->get_ref<const std::string&>();
   const std::size_t max_bytes = columns.bytes > 0
                                     ? packed_text_bound(text.size())
                                     : packed_columns_bound(rows, columns.varints, columns.doubles);
   Result<PackedColumnsReader> reader = PackedColumnsReader::open(text, columns.count(), max_bytes);
-  if (!reader) throw FieldError{field + ".data", reader.error().message()};
-  return std::move(*reader);
+  if (!reader) return f.error(field + ".data", reader.error().message());
+  return reader;
 }
 
 // The end of a packed block: every column read to its end, no row short.
-void close_packed(const PackedColumnsReader& reader, bool rows_complete, std::uint64_t rows,
-                  const std::string& field) {
+Status close_packed(const JsonFields& f, const PackedColumnsReader& reader, bool rows_complete,
+                    std::uint64_t rows, const std::string& field) {
   if (!rows_complete) {
-    throw FieldError{field + ".data", fmt::format("holds fewer than its count of {} rows", rows)};
+    return f.error(field + ".data", fmt::format("holds fewer than its count of {} rows", rows));
   }
   if (!reader.at_end()) {
-    throw FieldError{field + ".data", fmt::format("holds more than its count of {} rows", rows)};
+    return f.error(field + ".data", fmt::format("holds more than its count of {} rows", rows));
   }
+  return Status::Ok();
 }
 
 // `at` names the sample, spelled only when it is refused.
 template <typename W>
-void append_sample(Series& s, TimeNs t_ns, double value, const W& at) {
+Status append_sample(const JsonFields& f, Series& s, TimeNs t_ns, double value, const W& at) {
   const Status st = s.append(t_ns, value);
-  if (!st) throw FieldError{spell(at), st.error().message()};
+  if (!st) return f.error_at(at, st.error().message());
+  return Status::Ok();
 }
 
-void read_samples(const json& samples, Series& s, const std::string& where) {
+Status read_samples(const JsonFields& f, const json& samples, Series& s, const std::string& where) {
   const std::string field = where + ".samples";
   if (samples.is_object()) {
     std::uint64_t rows = 0;
-    PackedColumnsReader reader = open_packed(samples, {1, 1, 0}, rows, field);
+    JP_TRY(PackedColumnsReader reader, open_packed(f, samples, {1, 1, 0}, rows, field));
     TimeNs t_ns = 0;
     bool complete = true;
     for (std::uint64_t i = 0; i < rows && complete; ++i) {
@@ -592,53 +545,95 @@ void read_samples(const json& samples, Series& s, const std::string& where) {
       double value = 0.0;
       complete =
           reader.next_signed(kSampleTimeDelta, delta) && reader.next_double(kSampleValue, value);
-      if (complete && __builtin_add_overflow(t_ns, delta, &t_ns)) {
-        throw FieldError{fmt::format("{}[{}]", field, i), "has a time beyond 64-bit nanoseconds"};
+      if (!complete) break;
+      if (__builtin_add_overflow(t_ns, delta, &t_ns)) {
+        return f.error(fmt::format("{}[{}]", field, i), "has a time beyond 64-bit nanoseconds");
       }
-      if (complete) append_sample(s, t_ns, value, [&] { return fmt::format("{}[{}]", field, i); });
+      JP_RETURN_IF_ERROR(
+          append_sample(f, s, t_ns, value, [&] { return fmt::format("{}[{}]", field, i); }));
     }
-    close_packed(reader, complete, rows, field);
-    return;
+    return close_packed(f, reader, complete, rows, field);
   }
-  if (!samples.is_array()) throw FieldError{field, "is not an array (" + json_brief(samples) + ")"};
+  if (!samples.is_array()) {
+    return f.error(field, "is not an array (" + json_brief(samples) + ")");
+  }
   for (std::size_t i = 0; i < samples.size(); ++i) {
     const json& pair = samples[i];
     const auto at = [&] { return fmt::format("{}[{}]", field, i); };
     if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() ||
         !pair[1].is_number()) {
-      throw FieldError{at(), "is not a [t_ns, value] pair (" + json_brief(pair) + ")"};
+      return f.error(at(), "is not a [t_ns, value] pair (" + json_brief(pair) + ")");
     }
-    append_sample(s, pair[0].get<TimeNs>(), pair[1].get<double>(), at);
+    JP_RETURN_IF_ERROR(append_sample(f, s, pair[0].get<TimeNs>(), pair[1].get<double>(), at));
   }
+  return Status::Ok();
 }
 
-Series series_from_json(const json& j, std::size_t index, int schema_version) {
+Result<Series> series_from_json(const JsonFields& f, const json& j, std::size_t index,
+                                int schema_version) {
   const auto where = [index] { return fmt::format("series[{}]", index); };
-  Series s(channel_from_json(member(j, "channel", where), where() + ".channel", schema_version));
-  read_samples(member(j, "samples", where), s, where());
+  JP_TRY(const json* channel, f.member(j, "channel", where));
+  JP_TRY(Channel c, channel_from_json(f, *channel, where() + ".channel", schema_version));
+  Series s(std::move(c));
+  JP_TRY(const json* samples, f.member(j, "samples", where));
+  JP_RETURN_IF_ERROR(read_samples(f, *samples, s, where()));
   const auto gaps_at = [&] { return where() + ".gaps"; };
-  for (const json& g : array_field(j, "gaps", where)) {
-    s.add_gap(Gap{get_field<TimeNs>(g, "begin_ns", gaps_at),
-                  get_field<TimeNs>(g, "end_ns", gaps_at),
-                  get_field<std::string>(g, "reason", gaps_at)});
+  JP_TRY(const json* gaps, f.array(j, "gaps", where));
+  for (const json& g : *gaps) {
+    Gap gap;
+    JP_TRY(gap.begin_ns, f.get<TimeNs>(g, "begin_ns", gaps_at));
+    JP_TRY(gap.end_ns, f.get<TimeNs>(g, "end_ns", gaps_at));
+    JP_TRY(gap.reason, f.get<std::string>(g, "reason", gaps_at));
+    s.add_gap(std::move(gap));
   }
   return s;
 }
 
-RepetitionStats stats_from_json(const json& j, const std::string& where) {
-  return RepetitionStats{
-      get_field<std::uint32_t>(j, "n", where), get_field<double>(j, "mean", where),
-      get_field<double>(j, "median", where),   get_field<double>(j, "stdev", where),
-      get_field<double>(j, "ci95_low", where), get_field<double>(j, "ci95_high", where)};
+Result<RepetitionStats> stats_from_json(const JsonFields& f, const json& j,
+                                        const std::string& where) {
+  RepetitionStats r;
+  JP_TRY(r.n, f.get<std::uint32_t>(j, "n", where));
+  JP_TRY(r.mean, f.get<double>(j, "mean", where));
+  JP_TRY(r.median, f.get<double>(j, "median", where));
+  JP_TRY(r.stdev, f.get<double>(j, "stdev", where));
+  JP_TRY(r.ci95_low, f.get<double>(j, "ci95_low", where));
+  JP_TRY(r.ci95_high, f.get<double>(j, "ci95_high", where));
+  return r;
+}
+
+// A figure's interval: energy_j_low and energy_j_high, both or neither (files before schema 3 have
+// neither), around the figure, with the term that dominates it.
+template <typename W>
+Result<std::optional<EnergyBand>> band_from_json(const JsonFields& f, const json& j,
+                                                 double energy_j, const W& where) {
+  JP_TRY(const std::optional<double> low, f.optional<double>(j, "energy_j_low", where));
+  JP_TRY(const std::optional<double> high, f.optional<double>(j, "energy_j_high", where));
+  if (!low && !high) return std::optional<EnergyBand>();
+  if (!low || !high) {
+    return f.error_at(where, "has one of energy_j_low and energy_j_high without the other");
+  }
+  if (!(*low <= energy_j && energy_j <= *high)) {
+    return f.error_at(where, fmt::format("has an interval [{}, {}] J that does not contain its "
+                                         "energy_j {}",
+                                         *low, *high, energy_j));
+  }
+  EnergyBand band;
+  band.low_j = *low;
+  band.high_j = *high;
+  JP_TRY(band.dominant,
+         f.named<UncertaintyTerm>(j, "uncertainty_dominant", where, uncertainty_term_from_string));
+  return std::optional<EnergyBand>(band);
 }
 
 // Every node of the tree, read breadth first; `parent` indexes this list, for error paths.
 class TreeReader {
  public:
-  ProfileNode read(const json& root) {
+  explicit TreeReader(const JsonFields& fields) : f_(fields) {}
+
+  Result<ProfileNode> read(const json& root) {
     ProfileNode tree;
     pending_.push_back({&root, &tree, kNone, 0});
-    for (std::size_t i = 0; i < pending_.size(); ++i) read_node(i);
+    for (std::size_t i = 0; i < pending_.size(); ++i) JP_RETURN_IF_ERROR(read_node(i));
     return tree;
   }
 
@@ -671,58 +666,64 @@ class TreeReader {
     return text;
   }
 
-  void read_node(std::size_t i) {
+  Status read_node(std::size_t i) {
     const json& j = *pending_[i].j;
     ProfileNode& n = *pending_[i].node;
     const auto where = [&] { return path(i); };
     if (pending_[i].parent != kNone && !j.is_object()) {
-      throw FieldError{path(pending_[i].parent) + ".children",
-                       "holds a node that is not an object (" + json_brief(j) + ")"};
+      return f_.error(path(pending_[i].parent) + ".children",
+                      "holds a node that is not an object (" + json_brief(j) + ")");
     }
-    n.name = get_field<std::string>(j, "name", where);
-    n.category = get_enum<SpanCategory>(j, "category", where, parse_by_name<SpanCategory, 9>);
-    n.pass = get_enum<Pass>(j, "pass", where, parse_by_name<Pass, 4>);
-    n.energy_j = get_field<double>(j, "energy_j", where);
-    n.self_energy_j = get_field<double>(j, "self_energy_j", where);
-    n.static_energy_j = get_optional<double>(j, "static_energy_j", where);
-    n.dynamic_energy_j = get_optional<double>(j, "dynamic_energy_j", where);
-    n.time_ns = get_field<TimeNs>(j, "time_ns", where);
-    n.self_time_ns = get_field<TimeNs>(j, "self_time_ns", where);
-    n.calls = get_field<std::uint64_t>(j, "calls", where);
-    n.provenance = get_enum<Provenance>(j, "provenance", where, provenance_from_string);
-    n.energy_by_channel_j =
-        get_field<std::map<std::string, double>>(j, "energy_by_channel_j", where);
+    JP_TRY(n.name, f_.get<std::string>(j, "name", where));
+    JP_TRY(n.category,
+           f_.named<SpanCategory>(j, "category", where, parse_by_name<SpanCategory, 9>));
+    JP_TRY(n.pass, f_.named<Pass>(j, "pass", where, parse_by_name<Pass, 4>));
+    JP_TRY(n.energy_j, f_.get<double>(j, "energy_j", where));
+    JP_TRY(n.self_energy_j, f_.get<double>(j, "self_energy_j", where));
+    JP_TRY(n.static_energy_j, f_.optional<double>(j, "static_energy_j", where));
+    JP_TRY(n.dynamic_energy_j, f_.optional<double>(j, "dynamic_energy_j", where));
+    JP_TRY(n.time_ns, f_.get<TimeNs>(j, "time_ns", where));
+    JP_TRY(n.self_time_ns, f_.get<TimeNs>(j, "self_time_ns", where));
+    JP_TRY(n.calls, f_.get<std::uint64_t>(j, "calls", where));
+    JP_TRY(n.provenance, f_.named<Provenance>(j, "provenance", where, provenance_from_string));
+    JP_TRY(n.energy_by_channel_j,
+           (f_.get<std::map<std::string, double>>(j, "energy_by_channel_j", where)));
     if (const auto it = j.find("energy_stats"); it != j.end() && !it->is_null()) {
-      n.energy_stats = stats_from_json(*it, where() + ".energy_stats");
+      JP_TRY(n.energy_stats, stats_from_json(f_, *it, where() + ".energy_stats"));
     }
-    const json& children = array_field(j, "children", where);
-    if (!children.empty() && pending_[i].depth + 1 >= kMaxProfileTreeDepth) {
-      fail(where, "children",
-           fmt::format("go deeper than the {} levels of the deepest tree jouleprof reads",
-                       kMaxProfileTreeDepth));
+    JP_TRY(n.band, band_from_json(f_, j, n.energy_j, where));
+    JP_TRY(const json* children, f_.array(j, "children", where));
+    if (!children->empty() && pending_[i].depth + 1 >= kMaxProfileTreeDepth) {
+      return f_.error(
+          where() + ".children",
+          fmt::format("go deeper than the {} levels of the deepest tree jouleprof reads",
+                      kMaxProfileTreeDepth));
     }
     // Sized once, so that the pointers queued below stay valid.
-    n.children.resize(children.size());
-    for (std::size_t c = 0; c < children.size(); ++c) {
-      pending_.push_back({&children[c], &n.children[c], i, pending_[i].depth + 1});
+    n.children.resize(children->size());
+    for (std::size_t c = 0; c < children->size(); ++c) {
+      pending_.push_back({&(*children)[c], &n.children[c], i, pending_[i].depth + 1});
     }
+    return Status::Ok();
   }
 
+  const JsonFields& f_;
   std::vector<Pending> pending_;
 };
 
 // A span read from either layout, checked against what the timeline holds; `count` is the number
 // of spans in the file (parents may come after their children). `at` is spelled only on an error.
 template <typename W>
-void add_checked_span(Timeline& t, const Span& s, std::size_t count, const W& at) {
-  if (s.end_ns < s.begin_ns) throw FieldError{spell(at), "ends before it begins"};
+Status add_checked_span(const JsonFields& f, Timeline& t, const Span& s, std::size_t count,
+                        const W& at) {
+  if (s.end_ns < s.begin_ns) return f.error_at(at, "ends before it begins");
   if (s.track >= t.tracks().size() || s.name >= t.names().size() ||
       (s.parent != kNoIndex && s.parent >= count) ||
       (s.attributes != kNoIndex && s.attributes >= t.attributes().size())) {
-    throw FieldError{spell(at),
-                     "refers to a track, name, parent or attribute set that does not exist"};
+    return f.error_at(at, "refers to a track, name, parent or attribute set that does not exist");
   }
   t.add_span(s);
+  return Status::Ok();
 }
 
 bool set_category_and_pass(Span& s, std::int64_t category, std::int64_t pass) {
@@ -735,11 +736,11 @@ bool set_category_and_pass(Span& s, std::int64_t category, std::int64_t pass) {
   return true;
 }
 
-void read_packed_spans(const json& j, Timeline& t) {
+Status read_packed_spans(const JsonFields& f, const json& j, Timeline& t) {
   const std::string field = "timeline.spans";
   std::uint64_t rows = 0;
-  PackedColumnsReader reader = open_packed(j, {kSpanColumns, 0, 0}, rows, field);
-  if (rows >= kNoIndex) throw FieldError{field + ".count", "is more spans than a timeline holds"};
+  JP_TRY(PackedColumnsReader reader, open_packed(f, j, {kSpanColumns, 0, 0}, rows, field));
+  if (rows >= kNoIndex) return f.error(field + ".count", "is more spans than a timeline holds");
   TimeNs begin_ns = 0;
   bool complete = true;
   for (std::uint64_t i = 0; i < rows && complete; ++i) {
@@ -757,7 +758,7 @@ void read_packed_spans(const json& j, Timeline& t) {
     if (__builtin_add_overflow(begin_ns, delta, &begin_ns) ||
         duration > static_cast<std::uint64_t>(std::numeric_limits<TimeNs>::max()) ||
         __builtin_add_overflow(begin_ns, static_cast<TimeNs>(duration), &s.end_ns)) {
-      throw FieldError{at(), "has a time beyond 64-bit nanoseconds"};
+      return f.error(at(), "has a time beyond 64-bit nanoseconds");
     }
     s.begin_ns = begin_ns;
     // Indices past 32 bits are made out of range, so add_checked_span refuses them.
@@ -772,24 +773,24 @@ void read_packed_spans(const json& j, Timeline& t) {
       std::int64_t parent_index = 0;
       if (__builtin_sub_overflow(static_cast<std::int64_t>(i), back, &parent_index) ||
           parent_index < 0 || static_cast<std::uint64_t>(parent_index) >= rows) {
-        throw FieldError{at(), "refers to a parent that does not exist"};
+        return f.error(at(), "refers to a parent that does not exist");
       }
       s.parent = static_cast<std::uint32_t>(parent_index);
     }
     if (!set_category_and_pass(s, static_cast<std::int64_t>(kind >> 2),
                                static_cast<std::int64_t>(kind & 3))) {
-      throw FieldError{at(), "has an unknown category or pass"};
+      return f.error(at(), "has an unknown category or pass");
     }
-    add_checked_span(t, s, rows, at);
+    JP_RETURN_IF_ERROR(add_checked_span(f, t, s, rows, at));
   }
-  close_packed(reader, complete, rows, field);
+  return close_packed(f, reader, complete, rows, field);
 }
 
-void read_packed_attributes(const json& j, Timeline& t) {
+Status read_packed_attributes(const JsonFields& f, const json& j, Timeline& t) {
   const std::string field = "timeline.attributes";
-  const auto keys = get_field<std::vector<std::string>>(j, "keys", field);
+  JP_TRY(const auto keys, f.get<std::vector<std::string>>(j, "keys", field));
   std::uint64_t rows = 0;
-  PackedColumnsReader reader = open_packed(j, {3, 0, 1}, rows, field);
+  JP_TRY(PackedColumnsReader reader, open_packed(f, j, {3, 0, 1}, rows, field));
   bool complete = true;
   for (std::uint64_t i = 0; i < rows && complete; ++i) {
     std::uint64_t pairs = 0;
@@ -803,104 +804,122 @@ void read_packed_attributes(const json& j, Timeline& t) {
                  reader.next_unsigned(kAttributeValueSize, size) &&
                  reader.next_bytes(kAttributeValueBytes, size, value);
       if (complete && key >= keys.size()) {
-        throw FieldError{fmt::format("{}[{}]", field, i),
-                         fmt::format("names key {} of the {} keys", key, keys.size())};
+        return f.error(fmt::format("{}[{}]", field, i),
+                       fmt::format("names key {} of the {} keys", key, keys.size()));
       }
       if (complete) set.emplace_back(keys[key], std::string(value));
     }
     if (complete) t.add_attributes(std::move(set));
   }
-  close_packed(reader, complete, rows, field);
+  return close_packed(f, reader, complete, rows, field);
 }
 
-void read_attributes(const json& attributes, Timeline& t) {
-  if (attributes.is_object()) {
-    read_packed_attributes(attributes, t);
-    return;
+// [["key", "value"], …]: pairs of strings.
+bool is_attribute_list(const json& set) {
+  if (!set.is_array()) return false;
+  for (const json& pair : set) {
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string() || !pair[1].is_string())
+      return false;
   }
+  return true;
+}
+
+Status read_attributes(const JsonFields& f, const json& attributes, Timeline& t) {
+  if (attributes.is_object()) return read_packed_attributes(f, attributes, t);
   if (!attributes.is_array()) {
-    throw FieldError{"timeline.attributes", "is not an array (" + json_brief(attributes) + ")"};
+    return f.error("timeline.attributes", "is not an array (" + json_brief(attributes) + ")");
   }
   for (std::size_t i = 0; i < attributes.size(); ++i) {
-    try {
-      t.add_attributes(attributes[i].get<Attributes>());
-    } catch (const json::exception&) {
-      throw FieldError{
-          fmt::format("timeline.attributes[{}]", i),
-          "is not a list of [key, value] string pairs (" + json_brief(attributes[i]) + ")"};
+    const json& set = attributes[i];
+    if (!is_attribute_list(set)) {
+      return f.error(fmt::format("timeline.attributes[{}]", i),
+                     "is not a list of [key, value] string pairs (" + json_brief(set) + ")");
     }
+    Attributes pairs;
+    pairs.reserve(set.size());
+    for (const json& pair : set) {
+      pairs.emplace_back(pair[0].get<std::string>(), pair[1].get<std::string>());
+    }
+    t.add_attributes(std::move(pairs));
   }
+  return Status::Ok();
 }
 
-void read_spans(const json& spans, Timeline& t) {
-  if (spans.is_object()) {
-    read_packed_spans(spans, t);
-    return;
-  }
+Status read_spans(const JsonFields& f, const json& spans, Timeline& t) {
+  if (spans.is_object()) return read_packed_spans(f, spans, t);
   if (!spans.is_array()) {
-    throw FieldError{"timeline.spans", "is not an array (" + json_brief(spans) + ")"};
+    return f.error("timeline.spans", "is not an array (" + json_brief(spans) + ")");
   }
   for (std::size_t i = 0; i < spans.size(); ++i) {
     const json& a = spans[i];
     const auto at = [&] { return fmt::format("timeline.spans[{}]", i); };
-    if (!a.is_array() || a.size() != 8) throw FieldError{at(), "is not an 8-element span array"};
+    if (!a.is_array() || a.size() != 8) return f.error(at(), "is not an 8-element span array");
     for (const json& v : a) {
       if (!v.is_number_integer()) {
-        throw FieldError{at(), "holds a value that is not an integer (" + json_brief(v) + ")"};
+        return f.error(at(), "holds a value that is not an integer (" + json_brief(v) + ")");
       }
     }
-    const auto index = [&](const json& v) -> std::uint32_t {
-      const auto x = v.get<std::int64_t>();
-      if (x < 0) return kNoIndex;
-      if (x >= static_cast<std::int64_t>(kNoIndex)) throw FieldError{at(), "index out of range"};
-      return static_cast<std::uint32_t>(x);
-    };
+    // Negative: none; past 32 bits: refused.
+    std::array<std::uint32_t, 4> indices{};
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      const auto x = a[2 + k].get<std::int64_t>();
+      if (x >= static_cast<std::int64_t>(kNoIndex)) return f.error(at(), "index out of range");
+      indices[k] = x < 0 ? kNoIndex : static_cast<std::uint32_t>(x);
+    }
     Span s;
     s.begin_ns = a[0].get<TimeNs>();
     s.end_ns = a[1].get<TimeNs>();
-    s.track = index(a[2]);
-    s.name = index(a[3]);
-    s.parent = index(a[4]);
-    s.attributes = index(a[5]);
+    s.track = indices[0];
+    s.name = indices[1];
+    s.parent = indices[2];
+    s.attributes = indices[3];
     if (!set_category_and_pass(s, a[6].get<std::int64_t>(), a[7].get<std::int64_t>())) {
-      throw FieldError{at(), "has an unknown category or pass"};
+      return f.error(at(), "has an unknown category or pass");
     }
-    add_checked_span(t, s, spans.size(), at);
+    JP_RETURN_IF_ERROR(add_checked_span(f, t, s, spans.size(), at));
   }
+  return Status::Ok();
 }
 
-Timeline timeline_from_json(const json& j) {
+Result<Timeline> timeline_from_json(const JsonFields& f, const json& j) {
   const char* where = "timeline";
   Timeline t;
-  const json& names = array_field(j, "names", where);
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (!names[i].is_string()) {
-      throw FieldError{fmt::format("timeline.names[{}]", i),
-                       "is not a string (" + json_brief(names[i]) + ")"};
+  JP_TRY(const json* names, f.array(j, "names", where));
+  for (std::size_t i = 0; i < names->size(); ++i) {
+    const json& name = (*names)[i];
+    if (!name.is_string()) {
+      return f.error(fmt::format("timeline.names[{}]", i),
+                     "is not a string (" + json_brief(name) + ")");
     }
-    t.intern(names[i].get_ref<const std::string&>());
+    t.intern(name.get_ref<const std::string&>());
   }
-  if (t.names().size() != names.size()) {
-    throw FieldError{"timeline.names", "holds the same name twice"};
+  if (t.names().size() != names->size()) {
+    return f.error("timeline.names", "holds the same name twice");
   }
-  for (const json& tr : array_field(j, "tracks", where)) {
-    t.add_track(
-        Track{get_enum<TrackKind>(tr, "kind", "timeline.tracks", parse_by_name<TrackKind, 3>),
-              get_field<std::string>(tr, "name", "timeline.tracks"),
-              get_field<std::string>(tr, "device", "timeline.tracks")});
+  JP_TRY(const json* tracks, f.array(j, "tracks", where));
+  for (const json& tr : *tracks) {
+    Track track;
+    JP_TRY(track.kind,
+           f.named<TrackKind>(tr, "kind", "timeline.tracks", parse_by_name<TrackKind, 3>));
+    JP_TRY(track.name, f.get<std::string>(tr, "name", "timeline.tracks"));
+    JP_TRY(track.device, f.get<std::string>(tr, "device", "timeline.tracks"));
+    t.add_track(std::move(track));
   }
-  read_attributes(member(j, "attributes", where), t);
-  read_spans(member(j, "spans", where), t);
+  JP_TRY(const json* attributes, f.member(j, "attributes", where));
+  JP_RETURN_IF_ERROR(read_attributes(f, *attributes, t));
+  JP_TRY(const json* spans, f.member(j, "spans", where));
+  JP_RETURN_IF_ERROR(read_spans(f, *spans, t));
   if (const std::optional<std::uint32_t> cycle = t.find_parent_cycle()) {
-    throw FieldError{fmt::format("timeline.spans[{}]", *cycle),
-                     "is its own ancestor (the parent indices form a cycle)"};
+    return f.error(fmt::format("timeline.spans[{}]", *cycle),
+                   "is its own ancestor (the parent indices form a cycle)");
   }
-  const json& marks = array_field(j, "marks", where);
-  for (std::size_t i = 0; i < marks.size(); ++i) {
-    const json& m = marks[i];
+  JP_TRY(const json* marks, f.array(j, "marks", where));
+  for (std::size_t i = 0; i < marks->size(); ++i) {
+    const json& m = (*marks)[i];
     if (!m.is_array() || m.size() != 3 || !m[0].is_number_integer() || !m[1].is_number_unsigned() ||
-        !m[2].is_number_unsigned()) {
-      throw FieldError{fmt::format("timeline.marks[{}]", i), "is not a [t_ns, track, name] array"};
+        !m[2].is_number_unsigned() || !json_holds_integer<std::uint32_t>(m[1]) ||
+        !json_holds_integer<std::uint32_t>(m[2])) {
+      return f.error(fmt::format("timeline.marks[{}]", i), "is not a [t_ns, track, name] array");
     }
     // Marks may name track 0 of a timeline without tracks (attribute's window marks): the
     // readers of marks check their indices.
@@ -909,99 +928,139 @@ Timeline timeline_from_json(const json& j) {
   return t;
 }
 
-Profile from_json(const json& j) {
-  Profile p;
-  if (get_field<std::string>(j, "schema", "profile") != "jouleprof.profile") {
-    throw FieldError{"profile.schema", "is not 'jouleprof.profile'"};
-  }
-  p.schema_version = get_field<int>(j, "schema_version", "profile");
-  if (p.schema_version > kProfileSchemaVersion) {
-    throw FieldError{"profile.schema_version",
-                     fmt::format("{} is newer than this jouleprof reads ({})", p.schema_version,
-                                 kProfileSchemaVersion)};
-  }
-  const json& meta = member(j, "meta", "profile");
-  RunMetadata& m = p.meta;
-  m.tool_version = get_field<std::string>(meta, "tool_version", "meta");
-  m.kind = get_field<std::string>(meta, "kind", "meta");
-  m.command = get_field<std::vector<std::string>>(meta, "command", "meta");
-  m.host = get_field<std::string>(meta, "host", "meta");
-  m.rank = get_optional<int>(meta, "rank", "meta");
-  m.world_size = get_optional<int>(meta, "world_size", "meta");
-  const json& anchor = member(meta, "anchor", "meta");
-  m.anchor = ClockAnchor{get_field<TimeNs>(anchor, "monotonic_ns", "meta.anchor"),
-                         get_field<TimeNs>(anchor, "realtime_ns", "meta.anchor")};
-  m.begin_ns = get_field<TimeNs>(meta, "begin_ns", "meta");
-  m.end_ns = get_field<TimeNs>(meta, "end_ns", "meta");
-  m.exit_code = get_optional<int>(meta, "exit_code", "meta");
-  m.partial = get_field<bool>(meta, "partial", "meta");
-  m.options = get_field<std::map<std::string, std::string>>(meta, "options", "meta");
-  m.grid_intensity_g_per_kwh = get_optional<double>(meta, "grid_intensity_g_per_kwh", "meta");
+Status read_meta(const JsonFields& f, const json& meta, RunMetadata& m) {
+  JP_TRY(m.tool_version, f.get<std::string>(meta, "tool_version", "meta"));
+  JP_TRY(m.kind, f.get<std::string>(meta, "kind", "meta"));
+  JP_TRY(m.command, f.get<std::vector<std::string>>(meta, "command", "meta"));
+  JP_TRY(m.host, f.get<std::string>(meta, "host", "meta"));
+  JP_TRY(m.rank, f.optional<int>(meta, "rank", "meta"));
+  JP_TRY(m.world_size, f.optional<int>(meta, "world_size", "meta"));
+  JP_TRY(const json* anchor, f.member(meta, "anchor", "meta"));
+  JP_TRY(m.anchor.monotonic_ns, f.get<TimeNs>(*anchor, "monotonic_ns", "meta.anchor"));
+  JP_TRY(m.anchor.realtime_ns, f.get<TimeNs>(*anchor, "realtime_ns", "meta.anchor"));
+  JP_TRY(m.begin_ns, f.get<TimeNs>(meta, "begin_ns", "meta"));
+  JP_TRY(m.end_ns, f.get<TimeNs>(meta, "end_ns", "meta"));
+  JP_TRY(m.exit_code, f.optional<int>(meta, "exit_code", "meta"));
+  JP_TRY(m.partial, f.get<bool>(meta, "partial", "meta"));
+  JP_TRY(const auto options, (f.get<std::map<std::string, std::string>>(meta, "options", "meta")));
+  JP_TRY(m.options, recorded_options_from_entries(options, f.origin()));
+  JP_TRY(m.grid_intensity_g_per_kwh, f.optional<double>(meta, "grid_intensity_g_per_kwh", "meta"));
+  return Status::Ok();
+}
 
-  const json& series = array_field(j, "series", "profile");
-  for (std::size_t i = 0; i < series.size(); ++i)
-    p.series.push_back(series_from_json(series[i], i, p.schema_version));
-  for (const json& c : array_field(j, "channels", "profile")) {
-    ChannelSummary s;
-    s.channel_id = get_field<std::string>(c, "channel_id", "channels");
-    const auto where = [&] { return "channels[" + s.channel_id + "]"; };
-    s.energy_j = get_field<double>(c, "energy_j", where);
-    s.idle_power_w = get_optional<double>(c, "idle_power_w", where);
-    s.net_energy_j = get_optional<double>(c, "net_energy_j", where);
-    s.duration_ns = get_field<TimeNs>(c, "duration_ns", where);
-    s.mean_power_w = get_field<double>(c, "mean_power_w", where);
-    s.peak_power_w = get_field<double>(c, "peak_power_w", where);
-    s.provenance = get_enum<Provenance>(c, "provenance", where, provenance_from_string);
-    if (const std::optional<double> process_j =
-            get_optional<double>(c, "process_energy_j", where)) {
-      ProcessFigures f;
-      f.energy_j = *process_j;
-      f.share = get_field<double>(c, "process_share", where);
-      f.dynamic_energy_j = get_optional<double>(c, "process_dynamic_energy_j", where);
-      f.others_activity_share = get_optional<double>(c, "others_activity_share", where);
-      f.rule = get_field<std::string>(c, "process_rule", where);
-      s.process = std::move(f);
+Result<ChannelSummary> channel_summary_from_json(const JsonFields& f, const json& c) {
+  ChannelSummary s;
+  JP_TRY(s.channel_id, f.get<std::string>(c, "channel_id", "channels"));
+  const auto where = [&] { return "channels[" + s.channel_id + "]"; };
+  JP_TRY(s.energy_j, f.get<double>(c, "energy_j", where));
+  JP_TRY(s.idle_power_w, f.optional<double>(c, "idle_power_w", where));
+  JP_TRY(s.net_energy_j, f.optional<double>(c, "net_energy_j", where));
+  JP_TRY(s.duration_ns, f.get<TimeNs>(c, "duration_ns", where));
+  JP_TRY(s.mean_power_w, f.get<double>(c, "mean_power_w", where));
+  JP_TRY(s.peak_power_w, f.get<double>(c, "peak_power_w", where));
+  JP_TRY(s.provenance, f.named<Provenance>(c, "provenance", where, provenance_from_string));
+  JP_TRY(s.band, band_from_json(f, c, s.energy_j, where));
+  if (s.band) {
+    JP_TRY(const json* parts, f.array(c, "uncertainty", where));
+    for (std::size_t k = 0; k < parts->size(); ++k) {
+      const auto at = [&] { return fmt::format("{}.uncertainty[{}]", where(), k); };
+      const json& part = (*parts)[k];
+      UncertaintyPart u;
+      JP_TRY(u.term, f.named<UncertaintyTerm>(part, "term", at, uncertainty_term_from_string));
+      JP_TRY(u.half_width_j, f.get<double>(part, "half_width_j", at));
+      JP_TRY(u.missing_low_j, f.get<double>(part, "missing_low_j", at));
+      JP_TRY(u.missing_high_j, f.get<double>(part, "missing_high_j", at));
+      s.uncertainty.push_back(u);
     }
+  }
+  JP_TRY(const std::optional<double> process_j, f.optional<double>(c, "process_energy_j", where));
+  if (process_j) {
+    ProcessFigures p;
+    p.energy_j = *process_j;
+    JP_TRY(p.share, f.get<double>(c, "process_share", where));
+    JP_TRY(p.dynamic_energy_j, f.optional<double>(c, "process_dynamic_energy_j", where));
+    JP_TRY(p.others_activity_share, f.optional<double>(c, "others_activity_share", where));
+    JP_TRY(p.rule, f.get<std::string>(c, "process_rule", where));
+    s.process = std::move(p);
+  }
+  return s;
+}
+
+Result<AttributionRecord> attribution_record_from_json(const JsonFields& f, const json& a) {
+  AttributionRecord r;
+  JP_TRY(r.channel_id, f.get<std::string>(a, "channel_id", "attribution"));
+  const auto where = [&] { return "attribution[" + r.channel_id + "]"; };
+  JP_TRY(const std::string method, f.get<std::string>(a, "method", where));
+  if (method != "none") {
+    r.method = attribution_method_from_string(method);
+    if (!r.method || *r.method == AttributionMethod::kAuto) {
+      return f.error(where() + ".method", "is not a method jouleprof knows ('" + method + "')");
+    }
+  }
+  JP_TRY(r.reason, f.get<std::string>(a, "reason", where));
+  JP_TRY(const auto names, (f.get<std::map<std::string, double>>(a, "diagnostics", where)));
+  Result<AttributionDiagnostics> diagnostics = diagnostics_from_names(names);
+  if (!diagnostics) return f.error(where() + ".diagnostics", diagnostics.error().message());
+  r.diagnostics = std::move(*diagnostics);
+  JP_TRY(r.notes, f.get<std::vector<std::string>>(a, "notes", where));
+  return r;
+}
+
+Result<EpochSummary> epoch_from_json(const JsonFields& f, const json& j, std::size_t index) {
+  const std::string where = fmt::format("epochs[{}]", index);
+  EpochSummary e;
+  JP_TRY(e.begin_ns, f.get<TimeNs>(j, "begin_ns", where));
+  JP_TRY(e.end_ns, f.get<TimeNs>(j, "end_ns", where));
+  JP_TRY(e.energy_j, f.get<double>(j, "energy_j", where));
+  JP_TRY(e.counter_updates, f.get<std::uint64_t>(j, "counter_updates", where));
+  if (e.end_ns < e.begin_ns) return f.error(where + ".end_ns", "is before its begin_ns");
+  return e;
+}
+
+Result<Profile> from_json(const JsonFields& f, const json& j) {
+  Profile p;
+  JP_TRY(const std::string schema, f.get<std::string>(j, "schema", "profile"));
+  if (schema != "jouleprof.profile") {
+    return f.error("profile.schema", "is not 'jouleprof.profile'");
+  }
+  JP_TRY(p.schema_version, f.get<int>(j, "schema_version", "profile"));
+  if (p.schema_version > kProfileSchemaVersion) {
+    return f.error("profile.schema_version",
+                   fmt::format("{} is newer than this jouleprof reads ({})", p.schema_version,
+                               kProfileSchemaVersion));
+  }
+  JP_TRY(const json* meta, f.member(j, "meta", "profile"));
+  JP_RETURN_IF_ERROR(read_meta(f, *meta, p.meta));
+
+  JP_TRY(const json* series, f.array(j, "series", "profile"));
+  for (std::size_t i = 0; i < series->size(); ++i) {
+    JP_TRY(Series s, series_from_json(f, (*series)[i], i, p.schema_version));
+    p.series.push_back(std::move(s));
+  }
+  JP_TRY(const json* channels, f.array(j, "channels", "profile"));
+  for (const json& c : *channels) {
+    JP_TRY(ChannelSummary s, channel_summary_from_json(f, c));
     p.channels.push_back(std::move(s));
   }
-  p.timeline = timeline_from_json(member(j, "timeline", "profile"));
+  JP_TRY(const json* timeline, f.member(j, "timeline", "profile"));
+  JP_TRY(p.timeline, timeline_from_json(f, *timeline));
   if (const auto tree = j.find("tree"); tree != j.end() && !tree->is_null()) {
-    p.tree = TreeReader().read(*tree);
+    JP_TRY(p.tree, TreeReader(f).read(*tree));
   }
-  for (const json& a : array_field(j, "attribution", "profile")) {
-    AttributionRecord r;
-    r.channel_id = get_field<std::string>(a, "channel_id", "attribution");
-    const auto where = [&] { return "attribution[" + r.channel_id + "]"; };
-    const std::string method = get_field<std::string>(a, "method", where);
-    if (method != "none") {
-      r.method = attribution_method_from_string(method);
-      if (!r.method || *r.method == AttributionMethod::kAuto) {
-        throw FieldError{where() + ".method", "is not a method jouleprof knows ('" + method + "')"};
-      }
-    }
-    r.reason = get_field<std::string>(a, "reason", where);
-    Result<AttributionDiagnostics> diagnostics =
-        diagnostics_from_names(get_field<std::map<std::string, double>>(a, "diagnostics", where));
-    if (!diagnostics) throw FieldError{where() + ".diagnostics", diagnostics.error().message()};
-    r.diagnostics = std::move(*diagnostics);
-    r.notes = get_field<std::vector<std::string>>(a, "notes", where);
+  JP_TRY(const json* attribution, f.array(j, "attribution", "profile"));
+  for (const json& a : *attribution) {
+    JP_TRY(AttributionRecord r, attribution_record_from_json(f, a));
     p.attribution.push_back(std::move(r));
   }
   // Profiles written before epochs were summarised have no "epochs".
   if (j.contains("epochs")) {
-    const json& epochs = array_field(j, "epochs", "profile");
-    for (std::size_t i = 0; i < epochs.size(); ++i) {
-      const std::string where = fmt::format("epochs[{}]", i);
-      EpochSummary e;
-      e.begin_ns = get_field<TimeNs>(epochs[i], "begin_ns", where);
-      e.end_ns = get_field<TimeNs>(epochs[i], "end_ns", where);
-      e.energy_j = get_field<double>(epochs[i], "energy_j", where);
-      e.counter_updates = get_field<std::uint64_t>(epochs[i], "counter_updates", where);
-      if (e.end_ns < e.begin_ns) throw FieldError{where + ".end_ns", "is before its begin_ns"};
+    JP_TRY(const json* epochs, f.array(j, "epochs", "profile"));
+    for (std::size_t i = 0; i < epochs->size(); ++i) {
+      JP_TRY(EpochSummary e, epoch_from_json(f, (*epochs)[i], i));
       p.epochs.push_back(e);
     }
   }
-  p.warnings = get_field<std::vector<std::string>>(j, "warnings", "profile");
+  JP_TRY(p.warnings, f.get<std::vector<std::string>>(j, "warnings", "profile"));
   return p;
 }
 
@@ -1014,20 +1073,8 @@ std::string profile_to_json_string(const Profile& profile, int indent, ProfileAr
 }
 
 Result<Profile> profile_from_json_string(const std::string& text, const std::string& origin) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    return Error(ErrorCode::kInvalidInput, fmt::format("{}: not valid JSON: {}", origin, e.what()));
-  }
-  try {
-    return from_json(j);
-  } catch (const FieldError& e) {
-    return Error(ErrorCode::kInvalidInput,
-                 fmt::format("{}: field '{}' {}", origin, e.field, e.problem));
-  } catch (const json::exception& e) {
-    return Error(ErrorCode::kInvalidInput, fmt::format("{}: {}", origin, e.what()));
-  }
+  JP_TRY(const json j, parse_json(text, origin));
+  return from_json(JsonFields(origin), j);
 }
 
 Status write_profile_json(const Profile& profile, const std::string& path, ProfileArrays arrays) {

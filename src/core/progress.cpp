@@ -1,7 +1,5 @@
 #include "jouleprof/progress.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -108,16 +106,6 @@ bool wait_until(TimeNs t_ns, ProgressReporter& progress) {
     progress.tick();
   }
   return !progress.stop_requested();
-}
-
-std::string format_duration(TimeNs ns) {
-  const double s = ns_to_s(std::max<TimeNs>(ns, 0));
-  if (s < 1.0) return fmt::format("{:.0f} ms", s * 1e3);
-  if (s < 10.0) return fmt::format("{:.1f} s", s);
-  const auto total = static_cast<long long>(s + 0.5);
-  if (total < 60) return fmt::format("{} s", total);
-  if (total < 3600) return fmt::format("{}:{:02}", total / 60, total % 60);
-  return fmt::format("{} h {:02} min", total / 3600, (total % 3600) / 60);
 }
 
 }  // namespace jouleprof

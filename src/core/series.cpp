@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/counter_knots.hpp"
+#include "core/gap_overlap.hpp"
 
 namespace jouleprof {
 
@@ -63,10 +64,7 @@ double Series::value_at(TimeNs t) const {
   return left.value + f * (right.value - left.value);
 }
 
-bool Series::in_gap(TimeNs a, TimeNs b) const {
-  return std::any_of(gaps_.begin(), gaps_.end(),
-                     [&](const Gap& g) { return a >= g.begin_ns && b <= g.end_ns; });
-}
+bool Series::in_gap(TimeNs a, TimeNs b) const { return has_gap_in(*this, a, b); }
 
 double Series::energy_between_j(TimeNs a, TimeNs b, IntegrationRule rule) const {
   if (empty() || b <= a) return 0.0;

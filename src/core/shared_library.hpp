@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace jouleprof {
 
@@ -33,6 +34,35 @@ class SharedLibrary {
   std::string path_;
   std::string error_;
   void* handle_ = nullptr;
+};
+
+// Binds a caller's typed function pointers to the exports of an open library and keeps the names
+// of the required ones it lacks, so that a loader can name every missing function at once:
+//
+//   FunctionBinder bind(library);
+//   bind.required(api.create, "XGBoosterCreate");
+//   bind.optional(api.energy, "nvmlDeviceGetTotalEnergyConsumption");  // may stay nullptr
+//   if (!bind.missing().empty()) ...                                    // "XGBoosterCreate", …
+class FunctionBinder {
+ public:
+  explicit FunctionBinder(const SharedLibrary& library) : library_(library) {}
+
+  template <typename Fn>
+  void required(Fn& slot, const char* name) {
+    slot = library_.function<Fn>(name);
+    if (slot == nullptr) missing_.emplace_back(name);
+  }
+  template <typename Fn>
+  void optional(Fn& slot, const char* name) {
+    slot = library_.function<Fn>(name);
+  }
+
+  // The required functions the library lacks, in the order they were asked for.
+  const std::vector<std::string>& missing() const { return missing_; }
+
+ private:
+  const SharedLibrary& library_;
+  std::vector<std::string> missing_;
 };
 
 // The value of the environment variable `variable` when it is set and not empty, else `fallback`.

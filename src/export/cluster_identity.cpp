@@ -1,9 +1,9 @@
 #include <unistd.h>
 
-#include <charconv>
 #include <climits>
 #include <cstdlib>
 
+#include "core/parse.hpp"
 #include "jouleprof/cluster.hpp"
 
 namespace jouleprof {
@@ -35,10 +35,8 @@ std::optional<int> read_int(const EnvLookup& env, const char* name,
   if (name == nullptr) return std::nullopt;
   const char* text = env(name);
   if (text == nullptr || *text == '\0') return std::nullopt;
-  const std::string_view s(text);
-  int value = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || end != s.data() + s.size() || value < 0) {
+  const std::optional<int> value = to_integer<int>(text);
+  if (!value || *value < 0) {
     warnings.push_back(std::string("environment variable ") + name + " has value '" + text +
                        "': not a non-negative integer; ignored");
     return std::nullopt;
@@ -80,12 +78,11 @@ ClusterIdentity detect_cluster_identity(const EnvLookup& env_in) {
 void apply_cluster_identity(const ClusterIdentity& identity, RunMetadata& meta) {
   if (!identity.host.empty()) meta.host = identity.host;
   if (identity.launcher.empty()) return;
-  meta.options["cluster.launcher"] = identity.launcher;
+  meta.options.cluster.launcher = identity.launcher;
   if (identity.rank) meta.rank = identity.rank;
   if (identity.world_size) meta.world_size = identity.world_size;
-  if (identity.local_rank)
-    meta.options["cluster.local_rank"] = std::to_string(*identity.local_rank);
-  if (identity.node_rank) meta.options["cluster.node_rank"] = std::to_string(*identity.node_rank);
+  if (identity.local_rank) meta.options.cluster.local_rank = identity.local_rank;
+  if (identity.node_rank) meta.options.cluster.node_rank = identity.node_rank;
 }
 
 }  // namespace jouleprof

@@ -193,7 +193,7 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
   m.command = first.meta.command;
   m.anchor = first.meta.anchor;
   m.world_size = static_cast<int>(profiles.size());
-  m.options["merge.ranks"] = std::to_string(profiles.size());
+  m.options.merge.ranks = profiles.size();
 
   std::map<std::pair<int, std::string>, std::size_t> seen;
   std::set<std::string> hosts;
@@ -221,8 +221,8 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
     if (!offset && i > 0)
       merged.warnings.push_back(origin(i) + ": no clock anchor; its times are used unshifted");
     const TimeNs shift = offset.value_or(0);
-    m.options["merge.origin." + label] = origin(i);
-    m.options["merge.offset_ns." + label] = std::to_string(shift);
+    m.options.merge.origin[label] = origin(i);
+    m.options.merge.offset_ns[label] = shift;
 
     // Run window and outcome.
     if (p.meta.end_ns > p.meta.begin_ns) {
@@ -233,7 +233,7 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
     }
     if (p.meta.exit_code && (!m.exit_code || *m.exit_code == 0)) m.exit_code = p.meta.exit_code;
     m.partial = m.partial || p.meta.partial;
-    m.options["merge.rank_energy_j." + label] = fmt::format("{:.9g}", energy_total_of(p));
+    m.options.merge.rank_energy_j[label] = energy_total_of(p);
 
     JP_RETURN_IF_ERROR(append_channels(p, prefix, host, shift, copies, merged));
     JP_RETURN_IF_ERROR(append_timeline(p, origin(i), prefix, shift, merged.timeline));
@@ -258,8 +258,7 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
     if (s != nullptr && !s->channel().is_top_level()) continue;
     host_energy_j[copies.host_of_channel[c.channel_id]] += c.energy_j;
   }
-  for (const auto& [host, j] : host_energy_j)
-    m.options["merge.host_energy_j." + host] = fmt::format("{:.9g}", j);
+  m.options.merge.host_energy_j = host_energy_j;
   for (const auto& [host, ids] : copies.shared_channels) {
     std::string list;
     for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;

@@ -21,16 +21,6 @@ std::optional<SpanClasses> span_classes_from_string(std::string_view text) {
   return std::nullopt;
 }
 
-std::string_view to_string(AttributionWindow window) {
-  return window == AttributionWindow::kTimeline ? "timeline" : "run";
-}
-
-std::optional<AttributionWindow> attribution_window_from_string(std::string_view text) {
-  if (text == "run") return AttributionWindow::kRun;
-  if (text == "timeline") return AttributionWindow::kTimeline;
-  return std::nullopt;
-}
-
 namespace {
 
 // Every id is checked before any channel moves.
@@ -111,7 +101,7 @@ Result<RecordingAttribution> attribute_recording(Profile& profile,
   for (const auto& [name, t] : options.marks)
     profile.timeline.add_mark(Mark{t, 0, profile.timeline.intern(name)});
   JP_RETURN_IF_ERROR(attribute_profile(profile, attribution_options(profile, options)));
-  profile.meta.options["attribution.window"] = std::string(to_string(options.window));
+  profile.meta.options.attribution.window = options.window;
   summarize_epochs(profile);
   JP_RETURN_IF_ERROR(attribution::check_energy_reached_spans(profile));
   return found;

@@ -13,7 +13,7 @@
 #include "jouleprof/history.hpp"
 #include "jouleprof/recording_attribution.hpp"
 #include "jouleprof/samples_csv.hpp"
-#include "nvtx/child_spans.hpp"
+#include "pipelines/child_spans.hpp"
 #include "training/epoch_log.hpp"
 
 namespace jouleprof {
@@ -87,7 +87,7 @@ void add_epoch_marks(const std::vector<EpochBoundary>& boundaries, Profile& prof
 
 // The child's span dump, attributed as any trace is; what goes wrong is a warning, since the
 // measurement stands without the spans.
-void attribute_child_spans(const nvtx::ChildSpanCapture& capture, Profile& profile) {
+void attribute_child_spans(const ChildSpanCapture& capture, Profile& profile) {
   if (!fs::exists(capture.spans_path)) {
     profile.warnings.push_back(fmt::format(
         "no spans came back from the command ({} was not written: it never loaded libjouleprof, "
@@ -112,17 +112,15 @@ void attribute_child_spans(const nvtx::ChildSpanCapture& capture, Profile& profi
 void record_run_options(const RunOptions& options, RunMetadata& meta) {
   // Divided by exact powers of ten, so that a whole number of ns prints as the decimal it is
   // (0.3 ms, not 0.30000000000000004).
-  meta.options["run.idle_s"] = fmt::format("{}", static_cast<double>(options.idle_ns) / 1e9);
+  meta.options.run.idle_s = static_cast<double>(options.idle_ns) / 1e9;
   if (options.monitor.interval_ns > 0)
-    meta.options["run.interval_ms"] =
-        fmt::format("{}", static_cast<double>(options.monitor.interval_ns) / 1e6);
+    meta.options.run.interval_ms = static_cast<double>(options.monitor.interval_ns) / 1e6;
   if (!options.monitor.sources.selected.empty())
-    meta.options["run.source"] =
-        fmt::format("{}", fmt::join(options.monitor.sources.selected, ","));
+    meta.options.run.source = fmt::format("{}", fmt::join(options.monitor.sources.selected, ","));
   if (options.monitor.sources.sysfs_root != "/")
-    meta.options["run.sysfs_root"] = options.monitor.sources.sysfs_root;
+    meta.options.run.sysfs_root = options.monitor.sources.sysfs_root;
   for (const auto& [key, value] : options.monitor.sources.settings)
-    meta.options["setting." + key] = value;
+    meta.options.settings[key] = value;
 }
 
 // profile.json and samples.csv; when they cannot be written (a full disk, a directory removed
@@ -186,15 +184,15 @@ Result<RunMeasurement> measure_run(const RunOptions& options) {
     if (options.on_status) options.on_status(s);
   };
   // Spans: the child inherits the variables that make it record and write its dump at exit.
-  std::optional<nvtx::ChildSpanCapture> capture;
+  std::optional<ChildSpanCapture> capture;
   if (spans) {
     std::string nvtx_library;
     if (options.nvtx) {
-      JP_TRY(nvtx_library, nvtx::find_nvtx_library());
+      JP_TRY(nvtx_library, find_nvtx_library());
     }
     const fs::path spans_dir =
         fs::temp_directory_path() / fmt::format("jouleprof-spans-{}", getpid());
-    JP_TRY(capture, nvtx::prepare_child_span_capture(spans_dir.string(), nvtx_library));
+    JP_TRY(capture, prepare_child_span_capture(spans_dir.string(), nvtx_library));
     measurement.environment.insert(measurement.environment.end(), capture->environment.begin(),
                                    capture->environment.end());
   }
@@ -212,7 +210,7 @@ Result<RunMeasurement> measure_run(const RunOptions& options) {
   if (epochs) {
     report_epochs(epochs->poll(profile.series, profile.meta.begin_ns));  // after the last tick
     fs::remove(epoch_file);
-    profile.meta.options["epochs.total"] = std::to_string(*options.epochs);
+    profile.meta.options.epochs.total = *options.epochs;
     if (epochs->epoch_energies_j().empty()) {
       profile.warnings.push_back(
           fmt::format("--epochs {}: the command reported no epoch end (call "

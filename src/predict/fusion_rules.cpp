@@ -6,8 +6,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/json_brief.hpp"
-#include "core/text_file.hpp"
+#include "core/json_fields.hpp"
+#include "core/json_file.hpp"
 
 namespace jouleprof::predict {
 
@@ -17,27 +17,17 @@ bool FusionRules::fusible(std::string_view producer_op, std::string_view consume
 }
 
 Result<FusionRules> FusionRules::from_file(const std::filesystem::path& path) {
-  JP_TRY(const std::string text, read_text_file(path.string(), "fusion rules file"));
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    return invalid_input(path.string(), "JSON", "", e.what());
-  }
-  if (!doc.is_object())
-    return invalid_input(path.string(), "top level", "", "expected an object of rules");
+  JP_TRY(const nlohmann::json doc, read_json_file(path.string(), "fusion rules file"));
+  const std::string file = path.string();
+  const JsonFields f(file);
+  JP_TRY(const nlohmann::json* rule_set, f.object(doc, "(document)"));
   std::map<std::string, bool> obey;
-  for (const auto& [name, rule] : doc.items()) {
+  for (const auto& [name, rule] : rule_set->items()) {
     if (name.rfind("BF_", 0) != 0) {
-      return invalid_input(path.string(), name, "",
-                           "rule names have the form BF_<producer>_<consumer>");
+      return f.error(name, "is not a rule name of the form BF_<producer>_<consumer>");
     }
-    auto flag = rule.is_object() ? rule.find("obey") : rule.end();
-    if (!rule.is_object() || flag == rule.end() || !flag->is_boolean()) {
-      return invalid_input(path.string(), name + ".obey", json_brief(rule),
-                           "expected {\"obey\": true|false}");
-    }
-    obey.emplace(name, flag->get<bool>());
+    JP_TRY(const bool flag, f.get<bool>(rule, "obey", name));
+    obey.emplace(name, flag);
   }
   FusionRules rules(std::move(obey));
   rules.origin_ = path.string();

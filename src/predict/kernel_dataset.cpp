@@ -8,11 +8,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "core/json_brief.hpp"
+#include "core/csv.hpp"
+#include "core/json_fields.hpp"
+#include "core/json_file.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "jouleprof/channel.hpp"
-#include "predict/csv_table.hpp"
 
 namespace jouleprof::predict {
 namespace {
@@ -20,32 +20,11 @@ namespace {
 using nlohmann::json;
 using KernelKey = std::pair<std::string, std::string>;  // (type, ID)
 
-Result<json> read_json_file(const std::filesystem::path& path) {
-  JP_TRY(const std::string text, read_text_file(path.string(), "kernel JSON file"));
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    return invalid_input(path.string(), "JSON", "", e.what());
-  }
-}
-
-// A config value: an integer, or (for concat and add) the list of input channels.
-Result<int> int_field(const std::string& where, const json& config, const char* key) {
-  auto it = config.find(key);
-  if (it == config.end()) return invalid_input(where, key, "", "config key missing");
-  if (!it->is_number_integer()) return invalid_input(where, key, it->dump(), "not an integer");
-  return it->get<int>();
-}
-
-int optional_int(const json& config, const char* key) {
-  auto it = config.find(key);
-  return it != config.end() && it->is_number_integer() ? it->get<int>() : 0;
-}
-
 // The config keys each feature set needs; pool strides are "POOL_STRIDES" in nn-Meter's pooling
 // kernels and "STRIDES" elsewhere.
-Result<KernelConfig> config_from_json(const std::string& where, const std::string& type,
-                                      const std::string& id, const json& config) {
+Result<KernelConfig> config_from_json(const JsonFields& f, const std::string& where,
+                                      const std::string& type, const std::string& id,
+                                      const json& config) {
   KernelConfig k;
   k.name = id;
   k.op = type;
@@ -53,66 +32,60 @@ Result<KernelConfig> config_from_json(const std::string& where, const std::strin
     case FeatureSet::kConv:
     case FeatureSet::kDwconv:
     case FeatureSet::kPool: {
-      JP_TRY(k.hw, int_field(where, config, "HW"));
-      JP_TRY(k.cin, int_field(where, config, "CIN"));
+      JP_TRY(k.hw, f.get<int>(config, "HW", where));
+      JP_TRY(k.cin, f.get<int>(config, "CIN", where));
       if (feature_set_of(predictor_type(type)) == FeatureSet::kPool) {
-        k.cout = config.contains("COUT") ? optional_int(config, "COUT") : k.cin;  // pools keep C
+        JP_TRY(k.cout, f.get_or<int>(config, "COUT", where, k.cin));  // pools keep C
       } else {
-        JP_TRY(k.cout, int_field(where, config, "COUT"));
+        JP_TRY(k.cout, f.get<int>(config, "COUT", where));
       }
-      JP_TRY(k.kernel_size, int_field(where, config, "KERNEL_SIZE"));
-      if (config.contains("POOL_STRIDES")) {
-        JP_TRY(k.stride, int_field(where, config, "POOL_STRIDES"));
-      } else {
-        JP_TRY(k.stride, int_field(where, config, "STRIDES"));
-      }
+      JP_TRY(k.kernel_size, f.get<int>(config, "KERNEL_SIZE", where));
+      const bool pool_strides = JsonFields::find(config, "POOL_STRIDES") != nullptr;
+      JP_TRY(k.stride, f.get<int>(config, pool_strides ? "POOL_STRIDES" : "STRIDES", where));
       break;
     }
     case FeatureSet::kFc: {
-      JP_TRY(k.cin, int_field(where, config, "CIN"));
-      JP_TRY(k.cout, int_field(where, config, "COUT"));
+      JP_TRY(k.cin, f.get<int>(config, "CIN", where));
+      JP_TRY(k.cout, f.get<int>(config, "COUT", where));
       break;
     }
     case FeatureSet::kAdd: {
-      JP_TRY(k.hw, int_field(where, config, "HW"));
-      JP_TRY(int cin1, int_field(where, config, "CIN1"));
-      JP_TRY(int cin2, int_field(where, config, "CIN2"));
+      JP_TRY(k.hw, f.get<int>(config, "HW", where));
+      JP_TRY(int cin1, f.get<int>(config, "CIN1", where));
+      JP_TRY(int cin2, f.get<int>(config, "CIN2", where));
       k.input_channels = {cin1, cin2};
       k.cin = cin1;
       break;
     }
     case FeatureSet::kConcat: {
-      JP_TRY(k.hw, int_field(where, config, "HW"));
-      auto cins = config.find("CINS");
-      if (cins == config.end() || !cins->is_array()) {
-        return invalid_input(where, "CINS", "", "config key missing (list of input channels)");
-      }
-      for (const json& c : *cins) {
-        if (!c.is_number_integer())
-          return invalid_input(where, "CINS", json_brief(c), "not an integer");
-        k.input_channels.push_back(c.get<int>());
+      JP_TRY(k.hw, f.get<int>(config, "HW", where));
+      JP_TRY(const json* cins, f.array(config, "CINS", where));
+      for (std::size_t i = 0; i < cins->size(); ++i) {
+        JP_TRY(int cin,
+               f.value<int>((*cins)[i], [&] { return fmt::format("{}.CINS[{}]", where, i); }));
+        k.input_channels.push_back(cin);
       }
       break;
     }
     case FeatureSet::kOthers: {
-      JP_TRY(k.hw, int_field(where, config, "HW"));
-      JP_TRY(k.cin, int_field(where, config, "CIN"));
-      k.cout = optional_int(config, "COUT");
+      JP_TRY(k.hw, f.get<int>(config, "HW", where));
+      JP_TRY(k.cin, f.get<int>(config, "CIN", where));
+      JP_TRY(k.cout, f.get_or<int>(config, "COUT", where, 0));
       break;
     }
   }
   return k;
 }
 
-Result<double> energy_value(const std::string& where, const json& entry) {
-  auto it = entry.find("energy");
-  if (it == entry.end()) return invalid_input(where, "energy", "", "key missing");
-  std::optional<double> value;
-  if (it->is_number()) value = it->get<double>();
-  if (it->is_string()) value = to_number(it->get<std::string>());
-  if (!value) return invalid_input(where, "energy", it->dump(), "not a number");
-  if (*value <= 0.0) return invalid_input(where, "energy", it->dump(), "must be positive (mJ)");
-  return *value;
+// nn-Meter writes energies as numbers or as numeric strings.
+Result<double> energy_value(const JsonFields& f, const std::string& where, const json& entry) {
+  JP_TRY(const json* v, f.member(entry, "energy", where));
+  const std::string at = where + ".energy";
+  JP_TRY(const std::string text, f.text(*v, at));
+  const std::optional<double> mj = to_number(text);
+  if (!mj) return f.bad_value(at, *v, "is not a number");
+  if (!(*mj > 0.0)) return f.bad_value(at, *v, "is not a positive number of mJ");
+  return *mj;
 }
 
 struct JsonKernels {
@@ -121,26 +94,23 @@ struct JsonKernels {
 };
 
 Status read_kernel_json(const std::filesystem::path& path, JsonKernels& out) {
-  JP_TRY(json doc, read_json_file(path));
+  JP_TRY(json doc, read_json_file(path.string(), "kernel JSON file"));
   const std::string file = path.string();
-  if (!doc.is_object())
-    return invalid_input(file, "top level", "", "expected an object of kernel types");
-  for (const auto& [type, entries] : doc.items()) {
-    if (!entries.is_object())
-      return invalid_input(file, type, "", "expected an object of kernel IDs");
-    for (const auto& [id, entry] : entries.items()) {
-      const std::string where = fmt::format("{}: {}/{}", file, type, id);
-      if (!entry.is_object())
-        return invalid_input(where, "entry", json_brief(entry), "expected an object");
-      if (entry.contains("config")) {
-        JP_TRY(KernelConfig k, config_from_json(where, type, id, entry.at("config")));
+  const JsonFields f(file);
+  JP_TRY(const json* types, f.object(doc, "(document)"));
+  for (const auto& [type, entries] : types->items()) {
+    JP_TRY(const json* ids, f.object(entries, type));
+    for (const auto& [id, entry] : ids->items()) {
+      const std::string where = type + "." + id;
+      JP_TRY(const json* e, f.object(entry, where));
+      if (const json* config = JsonFields::find(*e, "config")) {
+        JP_TRY(KernelConfig k, config_from_json(f, where + ".config", type, id, *config));
         out.configs.emplace(KernelKey{type, id}, std::move(k));
-      } else if (entry.contains("energy")) {
-        JP_TRY(double mj, energy_value(where, entry));
+      } else if (JsonFields::find(*e, "energy")) {
+        JP_TRY(double mj, energy_value(f, where, *e));
         out.energies.emplace(KernelKey{type, id}, std::pair{mj, file});
       } else {
-        return invalid_input(where, "config/energy", "",
-                             "entry has neither a config nor an energy");
+        return f.error(where, "has neither a config nor an energy");
       }
     }
   }

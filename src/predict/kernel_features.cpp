@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "predict/kernel_type.hpp"
+
 namespace jouleprof::predict {
 namespace {
 
@@ -36,20 +38,41 @@ double spatial_scale(const KernelConfig& k) {
 std::string predictor_type(std::string_view op) {
   // By the whole first word of the fused name: "conv-bn-relu6" is a conv, "convtranspose" not.
   const std::string_view first = op.substr(0, op.find('-'));
-  if (first == "dwconv") return "dwconv-bn-relu";
-  if (first == "conv") return "conv-bn-relu";
-  if (first == "fc") return "fc";
-  if (op == "global-pool" || op == "gap" || op == "global-avgpool") return "global-avgpool";
-  return std::string(op);
+  std::optional<KernelType> type;
+  if (first == "dwconv") type = KernelType::kDwconvBnRelu;
+  if (first == "conv") type = KernelType::kConvBnRelu;
+  if (first == "fc") type = KernelType::kFc;
+  if (op == "global-pool" || op == "gap") type = KernelType::kGlobalAvgpool;
+  return std::string(type ? to_string(*type) : op);
 }
 
-FeatureSet feature_set_of(std::string_view type) {
-  if (type == "conv-bn-relu") return FeatureSet::kConv;
-  if (type == "dwconv-bn-relu") return FeatureSet::kDwconv;
-  if (type == "fc") return FeatureSet::kFc;
-  if (type == "maxpool" || type == "avgpool") return FeatureSet::kPool;
-  if (type == "add" || type == "add-relu") return FeatureSet::kAdd;
-  if (type == "concat") return FeatureSet::kConcat;
+FeatureSet feature_set_of(std::string_view predictor_type) {
+  const std::optional<KernelType> type = kernel_type_from_string(predictor_type);
+  if (!type) return FeatureSet::kOthers;
+  switch (*type) {
+    case KernelType::kConvBnRelu:
+      return FeatureSet::kConv;
+    case KernelType::kDwconvBnRelu:
+      return FeatureSet::kDwconv;
+    case KernelType::kFc:
+      return FeatureSet::kFc;
+    case KernelType::kMaxpool:
+    case KernelType::kAvgpool:
+      return FeatureSet::kPool;
+    case KernelType::kAdd:
+    case KernelType::kAddRelu:
+      return FeatureSet::kAdd;
+    case KernelType::kConcat:
+      return FeatureSet::kConcat;
+    case KernelType::kBn:
+    case KernelType::kRelu:
+    case KernelType::kBnRelu:
+    case KernelType::kHswish:
+    case KernelType::kSe:
+    case KernelType::kChannelShuffle:
+    case KernelType::kGlobalAvgpool:
+      return FeatureSet::kOthers;
+  }
   return FeatureSet::kOthers;
 }
 

@@ -7,8 +7,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/json_brief.hpp"
-#include "core/text_file.hpp"
+#include "core/json_fields.hpp"
+#include "core/json_file.hpp"
+#include "predict/kernel_type.hpp"
 
 namespace jouleprof::predict {
 namespace {
@@ -63,81 +64,64 @@ bool has_flops_cap(const std::string& type) {
   return set == FeatureSet::kConv || set == FeatureSet::kDwconv || set == FeatureSet::kFc;
 }
 
-Result<std::vector<int>> positive_list(const std::string& where, const std::string& field,
+// Sizes and channel counts: positive, and small enough that their products stay in range.
+bool is_dimension(int v) { return v > 0 && v <= 1'000'000; }
+constexpr std::string_view kNotDimension = "is not a positive integer";
+
+Result<std::vector<int>> positive_list(const JsonFields& f, const std::string& where,
                                        const json& value) {
-  if (!value.is_array() || value.empty()) {
-    return invalid_input(where, field, json_brief(value),
-                         "expected a non-empty list of positive integers");
-  }
+  JP_TRY(const json* list, f.array(value, where));
+  if (list->empty()) return f.bad_value(where, value, "is empty");
   std::vector<int> out;
-  for (const json& v : value) {
-    if (!v.is_number_integer() || v.get<long long>() <= 0 || v.get<long long>() > 1'000'000) {
-      return invalid_input(where, field, json_brief(v), "expected a positive integer");
-    }
-    out.push_back(v.get<int>());
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    JP_TRY(const int v, f.value<int>((*list)[i], [&] { return fmt::format("{}[{}]", where, i); },
+                                     is_dimension, kNotDimension));
+    out.push_back(v);
   }
   return out;
 }
 
-Result<ChannelRange> channel_range(const std::string& where, const std::string& field,
+Result<ChannelRange> channel_range(const JsonFields& f, const std::string& where,
                                    const json& value) {
-  auto bound = [&](const char* key) -> Result<int> {
-    auto it = value.is_object() ? value.find(key) : value.end();
-    if (it == value.end())
-      return invalid_input(where, field, json_brief(value), R"(expected {"min": N, "max": M})");
-    if (!it->is_number_integer() || it->get<long long>() <= 0 || it->get<long long>() > 1'000'000) {
-      return invalid_input(where, field + "." + key, it->dump(), "expected a positive integer");
-    }
-    return it->get<int>();
-  };
-  JP_TRY(int lo, bound("min"));
-  JP_TRY(int hi, bound("max"));
-  if (hi < lo) return invalid_input(where, field, json_brief(value), "max is below min");
-  for (const auto& [key, unused] : value.items()) {
-    if (key != "min" && key != "max")
-      return invalid_input(where, field + "." + key, "", "unknown key (min, max)");
-  }
+  JP_RETURN_IF_ERROR(f.known_keys(value, where, {"min", "max"}));
+  JP_TRY(const int lo, f.get<int>(value, "min", where, is_dimension, kNotDimension));
+  JP_TRY(const int hi, f.get<int>(value, "max", where, is_dimension, kNotDimension));
+  if (hi < lo) return f.bad_value(where, value, "max is below min");
   return ChannelRange{lo, hi};
 }
 
-Status apply_overrides(const std::string& file, const std::string& type, const json& fields,
+Status apply_overrides(const JsonFields& f, const std::string& type, const json& fields,
                        KernelSpace& space) {
-  const std::string where = file + ": " + type;
-  if (!fields.is_object())
-    return invalid_input(where, "space", json_brief(fields), "expected an object of fields");
+  JP_RETURN_IF_ERROR(
+      f.known_keys(fields, type, {"HW", "CIN", "COUT", "KERNEL_SIZE", "STRIDES", "MAX_MFLOPS"}));
   const KernelShapeFields has = shape_fields(type);
   for (const auto& item : fields.items()) {
     // Named references, not a structured binding: clang 14 cannot capture one in a lambda.
     const std::string& field = item.key();
     const json& value = item.value();
+    const std::string where = JsonFields::child(type, field);
     auto not_for_type = [&] {
-      return invalid_input(where, field, json_brief(value),
-                           fmt::format("a {} kernel has no such field", type));
+      return f.bad_value(where, value, fmt::format("is not a field of a {} kernel", type));
     };
     if (field == "HW") {
       if (!has.hw) return not_for_type();
-      JP_TRY(space.hw, positive_list(where, field, value));
+      JP_TRY(space.hw, positive_list(f, where, value));
     } else if (field == "CIN") {
-      JP_TRY(space.cin, channel_range(where, field, value));
+      JP_TRY(space.cin, channel_range(f, where, value));
     } else if (field == "COUT") {
       if (!has.cout) return not_for_type();
-      JP_TRY(space.cout, channel_range(where, field, value));
+      JP_TRY(space.cout, channel_range(f, where, value));
     } else if (field == "KERNEL_SIZE") {
       if (!has.kernel) return not_for_type();
-      JP_TRY(space.kernel_sizes, positive_list(where, field, value));
+      JP_TRY(space.kernel_sizes, positive_list(f, where, value));
     } else if (field == "STRIDES") {
       if (!has.kernel) return not_for_type();
-      JP_TRY(space.strides, positive_list(where, field, value));
-    } else if (field == "MAX_MFLOPS") {
+      JP_TRY(space.strides, positive_list(f, where, value));
+    } else {  // MAX_MFLOPS, the last of the known keys
       if (!has_flops_cap(type)) return not_for_type();
-      if (!value.is_number() || value.get<double>() < 0.0) {
-        return invalid_input(where, field, json_brief(value),
-                             "expected a non-negative number (0: no cap)");
-      }
-      space.max_mflops = value.get<double>();
-    } else {
-      return invalid_input(where, field, json_brief(value),
-                           "unknown field (HW, CIN, COUT, KERNEL_SIZE, STRIDES, MAX_MFLOPS)");
+      JP_TRY(space.max_mflops, f.value<double>(
+                                   value, where, [](double cap) { return cap >= 0.0; },
+                                   "is not a non-negative number (0: no cap)"));
     }
   }
   return Status::Ok();
@@ -150,7 +134,7 @@ KernelConfig draw(const KernelSpace& space, SeededDraws& draws) {
   k.hw = has.hw ? draws.pick(space.hw) : 1;
   k.cin = draws.log_uniform(space.cin);
   // Channel shuffle splits the channels into two groups.
-  if (space.type == "channelshuffle" && k.cin % 2 != 0) ++k.cin;
+  if (kernel_type_from_string(space.type) == KernelType::kChannelShuffle && k.cin % 2 != 0) ++k.cin;
   k.cout = has.cout ? draws.log_uniform(space.cout) : k.cin;
   if (has.kernel) {
     k.kernel_size = draws.pick(space.kernel_sizes);
@@ -176,14 +160,6 @@ bool under_cap(const KernelSpace& space, const KernelConfig& k) {
 
 }  // namespace
 
-const std::vector<std::string>& benchable_kernel_types() {
-  static const std::vector<std::string> kTypes{
-      "conv-bn-relu",   "dwconv-bn-relu", "fc",  "maxpool",  "avgpool", "bn",
-      "relu",           "bn-relu",        "add", "add-relu", "hswish",  "se",
-      "channelshuffle", "global-avgpool"};
-  return kTypes;
-}
-
 KernelShapeFields shape_fields(const std::string& type) {
   switch (feature_set_of(type)) {
     case FeatureSet::kConv:
@@ -202,48 +178,63 @@ std::map<std::string, KernelSpace> default_kernel_spaces() {
   std::map<std::string, KernelSpace> spaces;
   // Channel ranges of kernels that keep their channels are stored in CIN; COUT is then unused.
   const ChannelRange unused{1, 1};
-  spaces["conv-bn-relu"] =
-      space_of("conv-bn-relu", kConvHw, {3, 1024}, {8, 1024}, {1, 3, 5, 7}, {1, 2}, 500);
-  spaces["dwconv-bn-relu"] =
-      space_of("dwconv-bn-relu", kConvHw, {8, 1024}, unused, {3, 5, 7}, {1, 2}, 100);
-  spaces["fc"] = space_of("fc", {}, {16, 4096}, {10, 4096}, {}, {}, 100);
-  for (const char* pool : {"maxpool", "avgpool"}) {
-    spaces[pool] = space_of(pool, {7, 14, 28, 56, 112, 224}, {8, 512}, unused, {2, 3}, {1, 2}, 0);
-  }
-  for (const char* type : {"bn", "relu", "bn-relu", "add", "add-relu", "hswish", "se",
-                           "channelshuffle", "global-avgpool"}) {
-    spaces[type] = space_of(type, kElementwiseHw, {8, 1024}, unused, {}, {}, 0);
+  const auto name = [](KernelType type) { return std::string(to_string(type)); };
+  for (const KernelType type : benchable_kernel_types()) {
+    switch (type) {
+      case KernelType::kConvBnRelu:
+        spaces[name(type)] =
+            space_of(name(type), kConvHw, {3, 1024}, {8, 1024}, {1, 3, 5, 7}, {1, 2}, 500);
+        break;
+      case KernelType::kDwconvBnRelu:
+        spaces[name(type)] =
+            space_of(name(type), kConvHw, {8, 1024}, unused, {3, 5, 7}, {1, 2}, 100);
+        break;
+      case KernelType::kFc:
+        spaces[name(type)] = space_of(name(type), {}, {16, 4096}, {10, 4096}, {}, {}, 100);
+        break;
+      case KernelType::kMaxpool:
+      case KernelType::kAvgpool:
+        spaces[name(type)] =
+            space_of(name(type), {7, 14, 28, 56, 112, 224}, {8, 512}, unused, {2, 3}, {1, 2}, 0);
+        break;
+      case KernelType::kBn:
+      case KernelType::kRelu:
+      case KernelType::kBnRelu:
+      case KernelType::kAdd:
+      case KernelType::kAddRelu:
+      case KernelType::kHswish:
+      case KernelType::kSe:
+      case KernelType::kChannelShuffle:
+      case KernelType::kGlobalAvgpool:
+      case KernelType::kConcat:
+        spaces[name(type)] = space_of(name(type), kElementwiseHw, {8, 1024}, unused, {}, {}, 0);
+        break;
+    }
   }
   return spaces;
 }
 
 Result<std::map<std::string, KernelSpace>> read_kernel_spaces(const std::filesystem::path& path) {
-  JP_TRY(const std::string text, read_text_file(path.string(), "kernel space file"));
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::exception& e) {
-    return invalid_input(path.string(), "JSON", "", e.what());
-  }
-  if (!doc.is_object())
-    return invalid_input(path.string(), "top level", json_brief(doc),
-                         "expected an object of kernel types");
+  JP_TRY(const json doc, read_json_file(path.string(), "kernel space file"));
+  const std::string file = path.string();
+  const JsonFields f(file);
+  JP_TRY(const json* types, f.object(doc, "(document)"));
   auto spaces = default_kernel_spaces();
-  for (const auto& [type, fields] : doc.items()) {
+  for (const auto& [type, fields] : types->items()) {
     auto space = spaces.find(type);
     if (space == spaces.end()) {
-      return invalid_input(path.string(), "kernel type", type,
-                           fmt::format("not a kernel type kernel-bench measures ({})",
-                                       fmt::join(benchable_kernel_types(), ", ")));
+      return f.error(type, fmt::format("is not a kernel type kernel-bench measures ({})",
+                                       benchable_kernel_type_list()));
     }
-    JP_RETURN_IF_ERROR(apply_overrides(path.string(), type, fields, space->second));
+    JP_RETURN_IF_ERROR(apply_overrides(f, type, fields, space->second));
   }
   return spaces;
 }
 
 std::string kernel_spaces_json(const std::map<std::string, KernelSpace>& spaces) {
   json doc = json::object();
-  for (const std::string& type : benchable_kernel_types()) {
+  for (const KernelType known : benchable_kernel_types()) {
+    const std::string type(to_string(known));
     auto it = spaces.find(type);
     if (it == spaces.end()) continue;
     const KernelSpace& s = it->second;

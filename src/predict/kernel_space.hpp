@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "predict/kernel_features.hpp"
+#include "predict/kernel_type.hpp"
 
 namespace jouleprof::predict {
 
@@ -43,8 +44,6 @@ struct KernelSpace {
   double max_mflops = 0.0;        // conv/dwconv/fc: redraw configurations above it; 0 = no cap
 };
 
-// The kernel types kernel-bench can build and measure, in a fixed order.
-const std::vector<std::string>& benchable_kernel_types();
 KernelShapeFields shape_fields(const std::string& type);
 
 // One space per benchable type.

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/json_brief.hpp"
-#include "core/text_file.hpp"
+#include "core/json_fields.hpp"
+#include "core/json_file.hpp"
 #include "predict/kernel_features.hpp"
 
 namespace jouleprof::predict {
@@ -23,14 +23,15 @@ json metrics_json(const AccuracyMetrics& m) {
           {"within_15_pct", m.within_15_pct}};
 }
 
-AccuracyMetrics metrics_from_json(const json& j) {
+Result<AccuracyMetrics> metrics_from_json(const JsonFields& f, const json& j,
+                                          const std::string& where) {
   AccuracyMetrics m;
-  m.n = j.value("n", std::size_t{0});
-  m.rmse_mj = j.value("rmse_mj", 0.0);
-  m.rmspe_pct = j.value("rmspe_pct", 0.0);
-  m.within_5_pct = j.value("within_5_pct", 0.0);
-  m.within_10_pct = j.value("within_10_pct", 0.0);
-  m.within_15_pct = j.value("within_15_pct", 0.0);
+  JP_TRY(m.n, f.get_or<std::size_t>(j, "n", where, 0));
+  JP_TRY(m.rmse_mj, f.get_or<double>(j, "rmse_mj", where, 0.0));
+  JP_TRY(m.rmspe_pct, f.get_or<double>(j, "rmspe_pct", where, 0.0));
+  JP_TRY(m.within_5_pct, f.get_or<double>(j, "within_5_pct", where, 0.0));
+  JP_TRY(m.within_10_pct, f.get_or<double>(j, "within_10_pct", where, 0.0));
+  JP_TRY(m.within_15_pct, f.get_or<double>(j, "within_15_pct", where, 0.0));
   return m;
 }
 
@@ -44,17 +45,6 @@ Status write_json(const std::filesystem::path& path, const json& doc) {
   if (!out) return Error(ErrorCode::kIo, path.string() + ": cannot write");
   return Status::Ok();
 }
-
-Result<json> read_json(const std::filesystem::path& path) {
-  JP_TRY(const std::string text, read_text_file(path.string(), "predictor bundle file"));
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    return invalid_input(path.string(), "JSON", "", e.what());
-  }
-}
-
-Result<PredictorBundle> load_bundle_unchecked(const std::filesystem::path& dir);
 
 }  // namespace
 
@@ -99,59 +89,72 @@ Status save_bundle(PredictorBundle& bundle, const std::filesystem::path& dir) {
 }
 
 namespace {
-Result<PredictorBundle> load_bundle_unchecked(const std::filesystem::path& dir) {
-  const std::string manifest_path = (dir / "manifest.json").string();
-  JP_TRY(json manifest, read_json(dir / "manifest.json"));
-  JP_TRY(json spec, read_json(dir / "feature_spec.json"));
-  if (manifest.value("format", std::string()) != kBundleFormat) {
-    return invalid_input(manifest_path, "format", manifest.value("format", std::string()),
-                         fmt::format("expected {}", kBundleFormat));
+
+// One type's predictor: its entry in manifest.json (`m`) and its features in feature_spec.json.
+Result<KernelPredictor> read_predictor(const std::filesystem::path& dir, TargetTransform target,
+                                       const JsonFields& m, const std::string& type,
+                                       const json& entry, const JsonFields& s, const json& spec) {
+  const std::string where = "kernel_types." + type;
+  const std::string features_at = type + ".features";
+  JP_TRY(const json* features, s.member(spec, type, ""));
+  JP_TRY(const json* listed, s.member(*features, "features", type));
+  JP_TRY(const std::vector<std::string> names,
+         s.value<std::vector<std::string>>(*listed, features_at));
+  const std::vector<std::string> expected = feature_names(feature_set_of(type));
+  if (names != expected) {
+    return s.bad_value(features_at, *listed,
+                       fmt::format("is not [{}], what this jouleprof computes for {}",
+                                   fmt::join(expected, ", "), type));
   }
-  if (!manifest.contains("version") || !manifest["version"].is_number_integer() ||
-      manifest["version"].get<int>() != kBundleVersion) {
-    return invalid_input(manifest_path, "version", json_brief(manifest.value("version", json())),
-                         fmt::format("this jouleprof reads bundle version {}", kBundleVersion));
+  JP_TRY(const std::string model,
+         m.get<std::string>(
+             entry, "model", where, [](const std::string& file) { return !file.empty(); },
+             "is empty"));
+  JP_TRY(XgbRegressor regressor, XgbRegressor::load(dir / model, target));
+  JP_TRY(const std::size_t n_train, m.get_or<std::size_t>(entry, "n_train", where, 0));
+  JP_TRY(const std::size_t n_test, m.get_or<std::size_t>(entry, "n_test", where, 0));
+  AccuracyMetrics test;
+  if (const json* metrics = JsonFields::find(entry, "test_metrics")) {
+    JP_TRY(test, metrics_from_json(m, *metrics, where + ".test_metrics"));
   }
-  PredictorBundle bundle;
-  JP_TRY(bundle.regressor, regressor_kind_from_string(manifest.value("regressor", std::string())));
-  JP_TRY(bundle.target, target_transform_from_string(manifest.value("target", std::string())));
-  bundle.seed = manifest.value("seed", std::uint64_t{0});
-  bundle.train_fraction = manifest.value("train_fraction", 0.0);
-  bundle.origin = dir.string();
-  if (!manifest.contains("kernel_types") || !manifest["kernel_types"].is_object()) {
-    return invalid_input(manifest_path, "kernel_types", "", "key missing");
-  }
-  for (const auto& [type, entry] : manifest["kernel_types"].items()) {
-    const std::vector<std::string> expected = feature_names(feature_set_of(type));
-    if (!spec.contains(type) || !spec[type].contains("features") ||
-        spec[type]["features"].get<std::vector<std::string>>() != expected) {
-      return invalid_input(
-          (dir / "feature_spec.json").string(), type + ".features",
-          spec.contains(type) ? json_brief(spec[type]) : "missing",
-          fmt::format("this jouleprof computes [{}] for {}", fmt::join(expected, ", "), type));
-    }
-    const std::string model = entry.value("model", std::string());
-    if (model.empty()) return invalid_input(manifest_path, type + ".model", "", "key missing");
-    JP_TRY(XgbRegressor regressor, XgbRegressor::load(dir / model, bundle.target));
-    KernelPredictor p{type,
-                      expected,
-                      std::move(regressor),
-                      entry.value("n_train", std::size_t{0}),
-                      entry.value("n_test", std::size_t{0}),
-                      metrics_from_json(entry.value("test_metrics", json::object())),
-                      entry.value("sources", std::vector<std::string>{})};
-    bundle.predictors.emplace(type, std::move(p));
-  }
-  return bundle;
+  JP_TRY(std::vector<std::string> sources,
+         m.get_or<std::vector<std::string>>(entry, "sources", where, {}));
+  KernelPredictor p{type,   expected, std::move(regressor), n_train,
+                    n_test, test,     std::move(sources)};
+  return p;
 }
+
 }  // namespace
 
 Result<PredictorBundle> load_bundle(const std::filesystem::path& dir) {
-  try {
-    return load_bundle_unchecked(dir);
-  } catch (const nlohmann::json::exception& e) {  // a field of the wrong JSON type
-    return invalid_input((dir / "manifest.json").string(), "bundle", "", e.what());
+  const std::string manifest_path = (dir / "manifest.json").string();
+  const std::string spec_path = (dir / "feature_spec.json").string();
+  JP_TRY(const json manifest, read_json_file(manifest_path, "predictor bundle file"));
+  JP_TRY(const json spec, read_json_file(spec_path, "predictor bundle file"));
+  const JsonFields m(manifest_path);
+  const JsonFields s(spec_path);
+  JP_TRY(const std::string format, m.get<std::string>(manifest, "format", ""));
+  if (format != kBundleFormat) {
+    return m.error("format", fmt::format("is '{}', not \"{}\"", format, kBundleFormat));
   }
+  JP_RETURN_IF_ERROR(m.get<int>(
+      manifest, "version", "", [](int v) { return v == kBundleVersion; },
+      fmt::format("is not {}, the bundle version this jouleprof reads", kBundleVersion)));
+  PredictorBundle bundle;
+  JP_TRY(bundle.regressor,
+         m.named<RegressorKind>(manifest, "regressor", "", regressor_kind_from_string,
+                                "random-forest, boosting"));
+  JP_TRY(bundle.target, m.named<TargetTransform>(manifest, "target", "",
+                                                 target_transform_from_string, "raw, log"));
+  JP_TRY(bundle.seed, m.get_or<std::uint64_t>(manifest, "seed", "", 0));
+  JP_TRY(bundle.train_fraction, m.get_or<double>(manifest, "train_fraction", "", 0.0));
+  bundle.origin = dir.string();
+  JP_TRY(const json* types, m.object(manifest, "kernel_types", ""));
+  for (const auto& [type, entry] : types->items()) {
+    JP_TRY(KernelPredictor p, read_predictor(dir, bundle.target, m, type, entry, s, spec));
+    bundle.predictors.emplace(type, std::move(p));
+  }
+  return bundle;
 }
 
 }  // namespace jouleprof::predict

@@ -1,6 +1,7 @@
 #include "predict/xgboost_library.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <memory>
 #include <string>
@@ -20,12 +21,6 @@ std::vector<std::string> candidate_paths() {
   return {"libxgboost.so.0", "libxgboost.so", JOULEPROF_XGBOOST_BUILD_LIBRARY};
 }
 
-template <typename Fn>
-void bind_function(const SharedLibrary& library, const char* name, Fn& slot, std::string& missing) {
-  slot = library.function<Fn>(name);
-  if (slot == nullptr) missing += missing.empty() ? name : fmt::format(", {}", name);
-}
-
 struct LoadedXgboost {
   std::unique_ptr<SharedLibrary> library;
   XgboostApi api{};
@@ -41,24 +36,25 @@ LoadedXgboost load() {
       tried += fmt::format("{}{} ({})", tried.empty() ? "" : "; ", path, library->error());
       continue;
     }
-    std::string missing;
     XgboostApi& api = loaded.api;
-    bind_function(*library, "XGBGetLastError", api.get_last_error, missing);
-    bind_function(*library, "XGDMatrixCreateFromMat", api.dmatrix_create_from_mat, missing);
-    bind_function(*library, "XGDMatrixFree", api.dmatrix_free, missing);
-    bind_function(*library, "XGDMatrixSetFloatInfo", api.dmatrix_set_float_info, missing);
-    bind_function(*library, "XGBoosterCreate", api.booster_create, missing);
-    bind_function(*library, "XGBoosterFree", api.booster_free, missing);
-    bind_function(*library, "XGBoosterSetParam", api.booster_set_param, missing);
-    bind_function(*library, "XGBoosterUpdateOneIter", api.booster_update_one_iter, missing);
-    bind_function(*library, "XGBoosterPredict", api.booster_predict, missing);
-    bind_function(*library, "XGBoosterSaveModel", api.booster_save_model, missing);
-    bind_function(*library, "XGBoosterLoadModel", api.booster_load_model, missing);
-    if (missing.empty()) {
+    FunctionBinder bind(*library);
+    bind.required(api.get_last_error, "XGBGetLastError");
+    bind.required(api.dmatrix_create_from_mat, "XGDMatrixCreateFromMat");
+    bind.required(api.dmatrix_free, "XGDMatrixFree");
+    bind.required(api.dmatrix_set_float_info, "XGDMatrixSetFloatInfo");
+    bind.required(api.booster_create, "XGBoosterCreate");
+    bind.required(api.booster_free, "XGBoosterFree");
+    bind.required(api.booster_set_param, "XGBoosterSetParam");
+    bind.required(api.booster_update_one_iter, "XGBoosterUpdateOneIter");
+    bind.required(api.booster_predict, "XGBoosterPredict");
+    bind.required(api.booster_save_model, "XGBoosterSaveModel");
+    bind.required(api.booster_load_model, "XGBoosterLoadModel");
+    if (bind.missing().empty()) {
       loaded.library = std::move(library);
       return loaded;
     }
-    tried += fmt::format("{}{} (lacks {})", tried.empty() ? "" : "; ", path, missing);
+    tried += fmt::format("{}{} (lacks {})", tried.empty() ? "" : "; ", path,
+                         fmt::join(bind.missing(), ", "));
   }
   loaded.error = fmt::format(
       "XGBoost, which the random-forest and boosting predictors run on, cannot be loaded (tried "

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/quantity_text.hpp"
 #include "jouleprof/statistics.hpp"
 
 namespace jouleprof {
@@ -137,7 +138,7 @@ Result<AutoWindowResult> find_stable_window(Monitor& monitor, const MeasuredCall
   }
   result.profile = monitor.stop();
   result.profile.meta.kind = "measure";
-  result.profile.meta.options["auto_window.max_cv"] = fmt::format("{}", o.max_cv);
+  result.profile.meta.options.auto_window.max_cv = o.max_cv;
   if (!result.sweep.empty()) {
     // The chosen setting: the stable one, else the one with the least spread.
     const auto best =
@@ -148,8 +149,8 @@ Result<AutoWindowResult> find_stable_window(Monitor& monitor, const MeasuredCall
     result.cooldown_ns = best->cooldown_ns;
     result.energy_j_per_call = best->mean_j;
     result.cv = best->cv;
-    result.profile.meta.options["auto_window.window_ns"] = std::to_string(result.window_ns);
-    result.profile.meta.options["auto_window.cooldown_ns"] = std::to_string(result.cooldown_ns);
+    result.profile.meta.options.auto_window.window_ns = result.window_ns;
+    result.profile.meta.options.auto_window.cooldown_ns = result.cooldown_ns;
   }
   if (!result.stable) {
     result.profile.meta.partial = true;

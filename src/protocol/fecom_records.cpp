@@ -13,8 +13,9 @@
 #include <regex>
 
 #include "core/json_brief.hpp"
+#include "core/json_fields.hpp"
+#include "core/json_file.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "core/time_range.hpp"
 #include "jouleprof/statistics.hpp"
 #include "sources/plausibility.hpp"
@@ -24,31 +25,16 @@ namespace {
 
 using nlohmann::json;
 
-// Errors found deep inside one record, turned into an Error at the file boundary.
-struct RecordError {
-  std::string field;
-  std::string problem;
-};
-
-const json& require(const json& j, const std::string& key, const std::string& where) {
-  if (!j.is_object() || !j.contains(key)) throw RecordError{where + key, "missing"};
-  return j.at(key);
-}
-
-double number(const json& j, const std::string& key, const std::string& where) {
-  const json& v = require(j, key, where);
-  if (!v.is_number()) throw RecordError{where + key, "is not a number (" + json_brief(v) + ")"};
-  return v.get<double>();
-}
-
-TimeNs seconds_to_ns(double s, const std::string& where) {
+Result<TimeNs> seconds_to_ns(const JsonFields& f, double s, const std::string& where) {
   const std::optional<TimeNs> ns = checked_s_to_ns(s);
-  if (!ns) throw RecordError{where, fmt::format("is not a time in seconds ({})", s)};
+  if (!ns) return f.error(where, fmt::format("is not a time in seconds ({})", s));
   return *ns;
 }
 
-TimeNs seconds_field(const json& j, const std::string& key, const std::string& where) {
-  return seconds_to_ns(number(j, key, where), where + key);
+Result<TimeNs> seconds_field(const JsonFields& f, const json& j, std::string_view key,
+                             const std::string& where) {
+  JP_TRY(const double s, f.get<double>(j, key, where));
+  return seconds_to_ns(f, s, fmt::format("{}.{}", where, key));
 }
 
 // pandas' split orientation: {"columns": [...], "index": [...], "data": [[...], ...]}, stored as
@@ -57,65 +43,73 @@ struct SplitFrame {
   std::vector<std::string> columns;
   json data;
 
-  std::size_t column(const std::string& name, const std::string& where) const {
+  Result<std::size_t> column(const JsonFields& f, const std::string& name,
+                             const std::string& where) const {
     const auto it = std::find(columns.begin(), columns.end(), name);
-    if (it == columns.end()) throw RecordError{where, "has no column '" + name + "'"};
+    if (it == columns.end()) return f.error(where, "has no column '" + name + "'");
     return static_cast<std::size_t>(it - columns.begin());
   }
 };
 
-SplitFrame parse_frame(const json& encoded, const std::string& where) {
-  if (!encoded.is_string()) throw RecordError{where, "is not a pandas split-JSON string"};
-  json frame;
-  try {
-    frame = json::parse(encoded.get<std::string>());
-  } catch (const json::exception&) {
-    throw RecordError{where, "is not valid JSON"};
-  }
-  SplitFrame f;
-  f.columns = require(frame, "columns", where + ".").get<std::vector<std::string>>();
-  f.data = require(frame, "data", where + ".");
-  if (!f.data.is_array()) throw RecordError{where + ".data", "is not an array"};
-  return f;
+Result<SplitFrame> parse_frame(const JsonFields& f, const json& encoded, const std::string& where) {
+  if (!encoded.is_string()) return f.error(where, "is not a pandas split-JSON string");
+  const json frame = json::parse(encoded.get_ref<const std::string&>(), nullptr, false);
+  if (frame.is_discarded()) return f.error(where, "is not valid JSON");
+  SplitFrame split;
+  JP_TRY(split.columns, f.get<std::vector<std::string>>(frame, "columns", where));
+  JP_TRY(const json* data, f.array(frame, "data", where));
+  split.data = *data;
+  return split;
 }
 
-double cell(const json& row, std::size_t col, const std::string& where) {
+Result<double> cell(const JsonFields& f, const json& row, std::size_t col,
+                    const std::string& where) {
   if (!row.is_array() || col >= row.size() || !row[col].is_number()) {
-    throw RecordError{where, "holds a row that is not numeric (" + json_brief(row) + ")"};
+    return f.error(where, "holds a row that is not numeric (" + json_brief(row) + ")");
   }
   return row[col].get<double>();
 }
 
 // perf's CPU/RAM frames: (time_elapsed s, energy J per interval).
-IntervalTrace energy_trace(const SplitFrame& f, double first_interval_s, const std::string& where) {
-  const std::size_t t_col = f.column("time_elapsed", where);
-  const std::size_t e_col = f.column("energy (J)", where);
+Result<IntervalTrace> energy_trace(const JsonFields& f, const SplitFrame& frame,
+                                   double first_interval_s, const std::string& where) {
+  JP_TRY(const std::size_t t_col, frame.column(f, "time_elapsed", where));
+  JP_TRY(const std::size_t e_col, frame.column(f, "energy (J)", where));
   IntervalTrace trace;
   double previous_s = 0.0;
-  for (const json& row : f.data) {
-    const double t = cell(row, t_col, where);
+  for (const json& row : frame.data) {
+    JP_TRY(const double t, cell(f, row, t_col, where));
     const double interval = trace.empty() ? std::min(t, first_interval_s) : t - previous_s;
-    trace.push_back(IntervalSample{seconds_to_ns(t, where), seconds_to_ns(interval, where),
-                                   cell(row, e_col, where)});
+    IntervalSample sample;
+    JP_TRY(sample.end_ns, seconds_to_ns(f, t, where));
+    JP_TRY(sample.duration_ns, seconds_to_ns(f, interval, where));
+    JP_TRY(sample.energy_j, cell(f, row, e_col, where));
+    trace.push_back(sample);
     previous_s = t;
   }
   return trace;
 }
 
 // nvidia-smi's GPU frame: power (W) sampled at time_elapsed; energy = power × interval.
-IntervalTrace power_trace(const SplitFrame& f, double first_interval_s, std::vector<double>& temps,
-                          const std::string& where) {
-  const std::size_t t_col = f.column("time_elapsed", where);
-  const std::size_t p_col = f.column("power_draw (W)", where);
-  const std::size_t temp_col = f.column("temperature", where);
+Result<IntervalTrace> power_trace(const JsonFields& f, const SplitFrame& frame,
+                                  double first_interval_s, std::vector<double>& temps,
+                                  const std::string& where) {
+  JP_TRY(const std::size_t t_col, frame.column(f, "time_elapsed", where));
+  JP_TRY(const std::size_t p_col, frame.column(f, "power_draw (W)", where));
+  JP_TRY(const std::size_t temp_col, frame.column(f, "temperature", where));
   IntervalTrace trace;
   double previous_s = 0.0;
-  for (const json& row : f.data) {
-    const double t = cell(row, t_col, where);
+  for (const json& row : frame.data) {
+    JP_TRY(const double t, cell(f, row, t_col, where));
     const double interval = trace.empty() ? first_interval_s : t - previous_s;
-    trace.push_back(IntervalSample{seconds_to_ns(t, where), seconds_to_ns(interval, where),
-                                   cell(row, p_col, where) * interval});
-    temps.push_back(cell(row, temp_col, where));
+    IntervalSample sample;
+    JP_TRY(sample.end_ns, seconds_to_ns(f, t, where));
+    JP_TRY(sample.duration_ns, seconds_to_ns(f, interval, where));
+    JP_TRY(const double power_w, cell(f, row, p_col, where));
+    sample.energy_j = power_w * interval;
+    JP_TRY(const double temperature, cell(f, row, temp_col, where));
+    trace.push_back(sample);
+    temps.push_back(temperature);
     previous_s = t;
   }
   return trace;
@@ -146,70 +140,73 @@ std::optional<std::string> drop_implausible(IntervalTrace& trace, FecomDevice de
       origin, dropped, dropped == 1 ? "" : "s", ceiling.watts, ceiling.device_class, first);
 }
 
-std::optional<double> optional_number(const json& j, const char* key) {
-  if (!j.is_object() || !j.contains(key) || !j.at(key).is_number()) return std::nullopt;
-  return j.at(key).get<double>();
-}
-
-FecomCall parse_call(const json& entry, std::size_t position) {
+Result<FecomCall> parse_call(const JsonFields& f, const json& entry, std::size_t position) {
   const std::string where = fmt::format("call {}", position);
   if (!entry.is_object() || entry.size() != 1) {
-    throw RecordError{where, "is not a one-key object {\"<api>\": {...}}"};
+    return f.error(where, "is not a one-key object {\"<api>\": {...}}");
   }
   FecomCall call;
   call.api = entry.begin().key();
   call.position = position;
   const json& body = entry.begin().value();
-  const std::string at = fmt::format("call {} ({}).", position, call.api);
+  const std::string at = fmt::format("call {} ({})", position, call.api);
 
-  const json& settings = require(body, "settings", at);
-  const double interval_s = number(settings, "measurement_interval_s", at + "settings.");
-  if (!(interval_s > 0)) {
-    throw RecordError{at + "settings.measurement_interval_s",
-                      fmt::format("must be positive ({})", interval_s)};
-  }
-  call.wait_per_stable_check_ns =
-      seconds_field(settings, "wait_per_stable_check_loop_s", at + "settings.");
-  call.wait_after_run_ns = seconds_field(settings, "wait_after_run_s", at + "settings.");
+  const std::string settings_at = at + ".settings";
+  JP_TRY(const json* settings, f.member(body, "settings", at));
+  JP_TRY(const double interval_s, f.get<double>(
+                                      *settings, "measurement_interval_s", settings_at,
+                                      [](double s) { return s > 0; }, "is not a positive number"));
+  JP_TRY(call.wait_per_stable_check_ns,
+         seconds_field(f, *settings, "wait_per_stable_check_loop_s", settings_at));
+  JP_TRY(call.wait_after_run_ns, seconds_field(f, *settings, "wait_after_run_s", settings_at));
 
-  const json& times = require(body, "times", at);
-  call.start_perf_ns = seconds_field(times, "start_time_perf", at + "times.");
-  call.end_perf_ns = seconds_field(times, "end_time_perf", at + "times.");
-  call.start_nvidia_ns = seconds_field(times, "start_time_nvidia", at + "times.");
-  call.end_nvidia_ns = seconds_field(times, "end_time_nvidia", at + "times.");
-  const json& start_exec = require(times, "start_time_execution", at + "times.");
-  const json& end_exec = require(times, "end_time_execution", at + "times.");
-  if (!start_exec.is_number_integer() || !end_exec.is_number_integer()) {
-    throw RecordError{at + "times.start/end_time_execution", "are not integer nanoseconds"};
+  const std::string times_at = at + ".times";
+  JP_TRY(const json* times, f.member(body, "times", at));
+  JP_TRY(call.start_perf_ns, seconds_field(f, *times, "start_time_perf", times_at));
+  JP_TRY(call.end_perf_ns, seconds_field(f, *times, "end_time_perf", times_at));
+  JP_TRY(call.start_nvidia_ns, seconds_field(f, *times, "start_time_nvidia", times_at));
+  JP_TRY(call.end_nvidia_ns, seconds_field(f, *times, "end_time_nvidia", times_at));
+  JP_TRY(const json* start_exec, f.member(*times, "start_time_execution", times_at));
+  JP_TRY(const json* end_exec, f.member(*times, "end_time_execution", times_at));
+  if (!json_holds_integer<TimeNs>(*start_exec) || !json_holds_integer<TimeNs>(*end_exec)) {
+    return f.error(times_at + ".start/end_time_execution", "are not integer nanoseconds");
   }
   // Found by fuzz/fecom_records_fuzz.cpp: two far-apart times overflowed the difference.
-  if (__builtin_sub_overflow(end_exec.get<TimeNs>(), start_exec.get<TimeNs>(),
+  if (__builtin_sub_overflow(end_exec->get<TimeNs>(), start_exec->get<TimeNs>(),
                              &call.execution_ns)) {
-    throw RecordError{at + "times.start/end_time_execution",
-                      "are too far apart for a duration in nanoseconds"};
+    return f.error(times_at + ".start/end_time_execution",
+                   "are too far apart for a duration in nanoseconds");
   }
 
-  const json& energy = require(body, "energy_data", at);
-  call.traces[static_cast<int>(FecomDevice::kCpu)] =
-      energy_trace(parse_frame(require(energy, "cpu", at + "energy_data."), at + "energy_data.cpu"),
-                   interval_s, at + "energy_data.cpu");
-  call.traces[static_cast<int>(FecomDevice::kRam)] =
-      energy_trace(parse_frame(require(energy, "ram", at + "energy_data."), at + "energy_data.ram"),
-                   interval_s, at + "energy_data.ram");
-  call.traces[static_cast<int>(FecomDevice::kGpu)] =
-      power_trace(parse_frame(require(energy, "gpu", at + "energy_data."), at + "energy_data.gpu"),
-                  interval_s, call.gpu_temperature_c, at + "energy_data.gpu");
+  const std::string energy_at = at + ".energy_data";
+  JP_TRY(const json* energy, f.member(body, "energy_data", at));
   for (FecomDevice d : kFecomDevices) {
-    const std::string origin = at + "energy_data." + std::string(to_string(d));
+    const std::string name(to_string(d));
+    const std::string origin = energy_at + "." + name;
+    JP_TRY(const json* encoded, f.member(*energy, name, energy_at));
+    JP_TRY(const SplitFrame frame, parse_frame(f, *encoded, origin));
+    IntervalTrace& trace = call.traces[static_cast<int>(d)];
+    if (d == FecomDevice::kGpu) {
+      JP_TRY(trace, power_trace(f, frame, interval_s, call.gpu_temperature_c, origin));
+    } else {
+      JP_TRY(trace, energy_trace(f, frame, interval_s, origin));
+    }
+  }
+  for (FecomDevice d : kFecomDevices) {
+    const std::string origin = energy_at + "." + std::string(to_string(d));
     if (auto dropped = drop_implausible(call.traces[static_cast<int>(d)], d, origin)) {
       call.warnings.push_back(std::move(*dropped));
     }
     const Status valid = validate_trace(call.traces[static_cast<int>(d)], origin);
-    if (!valid) throw RecordError{"", valid.error().message()};
+    if (!valid) {
+      return Error(ErrorCode::kInvalidInput,
+                   fmt::format("{}: {}", f.origin(), valid.error().message()));
+    }
   }
-  if (body.contains("input_sizes")) {
-    call.args_size = optional_number(body.at("input_sizes"), "args_size");
-    call.object_size = optional_number(body.at("input_sizes"), "object_size");
+  if (const json* sizes = JsonFields::find(body, "input_sizes")) {
+    const std::string sizes_at = at + ".input_sizes";
+    JP_TRY(call.args_size, f.optional<double>(*sizes, "args_size", sizes_at));
+    JP_TRY(call.object_size, f.optional<double>(*sizes, "object_size", sizes_at));
   }
   return call;
 }
@@ -229,26 +226,15 @@ std::string_view to_string(FecomDevice d) {
 }
 
 Result<std::vector<FecomCall>> read_fecom_experiment(const std::string& path) {
-  JP_TRY(const std::string text, read_text_file(path, "FECoM record"));
-  json records;
-  try {
-    records = json::parse(text);
-  } catch (const json::exception& e) {
-    return Error(ErrorCode::kInvalidInput, fmt::format("{}: not valid JSON: {}", path, e.what()));
-  }
+  JP_TRY(const json records, read_json_file(path, "FECoM record"));
   if (!records.is_array()) {
     return Error(ErrorCode::kInvalidInput, path + ": expected a list of call records");
   }
+  const JsonFields fields(path);
   std::vector<FecomCall> calls;
-  try {
-    for (std::size_t i = 0; i < records.size(); ++i) calls.push_back(parse_call(records[i], i));
-  } catch (const RecordError& e) {
-    if (e.field.empty())
-      return Error(ErrorCode::kInvalidInput, fmt::format("{}: {}", path, e.problem));
-    return Error(ErrorCode::kInvalidInput,
-                 fmt::format("{}: field '{}' {}", path, e.field, e.problem));
-  } catch (const json::exception& e) {
-    return Error(ErrorCode::kInvalidInput, fmt::format("{}: {}", path, e.what()));
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    JP_TRY(FecomCall call, parse_call(fields, records[i], i));
+    calls.push_back(std::move(call));
   }
   return calls;
 }

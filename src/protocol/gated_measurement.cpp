@@ -5,13 +5,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "jouleprof/device_names.hpp"
 #include "jouleprof/interval_trace.hpp"
 #include "jouleprof/statistics.hpp"
 
 namespace jouleprof {
 namespace {
 
-bool is_gpu(const Channel& c) { return c.device.rfind("gpu", 0) == 0 || c.domain == "gpu"; }
+bool is_gpu(const Channel& c) { return device_selects("gpu", c.device) || c.domain == "gpu"; }
 
 double max_cv_for(const Channel& c, const GatedOptions& o) {
   if (c.domain == "dram") return o.dram_max_cv;
@@ -273,7 +274,7 @@ Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call, co
 
   result.profile = monitor.stop();
   result.profile.meta.kind = "measure";
-  result.profile.meta.options["gated.preset"] = o.preset;
+  result.profile.meta.options.gated.preset = o.preset;
   if (result.incomplete) {
     result.profile.meta.partial = true;
     result.profile.warnings.push_back(result.missing);

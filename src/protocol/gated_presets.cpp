@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/quantity_text.hpp"
 #include "jouleprof/gated_measurement.hpp"
 
 namespace jouleprof {

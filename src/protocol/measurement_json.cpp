@@ -80,9 +80,7 @@ nlohmann::json gated_json(const GatedResult& r) {
                        {"tail_j", stats_json(c.tail_j)},
                        {"net_plus_tail_j", stats_json(c.net_plus_tail_j)}});
   }
-  return {{"preset", r.profile.meta.options.count("gated.preset") > 0
-                         ? r.profile.meta.options.at("gated.preset")
-                         : std::string()},
+  return {{"preset", r.profile.meta.options.gated.preset.value_or(std::string())},
           {"repetitions", reps},
           {"summary", summary},
           {"update_period_ns", r.update_period_ns},

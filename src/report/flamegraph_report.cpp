@@ -12,6 +12,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/quantity_text.hpp"
 #include "report/markup.hpp"
 #include "report/tree_rows.hpp"
 #include "report/writers.hpp"
@@ -156,6 +157,11 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
         fmt::format("{}\n{} ({} of total), self {}\ntime {}, {} calls, {}", n.name,
                     format_energy(n.energy_j), format_share(share), format_energy(n.self_energy_j),
                     format_duration(n.time_ns), n.calls, to_string(n.provenance));
+    if (n.band) {
+      tip += fmt::format("\n95 % interval {} … {} ({}, mostly {})", format_energy(n.band->low_j),
+                         format_energy(n.band->high_j), format_uncertainty(n.band, n.energy_j),
+                         to_string(n.band->dominant));
+    }
     std::string fill(category_colour(n.category));
     if (baseline != nullptr) {
       auto it = before.find(f.relative_path);

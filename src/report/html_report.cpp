@@ -9,6 +9,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/quantity_text.hpp"
 #include "jouleprof/attribution.hpp"
 #include "report/markup.hpp"
 #include "report/power_points.hpp"
@@ -90,7 +91,9 @@ void write_summary(const Profile& p, std::ostringstream& out) {
   const TimeNs duration = m.end_ns - m.begin_ns;
   const double total = p.total_energy_j();
   out << "<div class=\"cards\">";
-  card(out, "total energy (top-level channels)", format_energy(total));
+  const std::optional<EnergyBand> total_band = p.total_energy_band();
+  card(out, "total energy (top-level channels)",
+       format_energy(total) + (total_band ? " " + format_uncertainty(total_band, total) : ""));
   if (const std::optional<double> process_j = p.total_process_energy_j()) {
     card(out, "observed processes (attributed share)", format_energy(*process_j));
   }
@@ -116,7 +119,7 @@ void write_summary(const Profile& p, std::ostringstream& out) {
   if (!command.empty()) row("command", command);
   if (m.exit_code) row("exit code", std::to_string(*m.exit_code));
   row("tool version", m.tool_version);
-  for (const auto& [k, v] : m.options) row(k, v);
+  for (const auto& [k, v] : recorded_option_entries(m.options)) row(k, v);
   out << "</table></section>\n";
 }
 
@@ -262,8 +265,10 @@ std::string node_line(const ProfileNode& n, double root_energy_j) {
   const double share = root_energy_j > 0.0 ? n.energy_j / root_energy_j : 0.0;
   std::string line = fmt::format(
       R"(<b>{}</b> {}<span class="bar" style="width:{:.0f}px"></span>{} · self {} · {} · {} calls <span class="prov">{}</span>)",
-      xml_escape(n.name), xml_escape(format_energy(n.energy_j)), std::max(1.0, share * 200.0),
-      format_share(share), xml_escape(format_energy(n.self_energy_j)),
+      xml_escape(n.name),
+      xml_escape(format_energy(n.energy_j) +
+                 (n.band ? " " + format_uncertainty(n.band, n.energy_j) : "")),
+      std::max(1.0, share * 200.0), format_share(share), xml_escape(format_energy(n.self_energy_j)),
       xml_escape(format_duration(n.time_ns)), n.calls, to_string(n.provenance));
   if (n.static_energy_j && n.dynamic_energy_j) {
     line += fmt::format(" <span class=\"muted\">static {} / dynamic {}</span>",
@@ -359,7 +364,11 @@ void write_provenance(const Profile& p, std::ostringstream& out) {
         xml_escape(c.domain), to_string(c.kind), to_string(c.provenance),
         xml_escape(c.provenance_detail), xml_escape(c.parent_id),
         period > 0 ? xml_escape(format_duration(period)) : "–",
-        summary ? xml_escape(format_energy(summary->energy_j)) : "–",
+        summary
+            ? xml_escape(
+                  format_energy(summary->energy_j) +
+                  (summary->band ? " " + format_uncertainty(summary->band, summary->energy_j) : ""))
+            : "–",
         summary ? fmt::format("{:.2f} W", summary->mean_power_w) : "–",
         summary ? fmt::format("{:.2f} W", summary->peak_power_w) : "–");
   }

@@ -2,33 +2,31 @@
 
 #include <algorithm>
 
+#include "core/counter_knots.hpp"
+#include "core/gap_overlap.hpp"
+
 namespace jouleprof::report {
 namespace {
-
-bool overlaps_gap(const Series& s, TimeNs a, TimeNs b) {
-  return std::any_of(s.gaps().begin(), s.gaps().end(),
-                     [&](const Gap& g) { return g.begin_ns < b && a < g.end_ns; });
-}
 
 std::vector<PowerInterval> raw_intervals(const Series& s) {
   std::vector<PowerInterval> out;
   if (s.size() < 2) return out;
   if (s.channel().kind == ChannelKind::kEnergyCounter) {
-    std::size_t previous = 0;
-    for (std::size_t i : s.update_indices()) {
-      const TimeNs a = s[previous].t_ns;
-      const TimeNs b = s[i].t_ns;
-      if (b > a && !overlaps_gap(s, a, b)) {
-        out.push_back({a, b, (s[i].value - s[previous].value) / ns_to_s(b - a)});
+    // Between the knots the profile's totals read the counter at (their times increase strictly),
+    // so that the chart's area is the energy those totals count.
+    const std::vector<std::size_t> knots = counter_knots(s);
+    for (std::size_t k = 1; k < knots.size(); ++k) {
+      const Sample& from = s[knots[k - 1]];
+      const Sample& to = s[knots[k]];
+      if (!has_gap_in(s, from.t_ns, to.t_ns)) {
+        out.push_back({from.t_ns, to.t_ns, (to.value - from.value) / ns_to_s(to.t_ns - from.t_ns)});
       }
-      previous = i;
     }
   } else if (s.channel().kind == ChannelKind::kPower) {
     for (std::size_t i = 1; i < s.size(); ++i) {
       const TimeNs a = s[i - 1].t_ns;
       const TimeNs b = s[i].t_ns;
-      if (b > a && !overlaps_gap(s, a, b))
-        out.push_back({a, b, 0.5 * (s[i - 1].value + s[i].value)});
+      if (b > a && !has_gap_in(s, a, b)) out.push_back({a, b, 0.5 * (s[i - 1].value + s[i].value)});
     }
   }
   return out;

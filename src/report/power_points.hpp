@@ -17,8 +17,8 @@ struct PowerInterval {
   double power_w = 0.0;
 };
 
-// Counters: one interval per counter update, from the previous update (or the first sample) to
-// this one, power = energy difference / time difference. Power channels: one interval per pair of
+// Counters: one interval between each two consecutive counter_knots (core/counter_knots.hpp),
+// power = energy difference / time difference. Power channels: one interval per pair of
 // consecutive samples, power = mean of the two readings (the trapezoid rule's mean). Intervals
 // that overlap a recorded gap are left out. Other kinds give nothing. When more than
 // `max_intervals` result, they are averaged (time-weighted) into that many equal time buckets.

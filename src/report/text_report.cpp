@@ -9,11 +9,12 @@
 #include <queue>
 #include <set>
 
+#include "core/quantity_text.hpp"
 #include "jouleprof/attribution.hpp"
 #include "jouleprof/channel_summary.hpp"
 #include "report/display_name.hpp"
-#include "report/markup.hpp"
 #include "report/text_layout.hpp"
+#include "report/uncertainty_advice.hpp"
 #include "report/writers.hpp"
 
 namespace jouleprof::report {
@@ -95,11 +96,7 @@ std::string provenance_phrase(const Profile& p) {
 // which rule; or that they were observed and no channel has a per-process figure.
 void write_observed_processes(const Profile& p, double total_j, const TextLayout& l,
                               std::string& out) {
-  const auto option = [&](const char* key) {
-    const auto it = p.meta.options.find(key);
-    return it != p.meta.options.end() ? std::optional<std::string>(it->second) : std::nullopt;
-  };
-  const std::optional<std::string> who = option("process.observed");
+  const std::optional<std::string>& who = p.meta.options.process.observed;
   const std::optional<double> process_j = p.total_process_energy_j();
   if (!process_j) {
     if (who)
@@ -115,7 +112,9 @@ void write_observed_processes(const Profile& p, double total_j, const TextLayout
                                  format_energy(*process_j));
   if (total_j > 0.0) line += fmt::format(", {:.1f} % of the total", 100.0 * *process_j / total_j);
   line += ", " + joined({rules.begin(), rules.end()}, ", ");
-  line += ", static part shared by " + option("process.static_share").value_or("cpu-time");
+  line +=
+      ", static part shared by " +
+      std::string(to_string(p.meta.options.process.static_share.value_or(StaticShare::kCpuTime)));
   out += paragraph(line, l);
 }
 
@@ -139,11 +138,17 @@ void write_headline(const Profile& p, const TextViewOptions& o, const TextLayout
   out += paragraph(when, l);
   if (m.partial) out += paragraph("PARTIAL RUN: cut short; only what was measured is shown", l);
   const double total_j = total_of(p);
-  std::string total = fmt::format("total {}, {}", format_energy(total_j), provenance_phrase(p));
+  const std::optional<EnergyBand> total_band = p.total_energy_band();
+  std::string total = fmt::format("total {}{}, {}", format_energy(total_j),
+                                  total_band ? " " + format_uncertainty(total_band, total_j) : "",
+                                  provenance_phrase(p));
   const TimeNs duration = m.end_ns - m.begin_ns;
   if (duration > 0 && !p.channels.empty())
     total += fmt::format("; mean {}", format_power(total_j / ns_to_s(duration)));
   out += paragraph(total, l);
+  if (std::optional<std::string> advice = uncertainty_advice(p, total_band)) {
+    out += paragraph(*advice, l);
+  }
   write_observed_processes(p, total_j, l, out);
   if (m.grid_intensity_g_per_kwh) {
     out += paragraph(fmt::format("CO2e {} at {:g} g/kWh",
@@ -249,6 +254,10 @@ bool any_process_share(const Profile& p) {
   return std::any_of(p.channels.begin(), p.channels.end(),
                      [](const ChannelSummary& c) { return c.process.has_value(); });
 }
+bool any_band(const Profile& p) {
+  return std::any_of(p.channels.begin(), p.channels.end(),
+                     [](const ChannelSummary& c) { return c.band.has_value(); });
+}
 bool any_baseline(const Profile& p) {
   return std::any_of(p.channels.begin(), p.channels.end(),
                      [](const ChannelSummary& c) { return c.idle_power_w.has_value(); });
@@ -265,6 +274,8 @@ const std::vector<ChannelColumn>& channel_columns() {
       {"provenance", always,
        [](const ChannelSummary& c) { return std::string(to_string(c.provenance)); }},
       {"energy", always, [](const ChannelSummary& c) { return format_energy(c.energy_j); }},
+      {"±", any_band,
+       [](const ChannelSummary& c) { return format_uncertainty(c.band, c.energy_j); }},
       {"idle", any_baseline,
        [](const ChannelSummary& c) {
          return c.idle_power_w ? format_power(*c.idle_power_w) : std::string("-");
@@ -342,8 +353,8 @@ void write_epochs(const Profile& p, const TextViewOptions& o, const TextLayout& 
   std::string title = fmt::format(
       "epochs: {} in {}, {} in all", p.epochs.size(),
       format_duration(p.epochs.back().end_ns - p.epochs.front().begin_ns), format_energy(sum_j));
-  if (const auto it = p.meta.options.find("epochs.first_begin"); it != p.meta.options.end())
-    title += "; epoch 1 from " + it->second;
+  if (const std::optional<EpochStart>& first = p.meta.options.epochs.first_begin)
+    title += "; epoch 1 from " + std::string(to_string(*first));
   out += "\n" + paragraph(title + ":", l, "", "  ");
   const auto row = [](std::size_t index, const EpochSummary& e) {
     return std::vector<std::string>{
@@ -459,6 +470,7 @@ std::vector<TreeEntry> select_rows(const ProfileNode& root, const TextLayout& l)
 }
 
 struct TreeColumns {
+  bool band = false;            // the nodes carry 95 % intervals
   bool provenance = false;      // the nodes' provenances differ
   bool static_dynamic = false;  // an idle baseline was measured
   bool spread = false;          // repetition statistics
@@ -473,15 +485,15 @@ bool baseline_measured(const Profile& p) {
 
 std::vector<std::string> node_cells(const ProfileNode& n, const ProfileNode* parent, double total_j,
                                     const TreeColumns& columns) {
-  std::vector<std::string> cells{
-      format_energy(n.energy_j),
-      format_share(total_j != 0.0 ? n.energy_j / total_j : 0.0),
-      parent == nullptr
-          ? ""
-          : format_share(parent->energy_j != 0.0 ? n.energy_j / parent->energy_j : 0.0),
-      n.time_ns > 0 ? format_power(n.mean_power_w()) : "",
-      format_duration(n.time_ns),
-      std::to_string(n.calls)};
+  std::vector<std::string> cells{format_energy(n.energy_j)};
+  if (columns.band) cells.push_back(format_uncertainty(n.band, n.energy_j));
+  cells.insert(cells.end(),
+               {format_share(total_j != 0.0 ? n.energy_j / total_j : 0.0),
+                parent == nullptr
+                    ? ""
+                    : format_share(parent->energy_j != 0.0 ? n.energy_j / parent->energy_j : 0.0),
+                n.time_ns > 0 ? format_power(n.mean_power_w()) : "", format_duration(n.time_ns),
+                std::to_string(n.calls)});
   if (columns.provenance) cells.emplace_back(to_string(n.provenance));
   if (columns.static_dynamic) {
     // The dynamic part is a difference: what is within rounding of the node's own figure is 0.
@@ -511,6 +523,7 @@ void write_tree(const Profile& p, const TextLayout& l, std::string& out) {
   for (const TreeEntry& t : entries) {
     if (!t.shown) continue;
     provenances.insert(t.node->provenance);
+    columns.band = columns.band || t.node->band.has_value();
     columns.spread = columns.spread || t.node->energy_stats.has_value();
     columns.static_dynamic = columns.static_dynamic || t.node->static_energy_j.has_value();
   }
@@ -541,11 +554,10 @@ void write_tree(const Profile& p, const TextLayout& l, std::string& out) {
         if (!entries[k].shown) hidden_j += entries[k].node->energy_j;
       }
       // The energy and share of what is left out stand in their columns: the row is never cut.
-      rows.push_back(
-          NamedRow{guide,
-                   fmt::format("({} more)", item.more),
-                   {format_energy(hidden_j),
-                    format_share(root.energy_j != 0.0 ? hidden_j / root.energy_j : 0.0)}});
+      std::vector<std::string> cells{format_energy(hidden_j)};
+      if (columns.band) cells.emplace_back();
+      cells.push_back(format_share(root.energy_j != 0.0 ? hidden_j / root.energy_j : 0.0));
+      rows.push_back(NamedRow{guide, fmt::format("({} more)", item.more), std::move(cells)});
       continue;
     }
     const TreeEntry& t = entries[item.entry];
@@ -599,8 +611,9 @@ void write_tree(const Profile& p, const TextLayout& l, std::string& out) {
   if (split_hidden) {
     out += paragraph("(no static/dynamic split: the idle baseline was estimated, not measured)", l);
   }
-  std::vector<std::string> header{"node",  "energy", "share", "% of parent",
-                                  "power", "time",   "calls"};
+  std::vector<std::string> header{"node", "energy"};
+  if (columns.band) header.emplace_back("±");
+  header.insert(header.end(), {"share", "% of parent", "power", "time", "calls"});
   if (columns.provenance) header.emplace_back("provenance");
   if (columns.static_dynamic) {
     header.emplace_back("static");

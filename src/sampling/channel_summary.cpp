@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sampling/counter_uncertainty.hpp"
+
 namespace jouleprof {
 namespace {
 
@@ -22,15 +24,6 @@ double counter_peak_w(const Series& s, TimeNs begin_ns, TimeNs end_ns, TimeNs wi
       peak = std::max(peak, (s[i].value - s[j].value) / ns_to_s(span + staleness_ns));
   }
   return peak;
-}
-
-// How stale a reading can be: the counter's nominal update period, bounded by the mean interval
-// between readings; 0 when the period is not known.
-TimeNs reading_staleness_ns(const Series& s) {
-  const TimeNs period = s.channel().nominal_period_ns;
-  if (period <= 0 || s.size() < 2) return 0;
-  const TimeNs spacing = (s.end_ns() - s.begin_ns()) / static_cast<TimeNs>(s.size() - 1);
-  return std::min(period, spacing);
 }
 
 double power_peak_w(const Series& s, TimeNs begin_ns, TimeNs end_ns) {
@@ -69,6 +62,9 @@ ChannelSummary summarize_channel(const Series& series, TimeNs begin_ns, TimeNs e
   } else {
     summary.peak_power_w = power_peak_w(series, a, b);
   }
+
+  summary.uncertainty = channel_uncertainty(series, a, b, summary.energy_j);
+  summary.band = combine_uncertainty(summary.energy_j, summary.uncertainty);
 
   if (idle && idle->end_ns > idle->begin_ns) {
     const TimeNs ia = std::max(idle->begin_ns, series.begin_ns());

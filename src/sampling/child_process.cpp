@@ -11,7 +11,10 @@
 #include <cerrno>
 #include <cstring>
 #include <iterator>
+#include <optional>
 #include <string_view>
+
+#include "core/caught_signals.hpp"
 
 namespace jouleprof {
 namespace {
@@ -42,8 +45,8 @@ void forward_signal(int sig, siginfo_t* info, void*) {
 constexpr int kFixedSignals[] = {SIGHUP,  SIGINT,    SIGQUIT, SIGUSR1,   SIGUSR2,
                                  SIGPIPE, SIGALRM,   SIGTERM, SIGSTKFLT, SIGXCPU,
                                  SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,     SIGPWR};
-constexpr std::size_t kMaxForwarded = std::size(kFixedSignals) + 64;  // + the real-time signals
-struct sigaction g_previous[kMaxForwarded];
+// The forwarder alive (one at a time).
+std::optional<CaughtSignals> g_caught;
 
 ChildExit exit_from_status(int status) {
   ChildExit e;
@@ -61,9 +64,7 @@ ChildExit exit_from_status(int status) {
 
 std::vector<int> forwarded_signals() {
   std::vector<int> signals(std::begin(kFixedSignals), std::end(kFixedSignals));
-  for (int sig = SIGRTMIN; sig <= SIGRTMAX && signals.size() < kMaxForwarded; ++sig) {
-    signals.push_back(sig);
-  }
+  for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) signals.push_back(sig);
   return signals;
 }
 
@@ -182,17 +183,11 @@ SignalForwarder::SignalForwarder() {
   g_forward_pid.store(0);
   g_received_signal.store(0);
   g_unforwarded_signal.store(0);
-  struct sigaction action {};
-  action.sa_sigaction = forward_signal;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  const std::vector<int> signals = forwarded_signals();
-  for (std::size_t i = 0; i < signals.size(); ++i) sigaction(signals[i], &action, &g_previous[i]);
+  g_caught.emplace(forwarded_signals(), forward_signal, SA_RESTART);
 }
 
 SignalForwarder::~SignalForwarder() {
-  const std::vector<int> signals = forwarded_signals();
-  for (std::size_t i = 0; i < signals.size(); ++i) sigaction(signals[i], &g_previous[i], nullptr);
+  g_caught.reset();
   g_forward_pid.store(0);
 }
 

@@ -133,27 +133,21 @@ Profile Monitor::stop() {
   meta.end_ns = end_ns;
   meta.partial = sampler_->memory_limit_reached();
 
-  std::string sources;
-  for (std::size_t s = 0; s < source_names_.size(); ++s) {
-    if (!sources.empty()) sources += ",";
-    sources += source_names_[s];
-    meta.options[fmt::format("sampler.period_ns.{}", source_names_[s])] =
-        std::to_string(sampler_->period_ns(s));
-  }
-  meta.options["sources"] = sources;
-  for (const UnavailableSource& u : unavailable_) {
-    meta.options["sources.unavailable." + u.name] = u.availability.reason;
-  }
+  RecordedOptions::Sampler& recorded = meta.options.sampler;
+  for (std::size_t s = 0; s < source_names_.size(); ++s)
+    recorded.period_ns[source_names_[s]] = sampler_->period_ns(s);
+  meta.options.sources.names = source_names_;
+  for (const UnavailableSource& u : unavailable_)
+    meta.options.sources.unavailable[u.name] = u.availability.reason;
   const SamplerStats& stats = sampler_->stats();
-  meta.options["sampler.thread_cpu_ns"] = std::to_string(stats.thread_cpu_ns);
-  meta.options["sampler.wall_ns"] = std::to_string(stats.wall_ns);
-  meta.options["sampler.polls"] = std::to_string(stats.polls);
-  meta.options["sampler.cpu_percent_of_one_core"] =
-      fmt::format("{:.4f}", 100.0 * stats.cpu_fraction_of_one_core());
-  meta.options["sampler.memory_limit_bytes"] = std::to_string(options_.memory_limit_bytes);
+  recorded.thread_cpu_ns = stats.thread_cpu_ns;
+  recorded.wall_ns = stats.wall_ns;
+  recorded.polls = stats.polls;
+  recorded.cpu_percent_of_one_core = 100.0 * stats.cpu_fraction_of_one_core();
+  recorded.memory_limit_bytes = options_.memory_limit_bytes;
   if (idle_) {
-    meta.options["idle.begin_ns"] = std::to_string(idle_->begin_ns);
-    meta.options["idle.end_ns"] = std::to_string(idle_->end_ns);
+    meta.options.idle.begin_ns = idle_->begin_ns;
+    meta.options.idle.end_ns = idle_->end_ns;
   }
 
   profile.series = sampler_->take_series();
@@ -163,7 +157,7 @@ Profile Monitor::stop() {
         summarize_channel(s, meta.begin_ns, meta.end_ns, idle_, options_.peak_window_ns));
   }
   if (options_.sources.observed) {
-    meta.options["process.observed"] = options_.sources.observed->describe();
+    meta.options.process.observed = options_.sources.observed->describe();
     const Status shared = attribute_process_shares(profile, options_.process_shares);
     if (!shared) {
       profile.warnings.push_back("no process figures: " + shared.error().message());

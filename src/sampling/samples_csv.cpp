@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -34,10 +33,11 @@ std::string encode(std::string_view s) {
 std::string decode(std::string_view s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    unsigned value = 0;
-    if (s[i] == '%' && i + 2 < s.size() &&
-        std::from_chars(s.data() + i + 1, s.data() + i + 3, value, 16).ptr == s.data() + i + 3) {
-      out += static_cast<char>(value);
+    const std::optional<unsigned char> escaped =
+        s[i] == '%' && i + 2 < s.size() ? to_integer<unsigned char>(s.substr(i + 1, 2), 16)
+                                        : std::nullopt;
+    if (escaped) {
+      out += static_cast<char>(*escaped);
       i += 2;
     } else {
       out += s[i];

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <set>
 
+#include "core/csv.hpp"
 #include "core/parse.hpp"
-#include "predict/csv_table.hpp"
 
 namespace jouleprof::scoring {
 namespace {
@@ -153,7 +153,7 @@ Result<MissingCells> missing_cells_from_string(std::string_view s) {
 }
 
 Result<LongTable> read_long_table(const std::filesystem::path& path) {
-  JP_TRY(predict::CsvTable csv, predict::read_csv_table(path));
+  JP_TRY(CsvTable csv, read_csv_table(path));
   JP_TRY(std::size_t dnn_col, csv.require_column("dnn"));
   JP_TRY(std::size_t delegate_col, csv.require_column("delegate"));
   JP_TRY(std::size_t device_col, csv.require_column("device"));
@@ -194,7 +194,7 @@ Result<LongTable> read_long_table(const std::filesystem::path& path) {
 }
 
 Result<std::map<std::string, double>> read_device_tdp_w(const std::filesystem::path& path) {
-  JP_TRY(predict::CsvTable csv, predict::read_csv_table(path));
+  JP_TRY(CsvTable csv, read_csv_table(path));
   JP_TRY(std::size_t device_col, csv.require_column("device"));
   JP_TRY(std::size_t tdp_col, csv.require_column("tdp_w"));
   std::map<std::string, double> tdp;

@@ -21,6 +21,11 @@
 namespace jouleprof {
 namespace {
 
+// The settings this source reads (cpu_estimate_settings() lists them).
+constexpr const char* kEstimateIdleFractionSetting = "estimate.idle_fraction";
+constexpr const char* kEstimateTdpPerCpuSetting = "estimate.tdp_per_cpu_w";
+constexpr const char* kEstimatePollPeriodSetting = "estimate.poll_period_ms";
+constexpr const char* kEstimateTdpSetting = "estimate.tdp_w";
 // Default P_idle / TDP: an assumption (idle draw varies from ~10 % to ~50 % of TDP across
 // parts); named option `estimate.idle_fraction`.
 constexpr double kDefaultIdleFraction = 0.3;
@@ -189,10 +194,10 @@ std::unique_ptr<Source> make_cpu_estimate_source(const SourceOptions& options) {
 
   const auto& settings = options.settings;
   Result<double> idle_fraction =
-      setting_number(settings, "estimate.idle_fraction", kDefaultIdleFraction, 0.0, 1.0);
+      setting_number(settings, kEstimateIdleFractionSetting, kDefaultIdleFraction, 0.0, 1.0);
   Result<double> per_cpu =
-      setting_number(settings, "estimate.tdp_per_cpu_w", kDefaultTdpPerCpuW, 0.1, 1e4);
-  Result<double> poll_ms = setting_number(settings, "estimate.poll_period_ms",
+      setting_number(settings, kEstimateTdpPerCpuSetting, kDefaultTdpPerCpuW, 0.1, 1e4);
+  Result<double> poll_ms = setting_number(settings, kEstimatePollPeriodSetting,
                                           ns_to_s(kDefaultPollPeriodNs) * 1e3, 1.0, 1e6);
   for (const Result<double>* r : {&idle_fraction, &per_cpu, &poll_ms}) {
     if (!*r) return unavailable(r->error(), "fix the setting's value");
@@ -201,8 +206,8 @@ std::unique_ptr<Source> make_cpu_estimate_source(const SourceOptions& options) {
   double tdp_w = 0.0;
   std::string origin;
   const std::string model = cpu_model_name(cpuinfo_path);
-  if (settings.count("estimate.tdp_w") > 0) {
-    Result<double> tdp = setting_number(settings, "estimate.tdp_w", 0.0, 0.1, 1e5);
+  if (settings.count(kEstimateTdpSetting) > 0) {
+    Result<double> tdp = setting_number(settings, kEstimateTdpSetting, 0.0, 0.1, 1e5);
     if (!tdp)
       return unavailable(tdp.error(), "give the CPU's TDP in watts (setting estimate.tdp_w)");
     tdp_w = *tdp;
@@ -219,6 +224,13 @@ std::unique_ptr<Source> make_cpu_estimate_source(const SourceOptions& options) {
   auto source = std::make_unique<CpuEstimateSource>(stat_path, Availability{true, "", ""});
   source->configure(tdp_w, *idle_fraction, origin, *times, s_to_ns(*poll_ms * 1e-3));
   return source;
+}
+
+std::span<const std::string_view> cpu_estimate_settings() {
+  static constexpr std::array<std::string_view, 4> kNames{
+      kEstimateIdleFractionSetting, kEstimateTdpPerCpuSetting, kEstimatePollPeriodSetting,
+      kEstimateTdpSetting};
+  return kNames;
 }
 
 }  // namespace jouleprof

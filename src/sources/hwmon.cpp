@@ -29,10 +29,6 @@ constexpr TimeNs kHwmonDefaultPollPeriodNs = 100 * kNsPerMs;
 // rails of that chip nest under it so that totals do not add them twice. Empty disables nesting.
 constexpr std::string_view kTotalRailSetting = "hwmon.total-rail";
 constexpr std::string_view kDefaultTotalRail = "VDD_IN";
-// Setting naming chips (comma-separated) whose sensors another backend in the run reads through
-// its vendor's library (amdgpu: rocm-smi; i915, xe: level-zero): left out, so that no GPU is
-// counted twice. Discovery sets it.
-constexpr std::string_view kSkipChipsSetting = "hwmon.skip-chips";
 constexpr std::string_view kIna3221 = "ina3221";
 constexpr int kIna3221Rails = 3;  // in1..in3 are bus voltages; in4..in6 are shunt voltages
 
@@ -224,7 +220,7 @@ class HwmonSource final : public Source {
       TimeNs update_interval_ns = 0;
     };
     std::set<std::string> skip_chips;
-    if (const auto it = options.settings.find(std::string(kSkipChipsSetting));
+    if (const auto it = options.settings.find(std::string(kHwmonSkipChipsSetting));
         it != options.settings.end()) {
       for (std::string_view rest = it->second; !rest.empty();) {
         const std::size_t comma = std::min(rest.find(','), rest.size());
@@ -367,6 +363,12 @@ class HwmonSource final : public Source {
 
 std::unique_ptr<Source> make_hwmon_source(const SourceOptions& options) {
   return std::make_unique<HwmonSource>(options);
+}
+
+std::span<const std::string_view> hwmon_settings() {
+  static constexpr std::array<std::string_view, 2> kNames{kTotalRailSetting,
+                                                          kHwmonSkipChipsSetting};
+  return kNames;
 }
 
 }  // namespace jouleprof

@@ -27,7 +27,6 @@
 #include <string>
 #include <vector>
 
-#include "core/shared_library.hpp"
 #include "sources/backends.hpp"
 #include "sources/device_clock.hpp"
 #include "sources/energy_accumulator.hpp"
@@ -35,22 +34,27 @@
 #include "sources/level_zero_api.hpp"
 #include "sources/setting_values.hpp"
 #include "sources/unit_factors.hpp"
+#include "sources/vendor_gpu_source.hpp"
 
 namespace jouleprof {
 namespace {
 
 namespace lz = level_zero;
 
-constexpr std::string_view kLevelZeroSourceName = "level-zero";
-constexpr const char* kLevelZeroDefaultLibrary = "libze_loader.so.1";
-constexpr const char* kLevelZeroLibraryVariable = "JOULEPROF_LEVEL_ZERO_LIBRARY";
+constexpr const char* kLevelZeroUpdatePeriodSetting = "level-zero.update_period_ms";
+constexpr const char* kLevelZeroWrapSetting = "level-zero.wrap_uj";
 constexpr TimeNs kLevelZeroDefaultPollPeriodNs = 20 * kNsPerMs;
+constexpr VendorGpuBackend kLevelZeroBackend{
+    "level-zero", "gpu", kLevelZeroDefaultPollPeriodNs,
+    VendorLibrary{"JOULEPROF_LEVEL_ZERO_LIBRARY", "libze_loader.so.1",
+                  "install the Level Zero loader (Debian: libze1) and Intel's GPU driver for it "
+                  "(libze-intel-gpu1 or intel-level-zero-gpu)",
+                  "the Level Zero loader is too old or this is not it",
+                  "install a Level Zero loader with Sysman (Debian: libze1)"}};
 constexpr std::uint32_t kMaxHandles = 64;  // per device: domains, sensors
 // Sysman lists a device's processes from the driver's per-client files: every 100 ms is enough
 // for shares of a run and keeps a 20 ms energy poll cheap.
-constexpr TimeNs kProcessPollNs = 100 * kNsPerMs;
-// Polls further apart than this are not read as back to back (GpuProcessActivity).
-constexpr TimeNs kLevelZeroMaxProcessSamplePeriodNs = kNsPerS;
+constexpr TimeNs kLevelZeroProcessPollNs = 100 * kNsPerMs;
 
 struct LevelZeroSymbols {
   lz::InitFn init = nullptr;
@@ -78,17 +82,10 @@ struct LevelZeroSlot {
   std::uint64_t previous_uj = 0;
   // What resets took off the accumulator's total: added back, so the count never goes down.
   std::int64_t reset_uj = 0;
-  // A per-process busy-time count: the index into the source's per-GPU activities.
+  // A per-process busy-time count: the index into the source's activities_.
   std::optional<std::size_t> activity;
   GpuActivityCount activity_count = GpuActivityCount::kBusy;
   std::string read_error;
-};
-
-// One GPU's busy-time counts, from the processes Sysman lists on it (the sole-user rule).
-struct GpuActivity {
-  std::size_t gpu = 0;
-  GpuProcessActivity counts{0, kLevelZeroMaxProcessSamplePeriodNs};
-  std::string error;  // why the last update gave no count
 };
 
 // One power domain of a device as the driver describes it.
@@ -99,19 +96,13 @@ struct Domain {
   std::uint32_t subdevice = 0;
 };
 
-class LevelZeroSource final : public Source {
+class LevelZeroSource final : public VendorGpuSource {
  public:
   explicit LevelZeroSource(const SourceOptions& options)
-      : library_(library_path(kLevelZeroLibraryVariable, kLevelZeroDefaultLibrary)),
-        first_gpu_index_(options.first_gpu_index),
-        observed_(options.observed) {
+      : VendorGpuSource(kLevelZeroBackend, options) {
     if (read_settings(options)) discover();
   }
 
-  std::string_view name() const override { return kLevelZeroSourceName; }
-  Availability availability() const override { return availability_; }
-  const std::vector<Channel>& channels() const override { return channels_; }
-  TimeNs default_period_ns() const override { return kLevelZeroDefaultPollPeriodNs; }
   std::string read_error(std::size_t channel) const override {
     return channel < slots_.size() ? slots_[channel].read_error : std::string();
   }
@@ -123,13 +114,7 @@ class LevelZeroSource final : public Source {
       Reading& reading = out[i];
       reading.ok = false;
       if (slot.activity) {
-        const GpuActivity& activity = activities_[*slot.activity];
-        reading.t_ns = activity.counts.as_of_ns();
-        if (!activity.error.empty()) {
-          slot.read_error = activity.error;
-          continue;
-        }
-        reading.value = activity.counts.count(slot.activity_count);
+        if (!read_activity(*slot.activity, slot.activity_count, reading, slot.read_error)) continue;
       } else if (slot.power != nullptr) {
         lz::EnergyCounter counter{};
         const lz::Result result = symbols_.energy_counter(slot.power, &counter);
@@ -171,16 +156,13 @@ class LevelZeroSource final : public Source {
     }
   }
 
+  // Asked of an available source only (level_zero_processes checks).
   Result<std::vector<LevelZeroProcess>> processes() const {
-    if (!availability_.available) {
-      return Error(ErrorCode::kUnavailable,
-                   "level-zero is not available here: " + availability_.reason);
-    }
     if (symbols_.processes_state == nullptr) {
       return Error(ErrorCode::kUnsupported,
                    fmt::format("{} has no zesDeviceProcessesGetState: the Level Zero loader is "
                                "too old",
-                               library_.path()));
+                               library().path()));
     }
     std::vector<LevelZeroProcess> processes;
     for (std::size_t gpu = 0; gpu < gpu_devices_.size(); ++gpu) {
@@ -193,7 +175,7 @@ class LevelZeroSource final : public Source {
           processes.push_back({state.processId, {}, 0, 0, 0});
           found = processes.end() - 1;
         }
-        found->devices.push_back(fmt::format("gpu{}", first_gpu_index_ + gpu));
+        found->devices.push_back(device(gpu));
         found->memory_bytes += state.memSize;
         found->shared_bytes += state.sharedSize;
         found->engine_types |= state.engines;
@@ -228,39 +210,22 @@ class LevelZeroSource final : public Source {
     return Error(ErrorCode::kIo, describe("zesDeviceProcessesGetState", gpu, result));
   }
 
-  // "<call>(gpu N) failed: ZE_RESULT_X (0x…): meaning".
-  static std::string explain(lz::Result result) {
-    const lz::ErrorDescription description = lz::describe_error(result);
+  // "ZE_RESULT_X (0x…): meaning".
+  std::string explain(std::int64_t code) const override {
+    const auto result = static_cast<lz::Result>(code);
+    const VendorErrorDescription description = lz::describe_error(result);
     return fmt::format("{} (0x{:x}): {}", description.name, result, description.meaning);
   }
 
-  static std::string describe(std::string_view call, std::size_t gpu, lz::Result result) {
-    return fmt::format("{}(gpu {}) failed: {}", call, gpu, explain(result));
-  }
-
-  // A call that failed during discovery: a note for the reason, and its fix kept for when
-  // nothing could be read.
-  void note(std::vector<std::string>& notes, std::string_view call, std::size_t gpu,
-            lz::Result result) {
-    notes.push_back(describe(call, gpu, result));
-    if (discovery_fix_.empty()) discovery_fix_ = lz::describe_error(result).fix;
-  }
-
-  void fail(std::string reason, std::string fix) {
-    availability_.available = false;
-    availability_.reason = std::move(reason);
-    availability_.fix = std::move(fix);
-  }
-
-  void fail_call(std::string_view call, lz::Result result) {
-    fail(fmt::format("{} failed: {}", call, explain(result)),
-         std::string(lz::describe_error(result).fix));
+  VendorErrorDescription describe_error(std::int64_t code) const override {
+    return lz::describe_error(static_cast<lz::Result>(code));
   }
 
   bool read_settings(const SourceOptions& options) {
     Result<double> period_ms =
-        setting_number(options.settings, "level-zero.update_period_ms", 0.0, 0.0, 60'000.0);
-    Result<double> wrap_uj = setting_number(options.settings, "level-zero.wrap_uj", 0.0, 0.0, 1e19);
+        setting_number(options.settings, kLevelZeroUpdatePeriodSetting, 0.0, 0.0, 60'000.0);
+    Result<double> wrap_uj =
+        setting_number(options.settings, kLevelZeroWrapSetting, 0.0, 0.0, 1e19);
     for (const Result<double>* setting : {&period_ms, &wrap_uj}) {
       if (!*setting) {
         fail(setting->error().message(),
@@ -273,57 +238,32 @@ class LevelZeroSource final : public Source {
     return true;
   }
 
-  template <typename Fn>
-  bool resolve(Fn& function, const char* symbol, bool required) {
-    function = library_.function<Fn>(symbol);
-    if (function == nullptr && required) {
-      fail(fmt::format("{} has no symbol {}: the Level Zero loader is too old or this is not it",
-                       library_.path(), symbol),
-           fmt::format("install a Level Zero loader with Sysman (Debian: libze1), or point {} at "
-                       "its libze_loader.so.1",
-                       kLevelZeroLibraryVariable));
-      return false;
-    }
-    return true;
-  }
-
   bool load_library() {
-    if (!library_.is_open()) {
-      fail(fmt::format("cannot load {}: {}", library_.path(), library_.error()),
-           fmt::format("install the Level Zero loader (Debian: libze1) and Intel's GPU driver for "
-                       "it (libze-intel-gpu1 or intel-level-zero-gpu); if the loader lives "
-                       "elsewhere, set {}=/path/to/libze_loader.so.1",
-                       kLevelZeroLibraryVariable));
-      return false;
-    }
-    return resolve(symbols_.init, "zeInit", true) &&
-           resolve(symbols_.driver_get, "zeDriverGet", true) &&
-           resolve(symbols_.device_get, "zeDeviceGet", true) &&
-           resolve(symbols_.device_properties, "zeDeviceGetProperties", true) &&
-           resolve(symbols_.enum_power_domains, "zesDeviceEnumPowerDomains", true) &&
-           resolve(symbols_.power_properties, "zesPowerGetProperties", true) &&
-           resolve(symbols_.energy_counter, "zesPowerGetEnergyCounter", true) &&
-           resolve(symbols_.pci_properties, "zesDevicePciGetProperties", false) &&
-           resolve(symbols_.card_power_domain, "zesDeviceGetCardPowerDomain", false) &&
-           resolve(symbols_.enum_temperature_sensors, "zesDeviceEnumTemperatureSensors", false) &&
-           resolve(symbols_.temperature_properties, "zesTemperatureGetProperties", false) &&
-           resolve(symbols_.temperature_state, "zesTemperatureGetState", false) &&
-           resolve(symbols_.processes_state, "zesDeviceProcessesGetState", false);
+    return load([&](FunctionBinder& bind) {
+      bind.required(symbols_.init, "zeInit");
+      bind.required(symbols_.driver_get, "zeDriverGet");
+      bind.required(symbols_.device_get, "zeDeviceGet");
+      bind.required(symbols_.device_properties, "zeDeviceGetProperties");
+      bind.required(symbols_.enum_power_domains, "zesDeviceEnumPowerDomains");
+      bind.required(symbols_.power_properties, "zesPowerGetProperties");
+      bind.required(symbols_.energy_counter, "zesPowerGetEnergyCounter");
+      bind.optional(symbols_.pci_properties, "zesDevicePciGetProperties");
+      bind.optional(symbols_.card_power_domain, "zesDeviceGetCardPowerDomain");
+      bind.optional(symbols_.enum_temperature_sensors, "zesDeviceEnumTemperatureSensors");
+      bind.optional(symbols_.temperature_properties, "zesTemperatureGetProperties");
+      bind.optional(symbols_.temperature_state, "zesTemperatureGetState");
+      bind.optional(symbols_.processes_state, "zesDeviceProcessesGetState");
+    });
   }
 
   // Advances every GPU's busy-time counts from the processes holding it: Sysman says who holds a
   // device, not who works on it, so the whole time is busy while any process does (shares of 1
   // or 0, unknown when observed processes share it with others).
   void update_activity() {
-    if (activities_.empty()) return;
-    const TimeNs now = monotonic_now_ns();
-    if (now - last_process_poll_ns_ < kProcessPollNs) return;
-    const double elapsed_s = ns_to_s(now - last_process_poll_ns_);
-    last_process_poll_ns_ = now;
-    const std::vector<pid_t> observed = observed_->pids();
+    const std::optional<ActivityPoll> poll = due_activity_poll(kLevelZeroProcessPollNs);
+    if (!poll) return;
     std::vector<pid_t> holders;
     for (GpuActivity& activity : activities_) {
-      activity.error.clear();
       const Result<std::vector<lz::ProcessState>> states = device_processes(activity.gpu);
       if (!states) {
         activity.error = states.error().message();
@@ -334,60 +274,43 @@ class LevelZeroSource final : public Source {
         holders.push_back(static_cast<pid_t>(state.processId));
       }
       const std::vector<pid_t> others =
-          activity.counts.add_holders(now, elapsed_s, holders, observed);
+          activity.counts.add_holders(poll->now_ns, poll->elapsed_s, holders, poll->observed);
       if (!others.empty()) {
         activity.error = fmt::format(
             "gpu {} runs observed processes beside others (pids {}) and Sysman gives no "
             "per-process utilisation: their share of it is unknown",
-            first_gpu_index_ + activity.gpu, fmt::join(others, ", "));
+            gpu_number(activity.gpu), fmt::join(others, ", "));
       }
     }
   }
 
   // The GPU's per-process activity channels when processes are observed, or a note why not.
-  void discover_activity(std::size_t gpu, const std::string& who, std::vector<std::string>& notes) {
-    if (!observed_) return;
+  void discover_activity(std::size_t gpu, const std::string& who) {
+    if (!observes_processes()) return;
     if (symbols_.processes_state == nullptr) {
-      notes.push_back(fmt::format(
+      note(fmt::format(
           "{}: this Level Zero loader has no zesDeviceProcessesGetState, so its energy is not "
           "attributable per process",
           who));
       return;
     }
-    last_process_poll_ns_ = monotonic_now_ns();
-    GpuActivity activity;
-    activity.gpu = gpu;
-    activity.counts = GpuProcessActivity(last_process_poll_ns_, kLevelZeroMaxProcessSamplePeriodNs);
-    activities_.push_back(std::move(activity));
     const std::string how = fmt::format(
         "zesDeviceProcessesGetState on {} (every {} ms; Sysman gives no per-process "
         "utilisation): the whole time while processes hold the GPU; shares are 1 when only "
         "observed processes do, 0 when only others do, unknown when both do",
-        who, kProcessPollNs / kNsPerMs);
-    for (GpuActivityChannel& channel : gpu_activity_channels("gpu-sole-user", how)) {
+        who, kLevelZeroProcessPollNs / kNsPerMs);
+    for (ActivityChannel& activity : start_activity(gpu, "gpu-sole-user", how)) {
       LevelZeroSlot slot;
       slot.gpu = gpu;
-      slot.activity = activities_.size() - 1;
-      slot.activity_count = channel.count;
-      channels_.push_back(make_channel(gpu, std::string(channel.id_suffix), ChannelKind::kBusyTime,
-                                       channel.domain, std::move(channel.description), ""));
-      slots_.push_back(std::move(slot));
+      slot.activity = activity.activity;
+      slot.activity_count = activity.count;
+      add(std::move(activity.channel), std::move(slot));
     }
   }
 
-  Channel make_channel(std::size_t gpu, std::string suffix, ChannelKind kind,
-                       std::string_view domain, std::string detail, std::string parent_id) const {
-    Channel channel;
-    channel.id = fmt::format("level-zero:{}:{}", gpu, suffix);
-    channel.source = std::string(kLevelZeroSourceName);
-    channel.device = fmt::format("gpu{}", first_gpu_index_ + gpu);
-    channel.domain = std::string(domain);
-    channel.kind = kind;
-    channel.provenance = Provenance::kMeasured;
-    channel.provenance_detail = std::move(detail);
-    channel.parent_id = std::move(parent_id);
-    channel.nominal_period_ns = kind == ChannelKind::kEnergyCounter ? update_period_ns_ : 0;
-    return channel;
+  void add(Channel channel, LevelZeroSlot slot) {
+    channels_.push_back(std::move(channel));
+    slots_.push_back(std::move(slot));
   }
 
   std::string counter_text() const {
@@ -402,8 +325,7 @@ class LevelZeroSource final : public Source {
   }
 
   // The device's power domains as the driver declares them.
-  std::vector<Domain> power_domains(lz::Device device, std::size_t gpu,
-                                    std::vector<std::string>& notes) {
+  std::vector<Domain> power_domains(lz::Device device, std::size_t gpu) {
     std::vector<Domain> domains;
     if (symbols_.card_power_domain != nullptr) {
       lz::Power card = nullptr;
@@ -415,7 +337,7 @@ class LevelZeroSource final : public Source {
     lz::Power handles[kMaxHandles] = {};
     const lz::Result listed = symbols_.enum_power_domains(device, &count, handles);
     if (listed != lz::kSuccess) {
-      note(notes, "zesDeviceEnumPowerDomains", gpu, listed);
+      note_failure("zesDeviceEnumPowerDomains", gpu, listed);
       return domains;
     }
     for (std::uint32_t d = 0; d < std::min(count, kMaxHandles); ++d) {
@@ -427,7 +349,7 @@ class LevelZeroSource final : public Source {
       properties.pNext = &extension;
       const lz::Result described = symbols_.power_properties(handles[d], &properties);
       if (described != lz::kSuccess) {
-        note(notes, "zesPowerGetProperties", gpu, described);
+        note_failure("zesPowerGetProperties", gpu, described);
         continue;
       }
       const bool card = extension.domain == lz::kPowerDomainCard;
@@ -447,7 +369,7 @@ class LevelZeroSource final : public Source {
 
   // Channels of one GPU: an energy counter per power domain, nested card ⊃ package ⊃ stacks;
   // the temperature.
-  void discover_gpu(lz::Device device, std::size_t gpu, std::vector<std::string>& notes) {
+  void discover_gpu(lz::Device device, std::size_t gpu) {
     const std::size_t first_channel = channels_.size();
     lz::DeviceProperties properties{};
     properties.stype = lz::kStructureDeviceProperties;
@@ -469,11 +391,11 @@ class LevelZeroSource final : public Source {
     std::string card_id;
     std::string package_id;
     std::size_t counters = 0;
-    for (const Domain& domain : power_domains(device, gpu, notes)) {
+    for (const Domain& domain : power_domains(device, gpu)) {
       lz::EnergyCounter probe{};
       const lz::Result probed = symbols_.energy_counter(domain.handle, &probe);
       if (probed != lz::kSuccess) {
-        note(notes, "zesPowerGetEnergyCounter", gpu, probed);
+        note_failure("zesPowerGetEnergyCounter", gpu, probed);
         continue;
       }
       std::string suffix;
@@ -503,26 +425,25 @@ class LevelZeroSource final : public Source {
       slot.gpu = gpu;
       slot.power = domain.handle;
       slot.counter = EnergyAccumulator(wrap_uj_, kJoulesPerMicrojoule, power_ceiling("gpu"));
-      channels_.push_back(make_channel(
-          gpu, suffix, ChannelKind::kEnergyCounter, kind,
+      Channel channel = make_channel(
+          gpu, suffix, ChannelKind::kEnergyCounter,
           fmt::format("zesPowerGetEnergyCounter ({} domain{}) on {}: µJ; {}", kind,
                       domain.on_subdevice ? fmt::format(" of sub-device {}", domain.subdevice) : "",
                       who, counter_text()),
-          parent));
-      slots_.push_back(std::move(slot));
+          parent, update_period_ns_);
+      channel.domain = std::string(kind);
+      add(std::move(channel), std::move(slot));
       ++counters;
     }
     if (counters == 0) {
-      notes.push_back(fmt::format(
+      note(fmt::format(
           "{} has no readable energy counter (Level Zero offers no power reading besides it)",
           who));
     } else {
-      discover_activity(gpu, who, notes);
+      discover_activity(gpu, who);
     }
     add_temperature(device, gpu, who);
-    for (std::size_t i = first_channel; i < channels_.size(); ++i) {
-      channels_[i].label = properties.name;
-    }
+    label_channels(first_channel, properties.name);
   }
 
   void add_temperature(lz::Device device, std::size_t gpu, const std::string& who) {
@@ -554,12 +475,11 @@ class LevelZeroSource final : public Source {
     LevelZeroSlot slot;
     slot.gpu = gpu;
     slot.temperature = chosen;
-    channels_.push_back(
-        make_channel(gpu, "temperature", ChannelKind::kTemperature, "gpu",
+    add(make_channel(gpu, "temperature", ChannelKind::kTemperature,
                      fmt::format("zesTemperatureGetState ({} sensor) on {}: °C",
                                  chosen_type == lz::kTempSensorsGpu ? "GPU" : "global", who),
-                     ""));
-    slots_.push_back(std::move(slot));
+                     "", 0),
+        std::move(slot));
   }
 
   void discover() {
@@ -576,13 +496,12 @@ class LevelZeroSource final : public Source {
       result = symbols_.driver_get(&driver_count, drivers.data());
       if (result != lz::kSuccess) return fail_call("zeDriverGet", result);
     }
-    std::vector<std::string> notes;
     std::size_t gpus = 0;
     for (lz::Driver driver : drivers) {
       std::uint32_t device_count = 0;
       result = symbols_.device_get(driver, &device_count, nullptr);
       if (result != lz::kSuccess) {
-        notes.push_back(fmt::format("zeDeviceGet failed: {}", explain(result)));
+        note(describe("zeDeviceGet", result));
         continue;
       }
       std::vector<lz::Device> devices(device_count);
@@ -598,7 +517,7 @@ class LevelZeroSource final : public Source {
           continue;
         }
         gpu_devices_.push_back(device);
-        discover_gpu(device, gpus++, notes);
+        discover_gpu(device, gpus++);
       }
     }
     if (gpus == 0) {
@@ -606,38 +525,21 @@ class LevelZeroSource final : public Source {
                   "install Intel's GPU driver for Level Zero (Debian: libze-intel-gpu1 or "
                   "intel-level-zero-gpu) and check `ls /dev/dri`; in a container, pass /dev/dri");
     }
-    // A temperature alone measures no energy: such a source would only report 0 J.
-    if (std::none_of(channels_.begin(), channels_.end(),
-                     [](const Channel& c) { return c.carries_energy(); })) {
-      channels_.clear();
-      slots_.clear();
-      activities_.clear();
-      return fail(fmt::format("no GPU could be read: {}", fmt::join(notes, "; ")), discovery_fix_);
-    }
-    availability_.available = true;
-    if (!notes.empty()) availability_.reason = fmt::format("{}", fmt::join(notes, "; "));
+    if (!finish_discovery()) slots_.clear();
   }
 
-  SharedLibrary library_;
-  std::size_t first_gpu_index_;
-  std::shared_ptr<ObservedProcesses> observed_;  // null: no per-process channels
-  std::vector<GpuActivity> activities_;
-  TimeNs last_process_poll_ns_ = 0;
   LevelZeroSymbols symbols_;
   std::vector<lz::Device> gpu_devices_;  // by the backend's own GPU index
   TimeNs update_period_ns_ = 0;
   std::uint64_t wrap_uj_ = 0;
-  std::string discovery_fix_;  // what to do about the first failed call of the discovery
-  Availability availability_;
   std::vector<LevelZeroSlot> slots_;
-  std::vector<Channel> channels_;
 };
 
 }  // namespace
 
 namespace level_zero {
 
-ErrorDescription describe_error(Result result) {
+VendorErrorDescription describe_error(Result result) {
   switch (result) {
     case kSuccess:
       return {"ZE_RESULT_SUCCESS", "no error", ""};
@@ -716,18 +618,20 @@ ErrorDescription describe_error(Result result) {
 }  // namespace level_zero
 
 Result<std::vector<LevelZeroProcess>> level_zero_processes(Source& source) {
-  const auto* level_zero = dynamic_cast<const LevelZeroSource*>(&source);
-  if (level_zero == nullptr) {
-    return Error(ErrorCode::kInvalidInput,
-                 fmt::format("{} is not a level-zero source: Level Zero's processes come only "
-                             "from one",
-                             source.name()));
-  }
-  return level_zero->processes();
+  const Result<const LevelZeroSource*> level_zero = as_vendor_backend<LevelZeroSource>(
+      source, kLevelZeroBackend.source_name, "Level Zero's processes");
+  if (!level_zero) return level_zero.error();
+  return (*level_zero)->processes();
 }
 
 std::unique_ptr<Source> make_level_zero_source(const SourceOptions& options) {
   return std::make_unique<LevelZeroSource>(options);
+}
+
+std::span<const std::string_view> level_zero_settings() {
+  static constexpr std::array<std::string_view, 2> kNames{kLevelZeroUpdatePeriodSetting,
+                                                          kLevelZeroWrapSetting};
+  return kNames;
 }
 
 }  // namespace jouleprof

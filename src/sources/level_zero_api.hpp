@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "sources/vendor_error.hpp"
+
 namespace jouleprof::level_zero {
 
 using Result = std::uint32_t;  // ze_result_t
@@ -181,11 +183,6 @@ using DeviceProcessesGetStateFn = Result (*)(Device device, std::uint32_t* count
 }
 
 // What a result means and, where there is one, what the user can do about it.
-struct ErrorDescription {
-  std::string_view name;     // "ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS"
-  std::string_view meaning;  // in words
-  std::string_view fix;      // empty when nothing can be done
-};
-ErrorDescription describe_error(Result result);
+VendorErrorDescription describe_error(Result result);
 
 }  // namespace jouleprof::level_zero

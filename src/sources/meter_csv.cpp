@@ -2,7 +2,9 @@
 // every line). Power = current × voltage.
 #include <fmt/format.h>
 
+#include "core/csv.hpp"
 #include "core/parse.hpp"
+#include "core/text_file.hpp"
 #include "core/time_range.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
@@ -17,17 +19,17 @@ constexpr double kMilliampVoltToWatt = 1e-3;
 }  // namespace
 
 Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& options) {
-  JP_TRY(std::string content, trace_text::read_all(path));
-  const std::vector<trace_text::Line> lines = trace_text::split_lines(content);
+  JP_TRY(std::string content, read_text_file(path, "file"));
+  const std::vector<TextLine> lines = split_lines(content);
   std::size_t last_content = 0;
-  for (const trace_text::Line& line : lines) {
-    if (!trace_text::trim(line.text).empty()) last_content = line.number;
+  for (const TextLine& line : lines) {
+    if (!trim_ascii_space(line.text).empty()) last_content = line.number;
   }
-  if (lines.empty() || !trace_text::trim(lines[0].text).starts_with("Time")) {
+  if (lines.empty() || !trim_ascii_space(lines[0].text).starts_with("Time")) {
     return invalid_input(path + ":1", "header", lines.empty() ? "" : lines[0].text.substr(0, 60),
                          "expected 'Time(ms),Main(mA),Main Voltage(V)'");
   }
-  const auto header = trace_text::split_fields(lines[0].text, ',');
+  const auto header = split_fields(lines[0].text, ',');
   if (header.size() < 3 || header[1].find("mA") == std::string_view::npos ||
       header[2].find("(V)") == std::string_view::npos) {
     return invalid_input(path + ":1", "header", lines[0].text.substr(0, 60),
@@ -39,9 +41,9 @@ Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& 
   trace.format = "meter-csv";
   std::vector<trace_text::RawSample> raw;
   std::optional<bool> microseconds;
-  for (const trace_text::Line& line : lines) {
-    if (line.number == 1 || trace_text::trim(line.text).empty()) continue;
-    const auto fields = trace_text::split_fields(line.text, ',');
+  for (const TextLine& line : lines) {
+    if (line.number == 1 || trim_ascii_space(line.text).empty()) continue;
+    const auto fields = split_fields(line.text, ',');
     const bool may_be_truncated = line.number == last_content;
     std::optional<double> time, current_ma, voltage_v;
     std::string_view bad_field;

@@ -9,18 +9,20 @@
 #include <map>
 #include <optional>
 
+#include "core/csv.hpp"
+#include "core/parse.hpp"
+#include "core/text_file.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
 namespace {
 
-using trace_text::Line;
 using trace_text::RawSample;
 
 // Canonical --query-gpu names; the seaa2023 scripts wrote their own header names.
 std::string canonical_column(std::string_view header) {
-  std::string name(trace_text::trim(header.substr(0, header.find(" ["))));
+  std::string name(trim_ascii_space(header.substr(0, header.find(" ["))));
   std::transform(name.begin(), name.end(), name.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   static const std::map<std::string, std::string, std::less<>> kAliases = {
@@ -64,11 +66,11 @@ struct LogLayout {
   }
 };
 
-LogLayout find_layout(const std::vector<Line>& lines, const PowerLogOptions& options) {
+LogLayout find_layout(const std::vector<TextLine>& lines, const PowerLogOptions& options) {
   LogLayout layout;
-  for (const Line& line : lines) {
-    if (trace_text::trim(line.text).empty()) continue;
-    const auto fields = trace_text::split_fields(line.text, ',');
+  for (const TextLine& line : lines) {
+    if (trim_ascii_space(line.text).empty()) continue;
+    const auto fields = split_fields(line.text, ',');
     if (canonical_column(fields[0]) == "timestamp") {
       for (std::string_view f : fields) layout.columns.push_back(canonical_column(f));
       layout.first_data = line.number + 1;
@@ -93,21 +95,21 @@ struct LogRows {
 
 // Reads every data line; a bad field is an error naming file:line, field and value, except on a
 // last line a killed logger may have cut (then a warning, and the line contributes nothing).
-Result<LogRows> read_rows(const std::vector<Line>& lines, const LogLayout& layout,
+Result<LogRows> read_rows(const std::vector<TextLine>& lines, const LogLayout& layout,
                           const std::string& path, const PowerLogOptions& options,
                           std::vector<std::string>& warnings) {
   std::size_t last_content = 0;  // the last non-blank line is the one a killed logger cuts
-  for (const Line& line : lines) {
-    if (!trace_text::trim(line.text).empty()) last_content = line.number;
+  for (const TextLine& line : lines) {
+    if (!trim_ascii_space(line.text).empty()) last_content = line.number;
   }
   const std::size_t timestamp_col = *layout.column("timestamp");
   const auto index_col = layout.column("index");
   const auto name_col = layout.column("name");
   LogRows rows;
-  for (const Line& line : lines) {
-    if (line.number < layout.first_data || trace_text::trim(line.text).empty()) continue;
+  for (const TextLine& line : lines) {
+    if (line.number < layout.first_data || trim_ascii_space(line.text).empty()) continue;
     const bool may_be_truncated = line.number == last_content;
-    const auto fields = trace_text::split_fields(line.text, ',');
+    const auto fields = split_fields(line.text, ',');
     const auto reject = [&](std::string_view field, std::string_view value,
                             std::string_view problem) {
       return trace_text::reject_field(warnings, path, line.number, may_be_truncated, field, value,
@@ -208,10 +210,10 @@ Status add_series(LogRows& rows, const LogLayout& layout, const std::string& pat
 }  // namespace
 
 Result<PowerLog> read_nvidia_smi_log(const std::string& path, const PowerLogOptions& options) {
-  JP_TRY(std::string content, trace_text::read_all(path));
-  const std::vector<Line> lines = trace_text::split_lines(content);
+  JP_TRY(std::string content, read_text_file(path, "file"));
+  const std::vector<TextLine> lines = split_lines(content);
   if (std::all_of(lines.begin(), lines.end(),
-                  [](const Line& l) { return trace_text::trim(l.text).empty(); })) {
+                  [](const TextLine& l) { return trim_ascii_space(l.text).empty(); })) {
     return invalid_input(path, "content", "", "the file is empty");
   }
   const LogLayout layout = find_layout(lines, options);

@@ -16,29 +16,29 @@
 #include <string>
 #include <vector>
 
-#include "core/shared_library.hpp"
 #include "sources/backends.hpp"
 #include "sources/gpu_process_activity.hpp"
 #include "sources/nvml_api.hpp"
 #include "sources/setting_values.hpp"
 #include "sources/unit_factors.hpp"
+#include "sources/vendor_gpu_source.hpp"
 
 namespace jouleprof {
 namespace {
 
-constexpr std::string_view kNvmlSourceName = "nvml";
-constexpr const char* kNvmlDefaultLibrary = "libnvidia-ml.so.1";
-constexpr const char* kNvmlLibraryVariable = "JOULEPROF_NVML_LIBRARY";
+constexpr const char* kNvmlProcessPollSetting = "nvml.process_poll_ms";
 // The total-energy counter, the power reading and the power fields change about every 100 ms
 // (measured on an H200: 97–103 ms).
 constexpr TimeNs kNvmlUpdatePeriodNs = 100 * kNsPerMs;
 // Default poll (issue 2: "NVML 20 ms"): 5 reads per counter update place each update within
 // 20 ms, at ~4 ms of CPU per energy read on an H200 (about 20 % of one core per GPU).
 constexpr TimeNs kNvmlDefaultPollPeriodNs = 20 * kNsPerMs;
+constexpr VendorGpuBackend kNvmlBackend{
+    "nvml", "gpu", kNvmlDefaultPollPeriodNs,
+    VendorLibrary{"JOULEPROF_NVML_LIBRARY", "libnvidia-ml.so.1",
+                  "install the NVIDIA driver (it provides libnvidia-ml.so.1)",
+                  "the NVIDIA driver is too old or this is not NVML", "update the NVIDIA driver"}};
 
-// How far apart two process-utilisation samples may be and still be read as back to back: a longer
-// silence is an idle GPU (no process had work), not one long sample.
-constexpr TimeNs kNvmlMaxProcessSamplePeriodNs = kNsPerS;
 // The driver's process samples come every ~100-200 ms: asking more often only costs (setting
 // nvml.process_poll_ms).
 constexpr TimeNs kProcessActivityPeriodNs = 100 * kNsPerMs;
@@ -84,10 +84,8 @@ struct Gpu {
   std::vector<nvml::FieldValue> field_values;
   // Per-process activity (with observed processes).
   ProcessActivity activity = ProcessActivity::kNone;
-  GpuProcessActivity counts{0, kNvmlMaxProcessSamplePeriodNs};
+  std::size_t activity_counts = 0;        // its busy-time counts: the index into activities_
   unsigned long long last_sample_us = 0;  // newest process-utilisation sample seen
-  TimeNs last_query_ns = 0;
-  std::string activity_error;
   std::vector<nvml::ProcessUtilizationSample> samples;
   std::vector<nvml::ProcessInfoV2> processes;
   std::vector<ProcessUtilisation> utilisation;  // of one sample time
@@ -105,6 +103,7 @@ struct NvmlSlot {
   std::size_t gpu = 0;  // index into gpus_
   NvmlQuantity quantity = NvmlQuantity::kEnergy;
   unsigned field_id = 0;
+  std::size_t activity = 0;  // kActivity: the index into the source's activities_
   GpuActivityCount activity_count = GpuActivityCount::kBusy;
   bool has_baseline = false;
   unsigned long long baseline_mj = 0;
@@ -137,14 +136,11 @@ std::optional<double> field_as_double(const nvml::FieldValue& field) {
   }
 }
 
-class NvmlSource final : public Source {
+class NvmlSource final : public VendorGpuSource {
  public:
-  explicit NvmlSource(const SourceOptions& options)
-      : library_(library_path(kNvmlLibraryVariable, kNvmlDefaultLibrary)),
-        first_gpu_index_(options.first_gpu_index),
-        observed_(options.observed) {
+  explicit NvmlSource(const SourceOptions& options) : VendorGpuSource(kNvmlBackend, options) {
     const Result<double> process_poll_ms =
-        setting_number(options.settings, "nvml.process_poll_ms",
+        setting_number(options.settings, kNvmlProcessPollSetting,
                        ns_to_s(kProcessActivityPeriodNs) * 1e3, 0.0, 60000.0);
     if (!process_poll_ms) {
       fail(process_poll_ms.error().message(), "fix the setting's value");
@@ -156,13 +152,7 @@ class NvmlSource final : public Source {
   ~NvmlSource() override {
     if (initialised_) symbols_.shutdown();  // before the library closes
   }
-  NvmlSource(const NvmlSource&) = delete;
-  NvmlSource& operator=(const NvmlSource&) = delete;
 
-  std::string_view name() const override { return kNvmlSourceName; }
-  Availability availability() const override { return availability_; }
-  const std::vector<Channel>& channels() const override { return channels_; }
-  TimeNs default_period_ns() const override { return kNvmlDefaultPollPeriodNs; }
   std::string read_error(std::size_t channel) const override {
     return channel < slots_.size() ? slots_[channel].read_error : std::string();
   }
@@ -182,24 +172,25 @@ class NvmlSource final : public Source {
           gpu.handle, static_cast<int>(gpu.field_values.size()), gpu.field_values.data());
       field_call_time[g] = monotonic_now_ns();
     }
-    for (Gpu& gpu : gpus_) update_activity(gpu);
+    update_activity();
     for (std::size_t i = 0; i < slots_.size() && i < out.size(); ++i) {
       read_slot(slots_[i], out[i], field_call_result, field_call_time);
     }
   }
 
  private:
-  // "<call>(gpu N) failed: NVML_ERROR_X (code 3): meaning (driver: '<nvmlErrorString>')".
-  std::string explain(nvml::Return code) const {
-    const nvml::ErrorDescription description = nvml::describe_error(code);
+  // "NVML_ERROR_X (code 3): meaning (driver: '<nvmlErrorString>')".
+  std::string explain(std::int64_t code) const override {
+    const auto nvml_code = static_cast<nvml::Return>(code);
+    const VendorErrorDescription description = nvml::describe_error(nvml_code);
     const char* driver_text =
-        symbols_.error_string != nullptr ? symbols_.error_string(code) : nullptr;
-    return fmt::format("{} (code {}): {} (driver: '{}')", description.name, code,
+        symbols_.error_string != nullptr ? symbols_.error_string(nvml_code) : nullptr;
+    return fmt::format("{} (code {}): {} (driver: '{}')", description.name, nvml_code,
                        description.meaning, driver_text != nullptr ? driver_text : "");
   }
 
-  std::string describe(std::string_view call, unsigned gpu, nvml::Return code) const {
-    return fmt::format("{}(gpu {}) failed: {}", call, gpu, explain(code));
+  VendorErrorDescription describe_error(std::int64_t code) const override {
+    return nvml::describe_error(static_cast<nvml::Return>(code));
   }
 
   void read_slot(NvmlSlot& slot, Reading& reading,
@@ -275,39 +266,37 @@ class NvmlSource final : public Source {
         reading.value = static_cast<double>(celsius);
         break;
       }
-      case NvmlQuantity::kActivity: {
-        reading.t_ns = gpu.counts.as_of_ns();
-        if (!gpu.activity_error.empty()) {
-          slot.read_error = gpu.activity_error;
-          return;
-        }
-        reading.value = gpu.counts.count(slot.activity_count);
+      case NvmlQuantity::kActivity:
+        if (!read_activity(slot.activity, slot.activity_count, reading, slot.read_error)) return;
         break;
-      }
     }
     slot.read_error.clear();
     reading.ok = true;
+  }
+
+  void update_activity() {
+    const std::optional<ActivityPoll> poll = due_activity_poll(process_poll_ns_);
+    if (!poll) return;
+    for (Gpu& gpu : gpus_) {
+      if (gpu.activity != ProcessActivity::kNone) {
+        update_activity(gpu, activities_[gpu.activity_counts], *poll);
+      }
+    }
   }
 
   // Advances the GPU's busy-time counts from the per-process data NVML has. Utilisation samples
   // are placed at their own time (each covers the driver's sample period before it), so that the
   // counts line up with the energy of the same period; they arrive late, and a share is only
   // known up to the newest one.
-  void update_activity(Gpu& gpu) {
-    if (gpu.activity == ProcessActivity::kNone) return;
-    const TimeNs now = monotonic_now_ns();
-    if (gpu.last_query_ns > 0 && now - gpu.last_query_ns < process_poll_ns_) return;
-    const double wall_s = ns_to_s(now - gpu.last_query_ns);
-    gpu.last_query_ns = now;
-    gpu.activity_error.clear();
-    const std::vector<pid_t> observed = observed_->pids();
+  void update_activity(Gpu& gpu, GpuActivity& activity, const ActivityPoll& poll) {
+    const std::vector<pid_t>& observed = poll.observed;
     if (gpu.activity == ProcessActivity::kUtilisationSamples) {
       unsigned int count = 0;
       nvml::Return code =
           symbols_.get_process_utilization(gpu.handle, nullptr, &count, gpu.last_sample_us);
       if (code == nvml::kErrorNotFound || (code == nvml::kSuccess && count == 0)) return;
       if (code != nvml::kSuccess && code != nvml::kErrorInsufficientSize) {
-        gpu.activity_error = describe("nvmlDeviceGetProcessUtilization", gpu.index, code);
+        activity.error = describe("nvmlDeviceGetProcessUtilization", gpu.index, code);
         return;
       }
       gpu.samples.assign(count, nvml::ProcessUtilizationSample{});
@@ -315,7 +304,7 @@ class NvmlSource final : public Source {
                                               gpu.last_sample_us);
       if (code == nvml::kErrorNotFound) count = 0;
       if (code != nvml::kSuccess && code != nvml::kErrorNotFound) {
-        gpu.activity_error = describe("nvmlDeviceGetProcessUtilization", gpu.index, code);
+        activity.error = describe("nvmlDeviceGetProcessUtilization", gpu.index, code);
         return;
       }
       gpu.samples.resize(std::min<std::size_t>(count, gpu.samples.size()));
@@ -335,9 +324,9 @@ class NvmlSource final : public Source {
           gpu.utilisation.push_back({static_cast<pid_t>(gpu.samples[i].pid),
                                      static_cast<double>(gpu.samples[i].smUtil) * 0.01});
         }
-        gpu.counts.add_utilisation(static_cast<TimeNs>(t) * kNsPerUs - realtime_minus_monotonic,
-                                   static_cast<double>(t - gpu.last_sample_us) * 1e-6,
-                                   gpu.utilisation, observed);
+        activity.counts.add_utilisation(
+            static_cast<TimeNs>(t) * kNsPerUs - realtime_minus_monotonic,
+            static_cast<double>(t - gpu.last_sample_us) * 1e-6, gpu.utilisation, observed);
         gpu.last_sample_us = t;
       }
       return;
@@ -346,27 +335,28 @@ class NvmlSource final : public Source {
     unsigned int count = 0;
     nvml::Return code = symbols_.get_compute_processes(gpu.handle, &count, nullptr);
     if (code == nvml::kSuccess && count == 0) {
-      gpu.counts.add_holders(now, wall_s, {}, observed);
+      activity.counts.add_holders(poll.now_ns, poll.elapsed_s, {}, observed);
       return;
     }
     if (code != nvml::kSuccess && code != nvml::kErrorInsufficientSize) {
-      gpu.activity_error = describe("nvmlDeviceGetComputeRunningProcesses", gpu.index, code);
+      activity.error = describe("nvmlDeviceGetComputeRunningProcesses", gpu.index, code);
       return;
     }
     gpu.processes.assign(count + 4, nvml::ProcessInfoV2{});  // room for processes starting now
     count = static_cast<unsigned int>(gpu.processes.size());
     code = symbols_.get_compute_processes(gpu.handle, &count, gpu.processes.data());
     if (code != nvml::kSuccess) {
-      gpu.activity_error = describe("nvmlDeviceGetComputeRunningProcesses", gpu.index, code);
+      activity.error = describe("nvmlDeviceGetComputeRunningProcesses", gpu.index, code);
       return;
     }
     gpu.holders.clear();
     for (unsigned int i = 0; i < count && i < gpu.processes.size(); ++i) {
       gpu.holders.push_back(static_cast<pid_t>(gpu.processes[i].pid));
     }
-    const std::vector<pid_t> others = gpu.counts.add_holders(now, wall_s, gpu.holders, observed);
+    const std::vector<pid_t> others =
+        activity.counts.add_holders(poll.now_ns, poll.elapsed_s, gpu.holders, observed);
     if (!others.empty()) {
-      gpu.activity_error = fmt::format(
+      activity.error = fmt::format(
           "gpu {} runs observed processes beside others (pids {}) and gives no per-process "
           "utilisation (nvmlDeviceGetProcessUtilization is not supported): their shares are "
           "unknown",
@@ -375,15 +365,14 @@ class NvmlSource final : public Source {
   }
 
   // The GPU's per-process activity channels when processes are observed, or a note why not.
-  void discover_activity(Gpu& gpu, std::size_t gpu_slot, const std::string& who,
-                         std::vector<std::string>& notes) {
-    if (!observed_) return;
+  void discover_activity(Gpu& gpu, std::size_t gpu_slot, const std::string& who) {
+    if (!observes_processes()) return;
     if (symbols_.get_mig_mode != nullptr) {
       unsigned int current = 0;
       unsigned int pending = 0;
       if (symbols_.get_mig_mode(gpu.handle, &current, &pending) == nvml::kSuccess &&
           current == nvml::kMigEnabled) {
-        notes.push_back(fmt::format(
+        note(fmt::format(
             "{}: MIG is enabled, so its energy is not attributable per process (the energy "
             "counter covers the whole board, every MIG instance together, and NVML gives no "
             "per-process utilisation under MIG)",
@@ -417,86 +406,38 @@ class NvmlSource final : public Source {
           who);
     }
     if (gpu.activity == ProcessActivity::kNone) {
-      notes.push_back(fmt::format(
+      note(fmt::format(
           "{}: NVML lists neither per-process utilisation nor running processes, so its energy "
           "is not attributable per process",
           who));
       return;
     }
     gpu.last_sample_us = realtime_now_us();
-    gpu.last_query_ns = monotonic_now_ns();
-    gpu.counts = GpuProcessActivity(gpu.last_query_ns, kNvmlMaxProcessSamplePeriodNs);
-    for (GpuActivityChannel& activity : gpu_activity_channels(rule, detail)) {
-      Channel c = make_channel(gpu.index, activity.id_suffix, ChannelKind::kBusyTime,
-                               std::move(activity.description), "", 0);
-      c.domain = std::move(activity.domain);
-      add(std::move(c), gpu_slot, NvmlQuantity::kActivity);
+    for (ActivityChannel& activity : start_activity(gpu.index, rule, detail)) {
+      gpu.activity_counts = activity.activity;
+      add(std::move(activity.channel), gpu_slot, NvmlQuantity::kActivity);
+      slots_.back().activity = activity.activity;
       slots_.back().activity_count = activity.count;
     }
   }
 
-  void fail(std::string reason, std::string fix) {
-    availability_.available = false;
-    availability_.reason = std::move(reason);
-    availability_.fix = std::move(fix);
-  }
-
-  void fail_call(std::string_view call, nvml::Return code) {
-    fail(fmt::format("{} failed: {}", call, explain(code)),
-         std::string(nvml::describe_error(code).fix));
-  }
-
-  template <typename Fn>
-  bool resolve(Fn& function, const char* symbol, bool required) {
-    function = library_.function<Fn>(symbol);
-    if (function == nullptr && required) {
-      fail(fmt::format("{} has no symbol {}: the NVIDIA driver is too old or this is not NVML",
-                       library_.path(), symbol),
-           "update the NVIDIA driver, or point JOULEPROF_NVML_LIBRARY at its libnvidia-ml.so.1");
-      return false;
-    }
-    return true;
-  }
-
   bool load_library() {
-    if (!library_.is_open()) {
-      fail(
-          fmt::format("cannot load {}: {}", library_.path(), library_.error()),
-          fmt::format("install the NVIDIA driver (it provides {}); if the library lives elsewhere, "
-                      "set {}=/path/to/libnvidia-ml.so.1",
-                      kNvmlDefaultLibrary, kNvmlLibraryVariable));
-      return false;
-    }
-    return resolve(symbols_.init, "nvmlInit_v2", true) &&
-           resolve(symbols_.shutdown, "nvmlShutdown", true) &&
-           resolve(symbols_.error_string, "nvmlErrorString", true) &&
-           resolve(symbols_.get_count, "nvmlDeviceGetCount_v2", true) &&
-           resolve(symbols_.get_handle, "nvmlDeviceGetHandleByIndex_v2", true) &&
-           resolve(symbols_.get_name, "nvmlDeviceGetName", true) &&
-           resolve(symbols_.get_uuid, "nvmlDeviceGetUUID", true) &&
-           resolve(symbols_.get_power, "nvmlDeviceGetPowerUsage", true) &&
-           resolve(symbols_.get_energy, "nvmlDeviceGetTotalEnergyConsumption", false) &&
-           resolve(symbols_.get_field_values, "nvmlDeviceGetFieldValues", false) &&
-           resolve(symbols_.get_temperature, "nvmlDeviceGetTemperature", false) &&
-           resolve(symbols_.get_process_utilization, "nvmlDeviceGetProcessUtilization", false) &&
-           resolve(symbols_.get_compute_processes, "nvmlDeviceGetComputeRunningProcesses_v2",
-                   false) &&
-           resolve(symbols_.get_mig_mode, "nvmlDeviceGetMigMode", false);
-  }
-
-  Channel make_channel(unsigned gpu, std::string_view suffix, ChannelKind kind, std::string detail,
-                       std::string parent_id, TimeNs nominal_period_ns) const {
-    Channel channel;
-    channel.id = fmt::format("nvml:{}:{}", gpu, suffix);
-    channel.source = std::string(kNvmlSourceName);
-    channel.device = fmt::format("gpu{}", first_gpu_index_ + gpu);
-    channel.domain = "gpu";
-    channel.kind = kind;
-    channel.provenance = Provenance::kMeasured;
-    channel.provenance_detail = std::move(detail);
-    channel.parent_id = std::move(parent_id);
-    channel.nominal_period_ns = nominal_period_ns;
-    return channel;
+    return load([&](FunctionBinder& bind) {
+      bind.required(symbols_.init, "nvmlInit_v2");
+      bind.required(symbols_.shutdown, "nvmlShutdown");
+      bind.required(symbols_.error_string, "nvmlErrorString");
+      bind.required(symbols_.get_count, "nvmlDeviceGetCount_v2");
+      bind.required(symbols_.get_handle, "nvmlDeviceGetHandleByIndex_v2");
+      bind.required(symbols_.get_name, "nvmlDeviceGetName");
+      bind.required(symbols_.get_uuid, "nvmlDeviceGetUUID");
+      bind.required(symbols_.get_power, "nvmlDeviceGetPowerUsage");
+      bind.optional(symbols_.get_energy, "nvmlDeviceGetTotalEnergyConsumption");
+      bind.optional(symbols_.get_field_values, "nvmlDeviceGetFieldValues");
+      bind.optional(symbols_.get_temperature, "nvmlDeviceGetTemperature");
+      bind.optional(symbols_.get_process_utilization, "nvmlDeviceGetProcessUtilization");
+      bind.optional(symbols_.get_compute_processes, "nvmlDeviceGetComputeRunningProcesses_v2");
+      bind.optional(symbols_.get_mig_mode, "nvmlDeviceGetMigMode");
+    });
   }
 
   void add(Channel channel, std::size_t gpu, NvmlQuantity quantity, unsigned field_id = 0) {
@@ -511,11 +452,11 @@ class NvmlSource final : public Source {
   // Channels of one GPU: the energy counter, or the board power where there is no counter (the
   // top-level channel that totals use); the other power readings nest under it because they
   // measure the same board and must never be added to it.
-  void discover_gpu(unsigned index, std::vector<std::string>& notes) {
+  void discover_gpu(unsigned index) {
     nvml::Device handle = nullptr;
     nvml::Return code = symbols_.get_handle(index, &handle);
     if (code != nvml::kSuccess) {
-      notes.push_back(describe("nvmlDeviceGetHandleByIndex_v2", index, code));
+      note_failure("nvmlDeviceGetHandleByIndex_v2", index, code);
       return;
     }
     char name[nvml::kDeviceNameBufferSize] = {};
@@ -543,7 +484,7 @@ class NvmlSource final : public Source {
                          "", kNvmlUpdatePeriodNs),
             gpu_slot, NvmlQuantity::kEnergy);
       } else if (code != nvml::kErrorNotSupported) {
-        notes.push_back(describe("nvmlDeviceGetTotalEnergyConsumption", index, code));
+        note_failure("nvmlDeviceGetTotalEnergyConsumption", index, code);
       }
     }
     unsigned int power_mw = 0;
@@ -561,9 +502,9 @@ class NvmlSource final : public Source {
           gpu_slot, NvmlQuantity::kPower);
       if (fallback) top_id = fmt::format("nvml:{}:power", index);
     } else if (code != nvml::kErrorNotSupported) {
-      notes.push_back(describe("nvmlDeviceGetPowerUsage", index, code));
+      note_failure("nvmlDeviceGetPowerUsage", index, code);
     }
-    if (top_id.empty()) notes.push_back(fmt::format("{} reports neither energy nor power", who));
+    if (top_id.empty()) note(fmt::format("{} reports neither energy nor power", who));
 
     if (symbols_.get_field_values != nullptr) {
       nvml::FieldValue probe[2] = {};
@@ -595,8 +536,8 @@ class NvmlSource final : public Source {
             gpu_slot, NvmlQuantity::kTemperature);
       }
     }
-    discover_activity(gpu, gpu_slot, who, notes);
-    for (std::size_t i = first_channel; i < channels_.size(); ++i) channels_[i].label = name;
+    discover_activity(gpu, gpu_slot, who);
+    label_channels(first_channel, name);
     gpus_.push_back(std::move(gpu));
   }
 
@@ -613,32 +554,25 @@ class NvmlSource final : public Source {
                   "check `nvidia-smi`; in a container, expose the GPUs "
                   "(e.g. docker --gpus all)");
     }
-    std::vector<std::string> notes;
-    for (unsigned index = 0; index < count; ++index) discover_gpu(index, notes);
-    if (channels_.empty()) {
-      return fail(fmt::format("no GPU could be read: {}", fmt::join(notes, "; ")), "");
+    for (unsigned index = 0; index < count; ++index) discover_gpu(index);
+    if (!finish_discovery()) {
+      gpus_.clear();
+      slots_.clear();
     }
-    availability_.available = true;
-    if (!notes.empty()) availability_.reason = fmt::format("{}", fmt::join(notes, "; "));
   }
 
-  SharedLibrary library_;
-  std::size_t first_gpu_index_;
-  std::shared_ptr<ObservedProcesses> observed_;
   TimeNs process_poll_ns_ = kProcessActivityPeriodNs;
   NvmlSymbols symbols_;
   bool initialised_ = false;
-  Availability availability_;
   std::vector<Gpu> gpus_;
   std::vector<NvmlSlot> slots_;
-  std::vector<Channel> channels_;
 };
 
 }  // namespace
 
 namespace nvml {
 
-ErrorDescription describe_error(Return code) {
+VendorErrorDescription describe_error(Return code) {
   switch (code) {
     case kSuccess:
       return {"NVML_SUCCESS", "no error", ""};
@@ -740,6 +674,11 @@ ErrorDescription describe_error(Return code) {
 
 std::unique_ptr<Source> make_nvml_source(const SourceOptions& options) {
   return std::make_unique<NvmlSource>(options);
+}
+
+std::span<const std::string_view> nvml_settings() {
+  static constexpr std::array<std::string_view, 1> kNames{kNvmlProcessPollSetting};
+  return kNames;
 }
 
 }  // namespace jouleprof

@@ -6,6 +6,8 @@
 
 #include <string_view>
 
+#include "sources/vendor_error.hpp"
+
 namespace jouleprof::nvml {
 
 using Return = int;  // nvmlReturn_t
@@ -130,11 +132,6 @@ using DeviceGetMigModeFn = Return (*)(Device device, unsigned int* current_mode,
 }
 
 // What an NVML return code means and, where there is one, what the user can do about it.
-struct ErrorDescription {
-  std::string_view name;     // "NVML_ERROR_NOT_SUPPORTED"
-  std::string_view meaning;  // in words
-  std::string_view fix;      // empty when nothing can be done
-};
-ErrorDescription describe_error(Return code);
+VendorErrorDescription describe_error(Return code);
 
 }  // namespace jouleprof::nvml

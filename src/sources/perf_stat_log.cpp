@@ -6,7 +6,9 @@
 #include <array>
 #include <map>
 
+#include "core/csv.hpp"
 #include "core/parse.hpp"
+#include "core/text_file.hpp"
 #include "core/time_range.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
@@ -14,14 +16,13 @@
 namespace jouleprof {
 namespace {
 
-using trace_text::Line;
 using trace_text::RawSample;
 
 // "# started on Thu Apr 25 16:00:52 2024" -> realtime ns (local time at utc_offset_s).
 std::optional<TimeNs> parse_perf_start(std::string_view line, std::int64_t utc_offset_s) {
   constexpr std::string_view kPrefix = "# started on ";
   if (!line.starts_with(kPrefix)) return std::nullopt;
-  const auto fields = trace_text::split_fields(line.substr(kPrefix.size()), ' ');
+  const auto fields = split_fields(line.substr(kPrefix.size()), ' ');
   std::vector<std::string_view> words;
   for (std::string_view f : fields) {
     if (!f.empty()) words.push_back(f);
@@ -64,11 +65,11 @@ struct EventSamples {
 }  // namespace
 
 Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptions& options) {
-  JP_TRY(std::string content, trace_text::read_all(path));
-  const std::vector<Line> lines = trace_text::split_lines(content);
+  JP_TRY(std::string content, read_text_file(path, "file"));
+  const std::vector<TextLine> lines = split_lines(content);
   std::size_t last_content = 0;
-  for (const Line& line : lines) {
-    const std::string_view t = trace_text::trim(line.text);
+  for (const TextLine& line : lines) {
+    const std::string_view t = trim_ascii_space(line.text);
     if (!t.empty() && t.front() != '#') last_content = line.number;
   }
   if (last_content == 0) return invalid_input(path, "content", "", "no perf stat intervals");
@@ -81,8 +82,8 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
   std::map<std::string, EventSamples> events;
   std::vector<std::string> event_order;
 
-  for (const Line& line : lines) {
-    const std::string_view text = trace_text::trim(line.text);
+  for (const TextLine& line : lines) {
+    const std::string_view text = trim_ascii_space(line.text);
     if (text.empty()) continue;
     if (text.front() == '#') {
       if (!start_ns) {
@@ -91,7 +92,7 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
       }
       continue;
     }
-    const auto fields = trace_text::split_fields(text, ';');
+    const auto fields = split_fields(text, ';');
     const bool may_be_truncated = line.number == last_content;
     const auto reject = [&](std::string_view field, std::string_view value,
                             std::string_view problem) {

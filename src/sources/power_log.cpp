@@ -4,6 +4,9 @@
 
 #include <array>
 
+#include "core/csv.hpp"
+#include "core/parse.hpp"
+#include "core/text_file.hpp"
 #include "core/time_range.hpp"
 #include "sources/trace_text.hpp"
 
@@ -48,7 +51,7 @@ bool expect(std::string_view& s, std::string_view one_of) {
 }  // namespace
 
 std::optional<TimeNs> parse_wall_clock_ns(std::string_view text, std::int64_t utc_offset_s) {
-  std::string_view s = trace_text::trim(text);
+  std::string_view s = trim_ascii_space(text);
   unsigned year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
   if (!read_digits(s, 4, year) || !expect(s, "-/") || !read_digits(s, 2, month) ||
       !expect(s, "-/") || !read_digits(s, 2, day) || !expect(s, " T") || !read_digits(s, 2, hour) ||
@@ -81,12 +84,12 @@ std::optional<TimeNs> parse_wall_clock_ns(std::string_view text, std::int64_t ut
 Result<PowerLog> read_power_log(const std::string& path, PowerLogFormat format,
                                 const PowerLogOptions& options) {
   if (format == PowerLogFormat::kAuto) {
-    JP_TRY(std::string content, trace_text::read_all(path));
-    const std::vector<trace_text::Line> lines = trace_text::split_lines(content);
+    JP_TRY(std::string content, read_text_file(path, "file"));
+    const std::vector<TextLine> lines = split_lines(content);
     std::string_view first;
-    for (const trace_text::Line& line : lines) {
-      if (!trace_text::trim(line.text).empty()) {
-        first = trace_text::trim(line.text);
+    for (const TextLine& line : lines) {
+      if (!trim_ascii_space(line.text).empty()) {
+        first = trim_ascii_space(line.text);
         break;
       }
     }
@@ -95,7 +98,7 @@ Result<PowerLog> read_power_log(const std::string& path, PowerLogFormat format,
     } else if (first.starts_with("Time(")) {
       format = PowerLogFormat::kMeterCsv;
     } else if (first.starts_with("timestamp") ||
-               parse_wall_clock_ns(trace_text::split_fields(first, ',')[0], 0)) {
+               parse_wall_clock_ns(split_fields(first, ',')[0], 0)) {
       format = PowerLogFormat::kNvidiaSmi;
     } else {
       return invalid_input(path + ":1", "header", first.substr(0, 60),

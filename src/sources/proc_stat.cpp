@@ -4,8 +4,9 @@
 
 #include <array>
 #include <cctype>
-#include <charconv>
 #include <string>
+
+#include "core/parse.hpp"
 
 namespace jouleprof {
 namespace {
@@ -31,12 +32,12 @@ Result<CpuLine> parse_cpu_line(std::string_view line, std::string_view path, std
     std::size_t end = line.find(' ', at);
     if (end == std::string_view::npos) end = line.size();
     const std::string_view token = line.substr(at, end - at);
-    const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), v[n]);
-    if (ec != std::errc() || ptr != token.data() + token.size()) {
+    const std::optional<std::uint64_t> ticks = to_uint64(token);
+    if (!ticks) {
       return invalid_input(fmt::format("{}:{}", path, line_no),
                            fmt::format("{} field {}", out.label, n + 1), token, "not a tick count");
     }
-    ++n;
+    v[n++] = *ticks;
     at = end;
   }
   if (n < 4) {
@@ -98,14 +99,12 @@ Result<std::vector<CpuTicks>> parse_proc_stat_per_cpu(std::string_view text,
   JP_RETURN_IF_ERROR(each_line(text, [&](std::string_view line, std::size_t line_no) -> Status {
     if (!is_cpu_n(line)) return Status::Ok();
     JP_TRY(const CpuLine parsed, parse_cpu_line(line, path, line_no));
-    int n = 0;
-    const std::string_view digits = parsed.label.substr(3);
-    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-    if (ec != std::errc() || ptr != digits.data() + digits.size()) {
+    const std::optional<int> n = to_integer<int>(parsed.label.substr(3));
+    if (!n) {
       return invalid_input(fmt::format("{}:{}", path, line_no), "cpu number",
                            std::string(parsed.label), "not cpu followed by a number");
     }
-    cpus.push_back(CpuTicks{n, parsed.busy, parsed.idle});
+    cpus.push_back(CpuTicks{*n, parsed.busy, parsed.idle});
     return Status::Ok();
   }));
   return cpus;

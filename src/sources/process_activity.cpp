@@ -6,13 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <deque>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
 
+#include "core/parse.hpp"
 #include "jouleprof/source.hpp"
 #include "sources/backends.hpp"
 #include "sources/cpu_topology.hpp"
@@ -32,15 +32,12 @@ Result<TaskStat> parse_task_stat(std::string_view text, std::string_view path) {
                          "no '(comm)' after the pid");
   }
   const auto number = [&](std::string_view token, std::string_view field, auto& out) -> Status {
-    const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), out);
-    if (token.empty() || ec != std::errc() || ptr != token.data() + token.size()) {
-      return invalid_input(path, field, std::string(token), "not a number");
-    }
+    const auto value = to_integer<std::remove_reference_t<decltype(out)>>(token);
+    if (!value) return invalid_input(path, field, std::string(token), "not a number");
+    out = *value;
     return Status::Ok();
   };
-  std::string_view pid_text = text.substr(0, open);
-  while (!pid_text.empty() && pid_text.back() == ' ') pid_text.remove_suffix(1);
-  JP_RETURN_IF_ERROR(number(pid_text, "pid", stat.pid));
+  JP_RETURN_IF_ERROR(number(trim_ascii_space(text.substr(0, open)), "pid", stat.pid));
 
   // Fields after comm, numbered as in proc(5): 3 state, 4 ppid, 14 utime, 15 stime, 16 cutime,
   // 17 cstime, 22 starttime, 39 processor.
@@ -82,12 +79,8 @@ Result<std::uint64_t> parse_cgroup_usage_usec(std::string_view text, std::string
     constexpr std::string_view kKey = "usage_usec ";
     if (line.substr(0, kKey.size()) != kKey) continue;
     const std::string_view value = line.substr(kKey.size());
-    std::uint64_t usec = 0;
-    const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), usec);
-    if (value.empty() || ec != std::errc() || ptr != value.data() + value.size()) {
-      return invalid_input(path, "usage_usec", std::string(value), "not a number of µs");
-    }
-    return usec;
+    if (const std::optional<std::uint64_t> usec = to_uint64(value)) return *usec;
+    return invalid_input(path, "usage_usec", std::string(value), "not a number of µs");
   }
   return invalid_input(path, "usage_usec", "", "missing (not a cgroup-v2 cpu.stat?)");
 }
@@ -165,17 +158,15 @@ using process_activity::TaskStat;
 using process_activity::TreeCpuTime;
 
 constexpr std::string_view kProcessActivitySourceName = "processes";
+constexpr const char* kProcessesPollPeriodSetting = "processes.poll_period_ms";
+constexpr const char* kProcessesThreadsSetting = "processes.threads";
 constexpr TimeNs kProcessActivityDefaultPollPeriodNs = 100 * kNsPerMs;
 
 bool is_pid_name(std::string_view name) {
   return !name.empty() && name.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
-pid_t to_pid(std::string_view name) {
-  pid_t pid = 0;
-  std::from_chars(name.data(), name.data() + name.size(), pid);
-  return pid;
-}
+pid_t to_pid(std::string_view name) { return to_integer<pid_t>(name).value_or(0); }
 
 // A stat file that vanished (the process ended between listing and reading) is no error.
 Result<std::optional<TaskStat>> read_stat(const std::filesystem::path& path) {
@@ -210,10 +201,10 @@ class ProcessActivitySource final : public Source {
     const long ticks_per_s = sysconf(_SC_CLK_TCK);
     ticks_per_s_ = ticks_per_s > 0 ? static_cast<double>(ticks_per_s) : 100.0;
     JP_TRY(const double poll_ms,
-           setting_number(options.settings, "processes.poll_period_ms",
+           setting_number(options.settings, kProcessesPollPeriodSetting,
                           ns_to_s(kProcessActivityDefaultPollPeriodNs) * 1e3, 1.0, 60000.0));
     JP_TRY(const double threads,
-           setting_number(options.settings, "processes.threads", 0.0, 0.0, 1.0));
+           setting_number(options.settings, kProcessesThreadsSetting, 0.0, 0.0, 1.0));
     period_ns_ = s_to_ns(poll_ms * 1e-3);
     threads_ = threads > 0.5;
 
@@ -588,6 +579,12 @@ std::unique_ptr<Source> make_process_activity_source(const SourceOptions& option
       options.sysfs_root.empty() ? std::string("/") : options.sysfs_root, std::move(observed));
   if (Status configured = source->configure(options); !configured) source->fail(configured.error());
   return source;
+}
+
+std::span<const std::string_view> process_activity_settings() {
+  static constexpr std::array<std::string_view, 2> kNames{kProcessesPollPeriodSetting,
+                                                          kProcessesThreadsSetting};
+  return kNames;
 }
 
 }  // namespace jouleprof

@@ -300,4 +300,9 @@ std::unique_ptr<Source> make_rapl_msr_source(const SourceOptions& options) {
   return make_rapl_msr_source(options, kMsrDeviceOffsetStride);
 }
 
+std::span<const std::string_view> rapl_msr_settings() {
+  static constexpr std::array<std::string_view, 1> kNames{kDramUnitSetting};
+  return kNames;
+}
+
 }  // namespace jouleprof

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -250,8 +249,9 @@ Result<std::pair<int, int>> parse_format_bits(const std::filesystem::path& file,
   int low = 0;
   int high = 0;
   const auto parse = [](std::string_view digits, int& value) {
-    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    return error == std::errc() && end == digits.data() + digits.size() && !digits.empty();
+    const std::optional<int> parsed = to_integer<int>(digits);
+    if (parsed) value = *parsed;
+    return parsed.has_value();
   };
   const bool ok = dash == std::string_view::npos
                       ? parse(bits, low) && parse(bits, high)

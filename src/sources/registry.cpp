@@ -5,9 +5,10 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <map>
+#include <vector>
 
+#include "core/parse.hpp"
 #include "jouleprof/sources.hpp"
 #include "sources/backends.hpp"
 #include "sources/liveness_probe.hpp"
@@ -30,30 +31,80 @@ constexpr std::array kRegistry{
                 make_rapl_perf_source, kRaplLivenessProbeNs},
     SourceEntry{"rapl-msr", "rapl", SourceClass::kMeasured,
                 "RAPL model-specific registers through /dev/cpu/N/msr, root only (measured)",
-                make_rapl_msr_source, kRaplLivenessProbeNs},
+                make_rapl_msr_source, kRaplLivenessProbeNs, "", rapl_msr_settings},
     SourceEntry{"nvml", "", SourceClass::kMeasured,
                 "NVIDIA GPUs through NVML: total-energy counter, power, temperature (measured)",
-                make_nvml_source},
+                make_nvml_source, 0, "", nvml_settings},
     SourceEntry{"rocm-smi", "", SourceClass::kMeasured,
                 "AMD GPUs through ROCm SMI: energy counter or average power, temperature "
                 "(measured)",
-                make_rocm_smi_source, 0, "amdgpu"},
+                make_rocm_smi_source, 0, "amdgpu", rocm_smi_settings},
     SourceEntry{"level-zero", "", SourceClass::kMeasured,
                 "Intel GPUs through Level Zero Sysman: energy counters per power domain, "
                 "temperature (measured)",
-                make_level_zero_source, 0, "i915,xe"},
+                make_level_zero_source, 0, "i915,xe", level_zero_settings},
     SourceEntry{"hwmon", "", SourceClass::kMeasured,
                 "hwmon power and energy sensors, e.g. Jetson INA3221 rails (measured)",
-                make_hwmon_source},
+                make_hwmon_source, 0, "", hwmon_settings},
     SourceEntry{"power-supply", "", SourceClass::kMeasured,
                 "batteries and supplies in /sys/class/power_supply (measured)",
                 make_power_supply_source},
     SourceEntry{"cpu-estimate", "", SourceClass::kEstimated,
                 "P = P_idle + (TDP - P_idle) x CPU utilisation from /proc/stat (estimated)",
-                make_cpu_estimate_source},
+                make_cpu_estimate_source, 0, "", cpu_estimate_settings},
     SourceEntry{"simulated", "", SourceClass::kSimulated,
-                "scripted power profiles for tests and demos (simulated)", make_simulated_source},
+                "scripted power profiles for tests and demos (simulated)", make_simulated_source, 0,
+                "", simulated_settings},
 };
+
+// A source and the settings keys it reads: the registry's backends and the process source, which
+// joins runs from outside the table.
+struct SettingsOwner {
+  std::string_view source;
+  std::span<const std::string_view> keys;
+};
+
+std::vector<SettingsOwner> settings_owners() {
+  std::vector<SettingsOwner> owners;
+  for (const SourceEntry& e : kRegistry) {
+    if (e.settings != nullptr) owners.push_back({e.name, e.settings()});
+  }
+  owners.push_back({"processes", process_activity_settings()});
+  return owners;
+}
+
+// Keys are "<prefix>.<name>", one prefix per source ("simulate" for simulated).
+std::string_view key_prefix(std::string_view key) { return key.substr(0, key.find('.')); }
+
+// A misspelt key would otherwise be ignored and the run use the default the user meant to change.
+Status check_settings(const std::map<std::string, std::string>& settings) {
+  const std::vector<SettingsOwner> owners = settings_owners();
+  for (const auto& [key, value] : settings) {
+    const SettingsOwner* owner = nullptr;
+    bool known = false;
+    for (const SettingsOwner& o : owners) {
+      known = known || std::find(o.keys.begin(), o.keys.end(), key) != o.keys.end();
+      if (!o.keys.empty() && key_prefix(o.keys.front()) == key_prefix(key)) owner = &o;
+    }
+    if (known) continue;
+    if (owner != nullptr) {
+      return invalid_input("settings", key, value,
+                           fmt::format("the {} source has no such setting (its settings: {})",
+                                       owner->source, fmt::join(owner->keys, ", ")));
+    }
+    std::vector<std::string> prefixes;
+    for (const SettingsOwner& o : owners) {
+      if (!o.keys.empty()) {
+        prefixes.push_back(fmt::format("{}.* ({})", key_prefix(o.keys.front()), o.source));
+      }
+    }
+    return invalid_input("settings", key, value,
+                         fmt::format("no source has this setting (settings are named by their "
+                                     "source: {})",
+                                     fmt::join(prefixes, ", ")));
+  }
+  return Status::Ok();
+}
 
 const SourceEntry* find_entry(std::string_view name) {
   for (const SourceEntry& e : kRegistry) {
@@ -72,18 +123,16 @@ class SourceOpener {
     SourceOptions options = options_;
     options.first_gpu_index = next_gpu_index_;
     if (entry.name == "hwmon" && !hwmon_skips_.empty()) {
-      std::string& skips = options.settings["hwmon.skip-chips"];  // the user's, if any, stay
+      // The user's chips, if any, stay.
+      std::string& skips = options.settings[std::string(kHwmonSkipChipsSetting)];
       skips = skips.empty() ? hwmon_skips_ : skips + "," + hwmon_skips_;
     }
     std::unique_ptr<Source> source = entry.make(options);
     for (const Channel& channel : source->channels()) {
-      std::size_t index = 0;
       const std::string_view device = channel.device;
       if (!device.starts_with("gpu")) continue;
-      const auto [end, error] =
-          std::from_chars(device.data() + 3, device.data() + device.size(), index);
-      if (error == std::errc() && end == device.data() + device.size()) {
-        next_gpu_index_ = std::max(next_gpu_index_, index + 1);
+      if (const auto index = to_integer<std::size_t>(device.substr(3))) {
+        next_gpu_index_ = std::max(next_gpu_index_, *index + 1);
       }
     }
     return source;
@@ -213,9 +262,7 @@ std::vector<std::string> split_source_list(std::string_view text) {
   while (begin <= text.size()) {
     std::size_t end = text.find(',', begin);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view part = text.substr(begin, end - begin);
-    while (!part.empty() && part.front() == ' ') part.remove_prefix(1);
-    while (!part.empty() && part.back() == ' ') part.remove_suffix(1);
+    const std::string_view part = trim_ascii_space(text.substr(begin, end - begin));
     if (!part.empty()) names.emplace_back(part);
     begin = end + 1;
   }
@@ -227,6 +274,7 @@ Result<SourceDiscovery> discover_sources(const SourceOptions& options) {
 }
 
 Result<SourceDiscovery> discover_sources(const SourceOptions& options, ProbeClock& probe_clock) {
+  JP_RETURN_IF_ERROR(check_settings(options.settings));
   SourceDiscovery found;
   if (options.selected.empty()) {
     found = discover_default(options, probe_clock);

@@ -20,14 +20,13 @@
 #include "sources/rocm_smi.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "core/shared_library.hpp"
 #include "core/silenced_output.hpp"
 #include "sources/backends.hpp"
 #include "sources/device_clock.hpp"
@@ -36,16 +35,23 @@
 #include "sources/rocm_smi_api.hpp"
 #include "sources/setting_values.hpp"
 #include "sources/unit_factors.hpp"
+#include "sources/vendor_gpu_source.hpp"
 
 namespace jouleprof {
 namespace {
 
-constexpr std::string_view kRocmSmiSourceName = "rocm-smi";
-constexpr const char* kRocmSmiDefaultLibrary = "librocm_smi64.so.1";
-constexpr const char* kRocmSmiLibraryVariable = "JOULEPROF_ROCM_SMI_LIBRARY";
+constexpr const char* kRocmSmiCounterBitsSetting = "rocm-smi.counter_bits";
+constexpr const char* kRocmSmiUpdatePeriodSetting = "rocm-smi.update_period_ms";
+constexpr const char* kRocmSmiResolutionSetting = "rocm-smi.resolution_uj";
 // A read costs a sysfs read of the GPU's metrics table; 20 ms keeps the cost small while placing
 // each update of a counter that changes every few ms within one poll.
 constexpr TimeNs kRocmSmiDefaultPollPeriodNs = 20 * kNsPerMs;
+constexpr VendorGpuBackend kRocmSmiBackend{
+    "rocm-smi", "device", kRocmSmiDefaultPollPeriodNs,
+    VendorLibrary{"JOULEPROF_ROCM_SMI_LIBRARY", "librocm_smi64.so.1",
+                  "install ROCm SMI (Debian: librocm-smi64-1; ROCm: rocm-smi-lib)",
+                  "ROCm SMI is too old or this is not ROCm SMI",
+                  "install ROCm SMI 5 or newer (Debian: librocm-smi64-1)"}};
 constexpr double kDefaultCounterBits = 32;
 // No GPU draws more: a "wrap" implying more power than this over the read interval is a reset.
 constexpr double kMaxPlausibleWatts = 5000.0;
@@ -55,9 +61,7 @@ constexpr double kCelsiusPerMillidegree = 1e-3;
 constexpr std::size_t kNameBufferSize = 256;
 // The compute-process list is read from the KFD's sysfs for every process: once per 100 ms is
 // enough for shares of a run, and keeps a 20 ms energy poll cheap.
-constexpr TimeNs kProcessPollNs = 100 * kNsPerMs;
-// Polls further apart than this are not read as back to back (GpuProcessActivity).
-constexpr TimeNs kRocmSmiMaxProcessSamplePeriodNs = kNsPerS;
+constexpr TimeNs kRocmSmiProcessPollNs = 100 * kNsPerMs;
 
 enum class RocmSmiQuantity { kEnergy, kPower, kTemperature, kActivity };
 
@@ -84,16 +88,9 @@ struct RocmSmiSlot {
   double total_j = 0.0;  // since the first read
   std::uint64_t previous_counts = 0;
   DeviceClock clock;         // the driver's ns timestamps of the energy counter
-  std::size_t activity = 0;  // kActivity: the index into the source's per-GPU activities
+  std::size_t activity = 0;  // kActivity: the index into the source's activities_
   GpuActivityCount activity_count = GpuActivityCount::kBusy;
   std::string read_error;
-};
-
-// One GPU's busy-time counts, from the compute processes' CU occupancy.
-struct GpuActivity {
-  std::uint32_t gpu = 0;
-  GpuProcessActivity counts{0, kRocmSmiMaxProcessSamplePeriodNs};
-  std::string error;  // why the last update failed
 };
 
 // "0000:03:00.0" from ROCm SMI's BDF id (domain in bits 32–63, bus 8–15, device 3–7, function 0–2).
@@ -102,24 +99,15 @@ std::string pci_address(std::uint64_t bdfid) {
                      (bdfid >> 3) & 0x1f, bdfid & 0x7);
 }
 
-class RocmSmiSource final : public Source {
+class RocmSmiSource final : public VendorGpuSource {
  public:
-  explicit RocmSmiSource(const SourceOptions& options)
-      : library_(library_path(kRocmSmiLibraryVariable, kRocmSmiDefaultLibrary)),
-        first_gpu_index_(options.first_gpu_index),
-        observed_(options.observed) {
+  explicit RocmSmiSource(const SourceOptions& options) : VendorGpuSource(kRocmSmiBackend, options) {
     if (read_settings(options)) discover();
   }
   ~RocmSmiSource() override {
     if (initialised_) symbols_.shut_down();  // before the library closes
   }
-  RocmSmiSource(const RocmSmiSource&) = delete;
-  RocmSmiSource& operator=(const RocmSmiSource&) = delete;
 
-  std::string_view name() const override { return kRocmSmiSourceName; }
-  Availability availability() const override { return availability_; }
-  const std::vector<Channel>& channels() const override { return channels_; }
-  TimeNs default_period_ns() const override { return kRocmSmiDefaultPollPeriodNs; }
   std::string read_error(std::size_t channel) const override {
     return channel < slots_.size() ? slots_[channel].read_error : std::string();
   }
@@ -129,16 +117,14 @@ class RocmSmiSource final : public Source {
     for (std::size_t i = 0; i < slots_.size() && i < out.size(); ++i) read_slot(slots_[i], out[i]);
   }
 
+  // Asked of an available source only: rocm_compute_processes checks, and the activity polls
+  // exist only after a discovery that found GPUs.
   Result<std::vector<RocmComputeProcess>> compute_processes() const {
-    if (!availability_.available) {
-      return Error(ErrorCode::kUnavailable,
-                   "rocm-smi is not available here: " + availability_.reason);
-    }
     if (symbols_.process_info == nullptr || symbols_.process_gpus == nullptr) {
       return Error(ErrorCode::kUnsupported,
                    fmt::format("{} has no rsmi_compute_process_info_get or "
                                "rsmi_compute_process_gpus_get: ROCm SMI is too old",
-                               library_.path()));
+                               library().path()));
     }
     std::uint32_t count = 0;
     rocm_smi::Status status = symbols_.process_info(nullptr, &count);
@@ -167,7 +153,7 @@ class RocmSmiSource final : public Source {
                               status));
       }
       for (std::uint32_t g = 0; g < std::min<std::uint32_t>(gpu_count, 64); ++g) {
-        process.devices.push_back(fmt::format("gpu{}", first_gpu_index_ + gpus[g]));
+        process.devices.push_back(device(gpus[g]));
       }
       processes.push_back(std::move(process));
     }
@@ -175,9 +161,10 @@ class RocmSmiSource final : public Source {
   }
 
  private:
-  // "<call> failed: RSMI_STATUS_X (code 4): meaning (library: '<rsmi_status_string>')".
-  std::string explain(rocm_smi::Status status) const {
-    const rocm_smi::ErrorDescription description = rocm_smi::describe_error(status);
+  // "RSMI_STATUS_X (code 4): meaning (library: '<rsmi_status_string>')".
+  std::string explain(std::int64_t code) const override {
+    const auto status = static_cast<rocm_smi::Status>(code);
+    const VendorErrorDescription description = rocm_smi::describe_error(status);
     // The library sets a text even for codes it does not know (and then returns an error).
     const char* library_text = nullptr;
     if (symbols_.status_string != nullptr) symbols_.status_string(status, &library_text);
@@ -187,12 +174,8 @@ class RocmSmiSource final : public Source {
                            : std::string());
   }
 
-  std::string describe(std::string_view call, rocm_smi::Status status) const {
-    return fmt::format("{} failed: {}", call, explain(status));
-  }
-
-  std::string describe(std::string_view call, std::uint32_t gpu, rocm_smi::Status status) const {
-    return fmt::format("{}(device {}) failed: {}", call, gpu, explain(status));
+  VendorErrorDescription describe_error(std::int64_t code) const override {
+    return rocm_smi::describe_error(static_cast<rocm_smi::Status>(code));
   }
 
   void read_energy(RocmSmiSlot& slot, Reading& reading) {
@@ -274,16 +257,9 @@ class RocmSmiSource final : public Source {
         reading.value = static_cast<double>(power_uw) * kWattsPerMicrowatt;
         break;
       }
-      case RocmSmiQuantity::kActivity: {
-        const GpuActivity& activity = activities_[slot.activity];
-        reading.t_ns = activity.counts.as_of_ns();
-        if (!activity.error.empty()) {
-          slot.read_error = activity.error;
-          return;
-        }
-        reading.value = activity.counts.count(slot.activity_count);
+      case RocmSmiQuantity::kActivity:
+        if (!read_activity(slot.activity, slot.activity_count, reading, slot.read_error)) return;
         break;
-      }
       case RocmSmiQuantity::kTemperature: {
         std::int64_t millidegrees = 0;
         const rocm_smi::Status status = symbols_.temperature(
@@ -301,27 +277,13 @@ class RocmSmiSource final : public Source {
     reading.ok = true;
   }
 
-  // A call that failed during discovery: a note for the reason, and its fix kept for when
-  // nothing could be read.
-  void note(std::vector<std::string>& notes, std::string_view call, std::uint32_t gpu,
-            rocm_smi::Status status) {
-    notes.push_back(describe(call, gpu, status));
-    if (discovery_fix_.empty()) discovery_fix_ = rocm_smi::describe_error(status).fix;
-  }
-
-  void fail(std::string reason, std::string fix) {
-    availability_.available = false;
-    availability_.reason = std::move(reason);
-    availability_.fix = std::move(fix);
-  }
-
   bool read_settings(const SourceOptions& options) {
     Result<double> bits =
-        setting_number(options.settings, "rocm-smi.counter_bits", kDefaultCounterBits, 32, 64);
+        setting_number(options.settings, kRocmSmiCounterBitsSetting, kDefaultCounterBits, 32, 64);
     Result<double> period_ms =
-        setting_number(options.settings, "rocm-smi.update_period_ms", 0.0, 0.0, 60'000.0);
+        setting_number(options.settings, kRocmSmiUpdatePeriodSetting, 0.0, 0.0, 60'000.0);
     Result<double> resolution_uj =
-        setting_number(options.settings, "rocm-smi.resolution_uj", 0.0, 0.0, 1e6);
+        setting_number(options.settings, kRocmSmiResolutionSetting, 0.0, 0.0, 1e6);
     for (const Result<double>* setting : {&bits, &period_ms, &resolution_uj}) {
       if (!*setting) {
         fail(setting->error().message(),
@@ -341,39 +303,20 @@ class RocmSmiSource final : public Source {
     return true;
   }
 
-  template <typename Fn>
-  bool resolve(Fn& function, const char* symbol, bool required) {
-    function = library_.function<Fn>(symbol);
-    if (function == nullptr && required) {
-      fail(fmt::format("{} has no symbol {}: ROCm SMI is too old or this is not ROCm SMI",
-                       library_.path(), symbol),
-           fmt::format("install ROCm SMI 5 or newer (Debian: librocm-smi64-1), or point {} at "
-                       "its librocm_smi64.so.1",
-                       kRocmSmiLibraryVariable));
-      return false;
-    }
-    return true;
-  }
-
   bool load_library() {
-    if (!library_.is_open()) {
-      fail(fmt::format("cannot load {}: {}", library_.path(), library_.error()),
-           fmt::format("install ROCm SMI (Debian: librocm-smi64-1; ROCm: rocm-smi-lib); if the "
-                       "library lives elsewhere, set {}=/path/to/librocm_smi64.so.1",
-                       kRocmSmiLibraryVariable));
-      return false;
-    }
-    return resolve(symbols_.init, "rsmi_init", true) &&
-           resolve(symbols_.shut_down, "rsmi_shut_down", true) &&
-           resolve(symbols_.status_string, "rsmi_status_string", true) &&
-           resolve(symbols_.num_devices, "rsmi_num_monitor_devices", true) &&
-           resolve(symbols_.name, "rsmi_dev_name_get", true) &&
-           resolve(symbols_.pci_id, "rsmi_dev_pci_id_get", true) &&
-           resolve(symbols_.power_ave, "rsmi_dev_power_ave_get", true) &&
-           resolve(symbols_.energy_count, "rsmi_dev_energy_count_get", false) &&
-           resolve(symbols_.temperature, "rsmi_dev_temp_metric_get", false) &&
-           resolve(symbols_.process_info, "rsmi_compute_process_info_get", false) &&
-           resolve(symbols_.process_gpus, "rsmi_compute_process_gpus_get", false);
+    return load([&](FunctionBinder& bind) {
+      bind.required(symbols_.init, "rsmi_init");
+      bind.required(symbols_.shut_down, "rsmi_shut_down");
+      bind.required(symbols_.status_string, "rsmi_status_string");
+      bind.required(symbols_.num_devices, "rsmi_num_monitor_devices");
+      bind.required(symbols_.name, "rsmi_dev_name_get");
+      bind.required(symbols_.pci_id, "rsmi_dev_pci_id_get");
+      bind.required(symbols_.power_ave, "rsmi_dev_power_ave_get");
+      bind.optional(symbols_.energy_count, "rsmi_dev_energy_count_get");
+      bind.optional(symbols_.temperature, "rsmi_dev_temp_metric_get");
+      bind.optional(symbols_.process_info, "rsmi_compute_process_info_get");
+      bind.optional(symbols_.process_gpus, "rsmi_compute_process_gpus_get");
+    });
   }
 
   void add(Channel channel, RocmSmiSlot slot) {
@@ -384,77 +327,51 @@ class RocmSmiSource final : public Source {
   // Advances every GPU's busy-time counts from one compute-process list: each process's CU
   // occupancy at the call, held over the time since the previous call.
   void update_activity() {
-    if (activities_.empty()) return;
-    const TimeNs now = monotonic_now_ns();
-    if (now - last_process_poll_ns_ < kProcessPollNs) return;
-    const double elapsed_s = ns_to_s(now - last_process_poll_ns_);
-    last_process_poll_ns_ = now;
+    const std::optional<ActivityPoll> poll = due_activity_poll(kRocmSmiProcessPollNs);
+    if (!poll) return;
     const Result<std::vector<RocmComputeProcess>> processes = compute_processes();
-    const std::vector<pid_t> observed = observed_->pids();
     std::vector<ProcessUtilisation> on_gpu;
     for (GpuActivity& activity : activities_) {
-      activity.error = processes ? std::string() : processes.error().message();
-      if (!processes) continue;
-      const std::string device = fmt::format("gpu{}", first_gpu_index_ + activity.gpu);
+      if (!processes) {
+        activity.error = processes.error().message();
+        continue;
+      }
+      const std::string gpu_device = device(activity.gpu);
       on_gpu.clear();
       for (const RocmComputeProcess& process : *processes) {
-        if (std::find(process.devices.begin(), process.devices.end(), device) !=
+        if (std::find(process.devices.begin(), process.devices.end(), gpu_device) !=
             process.devices.end()) {
           on_gpu.push_back({static_cast<pid_t>(process.pid), process.cu_occupancy});
         }
       }
-      activity.counts.add_utilisation(now, elapsed_s, on_gpu, observed);
+      activity.counts.add_utilisation(poll->now_ns, poll->elapsed_s, on_gpu, poll->observed);
     }
   }
 
   // The GPU's per-process activity channels when processes are observed, or a note why not.
-  void discover_activity(std::uint32_t gpu, const std::string& who,
-                         std::vector<std::string>& notes) {
-    if (!observed_) return;
+  void discover_activity(std::uint32_t gpu, const std::string& who) {
+    if (!observes_processes()) return;
     if (symbols_.process_info == nullptr || symbols_.process_gpus == nullptr) {
-      notes.push_back(fmt::format(
+      note(fmt::format(
           "{}: this ROCm SMI has no rsmi_compute_process_info_get or "
           "rsmi_compute_process_gpus_get, so its energy is not attributable per process",
           who));
       return;
     }
-    last_process_poll_ns_ = monotonic_now_ns();
-    GpuActivity activity;
-    activity.gpu = gpu;
-    activity.counts = GpuProcessActivity(last_process_poll_ns_, kRocmSmiMaxProcessSamplePeriodNs);
-    activities_.push_back(std::move(activity));
     const std::string how = fmt::format(
         "rsmi_compute_process_info_get on {}: each compute process's CU occupancy at a poll "
         "(every {} ms) × the time since the previous poll — a share of the compute units at the "
         "call, held over the interval, and a process on several GPUs counts its occupancy on "
         "each: an approximation",
-        who, kProcessPollNs / kNsPerMs);
-    for (GpuActivityChannel& channel : gpu_activity_channels("gpu-cu-occupancy", how)) {
-      Channel c = make_channel(gpu, channel.id_suffix, ChannelKind::kBusyTime,
-                               std::move(channel.description), "", 0);
-      c.domain = std::move(channel.domain);
+        who, kRocmSmiProcessPollNs / kNsPerMs);
+    for (ActivityChannel& activity : start_activity(gpu, "gpu-cu-occupancy", how)) {
       RocmSmiSlot slot;
       slot.gpu = gpu;
       slot.quantity = RocmSmiQuantity::kActivity;
-      slot.activity = activities_.size() - 1;
-      slot.activity_count = channel.count;
-      add(std::move(c), std::move(slot));
+      slot.activity = activity.activity;
+      slot.activity_count = activity.count;
+      add(std::move(activity.channel), std::move(slot));
     }
-  }
-
-  Channel make_channel(std::uint32_t gpu, std::string_view suffix, ChannelKind kind,
-                       std::string detail, std::string parent_id, TimeNs nominal_period_ns) const {
-    Channel channel;
-    channel.id = fmt::format("rocm-smi:{}:{}", gpu, suffix);
-    channel.source = std::string(kRocmSmiSourceName);
-    channel.device = fmt::format("gpu{}", first_gpu_index_ + gpu);
-    channel.domain = "gpu";
-    channel.kind = kind;
-    channel.provenance = Provenance::kMeasured;
-    channel.provenance_detail = std::move(detail);
-    channel.parent_id = std::move(parent_id);
-    channel.nominal_period_ns = nominal_period_ns;
-    return channel;
   }
 
   std::string update_period_text() const {
@@ -468,7 +385,7 @@ class RocmSmiSource final : public Source {
   // Channels of one GPU: the energy counter, or the average power where there is no counter (the
   // top-level channel that totals use, the power nesting under the counter when both exist);
   // the temperature.
-  void discover_gpu(std::uint32_t gpu, std::vector<std::string>& notes) {
+  void discover_gpu(std::uint32_t gpu) {
     const std::size_t first_channel = channels_.size();
     char name[kNameBufferSize] = {};
     if (symbols_.name(gpu, name, sizeof name) != rocm_smi::kSuccess) name[0] = '\0';
@@ -512,7 +429,7 @@ class RocmSmiSource final : public Source {
                 "", update_period_ns_),
             std::move(slot));
       } else if (status != rocm_smi::kNotSupported) {
-        note(notes, "rsmi_dev_energy_count_get", gpu, status);
+        note_failure("rsmi_dev_energy_count_get", gpu, status);
       }
     }
     std::uint64_t power_uw = 0;
@@ -532,12 +449,12 @@ class RocmSmiSource final : public Source {
           std::move(slot));
       if (fallback) top_id = fmt::format("rocm-smi:{}:power", gpu);
     } else if (power != rocm_smi::kNotSupported) {
-      note(notes, "rsmi_dev_power_ave_get", gpu, power);
+      note_failure("rsmi_dev_power_ave_get", gpu, power);
     }
     if (top_id.empty()) {
-      notes.push_back(fmt::format("{} reports neither energy nor power", who));
+      note(fmt::format("{} reports neither energy nor power", who));
     } else {
-      discover_activity(gpu, who, notes);
+      discover_activity(gpu, who);
     }
 
     if (symbols_.temperature != nullptr) {
@@ -562,7 +479,7 @@ class RocmSmiSource final : public Source {
         break;
       }
     }
-    for (std::size_t i = first_channel; i < channels_.size(); ++i) channels_[i].label = name;
+    label_channels(first_channel, name);
   }
 
   void discover() {
@@ -571,51 +488,28 @@ class RocmSmiSource final : public Source {
       const SilencedOutput quiet;
       return symbols_.init(0);
     }();
-    if (init != rocm_smi::kSuccess) {
-      return fail(describe("rsmi_init", init), std::string(rocm_smi::describe_error(init).fix));
-    }
+    if (init != rocm_smi::kSuccess) return fail_call("rsmi_init", init);
     initialised_ = true;
     std::uint32_t count = 0;
     const rocm_smi::Status counted = symbols_.num_devices(&count);
-    if (counted != rocm_smi::kSuccess) {
-      return fail(describe("rsmi_num_monitor_devices", counted),
-                  std::string(rocm_smi::describe_error(counted).fix));
-    }
+    if (counted != rocm_smi::kSuccess) return fail_call("rsmi_num_monitor_devices", counted);
     if (count == 0) {
       return fail("ROCm SMI found no AMD GPU",
                   "check that the amdgpu driver is loaded (`lsmod | grep amdgpu`, `rocm-smi`); in "
                   "a container, pass /dev/kfd and /dev/dri (docker --device=/dev/kfd "
                   "--device=/dev/dri)");
     }
-    std::vector<std::string> notes;
-    for (std::uint32_t gpu = 0; gpu < count; ++gpu) discover_gpu(gpu, notes);
-    // A temperature alone measures no energy: such a source would only report 0 J.
-    if (std::none_of(channels_.begin(), channels_.end(),
-                     [](const Channel& c) { return c.carries_energy(); })) {
-      channels_.clear();
-      slots_.clear();
-      activities_.clear();
-      return fail(fmt::format("no GPU could be read: {}", fmt::join(notes, "; ")), discovery_fix_);
-    }
-    availability_.available = true;
-    if (!notes.empty()) availability_.reason = fmt::format("{}", fmt::join(notes, "; "));
+    for (std::uint32_t gpu = 0; gpu < count; ++gpu) discover_gpu(gpu);
+    if (!finish_discovery()) slots_.clear();
   }
 
-  SharedLibrary library_;
-  std::size_t first_gpu_index_;
-  std::shared_ptr<ObservedProcesses> observed_;  // null: no per-process channels
-  std::vector<GpuActivity> activities_;
-  TimeNs last_process_poll_ns_ = 0;
   RocmSmiSymbols symbols_;
   bool initialised_ = false;
   int counter_bits_ = 32;
   std::uint64_t counter_modulus_ = 0;
   TimeNs update_period_ns_ = 0;
   double resolution_override_uj_ = 0.0;  // 0: the resolution each call returns
-  std::string discovery_fix_;            // what to do about the first failed call of the discovery
-  Availability availability_;
   std::vector<RocmSmiSlot> slots_;
-  std::vector<Channel> channels_;
 };
 
 constexpr std::string_view kGroupsFix =
@@ -626,7 +520,7 @@ constexpr std::string_view kGroupsFix =
 
 namespace rocm_smi {
 
-ErrorDescription describe_error(Status status) {
+VendorErrorDescription describe_error(Status status) {
   switch (status) {
     case kSuccess:
       return {"RSMI_STATUS_SUCCESS", "no error", ""};
@@ -689,18 +583,20 @@ ErrorDescription describe_error(Status status) {
 }  // namespace rocm_smi
 
 Result<std::vector<RocmComputeProcess>> rocm_compute_processes(Source& source) {
-  auto* rocm = dynamic_cast<RocmSmiSource*>(&source);
-  if (rocm == nullptr) {
-    return Error(ErrorCode::kInvalidInput,
-                 fmt::format("{} is not a rocm-smi source: ROCm SMI's compute processes come only "
-                             "from one",
-                             source.name()));
-  }
-  return rocm->compute_processes();
+  const Result<const RocmSmiSource*> rocm = as_vendor_backend<RocmSmiSource>(
+      source, kRocmSmiBackend.source_name, "ROCm SMI's compute processes");
+  if (!rocm) return rocm.error();
+  return (*rocm)->compute_processes();
 }
 
 std::unique_ptr<Source> make_rocm_smi_source(const SourceOptions& options) {
   return std::make_unique<RocmSmiSource>(options);
+}
+
+std::span<const std::string_view> rocm_smi_settings() {
+  static constexpr std::array<std::string_view, 3> kNames{
+      kRocmSmiCounterBitsSetting, kRocmSmiUpdatePeriodSetting, kRocmSmiResolutionSetting};
+  return kNames;
 }
 
 }  // namespace jouleprof

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "sources/vendor_error.hpp"
+
 namespace jouleprof::rocm_smi {
 
 using Status = std::uint32_t;  // rsmi_status_t (an enum whose largest value is 0xFFFFFFFF)
@@ -65,11 +67,6 @@ using ComputeProcessGpusGetFn = Status (*)(std::uint32_t pid, std::uint32_t* dev
 }
 
 // What a status means and, where there is one, what the user can do about it.
-struct ErrorDescription {
-  std::string_view name;     // "RSMI_STATUS_PERMISSION"
-  std::string_view meaning;  // in words
-  std::string_view fix;      // empty when nothing can be done
-};
-ErrorDescription describe_error(Status status);
+VendorErrorDescription describe_error(Status status);
 
 }  // namespace jouleprof::rocm_smi

@@ -13,7 +13,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -26,13 +25,25 @@
 namespace jouleprof {
 namespace {
 
+// The settings this source reads (simulated_settings() lists them).
+constexpr const char* kSimulateWattsSetting = "simulate.watts";
+constexpr const char* kSimulateProfileSetting = "simulate.profile";
+constexpr const char* kSimulateRepeatSetting = "simulate.repeat";
+constexpr const char* kSimulateNoiseSetting = "simulate.noise_w";
+constexpr const char* kSimulateSeedSetting = "simulate.seed";
+constexpr const char* kSimulateUpdatePeriodSetting = "simulate.update_period_ms";
+constexpr const char* kSimulateAverageWindowSetting = "simulate.average_window_ms";
+constexpr const char* kSimulateWrapSetting = "simulate.wrap_j";
+constexpr const char* kSimulatePollPeriodSetting = "simulate.poll_period_ms";
+constexpr const char* kSimulateChannelsSetting = "simulate.channels";
+constexpr const char* kSimulateDeviceSetting = "simulate.device";
 constexpr double kMaxWatts = 1e6;
 // Written into every channel's provenance detail, followed by the origin in nanoseconds.
 constexpr std::string_view kOriginKey = "origin_ns=";
 constexpr double kMaxSeconds = 1e7;
 
 Result<double> parse_watts(std::string_view text, std::string_view field) {
-  return parse_number_between("simulate.profile", field, text, 0.0, kMaxWatts);
+  return parse_number_between(kSimulateProfileSetting, field, text, 0.0, kMaxWatts);
 }
 
 // splitmix64: a seeded, random-access stream (noise of update k does not depend on read timing).
@@ -175,16 +186,17 @@ Result<PowerProfile> PowerProfile::parse(const std::string& text, bool repeat) {
     const std::size_t sep = rest.find(';');
     const std::string_view part = trim_ascii_space(rest.substr(0, sep));
     const std::string field = fmt::format("segment {}", index + 1);
-    if (part.empty()) return invalid_input("simulate.profile", field, text, "empty segment");
+    if (part.empty()) return invalid_input(kSimulateProfileSetting, field, text, "empty segment");
     Segment seg;
     std::string_view power = part;
     if (const std::size_t colon = part.find(':'); colon != std::string_view::npos) {
       power = trim_ascii_space(part.substr(0, colon));
       JP_TRY(seg.duration_s,
-             parse_number_between("simulate.profile", field + " duration",
+             parse_number_between(kSimulateProfileSetting, field + " duration",
                                   trim_ascii_space(part.substr(colon + 1)), 0.0, kMaxSeconds));
       if (seg.duration_s <= 0.0) {
-        return invalid_input("simulate.profile", field + " duration", part, "must be positive");
+        return invalid_input(kSimulateProfileSetting, field + " duration", part,
+                             "must be positive");
       }
     }
     if (const std::size_t arrow = power.find("->"); arrow != std::string_view::npos) {
@@ -205,7 +217,7 @@ Result<PowerProfile> PowerProfile::parse(const std::string& text, bool repeat) {
     const Segment& seg = p.segments_[i];
     const bool last = i + 1 == p.segments_.size();
     if (std::isinf(seg.duration_s) && (!last || seg.start_w != seg.end_w || repeat)) {
-      return invalid_input("simulate.profile", fmt::format("segment {}", i + 1), text,
+      return invalid_input(kSimulateProfileSetting, fmt::format("segment {}", i + 1), text,
                            "only the last segment of a non-repeating profile may omit its "
                            "duration, and it must be constant");
     }
@@ -258,12 +270,8 @@ std::optional<TimeNs> simulated_origin_ns(const Channel& channel) {
   if (channel.source != "simulated") return std::nullopt;
   const std::size_t at = channel.provenance_detail.find(kOriginKey);
   if (at == std::string::npos) return std::nullopt;
-  const std::string_view digits =
-      std::string_view(channel.provenance_detail).substr(at + kOriginKey.size());
-  TimeNs origin = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), origin);
-  if (error != std::errc() || end == digits.data()) return std::nullopt;
-  return origin;
+  return to_integer<TimeNs>(
+      leading_digits(std::string_view(channel.provenance_detail).substr(at + kOriginKey.size())));
 }
 
 Result<SimulationSettings> parse_simulation_settings(const SettingsMap& settings) {
@@ -272,21 +280,21 @@ Result<SimulationSettings> parse_simulation_settings(const SettingsMap& settings
     const auto it = settings.find(key);
     return it == settings.end() ? nullptr : &it->second;
   };
-  const std::string* watts = get("simulate.watts");
-  const std::string* profile = get("simulate.profile");
+  const std::string* watts = get(kSimulateWattsSetting);
+  const std::string* profile = get(kSimulateProfileSetting);
   if (watts != nullptr && profile != nullptr) {
-    return invalid_input("settings", "simulate.watts", *watts,
+    return invalid_input("settings", kSimulateWattsSetting, *watts,
                          "give either simulate.watts or simulate.profile, not both");
   }
   bool repeat = false;
-  if (const std::string* r = get("simulate.repeat")) {
+  if (const std::string* r = get(kSimulateRepeatSetting)) {
     if (*r != "0" && *r != "1")
-      return invalid_input("settings", "simulate.repeat", *r, "must be 0 or 1");
+      return invalid_input("settings", kSimulateRepeatSetting, *r, "must be 0 or 1");
     repeat = *r == "1";
   }
   if (watts != nullptr) {
     JP_TRY(const double w,
-           parse_number_between("settings", "simulate.watts", *watts, 0.0, kMaxWatts));
+           parse_number_between("settings", kSimulateWattsSetting, *watts, 0.0, kMaxWatts));
     s.profile = PowerProfile::constant(w);
     s.profile_text = *watts;
   } else if (profile != nullptr) {
@@ -297,21 +305,21 @@ Result<SimulationSettings> parse_simulation_settings(const SettingsMap& settings
                  "no power profile given (settings simulate.watts or simulate.profile)");
   }
   if (repeat) s.profile_text += " (repeating)";
-  JP_TRY(s.noise_w, setting_number(settings, "simulate.noise_w", 0.0, 0.0, kMaxWatts));
+  JP_TRY(s.noise_w, setting_number(settings, kSimulateNoiseSetting, 0.0, 0.0, kMaxWatts));
   JP_TRY(const double seed,
-         setting_number(settings, "simulate.seed", 1.0, 0.0, 9007199254740992.0));
+         setting_number(settings, kSimulateSeedSetting, 1.0, 0.0, 9007199254740992.0));
   s.seed = static_cast<std::uint64_t>(seed);
   JP_TRY(const double update_ms,
-         setting_number(settings, "simulate.update_period_ms", 1.0, 0.001, 1e6));
+         setting_number(settings, kSimulateUpdatePeriodSetting, 1.0, 0.001, 1e6));
   s.update_period_ns = s_to_ns(update_ms * 1e-3);
   JP_TRY(const double window_ms,
-         setting_number(settings, "simulate.average_window_ms", 0.0, 0.0, 1e6));
+         setting_number(settings, kSimulateAverageWindowSetting, 0.0, 0.0, 1e6));
   s.average_window_ns = s_to_ns(window_ms * 1e-3);
-  JP_TRY(s.wrap_j, setting_number(settings, "simulate.wrap_j", 0.0, 0.0, 1e12));
+  JP_TRY(s.wrap_j, setting_number(settings, kSimulateWrapSetting, 0.0, 0.0, 1e12));
   JP_TRY(const double poll_ms,
-         setting_number(settings, "simulate.poll_period_ms", 10.0, 0.01, 1e6));
+         setting_number(settings, kSimulatePollPeriodSetting, 10.0, 0.01, 1e6));
   s.poll_period_ns = s_to_ns(poll_ms * 1e-3);
-  if (const std::string* c = get("simulate.channels")) {
+  if (const std::string* c = get(kSimulateChannelsSetting)) {
     if (*c == "energy") {
       s.channels = SimulatedChannels::kEnergy;
     } else if (*c == "power") {
@@ -319,11 +327,11 @@ Result<SimulationSettings> parse_simulation_settings(const SettingsMap& settings
     } else if (*c == "energy,power") {
       s.channels = SimulatedChannels::kEnergyAndPower;
     } else {
-      return invalid_input("settings", "simulate.channels", *c,
+      return invalid_input("settings", kSimulateChannelsSetting, *c,
                            "must be energy, power or energy,power");
     }
   }
-  if (const std::string* d = get("simulate.device")) s.device = *d;
+  if (const std::string* d = get(kSimulateDeviceSetting)) s.device = *d;
   return s;
 }
 
@@ -337,6 +345,15 @@ std::unique_ptr<Source> make_simulated_source(const SourceOptions& options) {
                      "(docs/sources.md)"});
   }
   return std::make_unique<SimulatedSource>(std::move(settings).value(), Availability{true, "", ""});
+}
+
+std::span<const std::string_view> simulated_settings() {
+  static constexpr std::array<std::string_view, 11> kNames{
+      kSimulateWattsSetting,         kSimulateProfileSetting, kSimulateRepeatSetting,
+      kSimulateNoiseSetting,         kSimulateSeedSetting,    kSimulateUpdatePeriodSetting,
+      kSimulateAverageWindowSetting, kSimulateWrapSetting,    kSimulatePollPeriodSetting,
+      kSimulateChannelsSetting,      kSimulateDeviceSetting};
+  return kNames;
 }
 
 }  // namespace jouleprof

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 
 #include "core/parse.hpp"
@@ -22,16 +21,11 @@ Result<Int> parse_integer(const std::filesystem::path& path, std::string_view fi
   const std::string_view value = trim_ascii_space(text);
   if (value.empty())
     return invalid_input(path.string(), field, "", "empty, expected " + std::string(expected));
-  Int parsed{};
-  const auto [end, error] =
-      std::from_chars(value.data(), value.data() + value.size(), parsed, base);
-  if (error == std::errc::result_out_of_range) {
+  if (const std::optional<Int> parsed = to_integer<Int>(value, base)) return *parsed;
+  if (looks_like_integer(value, base)) {
     return invalid_input(path.string(), field, value, "out of range for " + std::string(expected));
   }
-  if (error != std::errc() || end != value.data() + value.size()) {
-    return invalid_input(path.string(), field, value, "not " + std::string(expected));
-  }
-  return parsed;
+  return invalid_input(path.string(), field, value, "not " + std::string(expected));
 }
 
 }  // namespace

@@ -4,50 +4,14 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
-#include <sstream>
 
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "sources/plausibility.hpp"
 
 namespace jouleprof::trace_text {
 
-Result<std::string> read_all(const std::string& path) { return read_text_file(path, "file"); }
-
-std::vector<Line> split_lines(std::string_view content) {
-  std::vector<Line> lines;
-  std::size_t start = 0;
-  std::size_t number = 1;
-  while (start < content.size()) {
-    const std::size_t end = content.find('\n', start);
-    const bool terminated = end != std::string_view::npos;
-    std::string_view text =
-        content.substr(start, terminated ? end - start : std::string_view::npos);
-    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    lines.push_back(Line{number++, text, terminated});
-    if (!terminated) break;
-    start = end + 1;
-  }
-  return lines;
-}
-
-std::string_view trim(std::string_view s) { return trim_ascii_space(s); }
-
-std::vector<std::string_view> split_fields(std::string_view line, char separator) {
-  std::vector<std::string_view> fields;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t end = line.find(separator, start);
-    fields.push_back(trim(line.substr(start, end == std::string_view::npos ? end : end - start)));
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
-  return fields;
-}
-
 std::optional<double> parse_number_with_unit(std::string_view field, std::string_view unit) {
-  field = trim(field);
+  field = trim_ascii_space(field);
   if (!unit.empty() && field.size() >= unit.size() &&
       field.substr(field.size() - unit.size()) == unit) {
     field.remove_suffix(unit.size());
@@ -56,7 +20,7 @@ std::optional<double> parse_number_with_unit(std::string_view field, std::string
 }
 
 bool is_unavailable_marker(std::string_view field) {
-  field = trim(field);
+  field = trim_ascii_space(field);
   return field.size() >= 2 && field.front() == '[' && field.back() == ']';
 }
 

@@ -1,6 +1,6 @@
-// Line-level helpers shared by the trace readers: numbered lines that know whether they were
-// terminated (a missing final newline is how a truncated log shows), CSV splitting with trimming,
-// numbers with unit suffixes, and the gap/duplicate rules applied to every imported series.
+// Field-level helpers shared by the trace readers, on top of core/csv.hpp's lines and fields:
+// numbers with unit suffixes, unavailable markers, truncated last lines, and the gap/duplicate
+// rules applied to every imported series.
 #pragma once
 
 #include <cstddef>
@@ -14,20 +14,6 @@
 #include "jouleprof/series.hpp"
 
 namespace jouleprof::trace_text {
-
-struct Line {
-  std::size_t number = 0;  // 1-based
-  std::string_view text;   // without the line break (and a trailing '\r')
-  bool terminated = true;  // false only for a final line without '\n'
-};
-
-// Reads the whole file; the error names the path.
-Result<std::string> read_all(const std::string& path);
-std::vector<Line> split_lines(std::string_view content);
-
-std::string_view trim(std::string_view s);
-// Splits on `separator` and trims each field.
-std::vector<std::string_view> split_fields(std::string_view line, char separator);
 
 // "119.17 W" -> 119.17 when the suffix is `unit` (or absent); nullopt otherwise. Numbers by the
 // one rule of core/parse.hpp (to_number, to_int64).

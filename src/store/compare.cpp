@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "core/parse.hpp"
+#include "core/quantity_text.hpp"
 
 namespace jouleprof {
 
@@ -17,9 +18,9 @@ std::string_view to_string(EnergyFigure f) {
 }
 
 EnergySnapshot snapshot_of(const Profile& profile, std::string label) {
-  return EnergySnapshot{std::move(label), energy_total_of(profile),
-                        profile.total_process_energy_j(), node_energies_of(profile),
-                        profile.total_provenance()};
+  return EnergySnapshot{
+      std::move(label),          energy_total_of(profile),   profile.total_process_energy_j(),
+      node_energies_of(profile), profile.total_provenance(), profile.total_energy_band()};
 }
 
 Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::string& db_path) {
@@ -43,6 +44,10 @@ Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::st
 RunComparison compare_runs(const EnergySnapshot& before, const EnergySnapshot& after) {
   RunComparison c{before.label,           after.label, before.total_energy_j, after.total_energy_j,
                   EnergyFigure::kMachine, {},          before.provenance,     after.provenance};
+  if (before.total_band && after.total_band) {
+    c.before_band = before.total_band;
+    c.after_band = after.total_band;
+  }
   std::map<std::string, double> before_by_path;
   for (const NodeEnergy& n : before.nodes) before_by_path[n.path] += n.energy_j;
   std::map<std::string, bool> seen;
@@ -119,8 +124,7 @@ Status check_same_provenance(const RunComparison& c) {
 }
 
 Result<EnergyBudget> parse_budget(std::string_view text) {
-  std::string_view t = text;
-  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+  std::string_view t = trim_ascii_space(text);
   EnergyBudget b;
   if (t.ends_with('%')) {
     b.kind = EnergyBudget::Kind::kRelative;
@@ -146,7 +150,10 @@ BudgetVerdict check_budget(const RunComparison& c, const EnergyBudget& budget) {
   BudgetVerdict v;
   v.allowed_increase_j =
       budget.kind == EnergyBudget::Kind::kRelative ? budget.value * c.before_total_j : budget.value;
-  v.exceeded = c.delta_j() > v.allowed_increase_j;
+  v.within_uncertainty = c.before_band && c.after_band &&
+                         c.before_band->contains(c.after_total_j) &&
+                         c.after_band->contains(c.before_total_j);
+  v.exceeded = !v.within_uncertainty && c.delta_j() > v.allowed_increase_j;
   const std::string budget_text =
       budget.kind == EnergyBudget::Kind::kRelative
           ? fmt::format("{:g} % = {:.6g} J", budget.value * 100.0, v.allowed_increase_j)
@@ -154,10 +161,16 @@ BudgetVerdict check_budget(const RunComparison& c, const EnergyBudget& budget) {
   const std::string change =
       c.relative() ? fmt::format("{:+.6g} J ({:+.2f} %)", c.delta_j(), *c.relative() * 100.0)
                    : fmt::format("{:+.6g} J", c.delta_j());
-  v.explanation =
-      fmt::format("{} energy {} -> {} J: {} against a budget of {}: {}", to_string(c.figure),
-                  fmt::format("{:.6g}", c.before_total_j), fmt::format("{:.6g}", c.after_total_j),
-                  change, budget_text, v.exceeded ? "REGRESSION" : "within budget");
+  v.explanation = fmt::format(
+      "{} energy {} -> {} J: {} against a budget of {}: {}", to_string(c.figure),
+      fmt::format("{:.6g}", c.before_total_j), fmt::format("{:.6g}", c.after_total_j), change,
+      budget_text,
+      v.within_uncertainty ? fmt::format("within uncertainty (each total lies in the other's 95 % "
+                                         "interval: {} and {})",
+                                         format_uncertainty(c.before_band, c.before_total_j),
+                                         format_uncertainty(c.after_band, c.after_total_j))
+      : v.exceeded         ? "REGRESSION"
+                           : "within budget");
   return v;
 }
 

@@ -348,9 +348,8 @@ Result<std::int64_t> HistoryDb::record(const Profile& profile, const std::string
         .bind(12, energy_total_of(profile))
         .bind(13, stored_path);
     run.bind(14, static_cast<std::int64_t>(profile.warnings.size()));
-    const auto observed = m.options.find("process.observed");
     run.bind(15, profile.total_process_energy_j())
-        .bind(16, observed != m.options.end() ? observed->second : std::string());
+        .bind(16, m.options.process.observed.value_or(std::string()));
     if (!run.ok() || run.step() != SQLITE_DONE) return db_error(db_, path_, "recording the run");
     id = sqlite3_last_insert_rowid(db_);
 

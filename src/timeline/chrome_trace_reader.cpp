@@ -4,13 +4,13 @@
 #include <simdjson.h>
 
 #include <array>
-#include <charconv>
 #include <cstring>
 #include <new>
 #include <string>
 #include <system_error>
 #include <thread>
 
+#include "core/parse.hpp"
 #include "timeline/event_batches.hpp"
 
 namespace jouleprof::timeline {
@@ -34,14 +34,6 @@ Error json_error(std::string_view origin, std::string_view where, simdjson::erro
 // Optional fields: a value of an unexpected type leaves the field unset.
 void keep_if_present(simdjson::error_code /*unset when absent or of another type*/) {}
 
-std::string_view trimmed(std::string_view token) {
-  while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
-                            token.back() == '\t')) {
-    token.remove_suffix(1);
-  }
-  return token;
-}
-
 // Optional args: a value of an unexpected type is ignored, not an error.
 void read_args(ondemand::object args, ChromeEvent& event) {
   for (auto field_result : args) {
@@ -60,7 +52,7 @@ void read_args(ondemand::object args, ChromeEvent& event) {
     } else if (key == "labels") {
       keep_if_present(value.get_string().get(event.arg_labels));
     } else if (key == "bytes") {
-      event.arg_bytes = trimmed(value.raw_json_token());
+      event.arg_bytes = trim_ascii_space(value.raw_json_token());
     } else if (key == "Input Dims") {
       ondemand::array dims;
       if (value.get_array().get(dims) == simdjson::SUCCESS)
@@ -100,15 +92,15 @@ Status read_event(ondemand::object object, ChromeEvent& event, std::string_view 
     } else if (key == "name") {
       JP_JSON(v.get_string().get(event.name), event_field(index, ".name"));
     } else if (key == "pid") {
-      event.pid = trimmed(v.raw_json_token());
+      event.pid = trim_ascii_space(v.raw_json_token());
     } else if (key == "tid") {
-      event.tid = trimmed(v.raw_json_token());
+      event.tid = trim_ascii_space(v.raw_json_token());
     } else if (key == "ts") {
-      event.ts_token = trimmed(v.raw_json_token());
+      event.ts_token = trim_ascii_space(v.raw_json_token());
     } else if (key == "dur") {
-      event.dur_token = trimmed(v.raw_json_token());
+      event.dur_token = trim_ascii_space(v.raw_json_token());
     } else if (key == "id") {
-      event.id_token = trimmed(v.raw_json_token());
+      event.id_token = trim_ascii_space(v.raw_json_token());
     } else if (key == "s") {
       keep_if_present(v.get_string().get(event.scope));
     } else if (key == "args") {
@@ -412,14 +404,13 @@ Status scan_trace(TextSource& text, std::string_view origin, ChromeTraceHeader& 
     } else {
       JP_TRY(const std::string_view value, scanner.value(key));
       if (key == "baseTimeNanoseconds") {
-        std::int64_t base = 0;
-        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), base);
-        if (ec != std::errc() || end != value.data() + value.size()) {
+        const std::optional<std::int64_t> base = to_int64(value);
+        if (!base) {
           return Error(
               ErrorCode::kInvalidInput,
               fmt::format("{}: baseTimeNanoseconds: {:.40} is not an integer", origin, value));
         }
-        header.base_time_ns = base;
+        header.base_time_ns = *base;
       } else if (key == "deviceProperties") {
         header.has_device_properties = true;
       } else if (key == "format" && value == "\"jouleprof-spans\"") {

@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <charconv>
 #include <fstream>
 
+#include "core/parse.hpp"
 #include "core/text_file.hpp"
 
 namespace jouleprof {
@@ -48,11 +48,12 @@ Result<std::vector<EpochBoundary>> read_epoch_file(const std::string& path) {
     } else if (line.starts_with(kEnd)) {
       line.remove_prefix(kEnd.size());
     }
-    const auto [stop, ec] = std::from_chars(line.data(), line.data() + line.size(), b.t_ns);
-    if (line.empty() || ec != std::errc() || stop != line.data() + line.size() || b.t_ns <= 0) {
+    const std::optional<TimeNs> t_ns = to_integer<TimeNs>(line);
+    if (!t_ns || *t_ns <= 0) {
       return invalid_input(fmt::format("{}:{}", path, line_no), "t_ns", line,
                            "not a positive integer time after 'begin ' or 'end '");
     }
+    b.t_ns = *t_ns;
     boundaries.push_back(b);
   }
   return boundaries;

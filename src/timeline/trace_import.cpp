@@ -13,6 +13,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/parse.hpp"
 #include "timeline/backward_links.hpp"
 #include "timeline/chrome_trace_reader.hpp"
 #include "timeline/chunked_vector.hpp"
@@ -23,22 +24,6 @@
 #include "timeline/trace_time.hpp"
 
 namespace jouleprof {
-
-std::string_view to_string(TraceFormat format) {
-  switch (format) {
-    case TraceFormat::kKineto:
-      return "kineto";
-    case TraceFormat::kTensorFlow:
-      return "tensorflow";
-    case TraceFormat::kChrome:
-      return "chrome";
-    case TraceFormat::kSpanDump:
-      return "jouleprof-spans";
-    case TraceFormat::kTorchLegacy:
-      return "torch-legacy";
-  }
-  return "unknown";
-}
 
 namespace {
 
@@ -55,26 +40,11 @@ std::string_view unquoted(std::string_view token) {
   return token;
 }
 
-std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  return text;
-}
-
-std::optional<std::int64_t> parse_int(std::string_view text) {
-  std::int64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return v;
-}
-
 // The number after `key` in `text` ("/device:GPU:3/stream:7" with "GPU:" -> 3).
 std::optional<std::int64_t> number_after(std::string_view text, std::string_view key) {
   const auto at = text.find(key);
   if (at == std::string_view::npos) return std::nullopt;
-  std::size_t end = at + key.size();
-  while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
-  return parse_int(text.substr(at + key.size(), end - at - key.size()));
+  return to_int64(leading_digits(text.substr(at + key.size())));
 }
 
 bool ends_with_backward(std::string_view name) {
@@ -378,7 +348,7 @@ class TraceBuilder final : public timeline::ChromeEventSink {
       ++skipped_;
       if (clock_sync_) return true;  // the first one maps the clock
       JP_TRY(const TimeNs t_ns, time_field(e, "ts", e.ts_token));
-      const auto monotonic_ns = parse_int(e.name.substr(kClockSyncPrefix.size()));
+      const auto monotonic_ns = to_int64(e.name.substr(kClockSyncPrefix.size()));
       if (!monotonic_ns) return bad(e, "name", e.name, "has no monotonic time after clock_sync");
       clock_sync_ = ClockSync{t_ns, *monotonic_ns};
       return true;
@@ -458,7 +428,7 @@ class TraceBuilder final : public timeline::ChromeEventSink {
   }
 
   FlowId flow_id(std::string_view token) {
-    if (const auto number = parse_int(unquoted(token))) return FlowId{*number, true};
+    if (const auto number = to_int64(unquoted(token))) return FlowId{*number, true};
     const auto [it, added] = flow_texts_.try_emplace(strings_.keep(token), flow_texts_.size());
     (void)added;
     return FlowId{static_cast<std::int64_t>(it->second), false};
@@ -552,10 +522,10 @@ void TraceBuilder::classify_tracks(TraceFormat format) {
     if (labels != process_labels_.end() && labels->second.starts_with("GPU")) track.gpu = true;
     const auto thread = thread_names_.find(track.key);
     const std::string thread_name =
-        thread != thread_names_.end() ? std::string(trimmed(thread->second)) : "";
+        thread != thread_names_.end() ? std::string(trim_ascii_space(thread->second)) : "";
     if (track.gpu) {
       track.kind = TrackKind::kGpuStream;
-      const std::int64_t device = track.device >= 0 ? track.device : parse_int(pid).value_or(0);
+      const std::int64_t device = track.device >= 0 ? track.device : to_int64(pid).value_or(0);
       track.device_name = fmt::format("gpu{}", device);
       track.name = !thread_name.empty() ? thread_name
                    : track.stream >= 0  ? fmt::format("stream {}", track.stream)

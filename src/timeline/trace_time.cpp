@@ -1,9 +1,10 @@
 #include "timeline/trace_time.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+
+#include "core/parse.hpp"
 
 namespace jouleprof::timeline {
 namespace {
@@ -12,10 +13,9 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // Exponent forms are rare in traces: read them through a double.
 std::optional<TimeNs> via_double(std::string_view token) {
-  double us = 0.0;
-  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), us);
-  if (ec != std::errc() || end != token.data() + token.size()) return std::nullopt;
-  const double ns = std::round(us * 1000.0);
+  const std::optional<double> us = to_number(token);
+  if (!us) return std::nullopt;
+  const double ns = std::round(*us * 1000.0);
   if (!std::isfinite(ns) || std::fabs(ns) >= 9.2e18) return std::nullopt;
   return static_cast<TimeNs>(ns);
 }
@@ -23,10 +23,7 @@ std::optional<TimeNs> via_double(std::string_view token) {
 }  // namespace
 
 std::optional<TimeNs> microseconds_token_to_ns(std::string_view token) {
-  while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
-                            token.back() == '\t')) {
-    token.remove_suffix(1);
-  }
+  token = trim_ascii_space(token);
   if (token.empty()) return std::nullopt;
   std::size_t i = 0;
   const bool negative = token[0] == '-';

@@ -6,7 +6,6 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/record_function.h>
 #include <fmt/format.h>
-#include <torch/cuda.h>
 #include <torch/torch.h>
 
 #include <algorithm>
@@ -14,9 +13,11 @@
 #include <optional>
 #include <set>
 
+#include "jouleprof/device_names.hpp"
 #include "jouleprof/statistics.hpp"
 #include "jouleprof/torch.hpp"
 #include "torch/replay_args.hpp"
+#include "torch/torch_device.hpp"
 
 namespace jouleprof::torch_adapter {
 namespace {
@@ -49,20 +50,17 @@ std::vector<c10::IValue> make_stack(const ReplayArgs& args) {
   return stack;
 }
 
-void synchronize_if_cuda(const std::string& device) {
-  if (device == "cuda") torch::cuda::synchronize();
-}
-
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 std::string percent(double share) { return fmt::format("{:.1f} % of op time", 100.0 * share); }
 
 // The channels the calibration adds up: top-level energy channels of the device, all from the
 // first source that has any (two sources of one device measure the same energy twice).
-std::vector<Channel> device_channels(const std::vector<Channel>& all, const std::string& prefix) {
+std::vector<Channel> device_channels(const std::vector<Channel>& all, DeviceKind device) {
   std::vector<Channel> chosen;
   for (const Channel& c : all) {
-    if (!c.is_top_level() || !c.carries_energy() || c.device.rfind(prefix, 0) != 0) continue;
+    if (!c.is_top_level() || !c.carries_energy() || !device_selects(to_string(device), c.device))
+      continue;
     if (!chosen.empty() && chosen.front().source != c.source) continue;
     chosen.push_back(c);
   }
@@ -139,16 +137,16 @@ Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes&
     return invalid_input("calibration", "time coverage", std::to_string(options.time_coverage),
                          "must be in (0, 1]");
   }
-  const std::string prefix = options.device == "cuda" ? "gpu" : "cpu";
   Calibration calibration;
-  calibration.device = options.device;
+  calibration.device = to_string(options.device);
   calibration.method = describe_protocol(options.gate);
   {
     JP_TRY(auto probe, open_monitor());
-    const std::vector<Channel> channels = device_channels(probe->channels(), prefix);
+    const std::vector<Channel> channels = device_channels(probe->channels(), options.device);
     if (channels.empty()) {
       return Error(ErrorCode::kUnavailable,
-                   "calibration: no source has a top-level energy or power channel for " + prefix);
+                   "calibration: no source has a top-level energy or power channel for " +
+                       std::string(channel_device_prefix(options.device)));
     }
     for (const Channel& c : channels) {
       calibration.channel_ids.push_back(c.id);
@@ -237,14 +235,14 @@ Result<Calibration> calibrate(const std::vector<CapturedOp>& ops, const OpTimes&
       try {
         std::vector<c10::IValue> stack = prototype;
         handle->callBoxed(stack);
-        synchronize_if_cuda(options.device);
+        synchronize(options.device);
       } catch (const std::exception& e) {
         return Error(ErrorCode::kUnsupported, first_line(e.what()));
       }
       return Status::Ok();
     };
     JP_TRY(auto monitor, open_monitor());
-    if (channels.empty()) channels = device_channels(monitor->channels(), prefix);
+    if (channels.empty()) channels = device_channels(monitor->channels(), options.device);
     progress->item(calibration.classes.size() + 1, name);
     const Result<GatedResult> measured = measure_gated(*monitor, replay, options.gate, &*progress);
     if (progress->stop_requested()) {

@@ -1,14 +1,18 @@
 #include "torch/kernel_calls.hpp"
 
 #include <fmt/format.h>
-#include <torch/cuda.h>
 #include <torch/script.h>
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <array>
+#include <optional>
+#include <string_view>
 
 #include "jouleprof/torch.hpp"
 #include "predict/kernel_space.hpp"
+#include "predict/kernel_type.hpp"
+#include "torch/torch_device.hpp"
 
 namespace jouleprof::torch_adapter {
 namespace {
@@ -37,7 +41,8 @@ class ScriptBlock {
  public:
   ScriptBlock(std::string name, const KernelCallOptions& options)
       : module_(c10::QualifiedName(sanitised(name))),
-        device_(options.device == "cuda" ? ::torch::kCUDA : ::torch::kCPU) {
+        kind_(options.device),
+        device_(torch_device_type(options.device)) {
     ::torch::manual_seed(options.seed);
   }
 
@@ -153,12 +158,11 @@ class ScriptBlock {
         const ::torch::Tensor y = optimised->forward(*inputs).toTensor();
         call.output_shape = Shape(y.sizes().begin(), y.sizes().end());
       }
-      const bool cuda = device_ == ::torch::kCUDA;
-      call.run = [optimised, inputs, cuda]() -> Status {
+      call.run = [optimised, inputs, kind = kind_]() -> Status {
         try {
           ::torch::NoGradGuard no_grad;
           optimised->forward(*inputs);
-          if (cuda) ::torch::cuda::synchronize();
+          synchronize(kind);
           return Status::Ok();
         } catch (const std::exception& e) {
           return Error(ErrorCode::kInternal, fmt::format("libtorch: {}", e.what()));
@@ -190,6 +194,7 @@ class ScriptBlock {
   }
 
   ::torch::jit::Module module_;
+  DeviceKind kind_;
   ::torch::Device device_;
   std::vector<Value> inputs_;
   std::string body_;
@@ -198,41 +203,75 @@ class ScriptBlock {
 };
 
 Status check_options(const KernelCallOptions& options) {
-  if (options.device != "cpu" && options.device != "cuda") {
-    return invalid_input("kernel calls", "KernelCallOptions::device", options.device,
-                         "must be cpu or cuda");
-  }
-  if (options.device == "cuda" && !cuda_available()) {
-    return Error(ErrorCode::kUnavailable,
-                 "KernelCallOptions::device cuda: this libtorch has no usable CUDA device");
-  }
+  JP_RETURN_IF_ERROR(require_usable(options.device, "KernelCallOptions::device"));
   if (options.threads > 0) ::torch::set_num_threads(options.threads);
   return Status::Ok();
 }
 
 std::string shape_text(const Shape& s) { return fmt::format("{}", fmt::join(s, "×")); }
 
+// The ops a rule block is built of; kRuleOpNames (index = value) names them as fusion rules do.
+enum class RuleOp : std::uint8_t {
+  kConv,
+  kDwconv,
+  kBn,
+  kRelu,
+  kHswish,
+  kFc,
+  kAdd,
+  kMaxpool,
+  kAvgpool,
+  kConcat,
+};
+constexpr std::array<std::string_view, 10> kRuleOpNames{
+    "conv", "dwconv", "bn", "relu", "hswish", "fc", "add", "maxpool", "avgpool", "concat"};
+
+std::optional<RuleOp> rule_op_from_string(std::string_view name) {
+  for (std::size_t i = 0; i < kRuleOpNames.size(); ++i) {
+    if (kRuleOpNames[i] == name) return static_cast<RuleOp>(i);
+  }
+  return std::nullopt;
+}
+
 // One op of a rule block, on x.
-Result<Value> rule_op(ScriptBlock& block, const std::string& op, const Value& x,
+Result<Value> rule_op(ScriptBlock& block, const std::string& name, const Value& x,
                       const RuleBlockShape& shape) {
+  const std::optional<RuleOp> op = rule_op_from_string(name);
+  if (!op) {
+    return invalid_input(
+        "fusion rules", "op", name,
+        fmt::format("detect-rules can build {}", fmt::join(rule_block_ops(), ", ")));
+  }
   const bool flat = x.shape.size() == 2;
-  const bool takes_flat = op == "fc" || op == "bn" || op == "relu" || op == "hswish" || op == "add";
+  const bool takes_flat = *op == RuleOp::kFc || *op == RuleOp::kBn || *op == RuleOp::kRelu ||
+                          *op == RuleOp::kHswish || *op == RuleOp::kAdd;
   if (flat && !takes_flat)
-    return invalid_input("fusion rules", "op", op, "cannot follow fc in a rule block");
-  if (!flat && op == "fc")
-    return invalid_input("fusion rules", "op", op, "fc can only start a rule block or follow fc");
-  if (op == "conv") return block.conv(x, shape.channels, shape.kernel_size, 1, false);
-  if (op == "dwconv") return block.conv(x, x.shape[1], shape.kernel_size, 1, true);
-  if (op == "bn") return block.bn(x);
-  if (op == "relu") return block.relu(x);
-  if (op == "hswish") return block.hswish(x);
-  if (op == "fc") return block.fc(x, shape.channels);
-  if (op == "add") return block.add(x);
-  if (op == "maxpool") return block.pool(x, true, shape.kernel_size, 1);
-  if (op == "avgpool") return block.pool(x, false, shape.kernel_size, 1);
-  if (op == "concat") return block.concat(x);
-  return invalid_input("fusion rules", "op", op,
-                       fmt::format("detect-rules can build {}", fmt::join(rule_block_ops(), ", ")));
+    return invalid_input("fusion rules", "op", name, "cannot follow fc in a rule block");
+  if (!flat && *op == RuleOp::kFc)
+    return invalid_input("fusion rules", "op", name, "fc can only start a rule block or follow fc");
+  switch (*op) {
+    case RuleOp::kConv:
+      return block.conv(x, shape.channels, shape.kernel_size, 1, false);
+    case RuleOp::kDwconv:
+      return block.conv(x, x.shape[1], shape.kernel_size, 1, true);
+    case RuleOp::kBn:
+      return block.bn(x);
+    case RuleOp::kRelu:
+      return block.relu(x);
+    case RuleOp::kHswish:
+      return block.hswish(x);
+    case RuleOp::kFc:
+      return block.fc(x, shape.channels);
+    case RuleOp::kAdd:
+      return block.add(x);
+    case RuleOp::kMaxpool:
+      return block.pool(x, true, shape.kernel_size, 1);
+    case RuleOp::kAvgpool:
+      return block.pool(x, false, shape.kernel_size, 1);
+    case RuleOp::kConcat:
+      return block.concat(x);
+  }
+  return x;
 }
 
 Result<KernelCall> rule_block(const std::vector<std::string>& ops, Shape input,
@@ -249,56 +288,75 @@ Result<KernelCall> rule_block(const std::vector<std::string>& ops, Shape input,
 
 Result<KernelCall> make_kernel_call(const predict::KernelConfig& k,
                                     const KernelCallOptions& options) {
+  using predict::KernelType;
   JP_RETURN_IF_ERROR(check_options(options));
-  const std::string& type = k.op;
-  const auto& types = predict::benchable_kernel_types();
-  if (std::find(types.begin(), types.end(), type) == types.end()) {
-    return invalid_input(k.name, "OP", type,
-                         fmt::format("kernel-bench builds {}", fmt::join(types, ", ")));
+  const std::optional<KernelType> type = predict::kernel_type_from_string(k.op);
+  const auto benchable = predict::benchable_kernel_types();
+  if (!type || std::find(benchable.begin(), benchable.end(), *type) == benchable.end()) {
+    return invalid_input(
+        k.name, "OP", k.op,
+        fmt::format("kernel-bench builds {}", predict::benchable_kernel_type_list()));
   }
-  if (k.cin <= 0 || (type != "fc" && k.hw <= 0)) {
+  const bool flat = *type == KernelType::kFc;
+  if (k.cin <= 0 || (!flat && k.hw <= 0)) {
     return invalid_input(k.name, k.cin <= 0 ? "CIN" : "HW",
                          std::to_string(k.cin <= 0 ? k.cin : k.hw), "must be positive");
   }
-  ScriptBlock block(type, options);
-  const bool flat = type == "fc";
+  ScriptBlock block(k.op, options);
   Value v = block.input(flat ? Shape{1, k.cin} : Shape{1, k.cin, k.hw, k.hw});
   const Shape input = v.shape;
-  if (type == "conv-bn-relu" || type == "dwconv-bn-relu") {
-    v = block.relu(block.bn(block.conv(v, type == "conv-bn-relu" ? k.cout : k.cin, k.kernel_size,
-                                       k.stride, type == "dwconv-bn-relu")));
-  } else if (type == "fc") {
-    v = block.fc(v, k.cout);
-  } else if (type == "maxpool" || type == "avgpool") {
-    v = block.pool(v, type == "maxpool", k.kernel_size, k.stride);
-  } else if (type == "bn") {
-    v = block.bn(v);
-  } else if (type == "relu") {
-    v = block.relu(v);
-  } else if (type == "bn-relu") {
-    v = block.relu(block.bn(v));
-  } else if (type == "add") {
-    v = block.add(v);
-  } else if (type == "add-relu") {
-    v = block.relu(block.add(v));
-  } else if (type == "hswish") {
-    v = block.hswish(v);
-  } else if (type == "se") {
-    v = block.se(v);
-  } else if (type == "channelshuffle") {
-    if (k.cin % kShuffleGroups != 0)
-      return invalid_input(k.name, "CIN", std::to_string(k.cin),
-                           "channelshuffle needs an even count");
-    v = block.channel_shuffle(v);
-  } else {
-    v = block.global_avgpool(v);
+  switch (*type) {
+    case KernelType::kConvBnRelu:
+      v = block.relu(block.bn(block.conv(v, k.cout, k.kernel_size, k.stride, false)));
+      break;
+    case KernelType::kDwconvBnRelu:
+      v = block.relu(block.bn(block.conv(v, k.cin, k.kernel_size, k.stride, true)));
+      break;
+    case KernelType::kFc:
+      v = block.fc(v, k.cout);
+      break;
+    case KernelType::kMaxpool:
+    case KernelType::kAvgpool:
+      v = block.pool(v, *type == KernelType::kMaxpool, k.kernel_size, k.stride);
+      break;
+    case KernelType::kBn:
+      v = block.bn(v);
+      break;
+    case KernelType::kRelu:
+      v = block.relu(v);
+      break;
+    case KernelType::kBnRelu:
+      v = block.relu(block.bn(v));
+      break;
+    case KernelType::kAdd:
+      v = block.add(v);
+      break;
+    case KernelType::kAddRelu:
+      v = block.relu(block.add(v));
+      break;
+    case KernelType::kHswish:
+      v = block.hswish(v);
+      break;
+    case KernelType::kSe:
+      v = block.se(v);
+      break;
+    case KernelType::kChannelShuffle:
+      if (k.cin % kShuffleGroups != 0)
+        return invalid_input(k.name, "CIN", std::to_string(k.cin),
+                             "channelshuffle needs an even count");
+      v = block.channel_shuffle(v);
+      break;
+    case KernelType::kGlobalAvgpool:
+      v = block.global_avgpool(v);
+      break;
+    case KernelType::kConcat:  // not benchable: refused above
+      break;
   }
-  return block.finish(v, fmt::format("{} {} on {}", type, k.name, shape_text(input)));
+  return block.finish(v, fmt::format("{} {} on {}", k.op, k.name, shape_text(input)));
 }
 
 const std::vector<std::string>& rule_block_ops() {
-  static const std::vector<std::string> kOps{"conv", "dwconv", "bn",      "relu",    "hswish",
-                                             "fc",   "add",    "maxpool", "avgpool", "concat"};
+  static const std::vector<std::string> kOps(kRuleOpNames.begin(), kRuleOpNames.end());
   return kOps;
 }
 
@@ -310,8 +368,9 @@ Result<RuleCalls> make_rule_calls(const std::string& producer_op, const std::str
                          fmt::format("{}×{} KS {}", shape.hw, shape.channels, shape.kernel_size),
                          "must be positive");
   }
-  const Shape input =
-      producer_op == "fc" ? Shape{1, shape.channels} : Shape{1, shape.channels, shape.hw, shape.hw};
+  const Shape input = rule_op_from_string(producer_op) == RuleOp::kFc
+                          ? Shape{1, shape.channels}
+                          : Shape{1, shape.channels, shape.hw, shape.hw};
   RuleCalls calls;
   JP_TRY(calls.producer, rule_block({producer_op}, input, shape, options));
   JP_TRY(calls.consumer, rule_block({consumer_op}, calls.producer.output_shape, shape, options));

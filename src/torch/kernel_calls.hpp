@@ -6,7 +6,7 @@
 // folds batch-norm into a preceding convolution and, where oneDNN is built in, fuses convolution
 // with its activation — so a kernel runs the way this machine runs it inside a deployed model.
 //
-//   JP_TRY(KernelCall call, make_kernel_call(config, {.device = "cpu"}));
+//   JP_TRY(KernelCall call, make_kernel_call(config, {.device = DeviceKind::kCpu}));
 //   JP_TRY(KernelEnergy e, predict::measure_kernel_call(call.run, bench_options));
 #pragma once
 
@@ -14,15 +14,16 @@
 #include <string>
 #include <vector>
 
+#include "jouleprof/device_kind.hpp"
 #include "jouleprof/gated_measurement.hpp"
 #include "predict/kernel_features.hpp"
 
 namespace jouleprof::torch_adapter {
 
 struct KernelCallOptions {
-  std::string device = "cpu";  // cpu or cuda
-  int threads = 1;             // libtorch intra-op threads; 0: libtorch's default
-  std::uint64_t seed = 0;      // weights and inputs
+  DeviceKind device = DeviceKind::kCpu;
+  int threads = 1;         // libtorch intra-op threads; 0: libtorch's default
+  std::uint64_t seed = 0;  // weights and inputs
 };
 
 struct KernelCall {

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "jouleprof/device_names.hpp"
 #include "jouleprof/recorder.hpp"
 #include "jouleprof/torch_profile.hpp"
 
@@ -28,10 +29,6 @@ void add_block_energy(const ProfileNode& root, LayerBlockShares& shares) {
 }
 
 }  // namespace
-
-bool channel_on_device(const std::string& channel_device, const std::string& workload_device) {
-  return channel_device.rfind(workload_device == "cuda" ? "gpu" : "cpu", 0) == 0;
-}
 
 LayerBlockShares transformer_block_shares(const ProfileNode& tree) {
   LayerBlockShares shares;
@@ -63,7 +60,8 @@ Result<TorchProfile> profile_workload(Workload& workload, const TorchProfileOpti
   ObserverOptions observer_options;
   observer_options.record_shapes = options.record_shapes;
   // On a GPU, ops are also timed on the device so that GPU energy goes to when kernels ran.
-  observer_options.device_timing = workload.device() == "cuda" && device_timing_available();
+  observer_options.device_timing =
+      workload.device() == DeviceKind::kCuda && device_timing_available();
   Observer observer(observer_options);
   observer.clear_captured();
   Recorder::global().start();
@@ -90,7 +88,7 @@ Result<TorchProfile> profile_workload(Workload& workload, const TorchProfileOpti
                                       " span records dropped: the recorder's buffers were full");
   }
   result.captured = observer.captured_ops();
-  if (workload.device() == "cuda" && !observer_options.device_timing) {
+  if (workload.device() == DeviceKind::kCuda && !observer_options.device_timing) {
     result.profile.warnings.push_back(
         "GPU ops were not timed on the device (this libtorch build has no CUDA event support): GPU "
         "energy "
@@ -101,20 +99,20 @@ Result<TorchProfile> profile_workload(Workload& workload, const TorchProfileOpti
   Profile& profile = result.profile;
   profile.meta.kind = "profile";
   profile.meta.command = {workload.description()};
-  profile.meta.options["torch.steps"] = std::to_string(options.steps);
-  profile.meta.options["torch.warmup"] = std::to_string(options.warmup);
-  profile.meta.options["torch.samples_per_step"] = std::to_string(workload.samples_per_step());
-  profile.meta.options["torch.parameters"] = std::to_string(workload.parameter_count());
+  profile.meta.options.torch.steps = options.steps;
+  profile.meta.options.torch.warmup = options.warmup;
+  profile.meta.options.torch.samples_per_step = workload.samples_per_step();
+  profile.meta.options.torch.parameters = workload.parameter_count();
 
   AttributionOptions attribution = options.attribution;
   bool any_measured = false;
   if (options.calibration) {
     for (const Series& series : profile.series) {
-      if (channel_on_device(series.channel().device, workload.device())) {
+      if (device_selects(to_string(workload.device()), series.channel().device)) {
         attribution.calibration_by_channel[series.channel().id] = *options.calibration;
       }
     }
-    profile.meta.options["torch.calibration"] = options.calibration->origin;
+    profile.meta.options.torch.calibration = options.calibration->origin;
   }
   for (const ChannelSummary& c : profile.channels) {
     if (c.provenance == Provenance::kMeasured) any_measured = true;

@@ -1,9 +1,8 @@
 // The zoo's presets, synthetic inputs and the inference / training step that jouleprof profiles.
-#include <torch/cuda.h>
-
 #include <map>
 #include <sstream>
 
+#include "torch/torch_device.hpp"
 #include "torch/zoo.hpp"
 
 namespace jouleprof::torch_adapter {
@@ -95,12 +94,12 @@ Error bad_option(std::string_view option, int value, std::string_view problem) {
 class ZooWorkload : public Workload {
  public:
   ZooWorkload(std::shared_ptr<ScopedNet> net, torch::Tensor input, torch::Tensor target, Mode mode,
-              std::string device, std::string description, double learning_rate)
+              DeviceKind device, std::string description, double learning_rate)
       : net_(std::move(net)),
         input_(std::move(input)),
         target_(std::move(target)),
         mode_(mode),
-        device_(std::move(device)),
+        device_(device),
         description_(std::move(description)),
         optimizer_(net_->parameters(), torch::optim::SGDOptions(learning_rate)) {
     if (mode_ == Mode::kTrain) {
@@ -133,7 +132,7 @@ class ZooWorkload : public Workload {
         optimizer_.zero_grad();
       }
     }
-    if (device_ == "cuda") torch::cuda::synchronize();
+    synchronize(device_);
   }
 
   std::int64_t samples_per_step() const override { return input_.size(0); }
@@ -145,14 +144,14 @@ class ZooWorkload : public Workload {
   }
 
   std::string description() const override { return description_; }
-  const std::string& device() const override { return device_; }
+  DeviceKind device() const override { return device_; }
 
  private:
   std::shared_ptr<ScopedNet> net_;
   torch::Tensor input_;
   torch::Tensor target_;
   Mode mode_;
-  std::string device_;
+  DeviceKind device_;
   std::string description_;
   torch::optim::SGD optimizer_;
 };
@@ -192,22 +191,14 @@ Result<std::unique_ptr<Workload>> make_workload(const WorkloadOptions& options) 
                                {"WorkloadOptions::threads", options.threads}}) {
     if (value < 0) return bad_option(option, value, "must not be negative");
   }
-  if (options.device != "cpu" && options.device != "cuda") {
-    return invalid_input("workload", "WorkloadOptions::device", options.device,
-                         "must be cpu or cuda");
-  }
-  if (options.device == "cuda" && !cuda_available()) {
-    return Error(ErrorCode::kUnavailable,
-                 "WorkloadOptions::device cuda: this libtorch has no usable CUDA device (CPU "
-                 "build or no GPU)");
-  }
+  JP_RETURN_IF_ERROR(require_usable(options.device, "WorkloadOptions::device"));
   const int batch = options.batch ? options.batch : preset.batch;
   const int seq = options.seq ? options.seq : preset.seq;
   const int image = options.image ? options.image : preset.image;
 
   if (options.threads > 0) torch::set_num_threads(options.threads);
   torch::manual_seed(options.seed);
-  const torch::Device device(options.device == "cuda" ? torch::kCUDA : torch::kCPU);
+  const torch::Device device(torch_device_type(options.device));
 
   std::shared_ptr<ScopedNet> net;
   torch::Tensor input;
@@ -266,7 +257,8 @@ Result<std::unique_ptr<Workload>> make_workload(const WorkloadOptions& options) 
     input = torch::randn({batch, 3, image, image});
     description << " image=" << image;
   }
-  description << " batch=" << batch << ' ' << to_string(options.mode) << " on " << options.device;
+  description << " batch=" << batch << ' ' << to_string(options.mode) << " on "
+              << to_string(options.device);
   torch::Tensor target = torch::randint(0, classes, {batch}, torch::kLong);
   net->to(device);
   return std::unique_ptr<Workload>(

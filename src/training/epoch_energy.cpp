@@ -5,7 +5,9 @@
 
 #include <numeric>
 
+#include "core/csv.hpp"
 #include "core/parse.hpp"
+#include "core/text_file.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -56,18 +58,18 @@ Result<EpochEnergies> epoch_energies(const std::vector<const Series*>& series, c
 
 Result<Series> read_ram_power_log(const std::string& path, const PowerLogOptions& options,
                                   double watts_per_gb) {
-  JP_TRY(std::string content, trace_text::read_all(path));
-  const auto lines = trace_text::split_lines(content);
+  JP_TRY(std::string content, read_text_file(path, "file"));
+  const auto lines = split_lines(content);
   std::size_t last_content = 0;
   for (const auto& line : lines) {
-    if (!trace_text::trim(line.text).empty()) last_content = line.number;
+    if (!trim_ascii_space(line.text).empty()) last_content = line.number;
   }
   std::optional<std::size_t> time_col, memory_col;
   std::vector<trace_text::RawSample> raw;
   std::vector<std::string> warnings;
   for (const auto& line : lines) {
-    if (trace_text::trim(line.text).empty()) continue;
-    const auto fields = trace_text::split_fields(line.text, ',');
+    if (trim_ascii_space(line.text).empty()) continue;
+    const auto fields = split_fields(line.text, ',');
     if (!time_col) {
       for (std::size_t i = 0; i < fields.size(); ++i) {
         if (fields[i] == "timestamp") time_col = i;

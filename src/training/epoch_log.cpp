@@ -6,7 +6,9 @@
 #include <fstream>
 #include <optional>
 
+#include "core/csv.hpp"
 #include "core/parse.hpp"
+#include "core/text_file.hpp"
 #include "core/time_range.hpp"
 #include "sources/trace_text.hpp"
 
@@ -20,22 +22,6 @@ std::string_view to_string(EpochOrigin origin) {
       return "epochs CSV";
     case EpochOrigin::kEqualSplit:
       return "equal split";
-  }
-  return "unknown";
-}
-
-std::string_view to_string(EpochStart start) {
-  switch (start) {
-    case EpochStart::kGiven:
-      return "given";
-    case EpochStart::kBeginMark:
-      return "the first epoch_begin";
-    case EpochStart::kTrainBegin:
-      return "the train_begin mark";
-    case EpochStart::kFirstStep:
-      return "the first step";
-    case EpochStart::kRunStart:
-      return "the start of the run";
   }
   return "unknown";
 }
@@ -113,14 +99,14 @@ Result<EpochLog> epochs_from_marks(const Timeline& timeline, TimeNs run_begin_ns
 }
 
 Result<EpochLog> read_epochs_csv(const std::string& path, TimeNs training_begin_ns) {
-  JP_TRY(std::string content, trace_text::read_all(path));
+  JP_TRY(std::string content, read_text_file(path, "file"));
   EpochLog log;
   log.begin_ns = training_begin_ns;
   log.origin = EpochOrigin::kCsv;
   bool header = true;
-  for (const trace_text::Line& line : trace_text::split_lines(content)) {
-    if (trace_text::trim(line.text).empty()) continue;
-    const auto fields = trace_text::split_fields(line.text, ',');
+  for (const TextLine& line : split_lines(content)) {
+    if (trim_ascii_space(line.text).empty()) continue;
+    const auto fields = split_fields(line.text, ',');
     if (header) {
       header = false;
       if (fields.size() < 2 || fields[0] != "epoch" || fields[1] != "end_s") {

@@ -11,6 +11,7 @@
 
 #include "jouleprof/clock.hpp"
 #include "jouleprof/epoch_file.hpp"
+#include "jouleprof/epoch_start.hpp"
 #include "jouleprof/result.hpp"
 #include "jouleprof/timeline.hpp"
 
@@ -18,13 +19,6 @@ namespace jouleprof {
 
 enum class EpochOrigin { kMarks, kCsv, kEqualSplit };
 std::string_view to_string(EpochOrigin origin);
-
-// Where the first epoch began: at a given time (a CSV's origin, an equal split's start), at the
-// first epoch_begin, at a mark named "train_begin", at the first step, or — when the job marked
-// none of them — at the start of the run, so that its start-up (an interpreter's import, a
-// model's load) counts in epoch 1.
-enum class EpochStart { kGiven, kBeginMark, kTrainBegin, kFirstStep, kRunStart };
-std::string_view to_string(EpochStart start);
 
 struct EpochLog {
   TimeNs begin_ns = 0;         // start of epoch 0

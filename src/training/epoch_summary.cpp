@@ -101,7 +101,7 @@ void summarize_epochs(Profile& profile) {
     }
     profile.epochs.push_back(summary);
   }
-  profile.meta.options["epochs.first_begin"] = std::string(to_string(log->first_start));
+  profile.meta.options.epochs.first_begin = log->first_start;
   if (log->first_start == EpochStart::kRunStart) {
     warn(
         "epoch 1 is counted from the start of the run (no epoch_begin, train_begin mark or step "

@@ -7,7 +7,9 @@
 #include <array>
 #include <cctype>
 
+#include "core/csv.hpp"
 #include "core/parse.hpp"
+#include "core/text_file.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -71,11 +73,11 @@ GpuSpecTable GpuSpecTable::built_in() {
 }
 
 Status GpuSpecTable::load_overrides(const std::string& path) {
-  JP_TRY(std::string content, trace_text::read_all(path));
+  JP_TRY(std::string content, read_text_file(path, "file"));
   bool header = true;
-  for (const trace_text::Line& line : trace_text::split_lines(content)) {
-    if (trace_text::trim(line.text).empty()) continue;
-    const auto fields = trace_text::split_fields(line.text, ',');
+  for (const TextLine& line : split_lines(content)) {
+    if (trim_ascii_space(line.text).empty()) continue;
+    const auto fields = split_fields(line.text, ',');
     const std::string where = trace_text::where(path, line.number);
     if (header) {
       header = false;

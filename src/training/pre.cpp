@@ -10,8 +10,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "core/json_brief.hpp"
+#include "core/csv.hpp"
+#include "core/json_fields.hpp"
+#include "core/json_file.hpp"
 #include "core/parse.hpp"
+#include "core/text_file.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -71,15 +74,15 @@ const std::map<std::string, std::vector<std::string>, std::less<>>& column_alias
 }  // namespace
 
 Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& specs) {
-  JP_TRY(std::string content, trace_text::read_all(path));
-  const auto lines = trace_text::split_lines(content);
+  JP_TRY(std::string content, read_text_file(path, "file"));
+  const auto lines = split_lines(content);
   PreTable table;
   std::map<std::string, std::size_t, std::less<>> column;
   std::vector<std::string> header_names;  // as the file spells them, for errors
   bool header = true;
   for (const auto& line : lines) {
-    if (trace_text::trim(line.text).empty()) continue;
-    const auto fields = trace_text::split_fields(line.text, ',');
+    if (trim_ascii_space(line.text).empty()) continue;
+    const auto fields = split_fields(line.text, ',');
     const std::string where = trace_text::where(path, line.number);
     if (header) {
       header = false;
@@ -334,63 +337,67 @@ Status save_pre_model(const PreModel& model, const std::string& dir) {
 }
 
 Result<PreModel> load_pre_model(const std::string& dir) {
+  using nlohmann::json;
   const std::string path = (std::filesystem::path(dir) / "pre_model.json").string();
-  JP_TRY(std::string content, trace_text::read_all(path));
-  try {
-    const nlohmann::json j = nlohmann::json::parse(content);
-    if (j.value("format", "") != "jouleprof-pre-model" || j.value("version", 0) != 1) {
-      return invalid_input(path, "format", j.value("format", ""),
-                           "not a jouleprof PRE model (version 1)");
-    }
-    PreModel m;
-    const auto target = pre_target_from_string(j.at("target").get<std::string>());
-    if (!target)
-      return invalid_input(path, "target", json_brief(j.at("target")),
-                           "expected power or epoch-energy");
-    m.target = *target;
-    if (j.at("features").get<std::vector<std::string>>() !=
-        std::vector<std::string>(kPreFeatureNames.begin(), kPreFeatureNames.end())) {
-      return invalid_input(path, "features", json_brief(j.at("features")),
-                           "feature list differs from this jouleprof");
-    }
-    m.scaler.mean = j.at("scaler").at("mean").get<std::vector<double>>();
-    m.scaler.stdev = j.at("scaler").at("stdev").get<std::vector<double>>();
-    m.scaler.constant = j.at("scaler").value("constant", std::vector<bool>(m.scaler.stdev.size()));
-    const auto& krr = j.at("kernel_ridge");
-    m.kernel_ridge.alpha = krr.at("alpha").get<double>();
-    m.kernel_ridge.gamma = krr.at("gamma").get<double>();
-    m.kernel_ridge.y_mean = krr.at("y_mean").get<double>();
-    m.kernel_ridge.x = krr.at("x_scaled").get<std::vector<FeatureRow>>();
-    m.kernel_ridge.dual = krr.at("dual_coef").get<std::vector<double>>();
-    m.linear.intercept = j.at("linear_baseline").at("intercept").get<double>();
-    m.linear.weights = j.at("linear_baseline").at("weights").get<std::vector<double>>();
-    const auto& search = j.at("search");
-    m.search_options.iterations = search.at("iterations").get<int>();
-    m.search_options.folds = search.at("folds").get<int>();
-    m.search_options.seed = search.at("seed").get<std::uint32_t>();
-    m.search =
-        RandomSearchResult{m.kernel_ridge.alpha, m.kernel_ridge.gamma,
-                           search.at("cv_mape_percent").get<double>(), m.search_options.iterations};
-    m.training_runs = j.at("training_runs").get<std::size_t>();
-    m.gpu_specs_origin = j.value("gpu_specs", "");
-    const std::size_t d = kPreFeatureNames.size();
-    for (double v : m.scaler.stdev) {
-      if (!std::isfinite(v) || !(v > 0.0)) {
-        return invalid_input(path, "scaler.stdev", fmt::format("{}", v), "must be positive");
-      }
-    }
-    if (m.scaler.mean.size() != d || m.scaler.stdev.size() != d || m.linear.weights.size() != d ||
-        m.scaler.constant.size() != d || m.kernel_ridge.x.size() != m.kernel_ridge.dual.size()) {
-      return invalid_input(path, "kernel_ridge", "", "array sizes do not match the feature count");
-    }
-    for (const FeatureRow& r : m.kernel_ridge.x) {
-      if (r.size() != d)
-        return invalid_input(path, "x_scaled", "", "row size differs from the feature count");
-    }
-    return m;
-  } catch (const nlohmann::json::exception& e) {
-    return invalid_input(path, "json", "", e.what());
+  JP_TRY(const json j, read_json_file(path, "PRE model"));
+  const JsonFields f(path);
+  JP_TRY(const std::string format, f.get<std::string>(j, "format", ""));
+  if (format != "jouleprof-pre-model") {
+    return f.error("format", fmt::format("is '{}', not \"jouleprof-pre-model\"", format));
   }
+  JP_RETURN_IF_ERROR(f.get<int>(
+      j, "version", "", [](int v) { return v == 1; },
+      "is not 1, the PRE model version this jouleprof reads"));
+  PreModel m;
+  JP_TRY(m.target,
+         f.named<PreTarget>(j, "target", "", pre_target_from_string, "power, epoch-energy"));
+  JP_TRY(const json* features, f.member(j, "features", ""));
+  JP_TRY(const std::vector<std::string> names,
+         f.value<std::vector<std::string>>(*features, "features"));
+  if (names != std::vector<std::string>(kPreFeatureNames.begin(), kPreFeatureNames.end())) {
+    return f.bad_value("features", *features, "is not the feature list of this jouleprof");
+  }
+  JP_TRY(const json* scaler, f.object(j, "scaler", ""));
+  JP_TRY(m.scaler.mean, f.get<std::vector<double>>(*scaler, "mean", "scaler"));
+  JP_TRY(m.scaler.stdev, f.get<std::vector<double>>(*scaler, "stdev", "scaler"));
+  JP_TRY(m.scaler.constant, f.get_or<std::vector<bool>>(*scaler, "constant", "scaler",
+                                                        std::vector<bool>(m.scaler.stdev.size())));
+  JP_TRY(const json* krr, f.object(j, "kernel_ridge", ""));
+  JP_TRY(m.kernel_ridge.alpha, f.get<double>(*krr, "alpha", "kernel_ridge"));
+  JP_TRY(m.kernel_ridge.gamma, f.get<double>(*krr, "gamma", "kernel_ridge"));
+  JP_TRY(m.kernel_ridge.y_mean, f.get<double>(*krr, "y_mean", "kernel_ridge"));
+  JP_TRY(m.kernel_ridge.x, f.get<std::vector<FeatureRow>>(*krr, "x_scaled", "kernel_ridge"));
+  JP_TRY(m.kernel_ridge.dual, f.get<std::vector<double>>(*krr, "dual_coef", "kernel_ridge"));
+  JP_TRY(const json* linear, f.object(j, "linear_baseline", ""));
+  JP_TRY(m.linear.intercept, f.get<double>(*linear, "intercept", "linear_baseline"));
+  JP_TRY(m.linear.weights, f.get<std::vector<double>>(*linear, "weights", "linear_baseline"));
+  JP_TRY(const json* search, f.object(j, "search", ""));
+  JP_TRY(m.search_options.iterations, f.get<int>(*search, "iterations", "search"));
+  JP_TRY(m.search_options.folds, f.get<int>(*search, "folds", "search"));
+  JP_TRY(m.search_options.seed, f.get<std::uint32_t>(*search, "seed", "search"));
+  JP_TRY(const double cv_mape, f.get<double>(*search, "cv_mape_percent", "search"));
+  m.search = RandomSearchResult{m.kernel_ridge.alpha, m.kernel_ridge.gamma, cv_mape,
+                                m.search_options.iterations};
+  JP_TRY(m.training_runs, f.get<std::size_t>(j, "training_runs", ""));
+  JP_TRY(m.gpu_specs_origin, f.get_or<std::string>(j, "gpu_specs", "", ""));
+  const std::size_t d = kPreFeatureNames.size();
+  for (std::size_t i = 0; i < m.scaler.stdev.size(); ++i) {
+    const double v = m.scaler.stdev[i];
+    if (!std::isfinite(v) || !(v > 0.0)) {
+      return f.error(fmt::format("scaler.stdev[{}]", i), fmt::format("is not positive ({})", v));
+    }
+  }
+  if (m.scaler.mean.size() != d || m.scaler.stdev.size() != d || m.linear.weights.size() != d ||
+      m.scaler.constant.size() != d || m.kernel_ridge.x.size() != m.kernel_ridge.dual.size()) {
+    return f.error("kernel_ridge", "holds arrays whose sizes do not match the feature count");
+  }
+  for (std::size_t i = 0; i < m.kernel_ridge.x.size(); ++i) {
+    if (m.kernel_ridge.x[i].size() != d) {
+      return f.error(fmt::format("kernel_ridge.x_scaled[{}]", i),
+                     "holds a row whose size differs from the feature count");
+    }
+  }
+  return m;
 }
 
 }  // namespace jouleprof

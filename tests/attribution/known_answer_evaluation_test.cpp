@@ -1,6 +1,6 @@
 // The known-answer targets of docs/attribution.md, on the seeded simulator (the same cases that
 // eval/attribution prints).
-#include "attribution/known_answer_evaluation.hpp"
+#include "testing/known_answer_evaluation.hpp"
 
 #include <gtest/gtest.h>
 
@@ -135,6 +135,30 @@ TEST(KnownAnswer, TreeAlwaysSumsToTheMeasuredTotal) {
         EXPECT_LE(o.tree_vs_measured, 0.005)
             << to_string(shape) << " " << to_string(c) << " " << to_string(m);
       }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace jouleprof::attribution
+
+namespace jouleprof::attribution {
+namespace {
+
+// docs/uncertainty.md: the 95 % intervals hold the true class energy for at least 90 % of the
+// (class, seed) pairs, for every workload, counter and method, over 20 seeds of 40 s runs: the
+// table eval_attribution prints. (On 10 s runs the 1 s-averaged power covers only ~75 % with
+// calibrated weights: docs/uncertainty.md says why.)
+TEST(KnownAnswer, IntervalsHoldTheTruthForNineTenthsOfTheClassesOverTwentySeeds) {
+  const std::vector<CoverageRow> rows = run_coverage_grid(1, 20, 40 * kNsPerS);
+  ASSERT_EQ(rows.size(), 2u * 3u * 7u);
+  for (const CoverageRow& r : rows) {
+    const std::string method = r.plain ? "plain interp" : std::string(to_string(r.method));
+    EXPECT_GE(r.pairs, 20u * 40u);
+    EXPECT_GE(r.coverage, 0.90) << to_string(r.shape) << ", " << to_string(r.counter) << ", "
+                                << method << ": " << r.pairs << " pairs";
+    if (r.method == AttributionMethod::kCalibrated && r.counter == SimulatedCounter::kRapl1ms) {
+      EXPECT_LE(r.median_half_width, 0.10) << to_string(r.shape);  // measured weights say more
     }
   }
 }

@@ -3,11 +3,11 @@
 
 #include <map>
 
-#include "attribution/shared_cpu_simulator.hpp"
 #include "fake_proc.hpp"
 #include "jouleprof/channel_summary.hpp"
 #include "jouleprof/process_share.hpp"
 #include "sources/backends.hpp"
+#include "testing/shared_cpu_simulator.hpp"
 
 namespace jouleprof {
 namespace {
@@ -125,8 +125,8 @@ TEST(ProcessShares, WarnsOnceWhenOthersDidMuchOfTheWork) {
 
 TEST(ProcessShares, WarnsWhenTheIdleBaselineWasBusy) {
   Profile p = profile_of(simulate_shared_cpu(SharedCpuOptions{}), 20.0);
-  p.meta.options["idle.begin_ns"] = "0";
-  p.meta.options["idle.end_ns"] = std::to_string(2 * kNsPerS);
+  p.meta.options.idle.begin_ns = 0;
+  p.meta.options.idle.end_ns = 2 * kNsPerS;
   ASSERT_TRUE(attribute_process_shares(p, ProcessShareOptions{}).ok());
   EXPECT_TRUE(has_warning(p, "the idle baseline was not idle (cpu ")) << p.warnings.size();
   EXPECT_TRUE(has_warning(p, "net figures are unreliable"));

@@ -72,10 +72,10 @@ Case make_case() {
 }
 
 Refinement refine(const std::vector<Segment>& segments, const Series& counter) {
-  const EnergyCurve curve = EnergyCurve::from_series(counter, CurveRule::kInterpolate);
+  const EnergyCurve curve = EnergyCurve::from_series(counter, IntegrationRule::kTrapezoid);
   const std::vector<TimeNs>& edges = curve.knots_ns();
   const SweepResult as_read = sweep_segments(segments, &curve, edges);
-  return refine_interpolation(segments, curve, edges, as_read, 3, RefinementLimits{});
+  return refine_interpolation(segments, curve, edges, as_read, 3, RefinementLimits{}, PowerRange{});
 }
 
 TEST(RefinedInterpolation, FindsTheCountersReadDelay) {

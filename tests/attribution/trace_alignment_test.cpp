@@ -139,10 +139,10 @@ TEST(TraceAlignment, AdoptTraceRecordsHowItWasReadAndWarnsOfUnlinkedBackwardTime
   imported.backward = BackwardLinkStats{10, 10, 4, 100 * kNsPerMs, 100 * kNsPerMs, 40 * kNsPerMs};
   ASSERT_TRUE(adopt_trace(p, std::move(imported), "trace.json", "samples.csv").ok());
   EXPECT_EQ(p.timeline.spans().size(), 1U);
-  EXPECT_EQ(p.meta.options.at("trace.path"), "trace.json");
-  EXPECT_EQ(p.meta.options.at("trace.format"), "kineto");
-  EXPECT_EQ(p.meta.options.at("trace.backward_module_share"), "0.4");
-  EXPECT_EQ(p.meta.options.at("trace.backward_linked_share"), "1");
+  EXPECT_EQ(p.meta.options.trace.path, "trace.json");
+  EXPECT_EQ(p.meta.options.trace.format, TraceFormat::kKineto);
+  EXPECT_DOUBLE_EQ(p.meta.options.trace.backward_module_share.value(), 0.4);
+  EXPECT_DOUBLE_EQ(p.meta.options.trace.backward_linked_share.value(), 1.0);
   ASSERT_EQ(p.warnings.size(), 2U);
   EXPECT_EQ(p.warnings[0], "trace.json: 3 E event(s) without a B event were left out");
   EXPECT_NE(p.warnings[1].find("60.0 % of the backward pass's 0.100 s stays directly under "

@@ -51,9 +51,9 @@ TEST_F(TraceAttach, AnOffsetPlacesTheTraceAndIsRecorded) {
   ASSERT_TRUE(attached.ok()) << attached.error().message();
   ASSERT_EQ(p.timeline.spans().size(), 1U);
   EXPECT_EQ(p.timeline.spans()[0].begin_ns, kNsPerS + 100 * kNsPerMs);
-  EXPECT_EQ(p.meta.options.at("trace.path"), trace);
-  EXPECT_EQ(p.meta.options.at("trace.offset_ns"), std::to_string(kNsPerS));
-  EXPECT_EQ(p.meta.options.at("trace.clock_mapping"), attached->clock_mapping);
+  EXPECT_EQ(p.meta.options.trace.path, trace);
+  EXPECT_EQ(p.meta.options.trace.offset_ns, kNsPerS);
+  EXPECT_EQ(p.meta.options.trace.clock_mapping, attached->clock_mapping);
 }
 
 TEST_F(TraceAttach, ATraceOutsideTheSamplesIsRefusedWithTheFix) {

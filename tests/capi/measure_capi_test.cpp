@@ -72,7 +72,7 @@ TEST(MeasureCapi, MeasuresACFunctionAndReportsItsProgress) {
   EXPECT_EQ(heard.gate_channels.front(), "simulated:package");
   const Result<Profile> profile = read_profile_json(profile_path);
   ASSERT_TRUE(profile) << profile.error().message();
-  EXPECT_EQ(profile->meta.options.at("gated.preset"),
+  EXPECT_EQ(profile->meta.options.gated.preset,
             "quick (changed: repetitions last_n min_updates interval_ms check_period_s "
             "tail_wait_s)");
 }

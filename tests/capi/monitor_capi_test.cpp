@@ -98,7 +98,7 @@ TEST(MonitorCApi, ObservesItsOwnProcessByDefault) {
   EXPECT_EQ(c.process->rule, "cpu-time");
   EXPECT_GT(c.process->energy_j, 0.0);
   EXPECT_LE(c.process->energy_j, c.energy_j * (1 + 1e-12));
-  EXPECT_EQ(profile->meta.options.at("process.observed"),
+  EXPECT_EQ(profile->meta.options.process.observed,
             fmt::format("pid {} and its descendants", getpid()));
   EXPECT_NE(profile->find_series(fmt::format("processes:thread:{}", gettid())), nullptr)
       << "the recording thread has a CPU-time series";

@@ -5,22 +5,34 @@
 namespace jouleprof {
 namespace {
 
-TEST(DeviceNames, PackagesAreCpuFollowedByDigits) {
-  EXPECT_TRUE(is_cpu_package_device("cpu0"));
-  EXPECT_TRUE(is_cpu_package_device("cpu12"));
-  EXPECT_FALSE(is_cpu_package_device("cpu"));
-  EXPECT_FALSE(is_cpu_package_device("cpux"));
-  EXPECT_FALSE(is_cpu_package_device("gpu0"));
+TEST(DeviceNames, ANameSelectsItselfAndNothingElse) {
+  EXPECT_TRUE(device_selects("cpu0", "cpu0"));
+  EXPECT_TRUE(device_selects("gpu0", "gpu0"));
+  EXPECT_FALSE(device_selects("cpu0", "cpu1"));
+  EXPECT_FALSE(device_selects("gpu0", "gpu1"));
+  EXPECT_FALSE(device_selects("cpu0", "cpu"));  // a package is not the whole CPU
 }
 
-TEST(DeviceNames, APackageTrackConsumesItsOwnPackageAndTheWholeCpu) {
-  EXPECT_TRUE(track_consumes_device("cpu0", "cpu0"));
-  EXPECT_TRUE(track_consumes_device("cpu1", "cpu"));
-  EXPECT_TRUE(track_consumes_device("cpu", "cpu"));
-  EXPECT_FALSE(track_consumes_device("cpu0", "cpu1"));
-  EXPECT_FALSE(track_consumes_device("gpu0", "cpu"));
-  EXPECT_FALSE(track_consumes_device("cpu", "cpu0"));  // a package is not the whole CPU
-  EXPECT_FALSE(track_consumes_device("gpu0", "gpu1"));
+TEST(DeviceNames, TheWholeCpuSelectsEachPackage) {
+  EXPECT_TRUE(device_selects("cpu", "cpu"));
+  EXPECT_TRUE(device_selects("cpu", "cpu1"));
+  EXPECT_TRUE(device_selects("cpu", "cpu12"));
+  EXPECT_FALSE(device_selects("cpu", "cpux"));
+  EXPECT_FALSE(device_selects("cpu", "gpu0"));
+}
+
+TEST(DeviceNames, GpuAndCudaSelectEveryGpu) {
+  for (const char* every_gpu : {"gpu", "cuda"}) {
+    EXPECT_TRUE(device_selects(every_gpu, "gpu0"));
+    EXPECT_TRUE(device_selects(every_gpu, "gpu3"));
+    EXPECT_FALSE(device_selects(every_gpu, "cpu0"));
+  }
+}
+
+TEST(DeviceNames, NoNameSelectsEveryDevice) {
+  EXPECT_TRUE(device_selects("", "cpu0"));
+  EXPECT_TRUE(device_selects("", "anything"));
+  EXPECT_FALSE(device_selects("anything", ""));
 }
 
 }  // namespace

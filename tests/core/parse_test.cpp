@@ -31,6 +31,38 @@ TEST(Parse, IntegersByOneRule) {
   EXPECT_FALSE(to_uint64("18446744073709551616").has_value());
 }
 
+TEST(Parse, IntegersOfAnyWidth) {
+  EXPECT_EQ(to_integer<int>(" 7 "), 7);
+  EXPECT_EQ(to_integer<unsigned char>("ff", 16), 255);
+  EXPECT_FALSE(to_integer<unsigned char>("100", 16).has_value());  // 256
+  EXPECT_FALSE(to_integer<int>("2147483648").has_value());
+  EXPECT_EQ(to_integer<int>("-2147483648"), std::numeric_limits<int>::min());
+  EXPECT_FALSE(to_integer<unsigned>("-1").has_value());
+  EXPECT_FALSE(to_integer<int>("3.0").has_value());
+}
+
+TEST(Parse, AnIntegerTooLargeIsToldFromNoNumber) {
+  EXPECT_TRUE(looks_like_integer("99999999999999999999999"));
+  EXPECT_TRUE(looks_like_integer(" -12 "));
+  EXPECT_TRUE(looks_like_integer("fF0", 16));
+  for (const char* bad : {"", "-", "12x", "1.5", "fF0", "+-1"}) {
+    EXPECT_FALSE(looks_like_integer(bad)) << bad;
+  }
+}
+
+TEST(Parse, LeadingDigits) {
+  EXPECT_EQ(leading_digits("123, counter"), "123");
+  EXPECT_EQ(leading_digits("7/stream:2"), "7");
+  EXPECT_EQ(leading_digits("-1"), "");
+  EXPECT_EQ(leading_digits(""), "");
+}
+
+TEST(Parse, TrimsAsciiSpaceOnly) {
+  EXPECT_EQ(trim_ascii_space(" \t a b \r\n"), "a b");
+  EXPECT_EQ(trim_ascii_space("\v"), "\v");
+  EXPECT_EQ(trim_ascii_space("   "), "");
+}
+
 // A locale whose decimal point is ',' changes nothing (strtod would read "1.5" as 1).
 TEST(Parse, TheLocaleDoesNotMatter) {
   const char* set = std::setlocale(LC_NUMERIC, "de_DE.UTF-8");

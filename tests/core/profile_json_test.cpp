@@ -23,7 +23,7 @@ Profile sample_profile() {
   p.meta.begin_ns = 100;
   p.meta.end_ns = 2'000'000'100;
   p.meta.exit_code = 0;
-  p.meta.options = {{"interval", "10ms"}};
+  p.meta.options.unknown = {{"interval", "10ms"}};
   Channel pkg;
   pkg.id = "rapl:package-0";
   pkg.source = "rapl-powercap";
@@ -287,7 +287,7 @@ TEST(ProfileJson, ErrorsDeepInTheTreeNameAShortPath) {
             std::string::npos)
       << bad.error().message();
   EXPECT_NE(bad.error().message().find("…991 levels…"), std::string::npos) << bad.error().message();
-  EXPECT_NE(bad.error().message().find(".name' has the wrong type (7)"), std::string::npos)
+  EXPECT_NE(bad.error().message().find(".name' is not a string (7)"), std::string::npos)
       << bad.error().message();
   EXPECT_LT(bad.error().message().size(), 400u);
 }
@@ -493,6 +493,75 @@ TEST(ProfileJson, PackedSpansAreCheckedLikeArrays) {
   EXPECT_NE(bad_name.error().message().find("'timeline.spans[0]' refers to a track, name"),
             std::string::npos)
       << bad_name.error().message();
+}
+
+}  // namespace
+}  // namespace jouleprof
+
+namespace jouleprof {
+namespace {
+
+TEST(ProfileJson, IntervalsRoundTripAndSchemaTwoProfilesReadWithoutThem) {
+  Profile p = sample_profile();
+  p.channels[0].uncertainty = {{UncertaintyTerm::kGain, 0.625, 0.0, 0.0},
+                               {UncertaintyTerm::kGaps, 0.0, 0.1, 0.4}};
+  p.channels[0].band = combine_uncertainty(12.5, p.channels[0].uncertainty);
+  p.tree->band = EnergyBand{11.0, 14.0, UncertaintyTerm::kGain};
+  p.tree->children[0].band = EnergyBand{8.5, 11.5, UncertaintyTerm::kSplit};
+  const std::string text = profile_to_json_string(p);
+  const Result<Profile> back = profile_from_json_string(text, "memory");
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_EQ(profile_to_json_string(*back), text);
+  ASSERT_TRUE(back->channels[0].band.has_value());
+  EXPECT_DOUBLE_EQ(back->channels[0].band->high_j, p.channels[0].band->high_j);
+  EXPECT_EQ(back->channels[0].uncertainty.size(), 2u);
+  EXPECT_EQ(back->tree->children[0].band->dominant, UncertaintyTerm::kSplit);
+  EXPECT_FALSE(back->channels[1].band.has_value());
+
+  // What a schema 2 writer wrote: no interval keys.
+  nlohmann::json old = nlohmann::json::parse(text);
+  old["schema_version"] = 2;
+  for (auto& c : old["channels"]) {
+    for (const char* key : {"energy_j_low", "energy_j_high", "uncertainty_dominant", "uncertainty"})
+      c.erase(key);
+  }
+  std::vector<nlohmann::json*> nodes{&old["tree"]};
+  while (!nodes.empty()) {
+    nlohmann::json* n = nodes.back();
+    nodes.pop_back();
+    for (const char* key : {"energy_j_low", "energy_j_high", "uncertainty_dominant"}) n->erase(key);
+    for (auto& child : (*n)["children"]) nodes.push_back(&child);
+  }
+  const Result<Profile> v2 = profile_from_json_string(old.dump(), "v2");
+  ASSERT_TRUE(v2) << v2.error().message();
+  EXPECT_FALSE(v2->channels[0].band.has_value());
+  EXPECT_FALSE(v2->tree->band.has_value());
+  EXPECT_FALSE(v2->total_energy_band().has_value());
+}
+
+TEST(ProfileJson, AnIntervalThatDoesNotHoldItsFigureIsRefused) {
+  Profile p = sample_profile();
+  p.tree->children[0].band = EnergyBand{8.5, 11.5, UncertaintyTerm::kSplit};
+  nlohmann::json j = nlohmann::json::parse(profile_to_json_string(p));
+  j["tree"]["children"][0]["energy_j_high"] = 9.0;
+  const Result<Profile> back = profile_from_json_string(j.dump(), "p.json");
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.error().message().find("tree[run].children[gemm]"), std::string::npos)
+      << back.error().message();
+  EXPECT_NE(back.error().message().find("does not contain its energy_j 10"), std::string::npos)
+      << back.error().message();
+  j["tree"]["children"][0].erase("energy_j_high");
+  EXPECT_FALSE(profile_from_json_string(j.dump(), "p.json"));
+}
+
+TEST(ProfileJson, TheTotalIntervalAddsTheTopLevelChannelsAsIndependentDevices) {
+  Profile p = sample_profile();
+  EXPECT_FALSE(p.total_energy_band().has_value());  // a channel without one: no interval
+  p.channels[0].band = EnergyBand{12.5 - 0.3, 12.5 + 0.4, UncertaintyTerm::kGain};
+  const std::optional<EnergyBand> one = p.total_energy_band();
+  ASSERT_TRUE(one.has_value());  // the nested core channel does not count
+  EXPECT_DOUBLE_EQ(one->low_j, 12.2);
+  EXPECT_DOUBLE_EQ(one->high_j, 12.9);
 }
 
 }  // namespace

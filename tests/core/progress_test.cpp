@@ -128,14 +128,5 @@ TEST(ProgressReporter, WithoutACallbackItOnlyTracks) {
   EXPECT_EQ(progress->last().item_name, "a");
 }
 
-TEST(FormatDuration, ReadsAsAPersonWouldSayIt) {
-  EXPECT_EQ(format_duration(1500 * kNsPerMs), "1.5 s");
-  EXPECT_EQ(format_duration(42 * kNsPerS), "42 s");
-  EXPECT_EQ(format_duration(65 * kNsPerS), "1:05");
-  EXPECT_EQ(format_duration(3725 * kNsPerS), "1 h 02 min");
-  EXPECT_EQ(format_duration(250 * kNsPerMs), "250 ms");
-  EXPECT_EQ(format_duration(-5), "0 ms");
-}
-
 }  // namespace
 }  // namespace jouleprof

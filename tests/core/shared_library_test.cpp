@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cmath>
+#include <string>
+#include <vector>
+
 namespace jouleprof {
 namespace {
 
@@ -23,6 +27,28 @@ TEST(SharedLibrary, AMissingLibraryIsNotOpenAndSaysWhy) {
   EXPECT_NE(missing.error().find("/nonexistent/libvendor.so.1"), std::string::npos)
       << missing.error();
   EXPECT_EQ(missing.function<void (*)()>("anything"), nullptr);
+}
+
+TEST(FunctionBinder, NamesEveryRequiredFunctionTheLibraryLacks) {
+  const SharedLibrary math("libm.so.6");
+  using Unary = double (*)(double);
+  Unary cosine = nullptr;
+  Unary sine = nullptr;
+  Unary missing_optional = &std::abs;  // an optional one the library lacks ends up null too
+  Unary first_missing = nullptr;
+  Unary second_missing = nullptr;
+  FunctionBinder bind(math);
+  bind.required(cosine, "cos");
+  bind.required(first_missing, "no_such_function");
+  bind.optional(sine, "sin");
+  bind.optional(missing_optional, "no_such_optional_function");
+  bind.required(second_missing, "nor_this_one");
+  ASSERT_NE(cosine, nullptr);
+  EXPECT_DOUBLE_EQ(cosine(0.0), 1.0);
+  EXPECT_NE(sine, nullptr);
+  EXPECT_EQ(missing_optional, nullptr);
+  EXPECT_EQ(first_missing, nullptr);
+  EXPECT_EQ(bind.missing(), (std::vector<std::string>{"no_such_function", "nor_this_one"}));
 }
 
 TEST(SharedLibrary, ThePathComesFromTheEnvironmentWhenSet) {

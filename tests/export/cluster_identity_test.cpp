@@ -107,9 +107,9 @@ TEST(ClusterIdentity, AppliesToRunMetadata) {
   EXPECT_EQ(meta.rank, 3);
   EXPECT_EQ(meta.world_size, 4);
   EXPECT_EQ(meta.host, "n2");
-  EXPECT_EQ(meta.options.at("cluster.launcher"), "slurm");
-  EXPECT_EQ(meta.options.at("cluster.local_rank"), "1");
-  EXPECT_EQ(meta.options.at("cluster.node_rank"), "1");
+  EXPECT_EQ(meta.options.cluster.launcher, "slurm");
+  EXPECT_EQ(meta.options.cluster.local_rank, 1);
+  EXPECT_EQ(meta.options.cluster.node_rank, 1);
 }
 
 }  // namespace

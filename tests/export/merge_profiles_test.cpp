@@ -37,10 +37,10 @@ TEST(MergeProfiles, TotalsPerRankAndHostAndOneTreeMergedByPath) {
   EXPECT_EQ(m.meta.world_size, 3);
   EXPECT_EQ(m.meta.host, "n1,n2,n3");
   EXPECT_DOUBLE_EQ(m.total_energy_j(), 280.0 * 4);
-  EXPECT_EQ(m.meta.options.at("merge.rank_energy_j.r1"), "560");
-  EXPECT_EQ(m.meta.options.at("merge.host_energy_j.n2"), "560");
-  EXPECT_EQ(m.meta.options.at("merge.host_energy_j.n3"), "280");
-  EXPECT_EQ(m.meta.options.at("merge.origin.r2"), "c.json");
+  EXPECT_DOUBLE_EQ(m.meta.options.merge.rank_energy_j.at("r1"), 560.0);
+  EXPECT_DOUBLE_EQ(m.meta.options.merge.host_energy_j.at("n2"), 560.0);
+  EXPECT_DOUBLE_EQ(m.meta.options.merge.host_energy_j.at("n3"), 280.0);
+  EXPECT_EQ(m.meta.options.merge.origin.at("r2"), "c.json");
   // Channels prefixed by rank and host; nesting kept.
   ASSERT_NE(m.find_series("r1@n2/rapl:package-0"), nullptr);
   EXPECT_EQ(m.find_series("r1@n2/rapl:package-0/core")->channel().parent_id,
@@ -88,7 +88,7 @@ TEST(MergeProfiles, AlignsClocksThroughTheRealtimeAnchors) {
   const std::size_t n = a.timeline.spans().size();
   auto merged = merge_profiles(profiles(std::move(a), std::move(b)), {"a", "b"});
   ASSERT_TRUE(merged.ok());
-  EXPECT_EQ(merged->meta.options.at("merge.offset_ns.r1"), std::to_string(5 * kNsPerS));
+  EXPECT_EQ(merged->meta.options.merge.offset_ns.at("r1"), 5 * kNsPerS);
   EXPECT_EQ(merged->meta.begin_ns, a_begin);
   EXPECT_EQ(merged->meta.end_ns, a_end);
   EXPECT_EQ(merged->timeline.spans()[n].begin_ns, a_first_span);
@@ -103,8 +103,8 @@ TEST(MergeProfiles, RanksOnOneHostSharingACounterCountItOnce) {
             "r0@n1/rapl:package-0");
   EXPECT_EQ(merged->find_series("r1@n1/rapl:package-0/core")->channel().parent_id,
             "r1@n1/rapl:package-0");
-  EXPECT_EQ(merged->meta.options.at("merge.host_energy_j.n1"), "280");
-  EXPECT_EQ(merged->meta.options.at("merge.rank_energy_j.r1"), "280");
+  EXPECT_DOUBLE_EQ(merged->meta.options.merge.host_energy_j.at("n1"), 280.0);
+  EXPECT_DOUBLE_EQ(merged->meta.options.merge.rank_energy_j.at("r1"), 280.0);
   bool warned = false;
   for (const std::string& w : merged->warnings)
     warned |= w.find("several ranks on n1") != std::string::npos;

@@ -52,14 +52,14 @@ TEST(RecordingAttribution, TheRunWindowSumsToTheMeasuredTotalAndTheTimelineWindo
   ASSERT_TRUE(attribute_recording(run, {}).ok());
   EXPECT_NEAR(run.tree->energy_j, 10.0, 1e-9);
   EXPECT_NEAR(child_energy(run, "a"), 2.0, 1e-9);
-  EXPECT_EQ(run.meta.options.at("attribution.window"), "run");
+  EXPECT_EQ(run.meta.options.attribution.window, AttributionWindow::kRun);
 
   Profile spans = ten_watt_recording();
   RecordingAttributionOptions options;
   options.window = AttributionWindow::kTimeline;
   ASSERT_TRUE(attribute_recording(spans, options).ok());
   EXPECT_NEAR(spans.tree->energy_j, 5.0, 1e-9);  // [1.1 s, 1.6 s]
-  EXPECT_EQ(spans.meta.options.at("attribution.window"), "timeline");
+  EXPECT_EQ(spans.meta.options.attribution.window, AttributionWindow::kTimeline);
 }
 
 TEST(RecordingAttribution, MarksBoundTheRunWindow) {

@@ -40,9 +40,9 @@ TEST(RunMeasurement, WritesTheRunsFilesAndRecordsItInTheHistory) {
   const Profile& p = run->measurement.profile;
   EXPECT_NEAR(p.total_energy_j(), 40.0 * ns_to_s(p.meta.end_ns - p.meta.begin_ns), 1.0);
   EXPECT_EQ(p.meta.grid_intensity_g_per_kwh, 300.0);
-  EXPECT_EQ(p.meta.options.at("run.source"), "simulated");
-  EXPECT_EQ(p.meta.options.at("setting.simulate.watts"), "40");
-  EXPECT_EQ(p.meta.options.at("run.interval_ms"), "5");
+  EXPECT_EQ(p.meta.options.run.source, "simulated");
+  EXPECT_EQ(p.meta.options.settings.at("simulate.watts"), "40");
+  EXPECT_EQ(p.meta.options.run.interval_ms, 5.0);
   Result<HistoryDb> db = HistoryDb::open_existing(*options.history_db);
   ASSERT_TRUE(db.ok()) << db.error().message();
   const Result<std::vector<RunRecord>> runs = db->list(0);

@@ -18,7 +18,8 @@ bool contains(const std::vector<int>& list, int v) {
 
 TEST(KernelSpace, SamplingIsSeededAndStaysInsideTheSpace) {
   const auto spaces = default_kernel_spaces();
-  for (const std::string& type : benchable_kernel_types()) {
+  for (const KernelType known : benchable_kernel_types()) {
+    const std::string type(to_string(known));
     const KernelSpace& space = spaces.at(type);
     auto a = sample_kernels(space, 200, 7);
     auto b = sample_kernels(space, 200, 7);
@@ -104,16 +105,16 @@ void expect_error(const std::string& content, const std::vector<std::string>& pa
 }
 
 TEST(KernelSpace, BadFilesNameFileFieldAndValue) {
-  expect_error(R"({"conv-bn-relu": {"HW": [7, -1]}})", {"conv-bn-relu", "HW", "-1"});
+  expect_error(R"({"conv-bn-relu": {"HW": [7, -1]}})", {"conv-bn-relu.HW[1]", "-1"});
   expect_error(R"({"conv-bn-relu": {"HW": []}})", {"conv-bn-relu", "HW", "[]"});
   expect_error(R"({"conv-bn-relu": {"CIN": {"min": 64, "max": 8}}})", {"CIN", "max is below min"});
   expect_error(R"({"conv-bn-relu": {"CIN": {"min": 0, "max": 8}}})", {"CIN.min", "0"});
   expect_error(R"({"conv-bn-relu": {"CIN": [1, 8]}})", {"CIN", "[1,8]"});
   expect_error(R"({"relu": {"KERNEL_SIZE": [3]}})",
-               {"relu", "KERNEL_SIZE", "[3]", "no such field"});
+               {"relu.KERNEL_SIZE", "[3]", "is not a field of a relu kernel"});
   expect_error(R"({"fc": {"HW": [7]}})", {"fc", "HW"});
-  expect_error(R"({"conv-bn-relu": {"PADDING": 1}})", {"PADDING", "unknown field"});
-  expect_error(R"({"transformer": {}})", {"kernel type", "transformer"});
+  expect_error(R"({"conv-bn-relu": {"PADDING": 1}})", {"conv-bn-relu.PADDING", "is unknown"});
+  expect_error(R"({"transformer": {}})", {"'transformer' is not a kernel type"});
   expect_error(R"({"conv-bn-relu": {"MAX_MFLOPS": "lots"}})", {"MAX_MFLOPS", "lots"});
   expect_error(R"({"conv-bn-relu": {"HW": [7)", {"JSON"});
 }

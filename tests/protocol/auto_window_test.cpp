@@ -88,7 +88,7 @@ TEST(AutoWindow, ASteadyDeviceIsStableAtTheFirstSetting) {
   std::size_t steps = 0;
   for (const ProgressEvent& e : events) steps += e.kind == ProgressEventKind::kStep;
   EXPECT_EQ(steps, o.trials * r->sweep.size());
-  EXPECT_EQ(r->profile.meta.options.at("auto_window.window_ns"), std::to_string(r->window_ns));
+  EXPECT_EQ(r->profile.meta.options.auto_window.window_ns, r->window_ns);
 }
 
 TEST(AutoWindow, BadOptionsAreAnError) {

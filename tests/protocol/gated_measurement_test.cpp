@@ -293,7 +293,7 @@ TEST(GatedMeasurement, ReportsEachRepetitionItsPhasesAndTheGateChecks) {
   EXPECT_EQ(phases, (std::vector<std::string>{"0:warm-up", "1:gate", "1:calls", "1:tail", "2:gate",
                                               "2:calls", "2:tail"}));
   EXPECT_EQ(passed_gates, 2u);
-  EXPECT_EQ(r->profile.meta.options.at("gated.preset"), "fecom");
+  EXPECT_EQ(r->profile.meta.options.gated.preset, "fecom");
 }
 
 TEST(GatedMeasurement, AFailingGateSaysWhichChannelAgainstWhichThreshold) {

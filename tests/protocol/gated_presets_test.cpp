@@ -34,7 +34,8 @@ TEST(GatedEstimate, FecomTakesAtLeastFiftySecondsPerRepetition) {
   EXPECT_EQ(e.tail_ns, 30 * kNsPerS);
   EXPECT_EQ(e.total_ns, 10 * e.repetition_ns());
   EXPECT_GE(e.repetition_ns(), 50 * kNsPerS);
-  EXPECT_EQ(e.describe(), "10 repetitions × ≥ 50 s (gate 20 s + calls ≥ 10 ms + call + tail 30 s)");
+  EXPECT_EQ(e.describe(),
+            "10 repetitions × ≥ 50.0 s (gate 20.0 s + calls ≥ 10.0 ms + call + tail 30.0 s)");
 }
 
 TEST(GatedEstimate, TheFirstGateWaitsForItsWindowToFill) {

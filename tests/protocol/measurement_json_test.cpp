@@ -19,7 +19,7 @@ TEST(MeasurementJson, AGatedResultCarriesItsSchemaAndFigures) {
   r.repetitions.push_back(rep);
   r.incomplete = true;
   r.missing = "stopped after 1 of 5 repetitions";
-  r.profile.meta.options["gated.preset"] = "fecom";
+  r.profile.meta.options.gated.preset = "fecom";
   const nlohmann::json j = nlohmann::json::parse(to_json(r));
   EXPECT_EQ(j.at("schema"), "jouleprof.gated");
   EXPECT_EQ(j.at("schema_version"), kMeasurementJsonVersion);

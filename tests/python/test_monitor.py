@@ -48,6 +48,13 @@ def test_monitor_measures_regions_and_the_tree_sums_to_the_total(tmp_path):
     train = find(tree, "train")
     assert train is not None and find(train, "forward") is not None
     assert train["energy_j"] == pytest.approx(40.0 * train["time_ns"] * 1e-9, rel=0.1)
+    # Every node carries its 95 % interval (docs/uncertainty.md), and so does the Node view.
+    for node in (tree, train):
+        assert node["energy_j_low"] <= node["energy_j"] <= node["energy_j_high"]
+        assert node["uncertainty_dominant"]
+    node = jouleprof.node_from_dict(tree)
+    assert node.find("train").energy_j_high == train["energy_j_high"]
+    assert node.find("train").uncertainty is not None
 
 
 def test_region_is_a_decorator_and_works_on_threads():

@@ -29,7 +29,7 @@ inline Profile sample_profile(const SampleProfileOptions& o = {}) {
   p.meta.begin_ns = 1'000'000'000;
   p.meta.end_ns = 3'000'000'000;
   p.meta.exit_code = 0;
-  p.meta.options = {{"interval", "10ms"}};
+  p.meta.options.unknown = {{"interval", "10ms"}};
 
   Channel pkg{"rapl:package-0",
               "rapl-powercap",

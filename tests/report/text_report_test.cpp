@@ -217,7 +217,7 @@ TEST(TextReport, EpochsAreListedWithTheirCounterUpdates) {
   Profile p = testing::sample_profile();
   const TimeNs b = p.meta.begin_ns;
   p.epochs = {{b, b + kNsPerS, 140.0, 100}, {b + kNsPerS, b + kNsPerS + 5 * kNsPerMs, 0.7, 4}};
-  p.meta.options["epochs.first_begin"] = "the first epoch_begin";
+  p.meta.options.epochs.first_begin = EpochStart::kBeginMark;
   const std::string text = render(p);
   EXPECT_NE(text.find("\nepochs: 2 in 1.01 s, 141 J in all; epoch 1 from the first epoch_begin"),
             std::string::npos)
@@ -261,7 +261,7 @@ TEST(TextReport, ShowsTheObservedProcessesShareAsAttributed) {
   for (ChannelSummary& c : p.channels) {
     c.process = ProcessFigures{0.5 * c.energy_j, 0.5, {}, {}, "cpu-time"};
   }
-  p.meta.options["process.observed"] = "pid 9 and its descendants";
+  p.meta.options.process.observed = "pid 9 and its descendants";
   auto text = render_report("text", p);
   ASSERT_TRUE(text.ok());
   EXPECT_NE(text->find("observed processes (pid 9 and its descendants): 140 J, 50.0 % of the "
@@ -298,6 +298,41 @@ TEST(TextReport, ADeepTreeIsWalkedWithoutRecursionAndStaysNarrow) {
   const std::string text = render(p, view);
   EXPECT_NE(text.find("[depth 5001] level"), std::string::npos);
   EXPECT_LT(widest_line(text), 400u);
+}
+
+}  // namespace
+}  // namespace jouleprof
+
+namespace jouleprof {
+namespace {
+
+TEST(TextReport, IntervalsAreAPlusMinusColumnAndTheAdviceNamesWhatDominates) {
+  Profile p = testing::sample_profile();
+  const std::string without = render(p);
+  EXPECT_EQ(line_with(without, "node").find("±"), std::string::npos) << without;
+  EXPECT_EQ(without.find("uncertainty (95 %)"), std::string::npos) << without;
+
+  for (ChannelSummary& c : p.channels) {
+    c.band = EnergyBand{0.98 * c.energy_j, 1.02 * c.energy_j, UncertaintyTerm::kGain};
+  }
+  walk_tree(*p.tree, [](ProfileNode& n, int) {
+    n.band = EnergyBand{0.8 * n.energy_j, 1.25 * n.energy_j, UncertaintyTerm::kSplit};
+  });
+  TextViewOptions wide;
+  wide.width = 160;
+  const std::string text = render(p, wide);
+  const std::string tree = text.substr(text.find("energy by span"));
+  EXPECT_NE(line_with(tree, "node").find("±"), std::string::npos) << tree;
+  EXPECT_NE(line_with(tree, "├─ backward").find("±25 %"), std::string::npos) << tree;
+  EXPECT_NE(line_starting(text, "total 280 J ±").find("±"), std::string::npos) << text;
+  const std::string advice = line_with(text, "uncertainty (95 %)");
+  EXPECT_NE(advice.find("mostly gain"), std::string::npos) << advice;
+  EXPECT_NE(advice.find("per node mostly split"), std::string::npos) << advice;
+  EXPECT_NE(text.find("jouleprof calibrate"), std::string::npos) << text;
+  // Within the width a narrow terminal gives.
+  TextViewOptions narrow;
+  narrow.width = 80;
+  EXPECT_LE(widest_line(render(p, narrow)), 80u);
 }
 
 }  // namespace

@@ -109,7 +109,7 @@ TEST(MeasureCommand, ObservesTheCommandsWholeTreeToItsLastTick) {
   EXPECT_GE(truth, 0.6);
   // Ticks are 10 ms: the tree's time is the truth to a few ticks.
   EXPECT_NEAR(seen, truth, 0.05) << "observed " << seen << " s, rusage " << truth << " s";
-  EXPECT_EQ(m->profile.meta.options.at("process.observed").find("pid "), 0U);
+  EXPECT_EQ(m->profile.meta.options.process.observed.value().find("pid "), 0U);
   const ChannelSummary& c = m->profile.channels.at(0);
   ASSERT_TRUE(c.process.has_value());
   EXPECT_EQ(c.process->rule, "cpu-time");

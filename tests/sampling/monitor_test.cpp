@@ -91,10 +91,10 @@ TEST(Monitor, GrossAndNetEnergyOnASimulatedStep) {
               run.tolerance_j + idle.tolerance_j / idle_s * ns_to_s(c.duration_ns));
   EXPECT_EQ(c.provenance, Provenance::kSimulated);
   EXPECT_EQ(profile.meta.kind, "run");
-  EXPECT_EQ(profile.meta.options.at("sources"), "simulated");
-  EXPECT_EQ(profile.meta.options.at("idle.begin_ns"), std::to_string(idle_begin));
-  EXPECT_GT(std::stoll(profile.meta.options.at("sampler.thread_cpu_ns")), 0);
-  EXPECT_TRUE(profile.meta.options.count("sampler.cpu_percent_of_one_core"));
+  EXPECT_EQ(profile.meta.options.sources.names, std::vector<std::string>{"simulated"});
+  EXPECT_EQ(profile.meta.options.idle.begin_ns, idle_begin);
+  EXPECT_GT(profile.meta.options.sampler.thread_cpu_ns.value(), 0);
+  EXPECT_TRUE(profile.meta.options.sampler.cpu_percent_of_one_core);
   EXPECT_FALSE(profile.meta.partial);
   EXPECT_GT(profile.series[0].channel().measured_period_ns, 0);
 }

@@ -99,7 +99,7 @@ TEST(NvidiaSmiLog, Seaa2023LogWithUnitSuffixesAndItsOwnHeader) {
   // "gpu0 NVIDIA GeForce RTX 3090" once matched no track).
   EXPECT_EQ(power->channel().device, "gpu0");
   EXPECT_NE(power->channel().label.find("RTX 3090"), std::string::npos);
-  EXPECT_TRUE(track_consumes_device("gpu0", power->channel().device));
+  EXPECT_TRUE(device_selects(power->channel().device, "gpu0"));
   EXPECT_TRUE(trace->warnings.empty());
 }
 

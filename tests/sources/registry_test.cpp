@@ -220,6 +220,52 @@ TEST_F(RegistryWithGpus, TheDefaultSetTakesTheGpuLibrariesAndLeavesTheirChipsOut
       << hwmon.availability().reason;
 }
 
+TEST(Registry, AnUnknownSettingOfASourceNamesTheKeyAndListsTheSourcesSettings) {
+  SourceOptions options;
+  options.selected = {"simulated"};
+  options.settings["simulate.watts"] = "10";
+  options.settings["simulate.wats"] = "10";
+  const Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_FALSE(found.ok());
+  EXPECT_EQ(found.error().code(), ErrorCode::kInvalidInput);
+  const std::string& message = found.error().message();
+  EXPECT_NE(message.find("simulate.wats"), std::string::npos) << message;
+  EXPECT_NE(message.find("simulated source"), std::string::npos) << message;
+  for (std::string_view key : {"simulate.watts", "simulate.profile", "simulate.channels"}) {
+    EXPECT_NE(message.find(key), std::string::npos) << key << " in " << message;
+  }
+  EXPECT_EQ(message.find("estimate.tdp_w"), std::string::npos) << message;
+}
+
+TEST(Registry, ASettingOfNoSourceListsEachSourcesPrefix) {
+  SourceOptions options;
+  options.selected = {"simulated"};
+  options.settings["bogus"] = "1";
+  const Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_FALSE(found.ok());
+  const std::string& message = found.error().message();
+  EXPECT_NE(message.find("bogus"), std::string::npos) << message;
+  EXPECT_NE(message.find("simulate.* (simulated)"), std::string::npos) << message;
+  EXPECT_NE(message.find("processes.* (processes)"), std::string::npos) << message;
+}
+
+// Every key a backend declares is accepted, whether or not its source is selected: --tdp sets
+// estimate.tdp_w for any run, discovery sets hwmon.skip-chips.
+TEST(Registry, EveryDeclaredSettingIsAccepted) {
+  SourceOptions options;
+  options.selected = {"simulated"};
+  options.settings["simulate.watts"] = "10";
+  options.settings["processes.threads"] = "1";
+  for (const SourceEntry& e : source_registry()) {
+    if (e.settings == nullptr) continue;
+    for (std::string_view key : e.settings()) options.settings.emplace(std::string(key), "1");
+  }
+  options.settings.erase("simulate.profile");  // one of watts and profile
+  EXPECT_GT(options.settings.size(), 20U);
+  const Result<SourceDiscovery> found = discover_sources(options);
+  ASSERT_TRUE(found.ok()) << found.error().message();
+}
+
 TEST(Registry, SplitSourceList) {
   EXPECT_EQ(split_source_list(" a, b ,,c"), (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_TRUE(split_source_list("").empty());

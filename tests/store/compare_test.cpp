@@ -75,6 +75,35 @@ TEST(Compare, BudgetVerdicts) {
   EXPECT_FALSE(check_budget(small, EnergyBudget{EnergyBudget::Kind::kAbsolute, 12.0}).exceeded);
 }
 
+// A 6 % increase inside both runs' ±10 % intervals is no regression, and no improvement either.
+TEST(Compare, AChangeInsideBothIntervalsIsWithinUncertainty) {
+  const auto banded = [](double scale, double relative) {
+    testing::SampleProfileOptions o;
+    o.scale = scale;
+    Profile p = testing::sample_profile(o);
+    for (ChannelSummary& c : p.channels) {
+      c.band = EnergyBand{(1.0 - relative) * c.energy_j, (1.0 + relative) * c.energy_j,
+                          UncertaintyTerm::kSplit};
+    }
+    return p;
+  };
+  const EnergyBudget five{EnergyBudget::Kind::kRelative, 0.05};
+  const RunComparison noisy =
+      compare_runs(snapshot_of(banded(1.0, 0.10), "a"), snapshot_of(banded(1.06, 0.10), "b"));
+  ASSERT_TRUE(noisy.before_band && noisy.after_band);
+  const BudgetVerdict v = check_budget(noisy, five);
+  EXPECT_TRUE(v.within_uncertainty);
+  EXPECT_FALSE(v.exceeded);
+  EXPECT_NE(v.explanation.find("within uncertainty"), std::string::npos) << v.explanation;
+  EXPECT_EQ(v.explanation.find("REGRESSION"), std::string::npos) << v.explanation;
+
+  // Narrow intervals: the same change is a regression.
+  const RunComparison sharp =
+      compare_runs(snapshot_of(banded(1.0, 0.01), "a"), snapshot_of(banded(1.06, 0.01), "b"));
+  EXPECT_FALSE(check_budget(sharp, five).within_uncertainty);
+  EXPECT_TRUE(check_budget(sharp, five).exceeded);
+}
+
 Profile with_process_share(double share) {
   Profile p = testing::sample_profile();
   for (ChannelSummary& c : p.channels)

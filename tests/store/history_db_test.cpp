@@ -55,7 +55,7 @@ TEST(HistoryDb, KeepsTheObservedProcessesFigureBesideTheMachines) {
   for (ChannelSummary& c : p.channels) {
     c.process = ProcessFigures{0.25 * c.energy_j, 0.25, {}, {}, "cpu-time"};
   }
-  p.meta.options["process.observed"] = "pid 77 and its descendants";
+  p.meta.options.process.observed = "pid 77 and its descendants";
   auto id = db->record(p, "");
   ASSERT_TRUE(id.ok()) << id.error().message();
   auto run = db->run(*id);

@@ -78,14 +78,14 @@ TEST(MeasureCommand, GateTimeoutIsReportedAndKeepsNothingSilently) {
 }
 
 #ifdef JOULEPROF_TEST_TORCH
-// Reads a duration as jouleprof prints it ("250 ms", "4.2 s", "13 s", "1:05").
+// Reads a duration as jouleprof prints it ("250 ms", "4.20 s", "13.0 s", "2 min 05 s").
 double duration_s(const std::string& text) {
+  const std::size_t minutes = text.find(" min ");
+  if (minutes != std::string::npos) {
+    return 60.0 * std::stod(text.substr(0, minutes)) + duration_s(text.substr(minutes + 5));
+  }
   if (text.ends_with(" ms")) return std::stod(text) * 1e-3;
   if (text.ends_with(" s")) return std::stod(text);
-  const std::size_t colon = text.find(':');
-  if (colon != std::string::npos) {
-    return 60.0 * std::stod(text.substr(0, colon)) + std::stod(text.substr(colon + 1));
-  }
   ADD_FAILURE() << "not a duration: " << text;
   return 0.0;
 }

@@ -46,7 +46,7 @@ TEST(ProgressLine, SaysItemStepGateElapsedAndEta) {
   e.eta_ns = 190 * kNsPerS;
   EXPECT_EQ(progress_line(e),
             "measure matmul · size 256 (2/3) · rep 1/10 · gate waiting: rapl:0:package CV 0.0412 "
-            "> 0.0300, check 3, 6.0 s of 2:00 · 42 s, ETA 3:10");
+            "> 0.0300, check 3, 6.00 s of 2 min 00 s · 42.0 s, ETA 3 min 10 s");
   e.gate->temperature = true;
   e.gate->value = 63.0;
   e.gate->threshold = 40.0;
@@ -71,7 +71,7 @@ TEST(ProgressRenderer, OnATerminalOneLineIsRedrawnInPlace) {
   const std::string last = text.substr(text.rfind("\r\x1b[K") + 4);
   EXPECT_EQ(last,
             "kernel-bench · relu_0 (1/2) · gate waiting: rapl:0:package CV 0.0412 > 0.0300, check "
-            "3, 6.0 s of 2:00 · 2.0 s, ETA 8.0 s");
+            "3, 6.00 s of 2 min 00 s · 2.00 s, ETA 8.00 s");
   rig.progress.end();
   EXPECT_TRUE(rig.out.str().ends_with("\r\x1b[K")) << "the line is gone when the work ends";
 }
@@ -118,7 +118,8 @@ TEST(ProgressRenderer, ElsewherePlainLinesAtMostEveryFiveSeconds) {
   std::size_t lines = 0;
   for (char c : text) lines += c == '\n';
   EXPECT_EQ(lines, 5u) << text;  // at 5.1, 10.2, … 25.5 s
-  EXPECT_EQ(text.substr(0, text.find('\n')), "kernel-bench · relu_17 (17/100) · 5.1 s, ETA 27 s");
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "kernel-bench · relu_17 (17/100) · 5.10 s, ETA 26.8 s");
 }
 
 TEST(ProgressRenderer, QuietPrintsNothing) {

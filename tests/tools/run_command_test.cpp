@@ -113,9 +113,8 @@ TEST(RunCommand, SteppedProfileWithIdleBaseline) {
   const Series& s = *simulated;  // the processes source's series come beside it
   const TimeNs origin = simulated_origin_ns(s.channel()).value_or(0);
   const PowerProfile truth = PowerProfile::parse(profile, false).value();
-  const TimeNs idle_begin =
-      std::max<TimeNs>(std::stoll(p.meta.options.at("idle.begin_ns")), s.begin_ns());
-  const TimeNs idle_end = std::stoll(p.meta.options.at("idle.end_ns"));
+  const TimeNs idle_begin = std::max<TimeNs>(p.meta.options.idle.begin_ns.value(), s.begin_ns());
+  const TimeNs idle_end = p.meta.options.idle.end_ns.value();
   const double idle_s = ns_to_s(idle_end - idle_begin);
   EXPECT_GE(idle_s, 0.45);
   EXPECT_NEAR(
@@ -319,7 +318,7 @@ TEST(RunCommand, ReportsTheMachinesAndTheCommandsEnergy) {
   EXPECT_GT(c.process->share, 0.0);
   EXPECT_LE(c.process->share, 1.0);
   EXPECT_EQ(c.process->rule, "cpu-time");
-  EXPECT_EQ(p.meta.options.at("process.static_share"), "cpu-time");
+  EXPECT_EQ(p.meta.options.process.static_share, StaticShare::kCpuTime);
   ASSERT_NE(p.find_series("processes:cpu:cpu-time"), nullptr);
   EXPECT_GT(p.find_series("processes:cpu:cpu-time")->back().value, 0.0);
 }
@@ -468,7 +467,7 @@ TEST(RunCommand, PidObservesARunningProcessUntilItExits) {
   ASSERT_EQ(inv.exit_code, 0) << inv.err;
   const Profile p = read_run(dir);
   EXPECT_EQ(p.meta.command, (std::vector<std::string>{"--pid", pid}));
-  EXPECT_EQ(p.meta.options.at("process.observed"), "pid " + pid + " and its descendants");
+  EXPECT_EQ(p.meta.options.process.observed, "pid " + pid + " and its descendants");
   EXPECT_TRUE(p.channels.at(0).process.has_value());
 }
 
@@ -491,7 +490,7 @@ TEST(RunCommand, CgroupObservesAGroupUntilSignalled) {
   ASSERT_EQ(inv.exit_code, 0) << inv.err;
   const Profile p = read_run(dir);
   EXPECT_EQ(p.meta.command, (std::vector<std::string>{"--cgroup", "/job.slice"}));
-  EXPECT_EQ(p.meta.options.at("process.observed"), "cgroup /job.slice");
+  EXPECT_EQ(p.meta.options.process.observed, "cgroup /job.slice");
   const Series* usage = p.find_series("processes:cpu:cpu-time");
   ASSERT_NE(usage, nullptr);
   EXPECT_DOUBLE_EQ(usage->back().value, 0.25);
@@ -527,7 +526,7 @@ TEST(RunCommand, StaticShareNoneNeedsABaseline) {
   Result<Profile> p = read_profile_json((dir.path() / "b" / "profile.json").string());
   ASSERT_TRUE(p.ok());
   ASSERT_TRUE(p->channels.at(0).process.has_value());
-  EXPECT_EQ(p->meta.options.at("process.static_share"), "none");
+  EXPECT_EQ(p->meta.options.process.static_share, StaticShare::kNone);
 }
 
 }  // namespace
@@ -578,7 +577,7 @@ TEST(RunCommandEpochs, ProjectsTheRunFromItsEpochs) {
   ASSERT_TRUE(step.ok()) << step.error().message();
   EXPECT_NEAR(projected, step->projection.total_j, 0.006 * step->projection.total_j) << inv.err;
   // Epoch 1 starts at burn's first epoch_begin, after the child process started.
-  EXPECT_EQ(p->meta.options.at("epochs.first_begin"), "the first epoch_begin");
+  EXPECT_EQ(p->meta.options.epochs.first_begin, EpochStart::kBeginMark);
   EXPECT_GT(p->epochs[0].begin_ns, p->meta.begin_ns);
   // The final summary lists every epoch's energy.
   EXPECT_NE(inv.err.find("epochs: 20 in "), std::string::npos) << inv.err;

@@ -49,6 +49,15 @@ TEST(SensorsCommand, SimulatedSourceWithNestingAndMeasuredPeriod) {
   EXPECT_GT(channels[0]["samples"].get<long long>(), 2);
 }
 
+TEST(SensorsCommand, AMisspeltSettingIsAnErrorListingTheSourcesSettings) {
+  TempDir dir;
+  const Invocation inv = run_jouleprof(
+      {"sensors", "--duration", "0.1", "--source", "simulated", "--set", "simulate.wats=5"}, dir);
+  EXPECT_EQ(inv.exit_code, 1) << inv.err;
+  EXPECT_NE(inv.err.find("simulate.wats"), std::string::npos) << inv.err;
+  EXPECT_NE(inv.err.find("simulate.watts"), std::string::npos) << inv.err;
+}
+
 // The GPU backends, against the fake libraries: their channels, the parameters the libraries'
 // documentation leaves open, and the vendor in every detail.
 TEST(SensorsCommand, AmdAndIntelGpusWithTheirParameters) {

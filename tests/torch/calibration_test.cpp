@@ -197,7 +197,7 @@ TEST(Calibration, AClassWhoseGateNeverPassesIsSkippedWithTheReason) {
 
 TEST(Calibration, NeedsAChannelOfTheDevice) {
   CalibrationOptions o = quick();
-  o.device = "cuda";
+  o.device = DeviceKind::kCuda;
   auto calibration = calibrate({}, {}, monitor_of(10.0, 0.0), o);
   ASSERT_FALSE(calibration.ok());
   EXPECT_NE(calibration.error().message().find("gpu"), std::string::npos);

@@ -40,7 +40,7 @@ TEST(EpochSummary, EnergyAndUpdatesOfEachEpoch) {
   EXPECT_NEAR(p.epochs[0].energy_j, 40.0, 1e-9);  // 20 W for 2 s; start-up not included
   EXPECT_NEAR(p.epochs[1].energy_j, 20.0, 1e-9);  // the gap (evaluation) belongs to no epoch
   EXPECT_EQ(p.epochs[0].counter_updates, 2000u);
-  EXPECT_EQ(p.meta.options.at("epochs.first_begin"), "the first epoch_begin");
+  EXPECT_EQ(p.meta.options.epochs.first_begin, EpochStart::kBeginMark);
   EXPECT_TRUE(p.warnings.empty()) << p.warnings.front();
 }
 

@@ -1,10 +1,9 @@
 // The accuracy targets of issue 7 on the seaa2023 data, seeded: STEP MAPE ≤ 3 %, PRE MAPE ≤ 10 %
 // on the 30 % test split, each at least 2× better than Green Algorithms and ML CO2.
-#include "training/evaluation.hpp"
-
 #include <gtest/gtest.h>
 
 #include "test_support.hpp"
+#include "testing/training_evaluation.hpp"
 
 namespace jouleprof {
 namespace {

@@ -11,6 +11,7 @@
 #include "jouleprof/recording_attribution.hpp"
 #include "jouleprof/report.hpp"
 #include "number_checks.hpp"
+#include "output_format.hpp"
 #include "text_view_flags.hpp"
 
 namespace jouleprof::cli {
@@ -25,7 +26,7 @@ struct AttributeFlags {
   std::string classes = "name";
   std::string window = "run";
   TextViewFlags view;
-  std::string format = "table";
+  OutputFormat format = OutputFormat::kTable;
   std::string output;
 };
 
@@ -94,7 +95,7 @@ int run(const AttributeFlags& f) {
     if (Status s = write_profile_json(profile, path); !s) return report_error(s.error());
     written = path;
   }
-  if (f.format == "json") {
+  if (f.format == OutputFormat::kJson) {
     std::cout << profile_to_json_string(profile, 1) << '\n';
     return kExitOk;
   }
@@ -168,9 +169,8 @@ CommandRunner add_attribute_command(CLI::App& parent) {
       ->check(CLI::IsMember({"run", "timeline"}))
       ->capture_default_str();
   flags->view.add_to(*cmd);
-  cmd->add_option("--format", flags->format, "table or json")
-      ->check(CLI::IsMember({"table", "json"}))
-      ->capture_default_str();
+  add_format_option(*cmd, flags->format, {OutputFormat::kTable, OutputFormat::kJson},
+                    "table or json");
   cmd->add_option("--output", flags->output, "Directory to write profile.json into");
   return [flags] { return run(*flags); };
 }

@@ -1,6 +1,5 @@
 #include "command_progress.hpp"
 
-#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -14,13 +13,8 @@ namespace {
 std::atomic<ProgressReporter*> g_stoppable{nullptr};
 static_assert(std::atomic<ProgressReporter*>::is_always_lock_free);
 
-constexpr int kStopSignals[] = {SIGINT, SIGTERM};
-struct sigaction g_previous[2];
-
-void ask_to_stop(int sig) {
+void ask_to_stop(int, siginfo_t*, void*) {
   if (ProgressReporter* r = g_stoppable.load()) r->request_stop();
-  // The next one ends the process: a user who presses Ctrl-C twice means it.
-  signal(sig, SIG_DFL);
 }
 
 }  // namespace
@@ -35,14 +29,12 @@ CommandProgress::CommandProgress(const ProgressFlags& flags)
                 terminal_width(STDERR_FILENO)),
       reporter_([this](const ProgressEvent& e) { renderer_.show(e); }) {
   g_stoppable.store(&reporter_);
-  struct sigaction action {};
-  action.sa_handler = ask_to_stop;
-  sigemptyset(&action.sa_mask);
-  for (std::size_t i = 0; i < 2; ++i) sigaction(kStopSignals[i], &action, &g_previous[i]);
+  // Reset on delivery: the next one ends the process (a user who presses Ctrl-C twice means it).
+  stop_signals_.emplace(std::vector<int>{SIGINT, SIGTERM}, ask_to_stop, SA_RESETHAND);
 }
 
 CommandProgress::~CommandProgress() {
-  for (std::size_t i = 0; i < 2; ++i) sigaction(kStopSignals[i], &g_previous[i], nullptr);
+  stop_signals_.reset();
   g_stoppable.store(nullptr);
   renderer_.clear();
 }

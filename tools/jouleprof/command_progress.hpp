@@ -11,8 +11,10 @@
 
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "core/caught_signals.hpp"
 #include "jouleprof/progress.hpp"
 #include "progress_renderer.hpp"
 
@@ -44,6 +46,7 @@ class CommandProgress {
  private:
   ProgressRenderer renderer_;
   ProgressReporter reporter_;
+  std::optional<CaughtSignals> stop_signals_;
 };
 
 }  // namespace jouleprof::cli

@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "jouleprof/compare.hpp"
+#include "output_format.hpp"
 
 namespace jouleprof::cli {
 namespace {
@@ -78,6 +79,7 @@ nlohmann::json to_json(const RunComparison& c, const std::optional<BudgetVerdict
   if (verdict) {
     out["budget"] = {{"allowed_increase_j", verdict->allowed_increase_j},
                      {"exceeded", verdict->exceeded},
+                     {"within_uncertainty", verdict->within_uncertainty},
                      {"explanation", verdict->explanation}};
   }
   return out;
@@ -94,7 +96,7 @@ CommandRunner add_compare_command(CLI::App& parent) {
     std::string after;
     std::string db;
     std::string budget;
-    std::string format = "text";
+    OutputFormat format = OutputFormat::kText;
     std::size_t top = 30;
     std::string figure = "machine";
     bool allow_mixed = false;
@@ -112,9 +114,8 @@ CommandRunner add_compare_command(CLI::App& parent) {
   cmd->add_flag("--allow-mixed", o->allow_mixed,
                 "Check --budget even when A and B come from different kinds of source (measured, "
                 "estimated, simulated): the change is then partly the method's");
-  cmd->add_option("--format,-f", o->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
+  add_format_option(*cmd, o->format, {OutputFormat::kText, OutputFormat::kJson}, "text or json",
+                    /*short_flag=*/true);
   cmd->add_option("--top", o->top, "Nodes listed in text output, largest change first; 0 = all")
       ->capture_default_str();
   cmd->add_option("--figure", o->figure,
@@ -148,7 +149,7 @@ CommandRunner add_compare_command(CLI::App& parent) {
     }
     std::optional<BudgetVerdict> verdict;
     if (budget) verdict = check_budget(comparison, *budget);
-    if (o->format == "json") {
+    if (o->format == OutputFormat::kJson) {
       std::cout << to_json(comparison, verdict).dump(2) << '\n';
     } else {
       print_text(comparison, o->top);

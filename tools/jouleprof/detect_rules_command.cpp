@@ -10,6 +10,7 @@
 
 #include "command.hpp"
 #include "command_progress.hpp"
+#include "device_option.hpp"
 #include "gated_flags.hpp"
 #include "number_checks.hpp"
 #include "predict/fusion_rule_measurement.hpp"
@@ -80,8 +81,8 @@ int run_detect_rules(DetectRulesArgs& args) {
       "detect-rules: {} rules from {}, blocks 1×{}×{}×{} (KS {}), device {}; fused when "
       "{}(a) + {}(b) − {}(a+b) > {} · min({}(a), {}(b)), {} = {} per call\n",
       rule_count, rules_path, args.shape.channels, args.shape.hw, args.shape.hw,
-      args.shape.kernel_size, args.call.device, "T", "T", "T", kFusionSavingShare, "T", "T", "T",
-      criterion == FusionCriterion::kLatency ? "time" : "energy");
+      args.shape.kernel_size, to_string(args.call.device), "T", "T", "T", kFusionSavingShare, "T",
+      "T", "T", criterion == FusionCriterion::kLatency ? "time" : "energy");
   std::cout << fmt::format(
       "{:<18} {:>9} {:>9} {:>9} {:>9}   {:>9} {:>9} {:>9}   {:<5} {:<5} {:<6}\n", "rule", "T(a) ms",
       "T(b) ms", "T(a+b)", "saving", "E(a) mJ", "E(b) mJ", "E(a+b)", "time", "energy", "before");
@@ -174,9 +175,7 @@ CommandRunner add_detect_rules_command(CLI::App& parent) {
   cmd->add_option("--kernel-size", args->shape.kernel_size, "Kernel size of convolutions and pools")
       ->check(kPositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--device", args->call.device, "Where the blocks run")
-      ->check(CLI::IsMember({"cpu", "cuda"}))
-      ->capture_default_str();
+  add_device_option(*cmd, args->call.device, "Where the blocks run");
   cmd->add_option("--threads", args->call.threads,
                   "libtorch intra-op threads (1: DeepEn2023's single-thread CPU setting and steady "
                   "figures on a shared machine; 0: libtorch's default)")

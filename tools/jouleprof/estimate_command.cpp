@@ -7,13 +7,15 @@
 #include "command.hpp"
 #include "command_progress.hpp"
 #include "number_checks.hpp"
+#include "output_format.hpp"
 #include "training/pre.hpp"
 
 namespace jouleprof::cli {
 namespace {
 
 struct EstimateArgs {
-  std::string data, output, target = "epoch-energy", model, gpu, gpu_specs, format = "table";
+  std::string data, output, target = "epoch-energy", model, gpu, gpu_specs;
+  OutputFormat format = OutputFormat::kTable;
   RandomSearchOptions search;
   PreFeatures features;
   int epochs = 0;
@@ -70,7 +72,7 @@ int run_predict(const EstimateArgs& args, const CLI::App* cmd) {
   const Result<PreEstimate> e = estimate_training_energy(request);
   if (!e) return report_error(e.error());
   for (const std::string& w : e->warnings) std::cerr << "jouleprof: warning: " << w << '\n';
-  if (args.format == "json") {
+  if (args.format == OutputFormat::kJson) {
     nlohmann::json j = {{"provenance", "predicted"},
                         {"model", args.model},
                         {"target", std::string(to_string(e->target))},
@@ -171,9 +173,8 @@ CommandRunner add_estimate_command(CLI::App& parent) {
       ->add_option("--gpu-specs", args->gpu_specs,
                    "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")
       ->check(CLI::ExistingFile);
-  predict->add_option("--format", args->format, "table or json")
-      ->default_val("table")
-      ->check(CLI::IsMember({"table", "json"}));
+  add_format_option(*predict, args->format, {OutputFormat::kTable, OutputFormat::kJson},
+                    "table or json");
 
   return [args, train, predict] {
     if (train->parsed()) return run_train(*args);

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "core/quantity_text.hpp"
 #include "number_checks.hpp"
 
 namespace jouleprof::cli {

@@ -6,8 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "core/quantity_text.hpp"
 #include "jouleprof/history.hpp"
-#include "report/markup.hpp"
+#include "output_format.hpp"
 #include "report/text_layout.hpp"
 #include "terminal.hpp"
 
@@ -58,7 +59,7 @@ CommandRunner add_history_command(CLI::App& parent) {
   struct Options {
     std::string db;
     std::size_t limit = 20;
-    std::string format = "table";
+    OutputFormat format = OutputFormat::kTable;
     HistoryFilter filter;
     std::string provenance;
   };
@@ -76,9 +77,9 @@ CommandRunner add_history_command(CLI::App& parent) {
                   "or simulated")
       ->check(CLI::IsMember(
           {"measured", "interpolated", "imported", "estimated", "predicted", "simulated"}));
-  cmd->add_option("--format,-f", o->format, "table, json or csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
-      ->capture_default_str();
+  add_format_option(*cmd, o->format,
+                    {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv},
+                    "table, json or csv", /*short_flag=*/true);
   return [o] {
     const std::string path = o->db.empty() ? default_history_path() : o->db;
     auto db = HistoryDb::open_existing(path);
@@ -86,11 +87,11 @@ CommandRunner add_history_command(CLI::App& parent) {
     if (!o->provenance.empty()) o->filter.provenance = provenance_from_string(o->provenance);
     auto runs = db->list(o->limit, o->filter);
     if (!runs) return report_error(runs.error());
-    if (o->format == "json") {
+    if (o->format == OutputFormat::kJson) {
       nlohmann::json out = nlohmann::json::array();
       for (const RunRecord& r : *runs) out.push_back(to_json(r));
       std::cout << out.dump(2) << '\n';
-    } else if (o->format == "csv") {
+    } else if (o->format == OutputFormat::kCsv) {
       std::cout << "id,recorded_at,kind,host,rank,world_size,duration_ns,total_energy_j,"
                    "process_energy_j,provenance,exit_code,partial,warnings,command,observed,"
                    "profile_path\n";
@@ -114,12 +115,12 @@ CommandRunner add_history_command(CLI::App& parent) {
       // processes' attributed share of it, when the run observed any.
       std::vector<std::vector<std::string>> rows;
       for (const RunRecord& r : *runs) {
-        rows.push_back(
-            {std::to_string(r.id), utc_time(r.recorded_at_realtime_ns), r.kind, r.host,
-             r.rank ? std::to_string(*r.rank) : "-", report::format_duration(r.duration_ns),
-             report::format_energy(r.total_energy_j),
-             r.process_energy_j ? report::format_energy(*r.process_energy_j) : std::string("-"),
-             std::string(to_string(r.provenance)), r.command + (r.partial ? "  [partial]" : "")});
+        rows.push_back({std::to_string(r.id), utc_time(r.recorded_at_realtime_ns), r.kind, r.host,
+                        r.rank ? std::to_string(*r.rank) : "-", format_duration(r.duration_ns),
+                        format_energy(r.total_energy_j),
+                        r.process_energy_j ? format_energy(*r.process_energy_j) : std::string("-"),
+                        std::string(to_string(r.provenance)),
+                        r.command + (r.partial ? "  [partial]" : "")});
       }
       std::string table = report::format_text_table(
           {"id", "recorded (UTC)", "kind", "host", "rank", "duration", "machine", "processes",

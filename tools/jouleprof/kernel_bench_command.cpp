@@ -11,10 +11,12 @@
 
 #include "command.hpp"
 #include "command_progress.hpp"
+#include "device_option.hpp"
 #include "gated_flags.hpp"
 #include "number_checks.hpp"
 #include "predict/kernel_bench.hpp"
 #include "predict/kernel_space.hpp"
+#include "predict/kernel_type.hpp"
 #include "source_flags.hpp"
 #include "torch/kernel_calls.hpp"
 #include "torch_commands.hpp"
@@ -40,8 +42,8 @@ struct KernelBenchArgs {
 
 // Each type draws from its own stream, so a type's kernels do not depend on which other types
 // were asked for.
-std::uint64_t type_seed(std::uint64_t seed, const std::string& type) {
-  const auto& types = benchable_kernel_types();
+std::uint64_t type_seed(std::uint64_t seed, KernelType type) {
+  const auto types = benchable_kernel_types();
   return seed * 1000003ULL +
          static_cast<std::uint64_t>(std::find(types.begin(), types.end(), type) - types.begin());
 }
@@ -50,17 +52,101 @@ Result<std::vector<KernelConfig>> sample_all(const KernelBenchArgs& args,
                                              const std::map<std::string, KernelSpace>& spaces) {
   std::vector<KernelConfig> all;
   for (const std::string& type : args.kernels) {
+    const std::optional<KernelType> known = kernel_type_from_string(type);
     auto space = spaces.find(type);
-    if (space == spaces.end()) {
-      return invalid_input(
-          "--kernel", "kernel type", type,
-          fmt::format("kernel-bench measures {}", fmt::join(benchable_kernel_types(), ", ")));
+    if (!known || space == spaces.end()) {
+      return invalid_input("--kernel", "kernel type", type,
+                           fmt::format("kernel-bench measures {}", benchable_kernel_type_list()));
     }
-    JP_TRY(auto kernels, sample_kernels(space->second, args.samples, type_seed(args.seed, type)));
+    JP_TRY(auto kernels, sample_kernels(space->second, args.samples, type_seed(args.seed, *known)));
     all.insert(all.end(), kernels.begin(), kernels.end());
   }
   return all;
 }
+
+void write_csv_preamble(std::ostream& csv, const KernelBenchArgs& args, const GatedOptions& g) {
+  csv << fmt::format(
+      "# jouleprof {} kernel-bench: kernels={} samples={} seed={} device={} threads={} "
+      "energy={} (mJ per call, sum of the top-level energy channels)\n",
+      JOULEPROF_VERSION, fmt::join(args.kernels, "+"), args.samples, args.seed,
+      to_string(args.call.device), args.call.threads, args.energy);
+  csv << fmt::format(
+      "# gated protocol: preset={} repetitions={} warmup={} interval_ms={} last_n={} tolerance={} "
+      "check_period_s={} gate_timeout_s={} tail_wait_s={} min_updates={}\n",
+      g.preset, g.repetitions, g.warmup_runs, ns_to_s(g.interval_ns) * 1e3, g.last_n, g.tolerance,
+      ns_to_s(g.check_period_ns), ns_to_s(g.gate_timeout_ns), ns_to_s(g.tail_wait_ns),
+      g.min_counter_updates);
+  csv << kernel_csv_header() << '\n' << std::flush;
+}
+
+// Each kernel's outcome as it comes: a CSV row and a terminal line, or a failure listed at the end.
+class KernelBenchLog {
+ public:
+  KernelBenchLog(std::ostream& csv, CommandProgress& progress, std::size_t repetitions,
+                 std::size_t total)
+      : csv_(csv), progress_(progress), repetitions_(repetitions), total_(total) {}
+
+  void add(std::size_t i, const KernelOutcome& o) {
+    progress_.clear();
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    started_ = std::chrono::steady_clock::now();
+    const std::string position = fmt::format("[{}/{}]", i + 1, total_);
+    if (!o.energy) {
+      failed_.push_back(fmt::format("{}: {}", o.config.name, o.failure));
+      // After Ctrl-C only the kernel cut short gets a line: the others are listed at the end.
+      if (progress_.interrupted() && stop_reported_) return;
+      stop_reported_ = progress_.interrupted();
+      std::cout << fmt::format("{:>9} {:<40} FAILED: {}\n", position, o.config.name, o.failure)
+                << std::flush;
+      return;
+    }
+    const KernelEnergy& e = *o.energy;
+    if (first_provenance_.empty()) {
+      first_provenance_ = e.provenance;
+      if (e.provenance.rfind("measured:", 0) != 0) {
+        std::cout << fmt::format(
+            "NOT MEASURED: the energy comes from {} — every row is labelled so, and a "
+            "predictor trained on it predicts that model, not this device\n",
+            e.provenance);
+      }
+    }
+    if (e.incomplete) {
+      csv_ << fmt::format("# incomplete {}: {} of {} repetitions; {}\n", o.config.name,
+                          e.repetitions, repetitions_, e.missing);
+    }
+    csv_ << kernel_csv_row(kernel_sample(o.config, e)) << '\n' << std::flush;
+    std::cout << fmt::format(
+                     "{:>9} {:<40} {:>10.4g} mJ ± {:<9.2g} {:>9.4g} ms/call  {} reps × {} calls  "
+                     "{:.1f} s{}\n",
+                     position, o.config.name, e.energy_mj, e.energy_stdev_mj, e.call_ms,
+                     e.repetitions, e.calls_per_window, elapsed,
+                     e.incomplete ? "  (incomplete: " + e.missing + ")" : "")
+              << std::flush;
+  }
+
+  // The summary; false when a kernel is missing (listed here and at the end of the CSV).
+  bool finish(const std::string& output) {
+    for (const std::string& f : failed_) csv_ << "# missing " << f << '\n';
+    std::cout << fmt::format("{} of {} kernels measured ({}), written to {}\n",
+                             total_ - failed_.size(), total_,
+                             first_provenance_.empty() ? "none" : first_provenance_, output);
+    if (failed_.empty()) return true;
+    std::cout << fmt::format("missing ({}), also listed at the end of the CSV:\n", failed_.size());
+    for (const std::string& f : failed_) std::cout << "  " << f << '\n';
+    return false;
+  }
+
+ private:
+  std::ostream& csv_;
+  CommandProgress& progress_;
+  std::size_t repetitions_;
+  std::size_t total_;
+  std::vector<std::string> failed_;
+  bool stop_reported_ = false;
+  std::string first_provenance_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
 
 int run_kernel_bench(KernelBenchArgs& args) {
   Result<std::map<std::string, KernelSpace>> spaces =
@@ -87,24 +173,13 @@ int run_kernel_bench(KernelBenchArgs& args) {
   std::ofstream csv(args.output);
   if (!csv) return report_error(Error(ErrorCode::kIo, args.output + ": cannot open for writing"));
   const GatedOptions& g = options.gated;
-  csv << fmt::format(
-      "# jouleprof {} kernel-bench: kernels={} samples={} seed={} device={} threads={} "
-      "energy={} (mJ per call, sum of the top-level energy channels)\n",
-      JOULEPROF_VERSION, fmt::join(args.kernels, "+"), args.samples, args.seed, args.call.device,
-      args.call.threads, args.energy);
-  csv << fmt::format(
-      "# gated protocol: preset={} repetitions={} warmup={} interval_ms={} last_n={} tolerance={} "
-      "check_period_s={} gate_timeout_s={} tail_wait_s={} min_updates={}\n",
-      g.preset, g.repetitions, g.warmup_runs, ns_to_s(g.interval_ns) * 1e3, g.last_n, g.tolerance,
-      ns_to_s(g.check_period_ns), ns_to_s(g.gate_timeout_ns), ns_to_s(g.tail_wait_ns),
-      g.min_counter_updates);
-  csv << kernel_csv_header() << '\n' << std::flush;
+  write_csv_preamble(csv, args, g);
 
   std::cout << fmt::format(
                    "kernel-bench: {} kernels ({} × {}), seed {}, device {}, energy = {} per call; "
                    "writing {}\n",
                    kernels->size(), args.samples, fmt::join(args.kernels, ", "), args.seed,
-                   args.call.device, args.energy, args.output)
+                   to_string(args.call.device), args.energy, args.output)
             << std::flush;
   CommandProgress progress(args.progress);
   const TimeNs period = expected_update_period_ns(options.monitor, g.interval_ns);
@@ -112,68 +187,17 @@ int run_kernel_bench(KernelBenchArgs& args) {
   const TimeNs estimate_ns = static_cast<TimeNs>(kernels->size()) * estimate.total_ns;
   progress.print(estimate_text("kernel-bench", kernels->size(), "kernels", estimate, g, period));
   progress->begin("kernel-bench", kernels->size(), estimate_ns);
-  std::vector<std::string> failed;
-  bool stop_reported = false;
-  std::string first_provenance;
-  const auto make_call = [&](const KernelConfig& k) -> Result<MeasuredCall> {
+  KernelBenchLog log{csv, progress, g.repetitions, kernels->size()};
+  const auto make_call = [&args](const KernelConfig& k) -> Result<MeasuredCall> {
     JP_TRY(torch_adapter::KernelCall call, torch_adapter::make_kernel_call(k, args.call));
     return call.run;
   };
-  auto started = std::chrono::steady_clock::now();
   measure_kernels(
       *kernels, make_call, options,
-      [&](std::size_t i, const KernelOutcome& o) {
-        progress.clear();
-        const double elapsed =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        started = std::chrono::steady_clock::now();
-        const std::string position = fmt::format("[{}/{}]", i + 1, kernels->size());
-        if (!o.energy) {
-          failed.push_back(fmt::format("{}: {}", o.config.name, o.failure));
-          // After Ctrl-C only the kernel cut short gets a line: the others are listed at the end.
-          if (progress.interrupted() && stop_reported) return;
-          stop_reported = progress.interrupted();
-          std::cout << fmt::format("{:>9} {:<40} FAILED: {}\n", position, o.config.name, o.failure)
-                    << std::flush;
-          return;
-        }
-        const KernelEnergy& e = *o.energy;
-        if (first_provenance.empty()) {
-          first_provenance = e.provenance;
-          if (e.provenance.rfind("measured:", 0) != 0) {
-            std::cout << fmt::format(
-                "NOT MEASURED: the energy comes from {} — every row is labelled so, and a "
-                "predictor trained on it predicts that model, not this device\n",
-                e.provenance);
-          }
-        }
-        if (e.incomplete) {
-          csv << fmt::format("# incomplete {}: {} of {} repetitions; {}\n", o.config.name,
-                             e.repetitions, options.gated.repetitions, e.missing);
-        }
-        csv << kernel_csv_row(kernel_sample(o.config, e)) << '\n' << std::flush;
-        std::cout
-            << fmt::format(
-                   "{:>9} {:<40} {:>10.4g} mJ ± {:<9.2g} {:>9.4g} ms/call  {} reps × {} calls  "
-                   "{:.1f} s{}\n",
-                   position, o.config.name, e.energy_mj, e.energy_stdev_mj, e.call_ms,
-                   e.repetitions, e.calls_per_window, elapsed,
-                   e.incomplete ? "  (incomplete: " + e.missing + ")" : "")
-            << std::flush;
-      },
-      progress.reporter());
+      [&log](std::size_t i, const KernelOutcome& o) { log.add(i, o); }, progress.reporter());
   progress->end();
   progress.print(took_text("kernel-bench", progress->elapsed_ns(), estimate_ns));
-  for (const std::string& f : failed) csv << "# missing " << f << '\n';
-  const std::size_t measured = kernels->size() - failed.size();
-  std::cout << fmt::format("{} of {} kernels measured ({}), written to {}\n", measured,
-                           kernels->size(), first_provenance.empty() ? "none" : first_provenance,
-                           args.output);
-  if (!failed.empty()) {
-    std::cout << fmt::format("missing ({}), also listed at the end of the CSV:\n", failed.size());
-    for (const std::string& f : failed) std::cout << "  " << f << '\n';
-    return progress.interrupted() ? kExitInterrupted : kExitError;
-  }
+  if (!log.finish(args.output)) return progress.interrupted() ? kExitInterrupted : kExitError;
   return kExitOk;
 }
 
@@ -183,9 +207,9 @@ CommandRunner add_kernel_bench_command(CLI::App& parent) {
   auto args = std::make_shared<KernelBenchArgs>();
   CLI::App* cmd = parent.add_subcommand(std::string(kKernelBenchCommand.name),
                                         std::string(kKernelBenchCommand.description));
-  cmd->add_option("--kernel", args->kernels,
-                  fmt::format("Kernel types to sample, comma-separated: {}",
-                              fmt::join(benchable_kernel_types(), ", ")))
+  cmd->add_option(
+         "--kernel", args->kernels,
+         fmt::format("Kernel types to sample, comma-separated: {}", benchable_kernel_type_list()))
       ->delimiter(',')
       ->type_name("TYPE[,TYPE...]");
   cmd->add_option("--samples", args->samples, "Kernels sampled per type")
@@ -207,9 +231,7 @@ CommandRunner add_kernel_bench_command(CLI::App& parent) {
                   "idle baseline)")
       ->check(CLI::IsMember({"total", "net"}))
       ->capture_default_str();
-  cmd->add_option("--device", args->call.device, "Where the kernels run")
-      ->check(CLI::IsMember({"cpu", "cuda"}))
-      ->capture_default_str();
+  add_device_option(*cmd, args->call.device, "Where the kernels run");
   cmd->add_option("--threads", args->call.threads,
                   "libtorch intra-op threads (1: DeepEn2023's single-thread CPU setting and steady "
                   "figures on a shared machine; 0: libtorch's default)")

@@ -10,6 +10,8 @@
 
 #include "command.hpp"
 #include "command_progress.hpp"
+#include "core/quantity_text.hpp"
+#include "device_option.hpp"
 #include "gated_flags.hpp"
 #include "jouleprof/auto_window.hpp"
 #include "jouleprof/child_process.hpp"
@@ -19,6 +21,7 @@
 #include "jouleprof/measurement_json.hpp"
 #include "jouleprof/statistics.hpp"
 #include "number_checks.hpp"
+#include "output_format.hpp"
 #ifdef JOULEPROF_HAVE_TORCH
 #include "jouleprof/op_size_sweep.hpp"
 #include "jouleprof/torch_ops.hpp"
@@ -31,7 +34,7 @@ namespace {
 
 struct MeasureArgs {
   std::string fecom_records;
-  std::string format = "table";
+  OutputFormat format = OutputFormat::kTable;
   std::string output;
   std::string db;
   bool no_history = false;
@@ -41,7 +44,7 @@ struct MeasureArgs {
   std::vector<std::string> command;
   std::string op;
   std::vector<std::int64_t> sizes;
-  std::string device = "cpu";
+  DeviceKind device = DeviceKind::kCpu;
   bool auto_window = false;
   AutoWindowOptions window;
   double window_max_cv_pct = 2.0;
@@ -78,7 +81,7 @@ void print_fecom_table(const FecomAnalysis& a) {
 int run_fecom_records(const MeasureArgs& args) {
   const Result<FecomAnalysis> analysis = analyse_fecom_directory(args.fecom_records);
   if (!analysis) return report_error(analysis.error());
-  if (args.format == "json") {
+  if (args.format == OutputFormat::kJson) {
     std::cout << to_json(*analysis) << '\n';
   } else {
     print_fecom_table(*analysis);
@@ -152,7 +155,7 @@ int run_auto_window(MeasureArgs& args, const MeasuredCall& call, const std::stri
       find_stable_window(**monitor, call, args.window, progress.reporter());
   progress->end();
   if (!r) return report_error(r.error());
-  if (args.format == "json") {
+  if (args.format == OutputFormat::kJson) {
     std::cout << to_json(*r) << '\n';
   } else {
     std::cout << fmt::format("jouleprof measure --auto-window: {}\n", what);
@@ -208,7 +211,7 @@ int run_gated_command(MeasureArgs& args) {
       }
     }
   }
-  if (args.format == "json") {
+  if (args.format == OutputFormat::kJson) {
     std::cout << to_json(r) << '\n';
   } else {
     print_gated_table(r, args.command);
@@ -270,9 +273,10 @@ int run_op_sizes(MeasureArgs& args) {
                 << std::flush;
       if (csv) {
         csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"\n", args.op, p.size,
-                           p.input_elements, args.device, s.channel_id, to_string(c.provenance),
-                           s.net_j.n, p.calls_per_window, p.call_s, s.total_j.mean, s.net_j.mean,
-                           s.net_j.stdev, s.tail_j.mean, s.net_plus_tail_j.mean, o.preset)
+                           p.input_elements, to_string(args.device), s.channel_id,
+                           to_string(c.provenance), s.net_j.n, p.calls_per_window, p.call_s,
+                           s.total_j.mean, s.net_j.mean, s.net_j.stdev, s.tail_j.mean,
+                           s.net_plus_tail_j.mean, o.preset)
             << std::flush;
       }
     }
@@ -312,8 +316,8 @@ CommandRunner add_measure_command(CLI::App& parent) {
                   "Re-analyse FECoM's published per-call records (a directory of "
                   "experiment-<k>.json) and print per-API mean ± stdev")
       ->check(CLI::ExistingDirectory);
-  cmd->add_option("--format", args->format, "Output format")
-      ->check(CLI::IsMember({"table", "json"}));
+  add_format_option(*cmd, args->format, {OutputFormat::kTable, OutputFormat::kJson},
+                    "Output format");
   cmd->add_option("--output", args->output,
                   "With a command: directory for profile.json and measure.json (the run is then "
                   "also recorded in the history). With --op: the CSV file of results");
@@ -331,8 +335,7 @@ CommandRunner add_measure_command(CLI::App& parent) {
   cmd->add_option("--op", args->op, "Measure a libtorch API call across input sizes: " + ops);
   cmd->add_option("--sizes", args->sizes, "Input sizes for --op (matrix side, channels, batch …)")
       ->delimiter(',');
-  cmd->add_option("--device", args->device, "Where --op runs")
-      ->check(CLI::IsMember({"cpu", "cuda"}));
+  add_device_option(*cmd, args->device, "Where --op runs");
 #endif
   cmd->add_flag("--auto-window", args->auto_window,
                 "Instead of FECoM's gate: sweep the measurement window and the cooldown between "

@@ -39,12 +39,12 @@ CommandRunner add_merge_command(CLI::App& parent) {
     }
     std::cerr << fmt::format("merged {} profiles: {:.6g} J in total\n", profiles.size(),
                              energy_total_of(*merged));
-    for (const auto& [key, value] : merged->meta.options) {
-      if (key.starts_with("merge.rank_energy_j."))
-        std::cerr << "  rank " << key.substr(21) << ": " << value << " J\n";
-      if (key.starts_with("merge.host_energy_j."))
-        std::cerr << "  host " << key.substr(20) << ": " << value << " J\n";
-    }
+    const RecordedOptions::Merge& merge = merged->meta.options.merge;
+    for (const auto& [host, j] : merge.host_energy_j)
+      std::cerr << fmt::format("  host {}: {:.9g} J\n", host, j);
+    // Rank labels are "r<rank>".
+    for (const auto& [label, j] : merge.rank_energy_j)
+      std::cerr << fmt::format("  rank {}: {:.9g} J\n", label.substr(1), j);
     for (const std::string& w : merged->warnings) std::cerr << "  warning: " << w << '\n';
     return kExitOk;
   };

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
-#include <cmath>
 #include <string>
+
+#include "core/parse.hpp"
 
 namespace jouleprof::cli {
 namespace {
@@ -14,10 +14,8 @@ template <typename Accept>
 CLI::Validator number_check(Accept accept, std::string what, std::string name) {
   return CLI::Validator(
       [accept, what](std::string& text) -> std::string {
-        double value = 0.0;
-        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-        const bool parsed = error == std::errc() && end == text.data() + text.size();
-        if (parsed && std::isfinite(value) && accept(value)) return {};
+        const std::optional<double> value = to_number(text);
+        if (value && accept(*value)) return {};
         return fmt::format("must be a finite number{}, got '{}'", what, text);
       },
       std::move(name));

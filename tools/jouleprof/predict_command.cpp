@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "output_format.hpp"
 #include "predict/model_prediction.hpp"
 
 namespace jouleprof::cli {
@@ -17,7 +18,7 @@ using namespace jouleprof::predict;
 struct PredictArgs {
   std::string model;
   std::string predictor;
-  std::string format = "table";
+  OutputFormat format = OutputFormat::kTable;
   std::string rules;
   std::string layout;
 };
@@ -106,9 +107,9 @@ CommandRunner add_predict_command(CLI::App& parent) {
                   "Predictor bundle directory (from train-predictor --output)")
       ->required()
       ->check(CLI::ExistingDirectory);
-  cmd->add_option("--format", args->format, "table, json, or csv (one row per model)")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
-      ->capture_default_str();
+  add_format_option(*cmd, args->format,
+                    {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv},
+                    "table, json, or csv (one row per model)");
   cmd->add_option(
          "--rules", args->rules,
          "Fusion rules file of the target device (default: the shipped fusion-rules/default.json)")
@@ -122,14 +123,14 @@ CommandRunner add_predict_command(CLI::App& parent) {
         predict_models(args->model, args->predictor, PredictionOptions{args->rules, args->layout});
     if (!predictions) return report_error(predictions.error());
     nlohmann::json all = nlohmann::json::array();
-    if (args->format == "csv") {
+    if (args->format == OutputFormat::kCsv) {
       fmt::print(
           "model,kernels,predicted_kernels,predicted_total_mJ,complete,missing_types,provenance\n");
     }
     for (const ModelPrediction& m : *predictions) {
-      if (args->format == "table") {
+      if (args->format == OutputFormat::kTable) {
         print_table(m);
-      } else if (args->format == "json") {
+      } else if (args->format == OutputFormat::kJson) {
         all.push_back(to_json(m));
       } else {
         fmt::print("{},{},{},{:.6g},{},{},{}\n", m.model, m.kernels.size(), m.predicted_count(),
@@ -137,7 +138,8 @@ CommandRunner add_predict_command(CLI::App& parent) {
                    to_string(m.provenance));
       }
     }
-    if (args->format == "json") std::cout << nlohmann::json{{"models", all}}.dump(2) << '\n';
+    if (args->format == OutputFormat::kJson)
+      std::cout << nlohmann::json{{"models", all}}.dump(2) << '\n';
     return kExitOk;
   };
 }

@@ -8,11 +8,12 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "core/quantity_text.hpp"
 #include "jouleprof/attribution.hpp"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/report.hpp"
 #include "jouleprof/torch_profile.hpp"
-#include "report/markup.hpp"
+#include "output_format.hpp"
 #include "text_view_flags.hpp"
 #include "torch_commands.hpp"
 #include "torch_options.hpp"
@@ -25,7 +26,7 @@ namespace jt = torch_adapter;
 struct ProfileCommand {
   TorchCommandOptions run;
   std::string output = "jouleprof-profile";
-  std::string format = "table";
+  OutputFormat format = OutputFormat::kTable;
   std::string calibration_file;
   std::string method = "auto";
   bool calibrate = false;
@@ -59,10 +60,6 @@ Result<Calibration> measure_calibration(const jt::TorchProfile& profiled, const 
 int run_profile(ProfileCommand& c) {
   if (c.list_models) return list_models();
   if (Status s = resolve_mode(c.run); !s.ok()) return report_error(s.error());
-  if (c.format != "table" && c.format != "json") {
-    return report_error(
-        invalid_input("command line", "--format", c.format, "must be table or json"));
-  }
   const auto method = attribution_method_from_string(c.method);
   if (!method) {
     return report_error(
@@ -98,7 +95,7 @@ int run_profile(ProfileCommand& c) {
     bool interrupted = false;
     auto measured = measure_calibration(*profiled, c, path, interrupted);
     if (!measured.ok()) return report_error(measured.error());
-    if (c.format != "json" || interrupted) print_calibration(*measured, path);
+    if (c.format != OutputFormat::kJson || interrupted) print_calibration(*measured, path);
     if (interrupted) {
       std::cerr << "jouleprof: stopped during the calibration; the classes measured are in " << path
                 << ", the profile was not taken again with them\n";
@@ -115,7 +112,7 @@ int run_profile(ProfileCommand& c) {
   const std::string profile_path = (std::filesystem::path(c.output) / "profile.json").string();
   if (Status s = write_profile_json(profile, profile_path); !s.ok()) return report_error(s.error());
 
-  if (c.format == "json") {
+  if (c.format == OutputFormat::kJson) {
     std::cout << profile_to_json_string(profile, 2) << '\n';
     return kExitOk;
   }
@@ -124,13 +121,11 @@ int run_profile(ProfileCommand& c) {
   text_options.text = c.view.options_for(STDOUT_FILENO);
   text_options.text.channels = false;
   const double energy_j = profile.total_energy_j();
-  const auto per = [energy_j](double n) {
-    return report::format_energy(n > 0 ? energy_j / n : 0.0);
-  };
-  text_options.text.notes.push_back(fmt::format(
-      "{} steps: {} and {} a step, {} a sample", c.run.steps,
-      report::format_duration(profiled->step_time_ns), per(static_cast<double>(c.run.steps)),
-      per(static_cast<double>(profiled->samples))));
+  const auto per = [energy_j](double n) { return format_energy(n > 0 ? energy_j / n : 0.0); };
+  text_options.text.notes.push_back(
+      fmt::format("{} steps: {} and {} a step, {} a sample", c.run.steps,
+                  format_duration(profiled->step_time_ns), per(static_cast<double>(c.run.steps)),
+                  per(static_cast<double>(profiled->samples))));
   auto text = render_report("text", profile, text_options);
   if (!text.ok()) return report_error(text.error());
   std::cout << *text;
@@ -156,8 +151,8 @@ CommandRunner add_profile_command(CLI::App& parent) {
   add_torch_run_options(*command, c->run);
   command->add_option("--output", c->output, "Directory for profile.json (and calibration.json)")
       ->capture_default_str();
-  command->add_option("--format", c->format, "table (tree and top operators) or json (the profile)")
-      ->capture_default_str();
+  add_format_option(*command, c->format, {OutputFormat::kTable, OutputFormat::kJson},
+                    "table (tree and top operators) or json (the profile)");
   c->view.add_to(*command);
   command->add_flag(
       "--calibrate", c->calibrate,

@@ -4,6 +4,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "core/quantity_text.hpp"
+
 namespace jouleprof::cli {
 namespace {
 

@@ -5,8 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "enum_option.hpp"
 #include "flag_names.hpp"
 #include "number_checks.hpp"
+#include "output_format.hpp"
 #include "training/run_projection.hpp"
 
 namespace jouleprof::cli {
@@ -14,16 +16,15 @@ namespace {
 
 struct ProjectArgs {
   ProjectRequest request;
-  std::string format = "table";
-  std::string trace_format = "auto";
+  OutputFormat format = OutputFormat::kTable;
   std::string gpu_specs;
   double duration_s = 0.0;
   std::string epochs_csv, memory_log, gpu;
   double gflops = 0.0, samples = 0.0;
 };
 
-int print(const RunProjectionReport& report, const std::string& format) {
-  if (format == "json") {
+int print(const RunProjectionReport& report, OutputFormat format) {
+  if (format == OutputFormat::kJson) {
     nlohmann::json j;
     j["trace"] = report.trace_path;
     j["epochs"] = {{"count", report.epochs.size()},
@@ -83,8 +84,12 @@ CommandRunner add_project_command(CLI::App& parent) {
                   "it)")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--trace-format", args->trace_format, "auto, nvidia-smi, perf-stat or meter-csv")
-      ->check(CLI::IsMember({"auto", "nvidia-smi", "perf-stat", "meter-csv"}));
+  add_enum_option<PowerLogFormat>(*cmd, "--trace-format", args->request.trace_format,
+                                  {{"auto", PowerLogFormat::kAuto},
+                                   {"nvidia-smi", PowerLogFormat::kNvidiaSmi},
+                                   {"perf-stat", PowerLogFormat::kPerfStat},
+                                   {"meter-csv", PowerLogFormat::kMeterCsv}},
+                                  "auto, nvidia-smi, perf-stat or meter-csv");
   cmd->add_option("--epochs", args->request.epochs, "Total number of epochs N of the run")
       ->required()
       ->check(kPositiveNumber);
@@ -129,9 +134,8 @@ CommandRunner add_project_command(CLI::App& parent) {
                   "Seconds east of UTC of the trace's wall-clock stamps")
       ->default_val(0)
       ->check(number_in(-14 * 3600, 14 * 3600));
-  cmd->add_option("--format", args->format, "table or json")
-      ->default_val("table")
-      ->check(CLI::IsMember({"table", "json"}));
+  add_format_option(*cmd, args->format, {OutputFormat::kTable, OutputFormat::kJson},
+                    "table or json");
   return [args, cmd] {
     ProjectRequest& r = args->request;
     if (cmd->count("--duration") > 0) r.duration_s = args->duration_s;
@@ -140,9 +144,6 @@ CommandRunner add_project_command(CLI::App& parent) {
     if (!args->gpu.empty()) r.gpu_name = args->gpu;
     if (cmd->count("--gflops") > 0) r.forward_gflops = args->gflops;
     if (cmd->count("--samples") > 0) r.samples_per_epoch = args->samples;
-    if (args->trace_format == "nvidia-smi") r.trace_format = PowerLogFormat::kNvidiaSmi;
-    if (args->trace_format == "perf-stat") r.trace_format = PowerLogFormat::kPerfStat;
-    if (args->trace_format == "meter-csv") r.trace_format = PowerLogFormat::kMeterCsv;
     const Result<GpuSpecTable> specs = GpuSpecTable::built_in_with(args->gpu_specs);
     if (!specs) return report_error(specs.error());
     const auto report = project_logged_run(r, *specs);

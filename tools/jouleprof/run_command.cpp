@@ -10,14 +10,15 @@
 
 #include "command.hpp"
 #include "core/parse.hpp"
+#include "core/quantity_text.hpp"
 #include "jouleprof/history.hpp"
 #include "jouleprof/observed_processes.hpp"
 #include "jouleprof/process_share.hpp"
 #include "jouleprof/report.hpp"
 #include "jouleprof/run_measurement.hpp"
 #include "number_checks.hpp"
+#include "output_format.hpp"
 #include "progress_line.hpp"
-#include "report/markup.hpp"
 #include "source_flags.hpp"
 #include "text_view_flags.hpp"
 
@@ -30,7 +31,7 @@ struct RunFlags {
   double idle_s = 0.0;
   std::string output;
   std::string report;  // where the report goes: "" = stderr, "-" = stdout, else a file
-  std::string format = "table";
+  OutputFormat format = OutputFormat::kTable;
   TextViewFlags view;
   std::optional<double> grid_g_per_kwh;
   std::optional<int> epochs;
@@ -48,19 +49,17 @@ struct RunFlags {
 void print_epoch_update(const EpochUpdate& u, int total_epochs, const StepOptions& step,
                         ProgressLine& progress) {
   const LiveProjection& p = u.projection;
-  std::string line =
-      fmt::format("[jouleprof] epoch {}/{}: {} in {}", u.epoch + 1, total_epochs,
-                  report::format_energy(u.energy_j), report::format_duration(u.duration_ns));
+  std::string line = fmt::format("[jouleprof] epoch {}/{}: {} in {}", u.epoch + 1, total_epochs,
+                                 format_energy(u.energy_j), format_duration(u.duration_ns));
   if (u.counter_updates < kMinEpochCounterUpdates) {
     line +=
         fmt::format(" (only {} counter updates: see the warning at the end)", u.counter_updates);
   }
   if (p.ready) {
     line += fmt::format("; projected total {} [{}, {}] (STEP s={}, w={}), {} to go",
-                        report::format_energy(p.projection.total_j),
-                        report::format_energy(p.projection.band_low_j),
-                        report::format_energy(p.projection.band_high_j), p.projection.stable_epoch,
-                        p.projection.window, report::format_energy(p.remaining_j));
+                        format_energy(p.projection.total_j), format_energy(p.projection.band_low_j),
+                        format_energy(p.projection.band_high_j), p.projection.stable_epoch,
+                        p.projection.window, format_energy(p.remaining_j));
   } else {
     line +=
         fmt::format("; STEP projects once {} epochs are known", step.stable_epoch + step.window);
@@ -77,7 +76,7 @@ class StatusTicker {
     const double watts = dt > 0 ? (s.energy_j - last_.energy_j) / dt : 0.0;
     last_ = s;
     progress_.status(fmt::format("[jouleprof] {:7.1f} s  {:>9}  {:>9}", ns_to_s(s.elapsed_ns),
-                                 report::format_power(watts), report::format_energy(s.energy_j)));
+                                 format_power(watts), format_energy(s.energy_j)));
   }
 
  private:
@@ -94,7 +93,7 @@ bool print_report(const CommandMeasurement& m, const RunFiles& files, const RunF
   const bool to_file = !flags.report.empty() && !to_stdout;
   const int fd = to_stdout ? STDOUT_FILENO : to_file ? -1 : STDERR_FILENO;
   std::string text;
-  if (flags.format == "json") {
+  if (flags.format == OutputFormat::kJson) {
     text = profile_to_json_string(profile, 2) + '\n';
   } else {
     ReportOptions options;
@@ -230,8 +229,8 @@ CommandRunner add_run_command(CLI::App& parent) {
                   "Where the report goes: stderr (default, so that the command's stdout stays "
                   "its own), - for stdout, or a FILE")
       ->type_name("-|FILE");
-  app->add_option("--format", flags->format, "The report: a table, or the profile JSON")
-      ->check(CLI::IsMember({"table", "json"}));
+  add_format_option(*app, flags->format, {OutputFormat::kTable, OutputFormat::kJson},
+                    "The report: a table, or the profile JSON");
   flags->view.add_to(*app);
   app->add_option("--epochs", flags->epochs,
                   "The command trains for N epochs and calls jouleprof::epoch_end() / "

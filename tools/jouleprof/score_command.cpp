@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "jouleprof/device_scores.hpp"
+#include "output_format.hpp"
 
 namespace jouleprof::cli {
 namespace {
@@ -17,7 +18,7 @@ struct ScoreArgs {
   std::string power, energy, devices;
   std::string normalisation = "row-best-sum";
   std::string missing = "skip-row";
-  std::string format = "table";
+  OutputFormat format = OutputFormat::kTable;
 };
 
 std::string cell(const std::optional<double>& v) { return v ? fmt::format("{:.1f}", *v) : "-"; }
@@ -89,9 +90,8 @@ CommandRunner add_score_command(CLI::App& parent) {
          "device over the rows it has)")
       ->check(CLI::IsMember({"skip-row", "skip-cell"}))
       ->capture_default_str();
-  cmd->add_option("--format", args->format, "table or json")
-      ->check(CLI::IsMember({"table", "json"}))
-      ->capture_default_str();
+  add_format_option(*cmd, args->format, {OutputFormat::kTable, OutputFormat::kJson},
+                    "table or json");
   return [args] {
     ScoreOptions options;
     options.normalisation = *score_normalisation_from_string(args->normalisation);
@@ -104,7 +104,7 @@ CommandRunner add_score_command(CLI::App& parent) {
     if (!tdp) return report_error(tdp.error());
     auto report = compute_scores(*power, *energy, *tdp, options);
     if (!report) return report_error(report.error());
-    if (args->format == "table") {
+    if (args->format == OutputFormat::kTable) {
       print_table(*report);
       return kExitOk;
     }

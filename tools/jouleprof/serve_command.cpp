@@ -4,13 +4,13 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <iostream>
 #include <limits>
 #include <optional>
 #include <thread>
 
 #include "command.hpp"
+#include "core/caught_signals.hpp"
 #include "jouleprof/exporter.hpp"
 #include "number_checks.hpp"
 #include "source_flags.hpp"
@@ -19,7 +19,7 @@ namespace jouleprof::cli {
 namespace {
 
 std::atomic<bool> g_stop{false};
-void request_stop(int) { g_stop.store(true); }
+void request_stop(int, siginfo_t*, void*) { g_stop.store(true); }
 
 }  // namespace
 
@@ -91,8 +91,7 @@ CommandRunner add_serve_command(CLI::App& parent) {
     std::cerr << fmt::format(
         "jouleprof: serving http://{}:{}/metrics (polling every {:.0f} ms)\n", o->bind, *port,
         static_cast<double>(poller.interval_ns()) / static_cast<double>(kNsPerMs));
-    std::signal(SIGINT, request_stop);
-    std::signal(SIGTERM, request_stop);
+    const CaughtSignals stop_signals({SIGINT, SIGTERM}, request_stop, SA_RESTART);
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::duration<double>(o->duration_s);
     while (!g_stop.load() &&

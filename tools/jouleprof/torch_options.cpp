@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "device_option.hpp"
 #include "number_checks.hpp"
 
 namespace jouleprof::cli {
@@ -17,7 +18,7 @@ void add_torch_run_options(CLI::App& command, TorchCommandOptions& o) {
                      "Sequence length of BERT/ALBERT inputs (default 128)");
   command.add_option("--image", o.workload.image,
                      "Image height = width of vision inputs (default 224)");
-  command.add_option("--device", o.workload.device, "cpu or cuda")->capture_default_str();
+  add_device_option(command, o.workload.device, "Where the model runs");
   command.add_option("--threads", o.workload.threads,
                      "libtorch intra-op threads (default: libtorch's)");
   command.add_option("--seed", o.workload.seed, "Seed of initialisation and synthetic inputs")
@@ -75,7 +76,7 @@ Result<Calibration> run_calibration(const std::vector<torch_adapter::CapturedOp>
 }
 
 Result<torch_adapter::CalibrationOptions> calibration_options(const CalibrationFlags& f,
-                                                              const std::string& device) {
+                                                              DeviceKind device) {
   if (!(f.coverage_pct > 0.0 && f.coverage_pct <= 100.0)) {
     return invalid_input("command line", "--coverage", fmt::format("{}", f.coverage_pct),
                          "must be in (0, 100]");

@@ -44,7 +44,7 @@ void add_calibration_options(CLI::App& command, CalibrationFlags& flags);
 
 // The calibration options these flags ask for; an error names the flag and value.
 Result<torch_adapter::CalibrationOptions> calibration_options(const CalibrationFlags& flags,
-                                                              const std::string& device);
+                                                              DeviceKind device);
 
 // Calibrates the captured classes (torch_adapter::calibrate) with the estimate printed first and
 // the progress on stderr. After SIGINT the classes measured are kept, the others listed as

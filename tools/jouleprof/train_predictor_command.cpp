@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "number_checks.hpp"
+#include "output_format.hpp"
 #include "predict/kernel_training.hpp"
 
 namespace jouleprof::cli {
@@ -20,7 +21,7 @@ struct TrainPredictorArgs {
   double split = 0.8;
   std::uint64_t seed = 42;
   std::string output;
-  std::string format = "table";
+  OutputFormat format = OutputFormat::kTable;
   std::string regressor = "random-forest";
   std::string target = "raw";
   int trees = ForestOptions{}.trees;
@@ -102,9 +103,8 @@ CommandRunner add_train_predictor_command(CLI::App& parent) {
   cmd->add_option("--seed", args->seed, "Seed of the split and of the regressors")
       ->capture_default_str();
   cmd->add_option("--output", args->output, "Write the predictor bundle to this directory");
-  cmd->add_option("--format", args->format, "Output format")
-      ->check(CLI::IsMember({"table", "json"}))
-      ->capture_default_str();
+  add_format_option(*cmd, args->format, {OutputFormat::kTable, OutputFormat::kJson},
+                    "Output format");
   cmd->add_option("--regressor", args->regressor, "Regressor kept in the bundle")
       ->check(CLI::IsMember({"random-forest", "boosting"}))
       ->capture_default_str();
@@ -135,7 +135,7 @@ CommandRunner add_train_predictor_command(CLI::App& parent) {
       if (auto saved = save_bundle(result->bundle, args->output); !saved)
         return report_error(saved.error());
     }
-    if (args->format == "json") {
+    if (args->format == OutputFormat::kJson) {
       print_json(*result, options, args->output);
     } else {
       print_table(*result, options);

@@ -1,4 +1,4 @@
-#include "nvtx/child_spans.hpp"
+#include "pipelines/child_spans.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 
 #include "jouleprof/recorder.hpp"
 
-namespace jouleprof::nvtx {
+namespace jouleprof {
 
 namespace fs = std::filesystem;
 
@@ -46,4 +46,4 @@ Result<ChildSpanCapture> prepare_child_span_capture(const std::string& directory
   return capture;
 }
 
-}  // namespace jouleprof::nvtx
+}  // namespace jouleprof

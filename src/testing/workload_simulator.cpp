@@ -1,4 +1,4 @@
-#include "attribution/workload_simulator.hpp"
+#include "testing/workload_simulator.hpp"
 
 #include <fmt/format.h>
 

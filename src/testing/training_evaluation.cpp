@@ -1,4 +1,4 @@
-#include "training/evaluation.hpp"
+#include "testing/training_evaluation.hpp"
 
 #include <fmt/format.h>
 
@@ -8,6 +8,9 @@
 #include <numeric>
 #include <random>
 
+#include "core/csv.hpp"
+#include "core/parse.hpp"
+#include "core/text_file.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
 #include "training/baselines.hpp"
@@ -46,9 +49,9 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
                                        const GpuSpecTable& specs) {
   JP_TRY(PreTable table, read_pre_runs_csv(runs_csv, specs));
   // The trace paths: runs.csv's gpu_trace column, relative to its folder.
-  JP_TRY(std::string content, trace_text::read_all(runs_csv));
-  const auto lines = trace_text::split_lines(content);
-  const auto header = trace_text::split_fields(lines.at(0).text, ',');
+  JP_TRY(std::string content, read_text_file(runs_csv, "file"));
+  const auto lines = split_lines(content);
+  const auto header = split_fields(lines.at(0).text, ',');
   const auto trace_col = std::find(header.begin(), header.end(), "gpu_trace");
   if (trace_col == header.end()) {
     return invalid_input(runs_csv + ":1", "header", "gpu_trace", "column missing");
@@ -61,9 +64,9 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
   std::size_t fallbacks = 0;
   std::size_t run_index = 0;
   for (const auto& line : lines) {
-    if (line.number == 1 || trace_text::trim(line.text).empty()) continue;
+    if (line.number == 1 || trim_ascii_space(line.text).empty()) continue;
     const PreRun& run = table.runs.at(run_index++);
-    const auto fields = trace_text::split_fields(line.text, ',');
+    const auto fields = split_fields(line.text, ',');
     const std::string trace_path = (folder / std::string(fields.at(trace_index))).string();
     JP_TRY(PowerLog trace, read_nvidia_smi_log(trace_path, PowerLogOptions{}));
     const Series* power = trace.find(ChannelKind::kPower);

@@ -1,10 +1,12 @@
-#include "attribution/known_answer_evaluation.hpp"
+#include "testing/known_answer_evaluation.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
+
+#include "attribution/profile_tree.hpp"
 
 namespace jouleprof::attribution {
 
@@ -47,9 +49,15 @@ Calibration perturbed_calibration(const SimulatedWorkload& w, double relative_er
                                100.0 * relative_error, seed);
   cal.origin = "simulator";
   cal.idle_power_w = w.idle_power_w * (1.0 + off(rng));
+  // What a calibration run states of its figures: here, that they are off by up to
+  // ±relative_error (uniform: 95 % of them within 0.95 of that).
   for (const OpClassSpec& c : w.classes) {
-    cal.classes.push_back(
-        {c.name, c.power_w * (1.0 + off(rng)), "simulated isolated run", std::nullopt});
+    const double power_w = c.power_w * (1.0 + off(rng));
+    ClassMeasurement stated;
+    const double half_w = 0.95 * relative_error * power_w;
+    stated.net_power_w =
+        RepetitionStats{4, power_w, power_w, half_w / 2.0, power_w - half_w, power_w + half_w};
+    cal.classes.push_back({c.name, power_w, "simulated isolated run", stated});
   }
   return cal;
 }
@@ -121,9 +129,18 @@ EvaluationOutcome evaluate_method(const SimulatedWorkload& w, const Series& coun
     est[static_cast<std::size_t>(c)] += ch.span_energy_j[s];
     truth[static_cast<std::size_t>(c)] += w.true_span_energy_j[s];
   }
+  std::vector<double> split(w.classes.size(), 0.0);
+  for (std::size_t s = 0; s < w.class_of_span.size(); ++s) {
+    if (w.class_of_span[s] >= 0)
+      split[static_cast<std::size_t>(w.class_of_span[s])] += ch.span_split_j[s];
+  }
+  const ChannelFigures figures{&ch, true, std::nullopt};
   std::vector<double> errors;
   for (std::size_t c = 0; c < est.size(); ++c) {
-    if (truth[c] > 0.0) errors.push_back(std::abs(est[c] - truth[c]) / truth[c]);
+    if (!(truth[c] > 0.0)) continue;
+    errors.push_back(std::abs(est[c] - truth[c]) / truth[c]);
+    out.class_bands.push_back(
+        {truth[c], est[c], node_band(est[c], {ChannelPart{&figures, est[c], split[c]}})});
   }
   out.classes = errors.size();
   out.median_class_error = quantile(errors, 0.5);
@@ -136,13 +153,18 @@ EvaluationOutcome evaluate_method(const SimulatedWorkload& w, const Series& coun
   return out;
 }
 
-std::vector<EvaluationOutcome> run_evaluation_grid(std::uint64_t seed) {
-  std::vector<EvaluationOutcome> outcomes;
+namespace {
+
+// Every case of the grid, in table order: per workload shape and counter, plain interpolation,
+// then each method in `methods`; visit(outcome) gets the outcome with its shape and counter.
+template <typename Visit>
+void for_each_case(std::uint64_t seed, TimeNs run_ns,
+                   std::initializer_list<AttributionMethod> methods, const Visit& visit) {
   for (WorkloadShape shape : {WorkloadShape::kSteadyStep, WorkloadShape::kChangingMix}) {
     SimulatorOptions options;
     options.seed = seed;
     options.shape = shape;
-    options.run_ns = kEvaluationRunNs;
+    options.run_ns = run_ns;
     const SimulatedWorkload w = simulate_workload(options);
     const Calibration calibration = perturbed_calibration(w, 0.05, seed + 7);
     for (SimulatedCounter counter : {SimulatedCounter::kRapl1ms, SimulatedCounter::kNvml100ms,
@@ -151,17 +173,77 @@ std::vector<EvaluationOutcome> run_evaluation_grid(std::uint64_t seed) {
       const auto add = [&](EvaluationOutcome o) {
         o.counter = counter;
         o.shape = shape;
-        outcomes.push_back(std::move(o));
+        visit(std::move(o));
       };
       add(evaluate_method(w, series, AttributionMethod::kInterpolate, calibration, false));
-      for (AttributionMethod method :
-           {AttributionMethod::kInterpolate, AttributionMethod::kHold, AttributionMethod::kRegress,
-            AttributionMethod::kCalibrated, AttributionMethod::kTimeSplit}) {
-        add(evaluate_method(w, series, method, calibration));
-      }
+      for (AttributionMethod method : methods) add(evaluate_method(w, series, method, calibration));
     }
   }
+}
+
+}  // namespace
+
+std::vector<EvaluationOutcome> run_evaluation_grid(std::uint64_t seed) {
+  std::vector<EvaluationOutcome> outcomes;
+  for_each_case(
+      seed, kEvaluationRunNs,
+      {AttributionMethod::kInterpolate, AttributionMethod::kHold, AttributionMethod::kRegress,
+       AttributionMethod::kCalibrated, AttributionMethod::kTimeSplit},
+      [&](EvaluationOutcome o) { outcomes.push_back(std::move(o)); });
   return outcomes;
+}
+
+std::vector<CoverageRow> run_coverage_grid(std::uint64_t first_seed, std::size_t seeds,
+                                           TimeNs run_ns) {
+  std::vector<CoverageRow> rows;
+  std::vector<std::vector<double>> half_widths;
+  std::vector<std::vector<double>> errors;
+  std::vector<std::size_t> covered;
+  for (std::uint64_t seed = first_seed; seed < first_seed + seeds; ++seed) {
+    std::size_t row = 0;
+    for_each_case(
+        seed, run_ns,
+        {AttributionMethod::kInterpolate, AttributionMethod::kHold, AttributionMethod::kRegress,
+         AttributionMethod::kCalibrated, AttributionMethod::kTimeSplit, AttributionMethod::kAuto},
+        [&](const EvaluationOutcome& o) {
+          if (rows.size() <= row) {
+            rows.push_back({o.shape, o.counter, o.method, o.plain});
+            half_widths.emplace_back();
+            errors.emplace_back();
+            covered.push_back(0);
+          }
+          for (const ClassBand& b : o.class_bands) {
+            ++rows[row].pairs;
+            if (b.band.contains(b.true_j)) ++covered[row];
+            if (b.estimate_j > 0.0)
+              half_widths[row].push_back(b.band.half_width_j() / b.estimate_j);
+            errors[row].push_back(std::abs(b.estimate_j - b.true_j) / b.true_j);
+          }
+          ++row;
+        });
+  }
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    rows[r].coverage = rows[r].pairs > 0
+                           ? static_cast<double>(covered[r]) / static_cast<double>(rows[r].pairs)
+                           : 0.0;
+    rows[r].median_half_width = quantile(half_widths[r], 0.5);
+    rows[r].median_error = quantile(errors[r], 0.5);
+  }
+  return rows;
+}
+
+std::string format_coverage_table(const std::vector<CoverageRow>& rows) {
+  std::string out =
+      fmt::format("{:<13} {:<19} {:<12} {:>7} {:>9} {:>11} {:>10} {:>7}\n", "workload", "counter",
+                  "method", "pairs", "coverage", "median ±", "median err", "± / err");
+  for (const CoverageRow& r : rows) {
+    const std::string method = r.plain ? "plain interp" : std::string(to_string(r.method));
+    out += fmt::format("{:<13} {:<19} {:<12} {:>7} {:>8.1f}% {:>10.2f}% {:>9.2f}% {:>7.1f}\n",
+                       to_string(r.shape), to_string(r.counter), method, r.pairs,
+                       100.0 * r.coverage, 100.0 * r.median_half_width, 100.0 * r.median_error,
+                       r.median_error > 0.0 ? r.median_half_width / r.median_error : 0.0);
+  }
+  return out;
 }
 
 std::vector<DurationSweepRow> run_duration_sweep(std::uint64_t seed) {

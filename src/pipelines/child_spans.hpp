@@ -10,7 +10,7 @@
 
 #include "jouleprof/result.hpp"
 
-namespace jouleprof::nvtx {
+namespace jouleprof {
 
 // The environment variable NVTX clients read to find their injection library.
 inline constexpr const char* kNvtxInjectionEnv = "NVTX_INJECTION64_PATH";
@@ -30,4 +30,4 @@ struct ChildSpanCapture {
 Result<ChildSpanCapture> prepare_child_span_capture(const std::string& directory,
                                                     const std::string& nvtx_library);
 
-}  // namespace jouleprof::nvtx
+}  // namespace jouleprof

@@ -1,4 +1,4 @@
-#include "attribution/shared_cpu_simulator.hpp"
+#include "testing/shared_cpu_simulator.hpp"
 
 #include <fmt/format.h>
 

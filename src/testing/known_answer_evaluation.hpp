@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "attribution/workload_simulator.hpp"
 #include "jouleprof/attribution.hpp"
+#include "testing/workload_simulator.hpp"
 
 namespace jouleprof::attribution {
 
@@ -17,6 +17,13 @@ enum class SimulatedCounter { kRapl1ms, kNvml100ms, kAveragedPower1s };
 
 std::string_view to_string(SimulatedCounter c);
 std::string_view to_string(WorkloadShape s);
+
+// One op class's attributed energy beside the truth and the 95 % interval the attribution gave it.
+struct ClassBand {
+  double true_j = 0.0;
+  double estimate_j = 0.0;
+  EnergyBand band;
+};
 
 struct EvaluationOutcome {
   AttributionMethod method = AttributionMethod::kInterpolate;
@@ -35,6 +42,7 @@ struct EvaluationOutcome {
   bool plain = false;                  // interpolate with refine_interpolation off
   std::size_t refined_classes = 0;     // interpolate: classes weighed by fitted power
   double read_delay_us = 0.0;          // interpolate: the counter's read delay as estimated
+  std::vector<ClassBand> class_bands;  // the op classes with a true energy
 };
 
 // Calibration weights for the simulated classes, each off by a uniform ±relative_error (seeded).
@@ -70,6 +78,23 @@ struct DurationSweepRow {
 };
 std::vector<DurationSweepRow> run_duration_sweep(std::uint64_t seed);
 std::string format_duration_sweep(const std::vector<DurationSweepRow>& rows);
+
+// How well the 95 % intervals hold, per workload × counter × method over many seeds: the share of
+// (class, seed) pairs whose interval holds the true energy, and the median relative half-width
+// beside the median relative error (docs/uncertainty.md prints this table).
+struct CoverageRow {
+  WorkloadShape shape = WorkloadShape::kSteadyStep;
+  SimulatedCounter counter = SimulatedCounter::kRapl1ms;
+  AttributionMethod method = AttributionMethod::kInterpolate;
+  bool plain = false;
+  std::size_t pairs = 0;
+  double coverage = 0.0;
+  double median_half_width = 0.0;
+  double median_error = 0.0;
+};
+std::vector<CoverageRow> run_coverage_grid(std::uint64_t first_seed, std::size_t seeds,
+                                           TimeNs run_ns);
+std::string format_coverage_table(const std::vector<CoverageRow>& rows);
 
 // Fixed-width table, one row per outcome.
 std::string format_evaluation_table(const std::vector<EvaluationOutcome>& outcomes);

@@ -1,14 +1,14 @@
-#include "report/markup.hpp"
+#include "core/quantity_text.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-namespace jouleprof::report {
+namespace jouleprof {
 namespace {
 
-TEST(Markup, ThreeSignificantDigitsWithAnSiPrefix) {
+TEST(QuantityText, ThreeSignificantDigitsWithAnSiPrefix) {
   EXPECT_EQ(format_energy(0.000684), "684 µJ");
   EXPECT_EQ(format_energy(9.6e-05), "96.0 µJ");
   EXPECT_EQ(format_energy(17.07), "17.1 J");
@@ -20,14 +20,14 @@ TEST(Markup, ThreeSignificantDigitsWithAnSiPrefix) {
   EXPECT_EQ(format_power(-12.34), "-12.3 W");
 }
 
-TEST(Markup, RoundingUpMovesToTheNextPrefix) {
+TEST(QuantityText, RoundingUpMovesToTheNextPrefix) {
   EXPECT_EQ(format_energy(999.7), "1.00 kJ");
   EXPECT_EQ(format_energy(0.99996), "1.00 J");
   EXPECT_EQ(format_energy(9.996), "10.0 J");
   EXPECT_EQ(format_energy(99.96), "100 J");
 }
 
-TEST(Markup, ZeroIsNeverNegativeAndNonFiniteIsInvalid) {
+TEST(QuantityText, ZeroIsNeverNegativeAndNonFiniteIsInvalid) {
   EXPECT_EQ(format_energy(0.0), "0 J");
   EXPECT_EQ(format_energy(-0.0), "0 J");
   EXPECT_EQ(format_energy(-1e-17), "0 J");  // a difference of equal figures, not "-0.00 µJ"
@@ -38,7 +38,7 @@ TEST(Markup, ZeroIsNeverNegativeAndNonFiniteIsInvalid) {
   EXPECT_EQ(format_share(std::nan("")), "invalid");
 }
 
-TEST(Markup, Durations) {
+TEST(QuantityText, Durations) {
   EXPECT_EQ(format_duration(1'500'000'000), "1.50 s");
   EXPECT_EQ(format_duration(12'000'000), "12.0 ms");
   EXPECT_EQ(format_duration(3'200), "3.20 µs");
@@ -47,4 +47,4 @@ TEST(Markup, Durations) {
 }
 
 }  // namespace
-}  // namespace jouleprof::report
+}  // namespace jouleprof

@@ -1,0 +1,57 @@
+#include "jouleprof/energy_band.hpp"
+
+#include <array>
+#include <cmath>
+
+namespace jouleprof {
+
+namespace {
+
+constexpr std::array<std::string_view, kUncertaintyTermCount> kTermNames{
+    "gain", "quantisation",   "window-edges", "read-delay",
+    "gaps", "estimate-model", "split",        "repetition"};
+
+}  // namespace
+
+std::string_view to_string(UncertaintyTerm term) {
+  return kTermNames[static_cast<std::size_t>(term)];
+}
+
+std::optional<UncertaintyTerm> uncertainty_term_from_string(std::string_view name) {
+  for (std::size_t i = 0; i < kTermNames.size(); ++i) {
+    if (kTermNames[i] == name) return static_cast<UncertaintyTerm>(i);
+  }
+  return std::nullopt;
+}
+
+std::optional<double> EnergyBand::relative_half_width(double energy_j) const {
+  if (energy_j == 0.0) return std::nullopt;
+  return half_width_j() / std::abs(energy_j);
+}
+
+EnergyBand combine_uncertainty(double energy_j, std::span<const UncertaintyPart> parts) {
+  double squares = 0.0;
+  double missing_low = 0.0;
+  double missing_high = 0.0;
+  double largest = -1.0;
+  EnergyBand band;
+  for (const UncertaintyPart& p : parts) {
+    squares += p.half_width_j * p.half_width_j;
+    missing_low += p.missing_low_j;
+    missing_high += p.missing_high_j;
+    // A missing part weighs as its width: what it can add beyond its least.
+    const double size = std::max(p.half_width_j, p.missing_high_j - p.missing_low_j);
+    if (size > largest) {
+      largest = size;
+      band.dominant = p.term;
+    }
+  }
+  const double half = std::sqrt(squares);
+  band.low_j = energy_j + missing_low - half;
+  band.high_j = energy_j + missing_high + half;
+  band.low_j = std::min(band.low_j, energy_j);  // the interval always holds the figure
+  if (energy_j >= 0.0) band.low_j = std::max(band.low_j, 0.0);
+  return band;
+}
+
+}  // namespace jouleprof

@@ -1,0 +1,19 @@
+// JSON documents from text jouleprof is given, with the one error every reader gives for text
+// that is not JSON: "<origin>: not valid JSON: <where the parser stopped and why>".
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "jouleprof/result.hpp"
+
+namespace jouleprof {
+
+// `origin` names where the text came from (a file, "settings") in the error.
+Result<nlohmann::json> parse_json(std::string_view text, std::string_view origin);
+
+// The file read as read_text_file does (`what` names the kind of file in its errors), then parsed.
+Result<nlohmann::json> read_json_file(const std::string& path, std::string_view what);
+
+}  // namespace jouleprof
