@@ -2,7 +2,7 @@
 no index, no build isolation): stages the package with a stripped copy of libjouleprof.so and
 runs `python3 -m build --no-isolation --wheel`. CMake's jouleprof_wheel target calls it.
 
-    python3 python/build_wheel.py --library build/lib/libjouleprof.so --version 0.1.0 \
+    python3 python/build_wheel.py --library build/lib/libjouleprof.so --version 0.2.0 \
         --stage build/wheel-stage --outdir build/wheel [--strip /usr/bin/strip]
 
 The wheel is tagged py3-none-<platform>: pure Python over a native library that it loads with

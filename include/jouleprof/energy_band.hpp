@@ -55,4 +55,18 @@ struct EnergyBand {
 // below 0 J unless the figure does (a battery's discharge).
 EnergyBand combine_uncertainty(double energy_j, std::span<const UncertaintyPart> parts);
 
+// Whether a term is alike in every repetition of a measurement, so that repeating does not shrink
+// it: a source's gain, an estimate's model error, and the read delay (each window's ends lag the
+// same way behind the counter: a bias, not a spread). The others vary from window to window.
+bool repeats_alike(UncertaintyTerm term);
+
+// The interval of a mean over repeated measurements of one figure (docs/uncertainty.md,
+// "Repetition"): the Student-t interval of the repetitions (kRepetition) with `shared`, the terms
+// that repeat alike, for the mean. A single repetition shows no spread: `single_window`, that
+// window's varying terms (quantisation, edges, gaps), stands in for it. An empty
+// `per_repetition_j` gives an empty interval at 0 J.
+EnergyBand repeated_band(std::span<const double> per_repetition_j,
+                         std::span<const UncertaintyPart> shared,
+                         std::span<const UncertaintyPart> single_window);
+
 }  // namespace jouleprof

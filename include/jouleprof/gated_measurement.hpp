@@ -21,11 +21,13 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "jouleprof/call_energy.hpp"
+#include "jouleprof/energy_band.hpp"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/profile.hpp"
 #include "jouleprof/progress.hpp"
@@ -127,6 +129,9 @@ struct ChannelCall {
   double mean_power_w = 0.0;  // over the window, per interval
   double median_power_w = 0.0;
   double stdev_power_w = 0.0;
+  // The window's own uncertainty terms (quantisation, edges, read delay, gaps), per call: the
+  // interval of a measurement of one repetition.
+  std::vector<UncertaintyPart> window_terms;
 };
 
 struct GatedRepetition {
@@ -137,12 +142,17 @@ struct GatedRepetition {
   std::vector<ChannelCall> channels;
 };
 
+// Per call, over the completed repetitions. Each band is the mean's 95 % interval
+// (repeated_band: the repetitions' Student-t interval with the source's gain or model error).
 struct GatedChannelSummary {
   std::string channel_id;
   RepetitionStats total_j;
   RepetitionStats net_j;
   RepetitionStats tail_j;
   RepetitionStats net_plus_tail_j;
+  EnergyBand total_band;
+  EnergyBand net_band;
+  EnergyBand net_plus_tail_band;
 };
 
 struct GatedResult {
@@ -156,6 +166,16 @@ struct GatedResult {
   std::vector<std::string> warnings;
   Profile profile;  // every sample of the whole measurement, for reports
 };
+
+// Which per-call figure of a gated measurement.
+enum class GatedFigure : std::uint8_t { kTotal, kNet, kNetPlusTail };
+double figure_of(const ChannelCall& call, GatedFigure figure);
+
+// The 95 % interval of the per-call mean of a figure summed over some of the channels (by index
+// into each repetition's `channels`): the sum's Student-t interval with each channel's gain or
+// model error, independent from device to device.
+EnergyBand summed_band(const GatedResult& result, std::span<const std::size_t> channels,
+                       GatedFigure figure);
 
 using MeasuredCall = std::function<Status()>;
 

@@ -109,7 +109,7 @@ jp_status jp_recorder_write_spans(const char* path);
 #define JP_API
 #endif
 
-/* The version of the loaded libjouleprof.so ("0.1.0"); a static string. */
+/* The version of the loaded libjouleprof.so ("0.2.0"); a static string. */
 JP_API const char* jp_version(void);
 
 /* ---- Clock and external spans -------------------------------------------------------------- */
@@ -140,7 +140,7 @@ JP_API jp_status jp_recorder_add_trace(const char* trace_path);
  *   if (jp_monitor_start("simulated", "{\"settings\": {\"simulate.watts\": 40}}", &m) != JP_OK)
  *     fprintf(stderr, "%s\n", jp_last_error());
  *   ... work, with jp_begin/jp_end regions ...
- *   jp_totals totals;
+ *   jp_totals totals = JP_TOTALS_INIT;
  *   jp_monitor_stop(m, "profile.json", &totals);   // m is released here, whatever the result
  *
  * `sources`: comma-separated source names as `jouleprof sensors` lists them, NULL or "" for the
@@ -169,13 +169,26 @@ JP_API jp_status jp_recorder_add_trace(const char* trace_path);
 typedef struct jp_monitor jp_monitor;
 
 /* What one monitored run measured (top-level channels only, nested ones are never added). The
- * observed processes' share is in the profile (channels[].process_energy_j). */
+ * observed processes' share is in the profile (channels[].process_energy_j).
+ * Versioned by size: set `size` to sizeof(jp_totals) before the call (JP_TOTALS_INIT does); the
+ * library fills only the fields that fit in it, so a program built against an older header keeps
+ * working with a newer library, and an older library leaves the newer fields as they were.
+ * `size` below the first version's (the fields up to `spans`) is JP_ERR_INVALID_INPUT. */
 typedef struct jp_totals {
+  uint32_t size;       /* sizeof(jp_totals), set by the caller */
   double energy_j;     /* gross energy over the run window: the machine's */
   double duration_s;   /* run window */
   double mean_power_w; /* energy_j / duration_s */
   uint64_t spans;      /* spans recorded into the profile */
+  /* since 0.2: energy_j's 95 % interval (docs/uncertainty.md) and the term that dominates it
+   * ("gain", "window-edges", …; a static string) */
+  double energy_low_j;
+  double energy_high_j;
+  const char* uncertainty_dominant;
 } jp_totals;
+/* Every field named, so that -Wextra stays quiet in C and C++; keep in step with the struct. */
+#define JP_TOTALS_INIT \
+  { sizeof(jp_totals), 0, 0, 0, 0, 0, 0, 0 }
 
 JP_API jp_status jp_monitor_start(const char* sources, const char* options_json,
                                   jp_monitor** out_monitor);
@@ -254,7 +267,7 @@ JP_API jp_status jp_write_samples(const char* profile_path, const char* samples_
  *     fprintf(stderr, "rep %llu/%llu %s\n", p->step, p->steps, p->phase);
  *     return 0;                                      // non-zero: stop, keeping what was measured
  *   }
- *   jp_gated_result r;
+ *   jp_gated_result r = JP_GATED_RESULT_INIT;
  *   jp_measure_gated(NULL, "{\"preset\": \"quick\"}", work, NULL, show, NULL, "profile.json", &r);
  *
  * Long work reports its progress to a jp_progress_fn (the library never prints). It is called on
@@ -301,8 +314,10 @@ typedef int (*jp_progress_fn)(const jp_progress* progress, void* user_data);
 /* The measured function: 0 on success; anything else ends the measurement (kept in part). */
 typedef int (*jp_measured_fn)(void* user_data);
 
-/* Per call, over the repetitions measured; energies are the top-level channels' sum. */
+/* Per call, over the repetitions measured; energies are the top-level channels' sum. Versioned
+ * by size as jp_totals is: set `size` to sizeof(jp_gated_result) (JP_GATED_RESULT_INIT). */
 typedef struct jp_gated_result {
+  uint32_t size;        /* sizeof(jp_gated_result), set by the caller */
   uint64_t repetitions; /* measured */
   uint64_t repetitions_asked;
   double total_j;      /* mean energy per call */
@@ -313,7 +328,16 @@ typedef struct jp_gated_result {
   int64_t took_ns;
   int incomplete; /* 1: fewer repetitions than asked (gate timeout, failure or stop); the
                      profile's warnings say why */
+  /* since 0.2: the 95 % intervals of total_j and net_j (the repetitions' Student-t interval with
+   * each source's gain error; docs/uncertainty.md) and the term that dominates net_j's */
+  double total_low_j;
+  double total_high_j;
+  double net_low_j;
+  double net_high_j;
+  const char* uncertainty_dominant;
 } jp_gated_result;
+#define JP_GATED_RESULT_INIT \
+  { sizeof(jp_gated_result), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /* Measures `fn` with the gated protocol (docs/measure.md): warm-up, stability gate, the call
  * repeated until its window spans K counter updates, tail wait, R repetitions.

@@ -43,11 +43,18 @@ class Totals(ctypes.Structure):
     """jp_totals: what one monitored run measured (top-level channels only)."""
 
     _fields_ = [
+        ("size", ctypes.c_uint32),
         ("energy_j", ctypes.c_double),
         ("duration_s", ctypes.c_double),
         ("mean_power_w", ctypes.c_double),
         ("spans", ctypes.c_uint64),
+        ("energy_low_j", ctypes.c_double),
+        ("energy_high_j", ctypes.c_double),
+        ("uncertainty_dominant", ctypes.c_char_p),
     ]
+
+    def __init__(self):
+        super().__init__(size=ctypes.sizeof(Totals))
 
     def __repr__(self):
         return (f"Totals(energy_j={self.energy_j:.6g}, duration_s={self.duration_s:.6g}, "
@@ -85,6 +92,7 @@ class GatedResult(ctypes.Structure):
     """jp_gated_result: per call, over the repetitions measured (top-level channels summed)."""
 
     _fields_ = [
+        ("size", ctypes.c_uint32),
         ("repetitions", ctypes.c_uint64),
         ("repetitions_asked", ctypes.c_uint64),
         ("total_j", ctypes.c_double),
@@ -94,7 +102,15 @@ class GatedResult(ctypes.Structure):
         ("estimate_ns", ctypes.c_int64),
         ("took_ns", ctypes.c_int64),
         ("incomplete", ctypes.c_int),
+        ("total_low_j", ctypes.c_double),
+        ("total_high_j", ctypes.c_double),
+        ("net_low_j", ctypes.c_double),
+        ("net_high_j", ctypes.c_double),
+        ("uncertainty_dominant", ctypes.c_char_p),
     ]
+
+    def __init__(self):
+        super().__init__(size=ctypes.sizeof(GatedResult))
 
 
 PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(Progress), ctypes.c_void_p)
@@ -162,6 +178,11 @@ _declare("jp_measure_gated", _status, _c_str, _c_str, MEASURED_FN, ctypes.c_void
 
 def encode(text):
     return None if text is None else os.fsencode(text) if isinstance(text, os.PathLike) else str(text).encode()
+
+
+def decode(c_text):
+    """A C string the library returned as text ("" for NULL)."""
+    return c_text.decode(errors="replace") if c_text else ""
 
 
 def check(status):

@@ -44,7 +44,7 @@ class ProgressEvent:
 
     @classmethod
     def of(cls, p):
-        text = lambda b: b.decode(errors="replace") if b else ""  # noqa: E731
+        text = _native.decode
         return cls(PROGRESS_KINDS.get(p.kind, str(p.kind)), text(p.task), p.item, p.items,
                    text(p.item_name), p.step, p.steps, text(p.phase),
                    text(p.gate_channel) if p.has_gate else "", p.gate_value, p.gate_threshold,
@@ -54,7 +54,10 @@ class ProgressEvent:
 
 @dataclasses.dataclass(frozen=True)
 class GatedMeasurement:
-    """Per call, over the repetitions measured; energies are the top-level channels' sum."""
+    """Per call, over the repetitions measured; energies are the top-level channels' sum.
+    total_low_j … net_high_j bound the 95 % intervals of total_j and net_j (the repetitions'
+    Student-t interval with each source's gain error); uncertainty_dominant names the term that
+    dominates net_j's (docs/uncertainty.md)."""
 
     repetitions: int
     repetitions_asked: int
@@ -66,6 +69,11 @@ class GatedMeasurement:
     took_s: float
     incomplete: bool
     profile_path: str
+    total_low_j: float = None
+    total_high_j: float = None
+    net_low_j: float = None
+    net_high_j: float = None
+    uncertainty_dominant: str = None
 
 
 def measure(fn, preset="standard", progress=None, sources=None, settings=None, profile_path=None,
@@ -113,4 +121,6 @@ def measure(fn, preset="standard", progress=None, sources=None, settings=None, p
                             result.net_j, result.net_stdev_j, result.call_s,
                             result.estimate_ns * 1e-9, result.took_ns * 1e-9,
                             bool(result.incomplete),
-                            None if profile_path is None else str(profile_path))
+                            None if profile_path is None else str(profile_path),
+                            result.total_low_j, result.total_high_j, result.net_low_j,
+                            result.net_high_j, _native.decode(result.uncertainty_dominant))

@@ -17,13 +17,18 @@ _last_stopped = None  # the Monitor attribute_torch_trace() uses by default
 class Totals:
     """What one monitored run measured: top-level channels only (nested ones are never added).
     energy_j is the machine's; process_energy_j the observed processes' attributed share of it
-    (None when no processes were observed or no counter has a per-process rule)."""
+    (None when no processes were observed or no counter has a per-process rule). energy_low_j and
+    energy_high_j bound energy_j's 95 % interval; uncertainty_dominant names the term that
+    dominates it (docs/uncertainty.md)."""
 
     energy_j: float
     duration_s: float
     mean_power_w: float
     spans: int
     process_energy_j: float = None
+    energy_low_j: float = None
+    energy_high_j: float = None
+    uncertainty_dominant: str = None
 
 
 def _process_energy_j(profile):
@@ -97,7 +102,8 @@ class Monitor:
         _native.check(_lib.jp_monitor_stop(handle, _native.encode(self.profile_path),
                                            ctypes.byref(totals)))
         self.totals = Totals(totals.energy_j, totals.duration_s, totals.mean_power_w, totals.spans,
-                             _process_energy_j(self.profile()))
+                             _process_energy_j(self.profile()), totals.energy_low_j,
+                             totals.energy_high_j, _native.decode(totals.uncertainty_dominant))
         _last_stopped = self
         return self.totals
 

@@ -1,11 +1,13 @@
 // The progress and gated-measurement section of the C API: jp_measure_gated runs a caller's
 // function through measure_gated() and hands the progress events to a jp_progress_fn.
+#include <cstddef>
 #include <exception>
 #include <optional>
 #include <string>
 
 #include "capi/json_options.hpp"
 #include "capi/last_error.hpp"
+#include "capi/sized_struct.hpp"
 #include "jouleprof/gated_measurement.hpp"
 #include "jouleprof/jouleprof.h"
 #include "jouleprof/monitor.hpp"
@@ -107,6 +109,10 @@ jp_status measure(const char* sources, const char* options_json, jp_measured_fn 
                   jp_progress_fn progress_fn, void* progress_user, const char* profile_path,
                   jp_gated_result* out) {
   if (fn == nullptr) return capi::fail(ErrorCode::kInvalidInput, "jp_measure_gated: fn is NULL");
+  if (const jouleprof::Status sized =
+          capi::check_struct_size(out, offsetof(jp_gated_result, total_low_j), "jp_gated_result");
+      !sized)
+    return capi::fail(sized.error());
   Result<json> options = capi::parse_options_json(
       options_json, kMeasureOptions,
       {"preset", "repetitions", "warmup", "last_n", "min_updates", "interval_ms", "check_period_s",
@@ -147,21 +153,27 @@ jp_status measure(const char* sources, const char* options_json, jp_measured_fn 
       return capi::fail(written.error());
   }
   if (out != nullptr) {
-    *out = jp_gated_result{};
-    out->repetitions = result->repetitions.size();
-    out->repetitions_asked = gated->repetitions;
-    out->estimate_ns = estimate.total_ns;
-    out->took_ns = reporter.elapsed_ns();
-    out->incomplete = result->incomplete ? 1 : 0;
+    jp_gated_result filled{};
+    filled.repetitions = result->repetitions.size();
+    filled.repetitions_asked = gated->repetitions;
+    filled.estimate_ns = estimate.total_ns;
+    filled.took_ns = reporter.elapsed_ns();
+    filled.incomplete = result->incomplete ? 1 : 0;
     using jouleprof::predict::KernelEnergyFigure;
     const auto total = jouleprof::predict::kernel_energy(*result, KernelEnergyFigure::kTotal);
     const auto net = jouleprof::predict::kernel_energy(*result, KernelEnergyFigure::kNet);
     if (total && net) {
-      out->total_j = total->energy_mj * 1e-3;
-      out->net_j = net->energy_mj * 1e-3;
-      out->net_stdev_j = net->energy_stdev_mj * 1e-3;
-      out->call_s = total->call_ms * 1e-3;
+      filled.total_j = total->energy_mj * 1e-3;
+      filled.net_j = net->energy_mj * 1e-3;
+      filled.net_stdev_j = net->energy_stdev_mj * 1e-3;
+      filled.call_s = total->call_ms * 1e-3;
+      filled.total_low_j = total->energy_band.low_j;
+      filled.total_high_j = total->energy_band.high_j;
+      filled.net_low_j = net->energy_band.low_j;
+      filled.net_high_j = net->energy_band.high_j;
+      filled.uncertainty_dominant = to_string(net->energy_band.dominant).data();
     }
+    capi::fill_sized_struct(out, filled);
   }
   return JP_OK;
 }

@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <exception>
 #include <memory>
 #include <string>
 
 #include "capi/json_options.hpp"
 #include "capi/last_error.hpp"
+#include "capi/sized_struct.hpp"
 #include "jouleprof/jouleprof.h"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/observed_processes.hpp"
@@ -119,17 +121,32 @@ jp_status stop_monitor(std::unique_ptr<jp_monitor> handle, const char* profile_p
       profile.warnings.push_back("attribution failed: " + attributed.error().message());
     }
   }
-  if (out_totals != nullptr) {
-    const double duration_s = jouleprof::ns_to_s(profile.meta.end_ns - profile.meta.begin_ns);
-    const double energy_j = profile.total_energy_j();
-    *out_totals = jp_totals{energy_j, duration_s, duration_s > 0 ? energy_j / duration_s : 0.0,
-                            static_cast<uint64_t>(profile.timeline.spans().size())};
-  }
   if (profile_path != nullptr) {
     if (const jouleprof::Status written = jouleprof::write_profile_json(profile, profile_path);
         !written) {
       return capi::fail(written.error());
     }
+  }
+  // Checked after the profile is written: a caller's mistake here does not lose the measurement.
+  if (const jouleprof::Status sized =
+          capi::check_struct_size(out_totals, offsetof(jp_totals, energy_low_j), "jp_totals");
+      !sized) {
+    return capi::fail(sized.error());
+  }
+  if (out_totals != nullptr) {
+    const double duration_s = jouleprof::ns_to_s(profile.meta.end_ns - profile.meta.begin_ns);
+    const double energy_j = profile.total_energy_j();
+    const jouleprof::EnergyBand band =
+        profile.total_energy_band().value_or(jouleprof::EnergyBand{energy_j, energy_j});
+    jp_totals totals{};
+    totals.energy_j = energy_j;
+    totals.duration_s = duration_s;
+    totals.mean_power_w = duration_s > 0 ? energy_j / duration_s : 0.0;
+    totals.spans = static_cast<uint64_t>(profile.timeline.spans().size());
+    totals.energy_low_j = band.low_j;
+    totals.energy_high_j = band.high_j;
+    totals.uncertainty_dominant = to_string(band.dominant).data();
+    capi::fill_sized_struct(out_totals, totals);
   }
   return JP_OK;
 }

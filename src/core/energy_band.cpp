@@ -2,6 +2,9 @@
 
 #include <array>
 #include <cmath>
+#include <vector>
+
+#include "jouleprof/statistics.hpp"
 
 namespace jouleprof {
 
@@ -52,6 +55,25 @@ EnergyBand combine_uncertainty(double energy_j, std::span<const UncertaintyPart>
   band.low_j = std::min(band.low_j, energy_j);  // the interval always holds the figure
   if (energy_j >= 0.0) band.low_j = std::max(band.low_j, 0.0);
   return band;
+}
+
+bool repeats_alike(UncertaintyTerm term) {
+  return term == UncertaintyTerm::kGain || term == UncertaintyTerm::kEstimateModel ||
+         term == UncertaintyTerm::kReadDelay;
+}
+
+EnergyBand repeated_band(std::span<const double> per_repetition_j,
+                         std::span<const UncertaintyPart> shared,
+                         std::span<const UncertaintyPart> single_window) {
+  if (per_repetition_j.empty()) return EnergyBand{0.0, 0.0, UncertaintyTerm::kRepetition};
+  const RepetitionStats stats = summarize(per_repetition_j);
+  std::vector<UncertaintyPart> parts(shared.begin(), shared.end());
+  if (stats.n >= 2) {
+    parts.push_back({UncertaintyTerm::kRepetition, 0.5 * (stats.ci95_high - stats.ci95_low)});
+  } else {
+    parts.insert(parts.end(), single_window.begin(), single_window.end());
+  }
+  return combine_uncertainty(stats.mean, parts);
 }
 
 }  // namespace jouleprof

@@ -30,6 +30,7 @@ Result<KernelEnergy> kernel_energy(const GatedResult& result, KernelEnergyFigure
   KernelEnergy e;
   std::vector<double> energy_mj(result.repetitions.size(), 0.0);
   std::vector<double> call_ms;
+  std::vector<std::size_t> summed;
   std::optional<Provenance> provenance;
   std::set<std::string> sources;
   const std::vector<ChannelCall>& first = result.repetitions.front().channels;
@@ -39,6 +40,7 @@ Result<KernelEnergy> kernel_energy(const GatedResult& result, KernelEnergyFigure
         !series->channel().carries_energy())
       continue;
     e.channels.push_back(first[c].channel_id);
+    summed.push_back(c);
     sources.insert(series->channel().source);
     // The provenance a sum of channels carries is its least direct part's.
     provenance = provenance ? less_direct(*provenance, first[c].provenance) : first[c].provenance;
@@ -57,6 +59,9 @@ Result<KernelEnergy> kernel_energy(const GatedResult& result, KernelEnergyFigure
   const RepetitionStats time = summarize(call_ms);
   e.energy_mj = energy.mean;
   e.energy_stdev_mj = energy.stdev;
+  e.energy_band =
+      summed_band(result, summed,
+                  figure == KernelEnergyFigure::kTotal ? GatedFigure::kTotal : GatedFigure::kNet);
   e.call_ms = time.mean;
   e.call_stdev_ms = time.stdev;
   e.repetitions = result.repetitions.size();

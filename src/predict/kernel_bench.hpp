@@ -41,7 +41,8 @@ struct KernelBenchOptions {
 struct KernelEnergy {
   double energy_mj = 0.0;  // mean over repetitions of the top-level channels' sum
   double energy_stdev_mj = 0.0;
-  double call_ms = 0.0;  // mean time per call
+  EnergyBand energy_band;  // the mean's 95 % interval in joules (summed_band)
+  double call_ms = 0.0;    // mean time per call
   double call_stdev_ms = 0.0;
   std::size_t repetitions = 0;
   std::uint64_t calls_per_window = 0;  // of the first repetition

@@ -15,6 +15,10 @@ nlohmann::json stats_json(const RepetitionStats& s) {
           {"stdev", s.stdev}, {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high}};
 }
 
+nlohmann::json band_json(const EnergyBand& b) {
+  return {{"low_j", b.low_j}, {"high_j", b.high_j}, {"dominant", to_string(b.dominant)}};
+}
+
 nlohmann::json fecom_json(const FecomAnalysis& a) {
   nlohmann::json calls = nlohmann::json::array();
   for (const FecomCallSummary& c : a.calls) {
@@ -78,7 +82,10 @@ nlohmann::json gated_json(const GatedResult& r) {
                        {"total_j", stats_json(c.total_j)},
                        {"net_j", stats_json(c.net_j)},
                        {"tail_j", stats_json(c.tail_j)},
-                       {"net_plus_tail_j", stats_json(c.net_plus_tail_j)}});
+                       {"net_plus_tail_j", stats_json(c.net_plus_tail_j)},
+                       {"total_band", band_json(c.total_band)},
+                       {"net_band", band_json(c.net_band)},
+                       {"net_plus_tail_band", band_json(c.net_plus_tail_band)}});
   }
   return {{"preset", r.profile.meta.options.gated.preset.value_or(std::string())},
           {"repetitions", reps},

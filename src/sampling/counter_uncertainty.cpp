@@ -111,8 +111,18 @@ double estimate_model_error(const Channel& channel) {
   return channel.provenance == Provenance::kEstimated ? kEstimateModelError : 0.0;
 }
 
-std::vector<UncertaintyPart> channel_uncertainty(const Series& s, TimeNs begin_ns, TimeNs end_ns,
-                                                 double energy_j) {
+std::vector<UncertaintyPart> shared_channel_uncertainty(const Channel& channel, double energy_j) {
+  std::vector<UncertaintyPart> parts;
+  const double magnitude = std::abs(energy_j);
+  if (const double gain = source_gain_error(channel); gain > 0.0)
+    parts.push_back({UncertaintyTerm::kGain, gain * magnitude});
+  if (const double model = estimate_model_error(channel); model > 0.0)
+    parts.push_back({UncertaintyTerm::kEstimateModel, model * magnitude});
+  return parts;
+}
+
+std::vector<UncertaintyPart> window_uncertainty(const Series& s, TimeNs begin_ns, TimeNs end_ns,
+                                                double energy_j) {
   std::vector<UncertaintyPart> parts;
   const auto add = [&](UncertaintyTerm term, double half_width_j, double missing_low_j = 0.0,
                        double missing_high_j = 0.0) {
@@ -120,8 +130,6 @@ std::vector<UncertaintyPart> channel_uncertainty(const Series& s, TimeNs begin_n
       parts.push_back({term, half_width_j, missing_low_j, missing_high_j});
   };
   const double magnitude = std::abs(energy_j);
-  add(UncertaintyTerm::kGain, source_gain_error(s.channel()) * magnitude);
-  add(UncertaintyTerm::kEstimateModel, estimate_model_error(s.channel()) * magnitude);
   if (s.empty()) return parts;
   const TimeNs a = std::max(begin_ns, s.begin_ns());
   const TimeNs b = std::min(end_ns, s.end_ns());
@@ -167,6 +175,15 @@ std::vector<UncertaintyPart> channel_uncertainty(const Series& s, TimeNs begin_n
   if (gap_ns > 0) {
     add(UncertaintyTerm::kGaps, 0.0, range.low_w * ns_to_s(gap_ns), range.high_w * ns_to_s(gap_ns));
   }
+  return parts;
+}
+
+std::vector<UncertaintyPart> channel_uncertainty(const Series& series, TimeNs begin_ns,
+                                                 TimeNs end_ns, double energy_j) {
+  std::vector<UncertaintyPart> parts = shared_channel_uncertainty(series.channel(), energy_j);
+  const std::vector<UncertaintyPart> window =
+      window_uncertainty(series, begin_ns, end_ns, energy_j);
+  parts.insert(parts.end(), window.begin(), window.end());
   return parts;
 }
 

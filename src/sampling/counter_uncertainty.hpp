@@ -32,8 +32,16 @@ double source_gain_error(const Channel& channel);
 // An estimate source's own model error as a 95 % fraction of its figure; 0 for a measurement.
 double estimate_model_error(const Channel& channel);
 
+// The terms of a figure of `energy_j` from this channel that every window of it has alike: the
+// source's gain error and an estimate's model error. Repeating a measurement does not shrink them.
+std::vector<UncertaintyPart> shared_channel_uncertainty(const Channel& channel, double energy_j);
+
 // The terms of the channel's energy over [begin_ns, end_ns] (clipped to what it covers), whose
-// figure is `energy_j`. Terms that contribute nothing are left out.
+// figure is `energy_j`, that belong to that window: quantisation, edges, read delay, gaps.
+std::vector<UncertaintyPart> window_uncertainty(const Series& series, TimeNs begin_ns,
+                                                TimeNs end_ns, double energy_j);
+
+// Both kinds: every term of that figure. Terms that contribute nothing are left out.
 std::vector<UncertaintyPart> channel_uncertainty(const Series& series, TimeNs begin_ns,
                                                  TimeNs end_ns, double energy_j);
 

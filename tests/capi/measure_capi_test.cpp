@@ -3,9 +3,11 @@
 // asked from it, and bad options.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
+#include "jouleprof/energy_band.hpp"
 #include "jouleprof/jouleprof.h"
 #include "jouleprof/profile.hpp"
 #include "test_support.hpp"
@@ -48,7 +50,7 @@ TEST(MeasureCapi, MeasuresACFunctionAndReportsItsProgress) {
   const std::string profile_path = (dir.path() / "profile.json").string();
   int calls = 0;
   Heard heard;
-  jp_gated_result r{};
+  jp_gated_result r = JP_GATED_RESULT_INIT;
   ASSERT_EQ(jp_measure_gated("simulated", kFastForty, spin_one_ms, &calls, hear, &heard,
                              profile_path.c_str(), &r),
             JP_OK)
@@ -60,6 +62,15 @@ TEST(MeasureCapi, MeasuresACFunctionAndReportsItsProgress) {
   // A constant 40 W: each call draws 40 W over its duration, nothing above the baseline.
   EXPECT_NEAR(r.total_j, 40.0 * r.call_s, 0.05 * 40.0 * r.call_s);
   EXPECT_NEAR(r.net_j, 0.0, 0.1 * r.total_j);
+  // Both intervals hold their figures; the simulated source has no gain error.
+  EXPECT_LE(r.total_low_j, r.total_j);
+  EXPECT_GE(r.total_high_j, r.total_j);
+  EXPECT_LE(r.net_low_j, r.net_j);
+  EXPECT_GE(r.net_high_j, r.net_j);
+  // The spread of two repetitions or the windows' read delay, whichever is larger this time.
+  ASSERT_NE(r.uncertainty_dominant, nullptr);
+  EXPECT_TRUE(uncertainty_term_from_string(r.uncertainty_dominant).has_value())
+      << r.uncertainty_dominant;
   EXPECT_GT(r.estimate_ns, 0);
   EXPECT_GT(r.took_ns, 0);
   EXPECT_GT(calls, 2);
@@ -81,7 +92,7 @@ TEST(MeasureCapi, ANonZeroReturnFromTheProgressFunctionStopsAndKeepsWhatWasMeasu
   int calls = 0;
   Heard heard;
   heard.stop_in_second_repetition = true;
-  jp_gated_result r{};
+  jp_gated_result r = JP_GATED_RESULT_INIT;
   ASSERT_EQ(
       jp_measure_gated("simulated", kFastForty, spin_one_ms, &calls, hear, &heard, nullptr, &r),
       JP_OK)
@@ -89,6 +100,29 @@ TEST(MeasureCapi, ANonZeroReturnFromTheProgressFunctionStopsAndKeepsWhatWasMeasu
   EXPECT_EQ(r.incomplete, 1);
   EXPECT_EQ(r.repetitions, 1u);
   EXPECT_GT(r.total_j, 0.0) << "the finished repetition's figures are kept";
+}
+
+TEST(MeasureCapi, AResultStructSizedForTheFirstVersionGetsOnlyItsFields) {
+  // What a program built against the header before the intervals were added passes.
+  constexpr std::size_t first_version = offsetof(jp_gated_result, total_low_j);
+  jp_gated_result r = JP_GATED_RESULT_INIT;
+  r.size = first_version;
+  r.total_low_j = -7.0;
+  int calls = 0;
+  ASSERT_EQ(
+      jp_measure_gated("simulated", kFastForty, spin_one_ms, &calls, nullptr, nullptr, nullptr, &r),
+      JP_OK)
+      << jp_last_error();
+  EXPECT_EQ(r.size, first_version);
+  EXPECT_EQ(r.repetitions, 2u);
+  EXPECT_EQ(r.total_low_j, -7.0) << "a field beyond the caller's size is not written";
+
+  jp_gated_result unset{};
+  EXPECT_EQ(jp_measure_gated("simulated", kFastForty, spin_one_ms, &calls, nullptr, nullptr,
+                             nullptr, &unset),
+            JP_ERR_INVALID_INPUT);
+  EXPECT_NE(std::string(jp_last_error()).find("jp_gated_result.size is 0"), std::string::npos)
+      << jp_last_error();
 }
 
 TEST(MeasureCapi, BadOptionsAndAFailingFunctionAreErrors) {

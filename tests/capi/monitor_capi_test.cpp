@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "jouleprof/attribution.hpp"
@@ -54,7 +55,7 @@ TEST(MonitorCApi, MeasuresRegionsAndTheTreeSumsToTheMeasuredTotal) {
   busy_for_ms(60);
   jp_end();
   jp_end();
-  jp_totals totals{};
+  jp_totals totals = JP_TOTALS_INIT;
   ASSERT_EQ(jp_monitor_stop(monitor, path.c_str(), &totals), JP_OK) << jp_last_error();
   EXPECT_EQ(totals.spans, 2U);
   EXPECT_NEAR(totals.mean_power_w, 40.0, 4.0);
@@ -88,7 +89,7 @@ TEST(MonitorCApi, ObservesItsOwnProcessByDefault) {
   jp_begin(work, JP_CATEGORY_REGION);
   busy_for_ms(250);
   jp_end();
-  jp_totals totals{};
+  jp_totals totals = JP_TOTALS_INIT;
   ASSERT_EQ(jp_monitor_stop(monitor, path.c_str(), &totals), JP_OK) << jp_last_error();
   Result<Profile> profile = read_profile_json(path);
   ASSERT_TRUE(profile) << profile.error().message();
@@ -114,7 +115,7 @@ TEST(MonitorCApi, ObserveNoneOrABadValue) {
                        &monitor),
       JP_OK)
       << jp_last_error();
-  jp_totals totals{};
+  jp_totals totals = JP_TOTALS_INIT;
   ASSERT_EQ(jp_monitor_stop(monitor, path.c_str(), &totals), JP_OK) << jp_last_error();
   Result<Profile> profile = read_profile_json(path);
   ASSERT_TRUE(profile);
@@ -140,13 +141,39 @@ TEST(MonitorCApi, WithoutSpanRecordingTheProfileHasNoTree) {
       << jp_last_error();
   EXPECT_EQ(jp_recorder_enabled(), 0);
   busy_for_ms(30);
-  jp_totals totals{};
+  jp_totals totals = JP_TOTALS_INIT;
   ASSERT_EQ(jp_monitor_stop(monitor, path.c_str(), &totals), JP_OK) << jp_last_error();
   EXPECT_EQ(totals.spans, 0U);
   EXPECT_GT(totals.energy_j, 0.0);
   Result<Profile> profile = read_profile_json(path);
   ASSERT_TRUE(profile) << profile.error().message();
   EXPECT_FALSE(profile->tree.has_value());
+}
+
+TEST(MonitorCApi, TotalsCarryTheProfilesIntervalAndAnUnsetSizeKeepsTheProfile) {
+  const TempDir dir;
+  const std::string path = (dir.path() / "profile.json").string();
+  jp_monitor* monitor = nullptr;
+  ASSERT_EQ(jp_monitor_start("simulated", kFortyWatts, &monitor), JP_OK) << jp_last_error();
+  busy_for_ms(30);
+  jp_totals totals = JP_TOTALS_INIT;
+  ASSERT_EQ(jp_monitor_stop(monitor, path.c_str(), &totals), JP_OK) << jp_last_error();
+  Result<Profile> profile = read_profile_json(path);
+  ASSERT_TRUE(profile) << profile.error().message();
+  const std::optional<EnergyBand> band = profile->total_energy_band();
+  ASSERT_TRUE(band.has_value());
+  EXPECT_DOUBLE_EQ(totals.energy_low_j, band->low_j);
+  EXPECT_DOUBLE_EQ(totals.energy_high_j, band->high_j);
+  EXPECT_EQ(std::string(totals.uncertainty_dominant), to_string(band->dominant));
+
+  // A struct whose size was not set: an error naming the field, and the profile still written.
+  const std::string second = (dir.path() / "second.json").string();
+  ASSERT_EQ(jp_monitor_start("simulated", kFortyWatts, &monitor), JP_OK) << jp_last_error();
+  jp_totals unset{};
+  EXPECT_EQ(jp_monitor_stop(monitor, second.c_str(), &unset), JP_ERR_INVALID_INPUT);
+  EXPECT_NE(std::string(jp_last_error()).find("jp_totals.size is 0"), std::string::npos)
+      << jp_last_error();
+  EXPECT_TRUE(read_profile_json(second)) << "the measurement is kept";
 }
 
 TEST(MonitorCApi, ExternalSpansLandOnTheirOwnTrack) {

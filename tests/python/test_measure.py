@@ -21,6 +21,10 @@ def test_measures_a_python_function_and_reports_its_progress(tmp_path):
     assert r.total_j > 0 and r.call_s > 0
     assert abs(r.total_j - 40.0 * r.call_s) < 0.05 * 40.0 * r.call_s + 1e-6
     assert r.estimate_s > 0 and r.took_s > 0
+    # The intervals reach Python through the sized struct and hold their figures.
+    assert r.total_low_j <= r.total_j <= r.total_high_j
+    assert r.net_low_j <= r.net_j <= r.net_high_j
+    assert r.uncertainty_dominant in ("repetition", "read-delay")
     kinds = [e.kind for e in events]
     assert kinds[0] == "begin" and kinds[-1] == "end"
     assert [e.step for e in events if e.kind == "step"] == [1, 2]

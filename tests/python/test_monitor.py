@@ -44,6 +44,11 @@ def test_monitor_measures_regions_and_the_tree_sums_to_the_total(tmp_path):
     profile = json.loads(path.read_text())
     tree = profile["tree"]
     assert tree["energy_j"] == pytest.approx(m.totals.energy_j, rel=1e-6)
+    assert m.totals.energy_low_j <= m.totals.energy_j <= m.totals.energy_high_j
+    # The total's interval is the channels' over the whole measurement, the root's over the run
+    # window the tree covers: alike to the edges' share.
+    assert m.totals.energy_low_j == pytest.approx(tree["energy_j_low"], rel=1e-3)
+    assert m.totals.uncertainty_dominant == tree["uncertainty_dominant"]
     assert sum(c["energy_j"] for c in tree["children"]) == pytest.approx(tree["energy_j"], rel=1e-6)
     train = find(tree, "train")
     assert train is not None and find(train, "forward") is not None

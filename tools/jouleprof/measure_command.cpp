@@ -104,6 +104,12 @@ std::string stats_text(const RepetitionStats& s) {
   return fmt::format("{:.4f} ± {:.4f} [{:.4f}, {:.4f}]", s.mean, s.stdev, s.ci95_low, s.ci95_high);
 }
 
+// "interval [0.0712, 0.0801] J, mostly repetition"
+std::string band_text(const EnergyBand& b) {
+  return fmt::format("interval [{:.4f}, {:.4f}] J, mostly {}", b.low_j, b.high_j,
+                     to_string(b.dominant));
+}
+
 void print_gated_table(const GatedResult& r, const std::vector<std::string>& command) {
   std::string text;
   for (const std::string& a : command) text += (text.empty() ? "" : " ") + a;
@@ -120,16 +126,19 @@ void print_gated_table(const GatedResult& r, const std::vector<std::string>& com
         "  #{}: gate passed after {:.1f} s ({} checks), {} calls in {:.3f} s\n", i + 1,
         ns_to_s(rep.gate.waited_ns), rep.gate.checks, rep.calls, ns_to_s(rep.window_ns));
   }
-  std::cout << "per call, mean ± stdev [95 % CI] over repetitions:\n";
+  std::cout << "per call, mean ± stdev [Student-t 95 % CI] over repetitions; interval: 95 %, with "
+               "the source's gain and the read delay (docs/uncertainty.md):\n";
   for (const GatedChannelSummary& c : r.summary) {
     const ChannelCall& first = r.repetitions.front().channels[&c - r.summary.data()];
     std::cout << fmt::format("  {} ({}, {})\n", c.channel_id, to_string(first.provenance),
                              first.provenance_detail);
-    std::cout << fmt::format("    total     {} J\n", stats_text(c.total_j));
-    std::cout << fmt::format("    net       {} J  (baseline {:.3f} W)\n", stats_text(c.net_j),
-                             first.baseline_power_w);
+    std::cout << fmt::format("    total     {} J  {}\n", stats_text(c.total_j),
+                             band_text(c.total_band));
+    std::cout << fmt::format("    net       {} J  {}  (baseline {:.3f} W)\n", stats_text(c.net_j),
+                             band_text(c.net_band), first.baseline_power_w);
     std::cout << fmt::format("    tail      {} J\n", stats_text(c.tail_j));
-    std::cout << fmt::format("    net+tail  {} J\n", stats_text(c.net_plus_tail_j));
+    std::cout << fmt::format("    net+tail  {} J  {}\n", stats_text(c.net_plus_tail_j),
+                             band_text(c.net_plus_tail_band));
   }
   if (r.incomplete) std::cout << "INCOMPLETE: " << r.missing << '\n';
   for (const std::string& w : r.warnings) std::cout << "warning: " << w << '\n';
