@@ -84,6 +84,7 @@ TEST(GatedCoverage, TheIntervalHoldsTheKnownNetEnergyInNineTrialsInTen) {
                             t.truth_j, t.net_j, t.band.low_j, t.band.high_j);
     }
   }
+  fmt::print("the net interval held the truth in {} of {} trials\n", covered, kTrials);
   EXPECT_GE(covered, kTrials * 9 / 10) << covered << " of " << kTrials << " covered" << misses;
 }
 
