@@ -19,8 +19,9 @@ struct RefinementDiagnostics {
   std::uint64_t classes = 0;
   std::uint64_t refined_classes = 0;  // classes weighed by their fitted power; 0: not refined
   std::optional<double> condition_number;
-  std::optional<double> idle_power_w;   // the fitted idle power, when the refinement applied
-  std::optional<double> read_delay_us;  // the counter's read delay that fits best, when applied
+  std::optional<double> idle_power_w;    // the fitted idle power, when the refinement applied
+  std::optional<double> read_delay_us;   // the counter's read delay that fits best, when applied
+  std::uint64_t calibrated_classes = 0;  // under auto: by their calibrated power, more certain
 };
 
 // The non-negative least-squares fit of window energies on per-class busy time.

@@ -182,7 +182,8 @@ void run_curve_method(ChannelWork& w, IntegrationRule rule) {
 // Interpolate; on an energy counter refined below its update period (refined_interpolation.hpp).
 // Returns what the record's reason should add.
 std::string run_interpolate(ChannelWork& w, std::size_t class_count,
-                            const AttributionOptions& options) {
+                            const AttributionOptions& options,
+                            const attribution::KnownWeights* known = nullptr) {
   std::string why_plain;
   if (!options.refine_interpolation) {
     why_plain = "refinement switched off";
@@ -198,11 +199,12 @@ std::string run_interpolate(ChannelWork& w, std::size_t class_count,
     const std::vector<TimeNs> edges = window_edges(w.curve, w.begin_ns, w.end_ns);
     const SweepResult as_read = attribution::sweep_segments(w.segments, &w.curve, edges);
     attribution::Refinement r = attribution::refine_interpolation(
-        w.segments, w.curve, edges, as_read, class_count, limits, w.power_range);
+        w.segments, w.curve, edges, as_read, class_count, limits, w.power_range, known);
     RefinementDiagnostics& diag = w.record.diagnostics.refinement.emplace();
     diag.windows = r.windows;
     diag.classes = r.classes;
     diag.refined_classes = r.refined_classes;
+    diag.calibrated_classes = r.known_classes;
     if (r.condition_number > 0.0) diag.condition_number = r.condition_number;
     if (r.applied) {
       diag.idle_power_w = r.idle_power_w;
@@ -215,14 +217,17 @@ std::string run_interpolate(ChannelWork& w, std::size_t class_count,
           r.idle_refined
               ? fmt::format(", idle stretches by the fitted idle power {:.1f} W", r.idle_power_w)
               : std::string(" and idle stretches");
+      const std::string calibrated =
+          r.known_classes > 0
+              ? fmt::format(", {} by their calibrated power (more certain than the fit)",
+                            r.known_classes)
+              : std::string();
       return fmt::format(
           "; refined below the update period: {} of {} classes weighed by the power fitted on {} "
-          "update "
-          "intervals (bounds moved {:.1f} µs earlier: the read delay that fits best), the others{} "
-          "by each "
-          "interval's mean power",
+          "update intervals (bounds moved {:.1f} µs earlier: the read delay that fits best){}, "
+          "the others{} by each interval's mean power",
           r.refined_classes, r.classes, r.windows, static_cast<double>(r.read_delay_ns) / 1e3,
-          idle);
+          calibrated, idle);
     }
     charge_segments(w, as_read.energy_j, as_read.shared_time_s);
     charge_mean_power_split(w, as_read, edges);
@@ -437,6 +442,26 @@ bool run_regress(ChannelWork& w, const ClassTable& classes, const AttributionOpt
   return true;
 }
 
+// The calibration's weight of every class the channel's segments use (nullopt: no entry), and
+// of idle stretches when the idle power is known.
+attribution::KnownWeights calibrated_weights(const ChannelWork& w, const ClassTable& classes,
+                                             const Calibration& calibration,
+                                             std::optional<double> idle_w) {
+  attribution::KnownWeights known;
+  known.by_class.resize(classes.names.size());
+  std::vector<bool> used(classes.names.size(), false);
+  for (const Segment& s : w.segments) {
+    if (s.klass != kNoClass) used[s.klass] = true;
+  }
+  for (std::size_t c = 0; c < classes.names.size(); ++c) {
+    if (!used[c]) continue;
+    if (const CalibrationClass* entry = calibration.match(classes.names[c]))
+      known.by_class[c] = attribution::PieceWeight{entry->power_w, entry->relative_error()};
+  }
+  if (idle_w) known.idle = attribution::PieceWeight{*idle_w, kDefaultCalibrationError};
+  return known;
+}
+
 Status run_calibrated(ChannelWork& w, const ClassTable& classes, const Calibration& calibration,
                       std::optional<double> idle_w) {
   const std::vector<TimeNs> edges = window_edges(w.curve, w.begin_ns, w.end_ns);
@@ -447,15 +472,16 @@ Status run_calibrated(ChannelWork& w, const ClassTable& classes, const Calibrati
   for (const Segment& s : w.segments) {
     if (s.klass != kNoClass) used[s.klass] = true;
   }
+  const attribution::KnownWeights calibrated = calibrated_weights(w, classes, calibration, idle_w);
   std::vector<std::string> missing;
   double known_sum = 0.0;
   std::size_t known = 0;
   for (std::size_t c = 0; c < classes.names.size(); ++c) {
     if (!used[c]) continue;
-    if (const CalibrationClass* entry = calibration.match(classes.names[c])) {
-      class_weight[c] = attribution::PieceWeight{entry->power_w, entry->relative_error()};
-      w.out.class_power_w[classes.names[c]] = entry->power_w;
-      known_sum += entry->power_w;
+    if (const std::optional<attribution::PieceWeight>& weight = calibrated.by_class[c]) {
+      class_weight[c] = *weight;
+      w.out.class_power_w[classes.names[c]] = weight->weight;
+      known_sum += weight->weight;
       ++known;
     } else {
       missing.push_back(classes.names[c]);
@@ -624,7 +650,13 @@ Status run_method(ChannelWork& w, AttributionMethod requested, attribution::Meth
                   const Calibration* calibration, std::optional<double> idle_w) {
   switch (choice.method) {
     case AttributionMethod::kInterpolate:
-      choice.reason += run_interpolate(w, in.classes.names.size(), options);
+      if (requested == AttributionMethod::kAuto && calibration != nullptr) {
+        const attribution::KnownWeights known =
+            calibrated_weights(w, in.classes, *calibration, idle_w);
+        choice.reason += run_interpolate(w, in.classes.names.size(), options, &known);
+      } else {
+        choice.reason += run_interpolate(w, in.classes.names.size(), options);
+      }
       break;
     case AttributionMethod::kHold:
       run_curve_method(w, IntegrationRule::kHold);
@@ -666,6 +698,50 @@ Status run_method(ChannelWork& w, AttributionMethod requested, attribution::Meth
   return Status::Ok();
 }
 
+// The expected error of what a method charged: its split's half-widths, summed.
+double expected_split_j(const ChannelWork& w) {
+  double sum = w.out.unattributed_split_j;
+  for (const double split : w.out.span_split_j) sum += split;
+  return sum;
+}
+
+// Auto with rivals: runs `choice.method` and each rival on copies of the channel's work and keeps
+// the one with the smallest expected error; a method that cannot run drops out (its reason is
+// kept as a note). The reason lists the figures compared.
+Status run_candidates(ChannelWork& w, AttributionMethod requested,
+                      attribution::MethodChoice& choice, const SharedInputs& in,
+                      const AttributionOptions& options, const Calibration* calibration,
+                      std::optional<double> idle_w) {
+  std::vector<AttributionMethod> methods{choice.method};
+  methods.insert(methods.end(), choice.rivals.begin(), choice.rivals.end());
+  std::vector<ChannelWork> runs;
+  std::vector<attribution::MethodChoice> choices;
+  std::vector<attribution::CandidateError> errors;
+  std::vector<std::string> dropped;
+  for (const AttributionMethod method : methods) {
+    ChannelWork run = w;
+    attribution::MethodChoice candidate{method, std::string(), {}};
+    if (const Status ran = run_method(run, requested, candidate, in, options, calibration, idle_w);
+        !ran) {
+      dropped.push_back(
+          fmt::format("{} could not run ({})", to_string(method), ran.error().message()));
+      continue;
+    }
+    // What ran: a regress that declined is an interpolation, compared as one.
+    errors.push_back({run.out.method, expected_split_j(run)});
+    choices.push_back(std::move(candidate));
+    runs.push_back(std::move(run));
+  }
+  if (runs.empty()) return run_method(w, requested, choice, in, options, calibration, idle_w);
+  const std::size_t best =
+      attribution::pick_smallest_error(errors, w.out.measured_energy_j, choice.reason);
+  choice.method = errors[best].method;
+  choice.reason += choices[best].reason;
+  w = std::move(runs[best]);
+  for (std::string& note : dropped) w.record.notes.push_back(std::move(note));
+  return Status::Ok();
+}
+
 // Attributes one prepared channel: picks its method and runs it, and records what it did.
 Status attribute_channel(ChannelWork& w, const Timeline& timeline, const SharedInputs& in,
                          const AttributionOptions& options) {
@@ -701,8 +777,12 @@ Status attribute_channel(ChannelWork& w, const Timeline& timeline, const SharedI
       attribution::CounterFineness{period_ns, typical_ns, options.fine_counter_ratio,
                                    w.segments.empty()},
       has_calibration);
-  JP_RETURN_IF_ERROR(run_method(w, requested, choice, in, options,
-                                has_calibration ? &calibration->second : nullptr, idle_w));
+  const Calibration* weights = has_calibration ? &calibration->second : nullptr;
+  if (choice.rivals.empty()) {
+    JP_RETURN_IF_ERROR(run_method(w, requested, choice, in, options, weights, idle_w));
+  } else {
+    JP_RETURN_IF_ERROR(run_candidates(w, requested, choice, in, options, weights, idle_w));
+  }
   w.record.method = choice.method;
   w.record.reason = std::move(choice.reason);
   diag.class_power_w = w.out.class_power_w;

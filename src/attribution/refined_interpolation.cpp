@@ -430,22 +430,43 @@ TimeNs estimate_read_delay_ns(const std::vector<Segment>& segments, const Energy
   return rss_at(best) < rss_at(0.0) ? std::llround(best) : 0;
 }
 
+// A known weight is more certain than `than` when its error is known and smaller (an unknown
+// error, NaN, is the least certain).
+bool more_certain(const std::optional<PieceWeight>& known, const PieceWeight& than) {
+  return known && !std::isnan(known->relative_error) &&
+         (std::isnan(than.relative_error) || known->relative_error < than.relative_error);
+}
+
 // Each column's weight: the fitted power of the idle time and of every identified class, known to
-// 1.96 standard errors; the interval's mean power, anywhere in the range, for the others. Counts
-// what was refined in `out`.
-std::vector<PieceWeight> column_weights(const NnlsFit& fit, std::uint32_t columns,
-                                        const RefinementLimits& limits, Refinement& out) {
-  std::vector<PieceWeight> weight(columns, PieceWeight{kWindowMeanPower, kAnywhereInRange});
+// 1.96 standard errors, unless a known power is more certain; the interval's mean power,
+// anywhere in the range, for the others. Counts what was refined in `out`.
+std::vector<PieceWeight> column_weights(const NnlsFit& fit, const ClassColumns& columns,
+                                        const RefinementLimits& limits, const KnownWeights* known,
+                                        Refinement& out) {
+  std::vector<PieceWeight> weight(columns.columns, PieceWeight{kWindowMeanPower, kAnywhereInRange});
   const auto fitted = [&](std::uint32_t c, double power_w) {
     return PieceWeight{power_w, jouleprof::kNormal95 * fit.standard_error(c) / power_w};
   };
   out.idle_power_w = fit.coefficients(0);
   out.idle_refined = identified(fit.coefficients(0), fit.standard_error(0), limits.max_relative_se);
   if (out.idle_refined) weight[kIdleColumn] = fitted(kIdleColumn, fit.coefficients(0));
-  for (std::uint32_t c = 1; c < columns; ++c) {
+  if (known != nullptr && more_certain(known->idle, weight[kIdleColumn])) {
+    weight[kIdleColumn] = *known->idle;
+  }
+  for (std::uint32_t c = 1; c < columns.columns; ++c) {
     if (identified(fit.coefficients(c), fit.standard_error(c), limits.max_relative_se)) {
       weight[c] = fitted(c, fit.coefficients(0) + fit.coefficients(c));
       ++out.refined_classes;
+    }
+  }
+  if (known == nullptr) return weight;
+  for (std::size_t klass = 0; klass < columns.column_of_class.size(); ++klass) {
+    const std::uint32_t c = columns.column_of_class[klass];
+    if (c == kIdleColumn || klass >= known->by_class.size()) continue;
+    if (more_certain(known->by_class[klass], weight[c])) {
+      if (!std::isnan(weight[c].relative_error)) --out.refined_classes;
+      weight[c] = *known->by_class[klass];
+      ++out.known_classes;
     }
   }
   return weight;
@@ -465,7 +486,7 @@ bool separates_a_class(const NnlsFit& fit, std::uint32_t columns, const Refineme
 Refinement refine_interpolation(const std::vector<Segment>& segments, const EnergyCurve& curve,
                                 const std::vector<TimeNs>& edges, const SweepResult& as_read,
                                 std::size_t class_count, const RefinementLimits& limits,
-                                PowerRange power_range) {
+                                PowerRange power_range, const KnownWeights* known) {
   Refinement out;
   const ClassColumns columns = class_columns(segments, class_count);
   out.classes = columns.columns - 1;
@@ -501,8 +522,8 @@ Refinement refine_interpolation(const std::vector<Segment>& segments, const Ener
                   describe_conditioning(fit, columns.columns, limits.max_condition);
     return out;
   }
-  const std::vector<PieceWeight> weight = column_weights(fit, columns.columns, limits, out);
-  if (out.refined_classes == 0) {
+  const std::vector<PieceWeight> weight = column_weights(fit, columns, limits, known, out);
+  if (!separates_a_class(fit, columns.columns, limits)) {
     out.why_not = fmt::format("no class power has a standard error within ±{:.0f} %",
                               100.0 * limits.max_relative_se);
     return out;

@@ -13,11 +13,13 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "attribution/energy_curve.hpp"
 #include "attribution/interval_sweep.hpp"
+#include "attribution/window_split.hpp"
 #include "sampling/counter_uncertainty.hpp"
 
 namespace jouleprof::attribution {
@@ -27,6 +29,14 @@ struct RefinementLimits {
       0.10;  // a class is identified when its SE is within this share of its power
   double max_condition = 1e4;   // of the column-scaled design; above it nothing is refined
   std::size_t min_windows = 0;  // whole update intervals needed; 0 = 3 × (classes + 1)
+};
+
+// Powers known before the fit (a calibration's): by class id, nullopt where none is known; and
+// that of idle stretches. A class weighs whichever of its fitted and its known power has the
+// smaller 95 % error, so a class the fit cannot separate still gets a measured power.
+struct KnownWeights {
+  std::vector<std::optional<PieceWeight>> by_class;
+  std::optional<PieceWeight> idle;
 };
 
 struct Refinement {
@@ -40,6 +50,7 @@ struct Refinement {
   std::size_t windows = 0;          // whole update intervals in the fit
   std::size_t classes = 0;          // classes with busy time
   std::size_t refined_classes = 0;  // classes weighed by their fitted power
+  std::size_t known_classes = 0;    // classes weighed by their known power (KnownWeights)
   bool idle_refined = false;        // idle stretches weighed by the fitted idle power
   double idle_power_w = 0.0;
   double condition_number = 0.0;
@@ -51,10 +62,11 @@ struct Refinement {
 // bounds; `as_read` is sweep_segments(segments, &curve, edges), whose energies are plain
 // interpolation's, so a caller falls back on them without sweeping again. Class ids index a
 // table of `class_count` classes (kNoClass: idle time). `power_range` is what the channel's work
-// may draw, for the split's uncertainty.
+// may draw, for the split's uncertainty. `known` (may be null) are powers known beforehand; the
+// refinement still needs the fit to separate at least one class.
 Refinement refine_interpolation(const std::vector<Segment>& segments, const EnergyCurve& curve,
                                 const std::vector<TimeNs>& edges, const SweepResult& as_read,
                                 std::size_t class_count, const RefinementLimits& limits,
-                                PowerRange power_range);
+                                PowerRange power_range, const KnownWeights* known = nullptr);
 
 }  // namespace jouleprof::attribution

@@ -18,8 +18,8 @@ template <typename Struct>
 Status check_struct_size(const Struct* out, std::size_t first_size, const char* name) {
   if (out == nullptr || out->size >= first_size) return Status::Ok();
   return Error(ErrorCode::kInvalidInput,
-               std::string(name) + ".size is " + std::to_string(out->size) +
-                   ": set it to sizeof(" + name + ") before the call (" + name + "'s _INIT macro)");
+               std::string(name) + ".size is " + std::to_string(out->size) + ": set it to sizeof(" +
+                   name + ") before the call (" + name + "'s _INIT macro)");
 }
 
 // Copies the fields of `value` that fit in the caller's `out->size`, keeping that size.

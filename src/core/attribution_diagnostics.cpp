@@ -58,6 +58,9 @@ Result<RefinementDiagnostics> refinement_from(const NamedNumbers& n) {
   JP_TRY(r.refined_classes, n.whole("refined_classes"));
   JP_TRY(r.windows, n.whole("refine_windows"));
   JP_TRY(r.classes, n.whole("refine_classes"));
+  if (n.has("refine_calibrated_classes")) {
+    JP_TRY(r.calibrated_classes, n.whole("refine_calibrated_classes"));
+  }
   r.condition_number = n.number("refine_condition_number");
   r.idle_power_w = n.number("refine_idle_power_w");
   r.read_delay_us = n.number("refine_read_delay_us");
@@ -102,6 +105,7 @@ std::map<std::string, double> diagnostics_by_name(const AttributionDiagnostics& 
     out["refined_classes"] = count(r->refined_classes);
     out["refine_windows"] = count(r->windows);
     out["refine_classes"] = count(r->classes);
+    if (r->calibrated_classes > 0) out["refine_calibrated_classes"] = count(r->calibrated_classes);
     if (r->condition_number) out["refine_condition_number"] = *r->condition_number;
     if (r->idle_power_w) out["refine_idle_power_w"] = *r->idle_power_w;
     if (r->read_delay_us) out["refine_read_delay_us"] = *r->read_delay_us;

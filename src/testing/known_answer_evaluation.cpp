@@ -113,9 +113,11 @@ EvaluationOutcome evaluate_method(const SimulatedWorkload& w, const Series& coun
   }
   if (const std::optional<RefinementDiagnostics>& refinement = rec.diagnostics.refinement) {
     out.refined_classes = refinement->refined_classes;
+    out.calibrated_classes = refinement->calibrated_classes;
     if (refinement->read_delay_us) out.read_delay_us = *refinement->read_delay_us;
   }
   out.windows = counter.update_indices().size();
+  out.picked = rec.method.value_or(method);
 
   std::vector<double> est(w.classes.size(), 0.0);
   std::vector<double> truth(w.classes.size(), 0.0);
@@ -188,7 +190,7 @@ std::vector<EvaluationOutcome> run_evaluation_grid(std::uint64_t seed) {
   for_each_case(
       seed, kEvaluationRunNs,
       {AttributionMethod::kInterpolate, AttributionMethod::kHold, AttributionMethod::kRegress,
-       AttributionMethod::kCalibrated, AttributionMethod::kTimeSplit},
+       AttributionMethod::kCalibrated, AttributionMethod::kTimeSplit, AttributionMethod::kAuto},
       [&](EvaluationOutcome o) { outcomes.push_back(std::move(o)); });
   return outcomes;
 }
@@ -301,18 +303,27 @@ std::string format_evaluation_table(const std::vector<EvaluationOutcome>& outcom
         : o.method == AttributionMethod::kRegress
             ? fmt::format("cond {:.2g}, {}/{} classes identified", o.condition_number,
                           o.identified_classes, o.classes)
-        : o.method == AttributionMethod::kInterpolate && !o.plain
-            ? (o.refined_classes > 0
+        : o.picked == AttributionMethod::kInterpolate && !o.plain
+            ? (o.refined_classes + o.calibrated_classes > 0
                    ? fmt::format(
-                         "{}/{} classes refined below the update period, read delay {:.1f} us",
-                         o.refined_classes, o.classes, o.read_delay_us)
+                         "{}/{} classes refined below the update period{}, read delay {:.1f} us",
+                         o.refined_classes, o.classes,
+                         o.calibrated_classes > 0
+                             ? fmt::format(", {} calibrated", o.calibrated_classes)
+                             : std::string(),
+                         o.read_delay_us)
                    : "not refined")
             : std::string();
+    const std::string picked =
+        o.method == AttributionMethod::kAuto
+            ? fmt::format("picked {}{}", to_string(o.picked), note.empty() ? "" : ": ")
+            : std::string();
     const std::string method = o.plain ? "plain interp" : std::string(to_string(o.method));
-    out += fmt::format("{:<13} {:<19} {:<12} {:>7.2f}% {:>7.2f}% {:>9.4f}% {:>9.2f}% {:>8}  {}\n",
-                       to_string(o.shape), to_string(o.counter), method,
-                       100.0 * o.median_class_error, 100.0 * o.p90_class_error,
-                       100.0 * o.tree_vs_measured, 100.0 * o.spans_vs_truth, o.windows, note);
+    out +=
+        fmt::format("{:<13} {:<19} {:<12} {:>7.2f}% {:>7.2f}% {:>9.4f}% {:>9.2f}% {:>8}  {}\n",
+                    to_string(o.shape), to_string(o.counter), method, 100.0 * o.median_class_error,
+                    100.0 * o.p90_class_error, 100.0 * o.tree_vs_measured, 100.0 * o.spans_vs_truth,
+                    o.windows, picked + note);
   }
   return out;
 }

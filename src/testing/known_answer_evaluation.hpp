@@ -41,6 +41,8 @@ struct EvaluationOutcome {
   std::size_t identified_classes = 0;  // regress only
   bool plain = false;                  // interpolate with refine_interpolation off
   std::size_t refined_classes = 0;     // interpolate: classes weighed by fitted power
+  std::size_t calibrated_classes = 0;  // auto's interpolate: by calibrated power
+  AttributionMethod picked = AttributionMethod::kInterpolate;  // what ran (auto's pick)
   double read_delay_us = 0.0;          // interpolate: the counter's read delay as estimated
   std::vector<ClassBand> class_bands;  // the op classes with a true energy
 };

@@ -103,5 +103,37 @@ TEST(RefinedInterpolation, SegmentOrderChangesNothing) {
   }
 }
 
+// Known powers (a calibration's) stand in for a class's fitted one only where they are more
+// certain; a known power of unknown error never does.
+TEST(RefinedInterpolation, AKnownPowerReplacesTheFitOnlyWhereItIsMoreCertain) {
+  const Case c = make_case();
+  const EnergyCurve curve = EnergyCurve::from_series(c.counter, IntegrationRule::kTrapezoid);
+  const std::vector<TimeNs>& edges = curve.knots_ns();
+  const SweepResult as_read = sweep_segments(c.segments, &curve, edges);
+  KnownWeights known;
+  known.by_class = {PieceWeight{kIdlePowerW + kClassPowerW[0], 1e-6},  // more certain than a fit
+                    PieceWeight{kIdlePowerW + kClassPowerW[1], 0.5},   // less certain
+                    PieceWeight{kIdlePowerW + kClassPowerW[2], kAnywhereInRange}};
+  const Refinement r = refine_interpolation(c.segments, curve, edges, as_read, 3,
+                                            RefinementLimits{}, PowerRange{}, &known);
+  ASSERT_TRUE(r.applied) << r.why_not;
+  EXPECT_EQ(r.known_classes, 1u);
+  EXPECT_EQ(r.refined_classes, 2u);
+  // Class 0 weighs its exact power: its spans' energies stay as close to the truth as the fit's.
+  const Refinement fitted = refine(c.segments, c.counter);
+  double with_known = 0.0;
+  double with_fit = 0.0;
+  double truth = 0.0;
+  for (std::size_t i = 0; i < c.segments.size(); ++i) {
+    if (c.segments[i].klass != 0) continue;
+    with_known += r.segment_energy_j[i];
+    with_fit += fitted.segment_energy_j[i];
+    truth +=
+        (kIdlePowerW + kClassPowerW[0]) * ns_to_s(c.segments[i].end_ns - c.segments[i].begin_ns);
+  }
+  EXPECT_NEAR(with_known, truth, 0.02 * truth);
+  EXPECT_NEAR(with_fit, truth, 0.02 * truth);
+}
+
 }  // namespace
 }  // namespace jouleprof::attribution

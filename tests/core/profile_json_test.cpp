@@ -75,7 +75,7 @@ Profile sample_profile() {
   AttributionDiagnostics diagnostics;
   diagnostics.update_period_ms = 1.0;
   diagnostics.class_power_w = {{"gemm", 210.5}};
-  diagnostics.refinement = RefinementDiagnostics{12, 3, 2, 40.0, 55.5, 12.25};
+  diagnostics.refinement = RefinementDiagnostics{12, 3, 2, 40.0, 55.5, 12.25, 5};
   diagnostics.calibration = CalibrationDiagnostics{2, 1, 55.0};
   diagnostics.regression = RegressionDiagnostics{30, 3, 12, false, RegressionFit{}};
   diagnostics.regression->fit->rank = 3;

@@ -137,7 +137,9 @@ CommandRunner add_attribute_command(CLI::App& parent) {
       ->required();
   cmd->add_option(
          "--method", flags->method,
-         "auto (per channel: interpolate fine counters; calibrated or regress coarse ones), "
+         "auto (per channel, the smallest expected error of: interpolate refined with the "
+         "calibration against calibrated when --calibration is given; regress against "
+         "interpolate on coarse counters; else interpolate), "
          "interpolate (on counters refined below the update period by class powers fitted on "
          "its intervals), hold, regress, calibrated or time-split")
       ->capture_default_str();
