@@ -158,12 +158,7 @@ attribution::WindowSplitInputs split_inputs(const ChannelWork& w, const SweepRes
 // included, the window's mean power (plain interpolation, hold): nobody measured that power.
 void charge_mean_power_split(ChannelWork& w, const SweepResult& sweep,
                              const std::vector<TimeNs>& edges) {
-  attribution::WindowSplitInputs in = split_inputs(w, sweep, edges);
-  in.idle = attribution::PieceWeight{attribution::kWindowMeanPower, attribution::kAnywhereInRange};
-  charge_split(w, attribution::split_windows(in, [](const Segment&) {
-                 return attribution::PieceWeight{attribution::kWindowMeanPower,
-                                                 attribution::kAnywhereInRange};
-               }));
+  charge_split(w, attribution::split_at_window_mean_power(split_inputs(w, sweep, edges)));
 }
 
 void run_curve_method(ChannelWork& w, IntegrationRule rule) {

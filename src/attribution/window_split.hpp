@@ -132,4 +132,67 @@ WindowSplit split_windows(const WindowSplitInputs& in, const WeightOf& weight_of
   return out;
 }
 
+// split_windows for the case where every piece, idle stretches included, weighs its window's
+// mean power with an unknown error (plain interpolation, hold): each window then gives all its
+// pieces one power g_j, and a piece's own error is F_j × its shared time with F_j the farther end
+// of the range from g_j, so the window's Σ (e·ρ)² needs only Σ shared² and two passes suffice
+// where the general form takes three. The same figures as
+//   split_windows(in, [](const Segment&) { return PieceWeight{kWindowMeanPower, kAnywhereInRange};
+//   })
+// with in.idle = {kWindowMeanPower, kAnywhereInRange}; its segment energies are left empty (the
+// sweep's are the same).
+inline WindowSplit split_at_window_mean_power(const WindowSplitInputs& in) {
+  const std::vector<Segment>& segments = *in.segments;
+  const SweepResult& sweep = *in.sweep;
+  const std::size_t windows = in.window_s.size();
+  WindowSplit out;
+  out.segment_split_j.assign(segments.size(), 0.0);
+  if (windows == 0) return out;
+  std::vector<double> shared_s(windows, 0.0);
+  std::vector<double> shared_squared(windows, 0.0);
+  const auto for_each_piece_of = [&](std::size_t i, const auto& visit) {
+    const std::size_t last = std::min<std::size_t>(sweep.end_window[i], windows - 1);
+    if (sweep.begin_window[i] == last) {
+      visit(last, sweep.shared_time_s[i]);
+      return;
+    }
+    for (std::size_t j = sweep.begin_window[i]; j <= last; ++j) {
+      visit(j, shared_time_in_window(sweep, segments[i], i, static_cast<std::uint32_t>(j)));
+    }
+  };
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    for_each_piece_of(i, [&](std::size_t j, double piece_s) {
+      shared_s[j] += piece_s;
+      shared_squared[j] += piece_s * piece_s;
+    });
+  }
+  std::vector<double> given_w(windows, 0.0);    // the power every piece of window j is given
+  std::vector<double> farther_w(windows, 0.0);  // F_j
+  std::vector<double> own_squared(windows, 0.0);
+  std::vector<double> idle_s(windows, 0.0);
+  for (std::size_t j = 0; j < windows; ++j) {
+    idle_s[j] = sweep.edge_idle_s[j + 1] - sweep.edge_idle_s[j];
+    const double mean_w = in.window_s[j] > 0.0 ? in.window_energy_j[j] / in.window_s[j] : 0.0;
+    const double load = mean_w * (idle_s[j] + shared_s[j]);
+    if (!(load > 0.0)) continue;
+    given_w[j] = in.window_energy_j[j] / load * mean_w;
+    farther_w[j] = std::max(
+        0.0, std::max(in.power_range.high_w - given_w[j], given_w[j] - in.power_range.low_w));
+    own_squared[j] = farther_w[j] * farther_w[j] * (idle_s[j] * idle_s[j] + shared_squared[j]);
+  }
+  const auto split_of = [&](std::size_t j, double piece_s) {
+    if (given_w[j] == 0.0 || in.window_energy_j[j] == 0.0) return 0.0;
+    const double own = farther_w[j] * piece_s;
+    const double s = std::abs(given_w[j] * piece_s / in.window_energy_j[j]);
+    return (1.0 - s) * own + s * std::sqrt(std::max(0.0, own_squared[j] - own * own));
+  };
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    double split = 0.0;
+    for_each_piece_of(i, [&](std::size_t j, double piece_s) { split += split_of(j, piece_s); });
+    out.segment_split_j[i] = split;
+  }
+  for (std::size_t j = 0; j < windows; ++j) out.idle_split_j += split_of(j, idle_s[j]);
+  return out;
+}
+
 }  // namespace jouleprof::attribution
