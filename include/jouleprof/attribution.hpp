@@ -134,7 +134,8 @@ inline constexpr std::string_view kUnattributedNode = "[unattributed]";
 // --- Views over a tree -------------------------------------------------------------------------
 
 // Operation accounting: numeric indices after '_', '.', '-' or '[' collapse to '*'
-// ("layer_3" -> "layer_*") and siblings that then share a name are merged.
+// ("layer_3" -> "layer_*") and siblings that then share a name are merged. A merged node's
+// interval is the sum of its parts' ends (the bound: their terms are correlated).
 ProfileNode collapse_indices(const ProfileNode& tree);
 std::string collapse_index_name(std::string_view name);
 
@@ -157,7 +158,9 @@ std::vector<ProfileNode> trees_per_repetition(const AttributionResult& result,
 
 // Mean tree over repetitions (runs or steps, matched by node path); each node carries
 // energy_stats (jouleprof::summarize: mean, median, stdev, Student-t 95 % CI over the
-// repetitions; a node absent from a repetition counts as 0 J there).
+// repetitions; a node absent from a repetition counts as 0 J there). Its interval is the
+// repetitions' mean interval with that Student-t interval, in root sum of squares
+// (docs/uncertainty.md, "Repetition").
 ProfileNode combine_repetitions(const std::vector<ProfileNode>& repetitions);
 
 // Pearson correlation of per-node energy between two trees (nodes matched by path; the roots and

@@ -55,6 +55,13 @@ struct EnergyBand {
 // below 0 J unless the figure does (a battery's discharge).
 EnergyBand combine_uncertainty(double energy_j, std::span<const UncertaintyPart> parts);
 
+// The interval of the sum of two figures. Correlated (one channel's nodes, whose gain and split
+// err the same way): the ends add, the bound. Independent (different devices, ranks, machines):
+// the half-widths add in squares about the sum of the centres. The dominant term is the wider
+// part's.
+EnergyBand add_correlated_bands(const EnergyBand& a, const EnergyBand& b);
+EnergyBand add_independent_bands(const EnergyBand& a, const EnergyBand& b);
+
 // Whether a term is alike in every repetition of a measurement, so that repeating does not shrink
 // it: a source's gain, an estimate's model error, and the read delay (each window's ends lag the
 // same way behind the counter: a bias, not a spread). The others vary from window to window.

@@ -13,7 +13,12 @@ namespace jouleprof {
 
 namespace {
 
+// Nodes of one tree share their channels' terms: their intervals add as correlated ones. A figure
+// without an interval makes the sum's unknown.
 void add_figures(ProfileNode& into, const ProfileNode& from) {
+  into.band = into.band && from.band
+                  ? std::optional<EnergyBand>(add_correlated_bands(*into.band, *from.band))
+                  : std::nullopt;
   into.energy_j += from.energy_j;
   into.self_energy_j += from.self_energy_j;
   if (from.static_energy_j)
@@ -114,6 +119,29 @@ void scale_tree(ProfileNode& tree, double factor) {
     node.self_time_ns = static_cast<TimeNs>(static_cast<double>(node.self_time_ns) * factor);
     node.calls = static_cast<std::uint64_t>(std::llround(static_cast<double>(node.calls) * factor));
     for (auto& [id, e] : node.energy_by_channel_j) e *= factor;
+    if (node.band) {
+      node.band->low_j *= factor;
+      node.band->high_j *= factor;
+    }
+  });
+}
+
+// The mean's interval over repetitions: the repetitions' mean interval (their own terms) with the
+// Student-t interval of the path's values, independent of it.
+void widen_by_repetition(ProfileNode& root) {
+  walk_tree(root, [](ProfileNode& node, int) {
+    if (!node.band || !node.energy_stats || node.energy_stats->n < 2) return;
+    const EnergyBand own = *node.band;
+    const UncertaintyPart parts[] = {
+        {own.dominant, own.half_width_j()},
+        {UncertaintyTerm::kRepetition,
+         0.5 * (node.energy_stats->ci95_high - node.energy_stats->ci95_low)}};
+    // Centred as the repetitions' mean interval was (a gap's missing energy shifts it upward).
+    const double shift = 0.5 * (own.low_j + own.high_j) - node.energy_j;
+    EnergyBand band = combine_uncertainty(node.energy_j, parts);
+    band.low_j = std::min(band.low_j + shift, node.energy_j);
+    band.high_j = std::max(band.high_j + shift, node.energy_j);
+    node.band = band;
   });
 }
 
@@ -224,6 +252,7 @@ ProfileNode combine_repetitions(const std::vector<ProfileNode>& repetitions) {
   mean.static_energy_j.reset();
   mean.dynamic_energy_j.reset();
   mean.energy_by_channel_j.clear();
+  if (mean.band) mean.band = EnergyBand{0.0, 0.0, mean.band->dominant};
   std::map<std::string, std::vector<double>> values;
   std::vector<double> root_values;
   for (const ProfileNode& r : repetitions) {
@@ -244,6 +273,7 @@ ProfileNode combine_repetitions(const std::vector<ProfileNode>& repetitions) {
   scale_tree(mean, 1.0 / n);
   mean.energy_stats = summarize(root_values);
   apply_stats(mean, values);
+  widen_by_repetition(mean);
   return mean;
 }
 

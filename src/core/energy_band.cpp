@@ -57,6 +57,24 @@ EnergyBand combine_uncertainty(double energy_j, std::span<const UncertaintyPart>
   return band;
 }
 
+namespace {
+
+UncertaintyTerm wider_dominant(const EnergyBand& a, const EnergyBand& b) {
+  return a.half_width_j() >= b.half_width_j() ? a.dominant : b.dominant;
+}
+
+}  // namespace
+
+EnergyBand add_correlated_bands(const EnergyBand& a, const EnergyBand& b) {
+  return {a.low_j + b.low_j, a.high_j + b.high_j, wider_dominant(a, b)};
+}
+
+EnergyBand add_independent_bands(const EnergyBand& a, const EnergyBand& b) {
+  const double centre = 0.5 * (a.low_j + a.high_j) + 0.5 * (b.low_j + b.high_j);
+  const double half = std::hypot(a.half_width_j(), b.half_width_j());
+  return {centre - half, centre + half, wider_dominant(a, b)};
+}
+
 bool repeats_alike(UncertaintyTerm term) {
   return term == UncertaintyTerm::kGain || term == UncertaintyTerm::kEstimateModel ||
          term == UncertaintyTerm::kReadDelay;

@@ -29,6 +29,22 @@ TEST(TreeViews, CollapsesNumericIndicesAndMergesSiblings) {
   EXPECT_DOUBLE_EQ(c.children[0].child("matmul")->energy_j, 3.0);
 }
 
+TEST(TreeViews, AMergedNodesIntervalHoldsItsSummedFigure) {
+  ProfileNode root = leaf("run", 3.0);
+  root.children = {leaf("layer_0", 1.0), leaf("layer_1", 2.0)};
+  root.children[0].band = EnergyBand{0.9, 1.1, UncertaintyTerm::kGain};
+  root.children[1].band = EnergyBand{1.5, 2.5, UncertaintyTerm::kSplit};
+  const ProfileNode c = collapse_indices(root);
+  ASSERT_EQ(c.children.size(), 1u);
+  ASSERT_TRUE(c.children[0].band.has_value());
+  EXPECT_DOUBLE_EQ(c.children[0].band->low_j, 2.4);
+  EXPECT_DOUBLE_EQ(c.children[0].band->high_j, 3.6);
+  EXPECT_EQ(c.children[0].band->dominant, UncertaintyTerm::kSplit);
+  // One part without an interval leaves the merged figure without one, not with a wrong one.
+  root.children[1].band.reset();
+  EXPECT_FALSE(collapse_indices(root).children[0].band.has_value());
+}
+
 TEST(TreeViews, TopOperatorsSumSelfEnergyByCollapsedName) {
   ProfileNode root = leaf("run", 0.0);
   root.children = {leaf("layer_0", 0.0), leaf("layer_1", 0.0), leaf("[unattributed]", 5.0)};
@@ -82,6 +98,17 @@ TEST(TreeViews, RepetitionsGiveStatsAndAgreement) {
   EXPECT_LT(b->energy_stats->ci95_low, 0.86);
   EXPECT_GT(b->energy_stats->ci95_high, 0.86);
   EXPECT_NEAR(mean.child("a")->energy_stats->stdev, 0.0, 1e-9);
+  // The mean's interval holds it and is at least as wide as the steps' Student-t interval, which
+  // it contains together with the steps' own mean interval.
+  ASSERT_TRUE(b->band.has_value());
+  EXPECT_TRUE(b->band->contains(b->energy_j));
+  EXPECT_GE(b->band->half_width_j(),
+            0.5 * (b->energy_stats->ci95_high - b->energy_stats->ci95_low) - 1e-12);
+  double own_half_width = 0.0;
+  for (const ProfileNode& rep : reps) own_half_width += rep.child("b")->band->half_width_j() / 4.0;
+  EXPECT_GE(b->band->half_width_j(), own_half_width - 1e-12);
+  ASSERT_TRUE(mean.band.has_value());
+  EXPECT_TRUE(mean.band->contains(mean.energy_j));
   const auto agreement = run_agreement(reps[0], reps[3]);
   ASSERT_TRUE(agreement.has_value());
   EXPECT_NEAR(*agreement, 1.0, 1e-9);

@@ -52,8 +52,9 @@ TEST(WindowSplit, TheMeanPowerFormGivesTheGeneralFormsFigures) {
     in.window_energy_j = c.window_energy_j;
     in.power_range = PowerRange{5.0, 250.0};
     in.idle = PieceWeight{kWindowMeanPower, kAnywhereInRange};
-    const WindowSplit general = split_windows(
-        in, [](const Segment&) { return PieceWeight{kWindowMeanPower, kAnywhereInRange}; });
+    const WindowSplit general = split_windows(in, [](const Segment&) {
+      return PieceWeight{kWindowMeanPower, kAnywhereInRange};
+    });
     const WindowSplit fast = split_at_window_mean_power(in);
     ASSERT_EQ(fast.segment_split_j.size(), general.segment_split_j.size());
     double total = 0.0;
@@ -65,7 +66,8 @@ TEST(WindowSplit, TheMeanPowerFormGivesTheGeneralFormsFigures) {
     }
     EXPECT_GT(total, 0.0);
     // Alike to rounding: each takes a square root of a difference of squares.
-    EXPECT_NEAR(fast.idle_split_j, general.idle_split_j, 1e-7 * std::max(1e-3, general.idle_split_j));
+    EXPECT_NEAR(fast.idle_split_j, general.idle_split_j,
+                1e-7 * std::max(1e-3, general.idle_split_j));
   }
 }
 

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "jouleprof/cluster.hpp"
 #include "jouleprof/history.hpp"
 #include "report/sample_profile.hpp"
@@ -72,6 +74,24 @@ TEST(MergeProfiles, TotalsPerRankAndHostAndOneTreeMergedByPath) {
   auto back = profile_from_json_string(profile_to_json_string(m), "merged");
   ASSERT_TRUE(back.ok()) << back.error().message();
   EXPECT_DOUBLE_EQ(energy_total_of(*back), 1120.0);
+}
+
+// Different ranks measure different devices: a merged node's interval is the root sum of the
+// ranks' half-widths about the sum of their centres, and a rank without one leaves none.
+TEST(MergeProfiles, IntervalsOfRanksAddAsIndependentOnes) {
+  std::vector<Profile> ranks = profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n2", 1.0));
+  ranks[0].tree->band = EnergyBand{270.0, 290.0, UncertaintyTerm::kGain};
+  ranks[1].tree->band = EnergyBand{265.0, 295.0, UncertaintyTerm::kSplit};
+  const auto merged = merge_profiles(ranks, {"a.json", "b.json"});
+  ASSERT_TRUE(merged.ok()) << merged.error().message();
+  ASSERT_TRUE(merged->tree->band.has_value());
+  const EnergyBand& band = *merged->tree->band;
+  EXPECT_NEAR(0.5 * (band.low_j + band.high_j), 560.0, 1e-9);
+  EXPECT_NEAR(band.half_width_j(), std::hypot(10.0, 15.0), 1e-9);
+  EXPECT_EQ(band.dominant, UncertaintyTerm::kSplit);
+  EXPECT_TRUE(band.contains(merged->tree->energy_j));
+  ranks[1].tree->band.reset();
+  EXPECT_FALSE(merge_profiles(ranks, {"a.json", "b.json"})->tree->band.has_value());
 }
 
 TEST(MergeProfiles, AlignsClocksThroughTheRealtimeAnchors) {
