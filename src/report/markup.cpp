@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "core/control_escapes.hpp"
+
 namespace jouleprof::report {
 
 std::string xml_escape(std::string_view text) {
@@ -32,8 +34,9 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
-std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+std::string csv_field(std::string_view raw) {
+  const std::string text = escape_control_characters(raw);
+  if (text.find_first_of(",\"\n") == std::string_view::npos) return text;
   std::string out = "\"";
   for (char c : text) {
     if (c == '"') out += '"';

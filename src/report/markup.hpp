@@ -13,7 +13,8 @@ namespace jouleprof::report {
 // (they are not allowed in XML 1.0).
 std::string xml_escape(std::string_view text);
 
-// Quoted (RFC 4180) when the field holds a comma, quote, CR or LF.
+// Quoted (RFC 4180) when the field holds a comma, quote or LF; control characters other than LF
+// and tab escaped first (core/control_escapes.hpp): a CSV shown in a terminal cannot drive it.
 std::string csv_field(std::string_view text);
 
 // The fill colour of a span category (flame graph, HTML timeline): one fixed hue per category.

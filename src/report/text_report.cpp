@@ -9,6 +9,7 @@
 #include <queue>
 #include <set>
 
+#include "core/control_escapes.hpp"
 #include "core/quantity_text.hpp"
 #include "jouleprof/attribution.hpp"
 #include "jouleprof/channel_summary.hpp"
@@ -50,9 +51,11 @@ TextLayout layout_of(const TextViewOptions& o) {
                     true};
 }
 
+// Text from input (warnings, notes, commands) is escaped before it is laid out, so that widths
+// count what the terminal will show.
 std::string paragraph(std::string_view text, const TextLayout& l, std::string_view first = "",
                       std::string_view next = "  ") {
-  return wrap_text(text, l.width, first, next);
+  return wrap_text(escape_control_characters(text), l.width, first, next);
 }
 
 std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
@@ -219,9 +222,10 @@ std::string named_table(std::vector<std::string> header, std::vector<NamedRow> r
     for (const NamedRow& r : rows) full_names_of[shorten_for_display(r.name)].insert(r.name);
   }
   const auto display_name = [&](const std::string& full) {
-    if (!l.shorten) return full;
+    if (!l.shorten) return escape_control_characters(full);
     std::string shortened = shorten_for_display(full);
-    return full_names_of[shortened].size() > 1 ? shorten_for_display(full, true) : shortened;
+    return escape_control_characters(
+        full_names_of[shortened].size() > 1 ? shorten_for_display(full, true) : shortened);
   };
   std::vector<std::vector<std::string>> cells;
   cells.reserve(rows.size());
@@ -685,7 +689,9 @@ Result<std::string> write_text(const Profile& profile, const ReportOptions& opti
   if (o.warnings) write_warnings(profile, l, out);
   // A section that starts the output needs no blank line before it.
   if (!out.empty() && out.front() == '\n') out.erase(0, 1);
-  return out;
+  // What the sections above did not escape (a channel id, a provenance detail) is escaped here:
+  // the view holds no control character of its own but the newline.
+  return escape_control_characters(out);
 }
 
 }  // namespace jouleprof::report

@@ -76,6 +76,16 @@ TEST(CsvReport, OneRowPerNodeWithPathsAndFiguresThatParseBack) {
   EXPECT_EQ(by_path.at("run/[unattributed]")->at(col["provenance"]), "interpolated");
 }
 
+TEST(CsvReport, ControlCharactersInNamesAreEscaped) {
+  Profile p = testing::sample_profile();
+  p.tree->children.front().name = "step\x1b[2J\r";
+  auto text = render_report("csv", p);
+  ASSERT_TRUE(text.ok());
+  EXPECT_EQ(text->find('\x1b'), std::string::npos) << *text;
+  EXPECT_EQ(text->find('\r'), std::string::npos) << *text;
+  EXPECT_NE(text->find("step\\x1b[2J\\r"), std::string::npos) << *text;
+}
+
 TEST(CsvReport, RefusesAProfileWithoutTree) {
   Profile p = testing::sample_profile();
   p.tree.reset();

@@ -66,6 +66,24 @@ TEST(TextReport, SectionsComeInTheirOrder) {
   EXPECT_NE(text.find("2.00 s on host-a (rank 0 of 2), exit code 0"), std::string::npos) << text;
 }
 
+// Names, commands and warnings from input reach the text view escaped, and widths count the
+// escapes (the library's view, as jp_format_tree and Python's prof.table() get it).
+TEST(TextReport, ControlCharactersFromInputAreEscaped) {
+  Profile p = testing::sample_profile();
+  p.tree->children.front().name = "step\x1b[2J";
+  p.meta.command = {"python", "train.py\x1b]0;pwned\x07"};
+  p.warnings.push_back("odd \r\x1b[31mwarning");
+  TextViewOptions view;
+  view.width = 60;
+  const std::string text = render(p, view);
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_EQ(text.find('\r'), std::string::npos) << text;
+  EXPECT_NE(text.find("step\\x1b[2J"), std::string::npos) << text;
+  EXPECT_NE(text.find("train.py\\x1b]0;pwned\\x07"), std::string::npos) << text;
+  EXPECT_NE(text.find("warning: odd \\r\\x1b[31mwarning"), std::string::npos) << text;
+  EXPECT_LE(widest_line(text), 60u) << text;
+}
+
 TEST(TextReport, TreeRowsCarryShareOfTheTotalAndOfTheParent) {
   TextViewOptions wide;
   wide.width = 160;  // room for every column

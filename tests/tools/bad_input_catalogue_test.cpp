@@ -381,6 +381,32 @@ TEST(BadInputCatalogue, WorkIsBoundedByTheInputNotTheStack) {
   }
 }
 
+// Class 5 of issue 30: control characters from input (a command line, span names, warnings)
+// reach neither the terminal nor the text view raw; they are shown as escapes.
+TEST(BadInputCatalogue, InputNeverReachesTheTerminalRaw) {
+  TempDir dir;
+  const std::string hostile =
+      "title\x1b]0;pwned\x07\x1b[2J\xc2\x9b"
+      "31m";
+  const Invocation run =
+      run_jouleprof({"run", "--simulate", "5", "--no-history", "--output",
+                     (dir.path() / "out").string(), "--", "sh", "-c", "true", hostile},
+                    dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const Invocation report =
+      run_jouleprof({"report", (dir.path() / "out" / "profile.json").string()}, dir);
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  for (const std::string& text : {run.out, run.err, report.out, report.err}) {
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+    EXPECT_EQ(text.find('\x07'), std::string::npos) << text;
+    EXPECT_EQ(text.find("\xc2\x9b"), std::string::npos) << text;
+  }
+  // run reports on stderr: the command's stdout stays its own.
+  EXPECT_NE(run.err.find("title\\x1b]0;pwned\\x07\\x1b[2J\\u009b31m"), std::string::npos)
+      << run.err;
+  EXPECT_NE(report.out.find("title\\x1b]0;pwned"), std::string::npos) << report.out;
+}
+
 TEST(BadInputCatalogue, RunKeepsWhatItMeasured) {
   TempDir dir;
   const fs::path marker = dir.path() / "ran";

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <iostream>
 
+#include "terminal.hpp"
+
 namespace jouleprof::cli {
 namespace {
 
@@ -25,7 +27,7 @@ void ProgressFlags::add_to(CLI::App& command) {
 }
 
 CommandProgress::CommandProgress(const ProgressFlags& flags)
-    : renderer_(std::cerr, progress_style_for(STDERR_FILENO, flags.quiet),
+    : renderer_(raw_stderr(), progress_style_for(STDERR_FILENO, flags.quiet),
                 terminal_width(STDERR_FILENO)),
       reporter_([this](const ProgressEvent& e) { renderer_.show(e); }) {
   g_stoppable.store(&reporter_);

@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "flag_names.hpp"
+#include "terminal.hpp"
 #ifdef JOULEPROF_EXEC_TORCH_HELPER
 #include "torch_helper.hpp"
 #endif
@@ -28,6 +29,8 @@ int main(int argc, char** argv) {
     return exec_torch_helper(command, argv);
   }
 #endif
+  // Span names, commands, paths and warnings come from input: none reaches the terminal raw.
+  const EscapedStandardStreams escaped;
   CLI::App app{
       "jouleprof: where the energy of your models goes.\n"
       "Measures energy counters (RAPL, NVML, ROCm SMI, Level Zero, hwmon, batteries, meters),\n"

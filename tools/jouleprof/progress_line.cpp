@@ -4,6 +4,9 @@
 
 #include <iostream>
 
+#include "core/control_escapes.hpp"
+#include "terminal.hpp"
+
 namespace jouleprof::cli {
 namespace {
 
@@ -13,18 +16,18 @@ constexpr std::string_view kClearLine = "\r\033[K";
 }  // namespace
 
 ProgressLine ProgressLine::for_stderr() {
-  return ProgressLine(std::cerr, isatty(STDERR_FILENO) != 0);
+  return ProgressLine(raw_stderr(), isatty(STDERR_FILENO) != 0);
 }
 
 void ProgressLine::status(std::string_view text) {
   if (!terminal_) return;
-  status_ = std::string(text);
+  status_ = escape_control_characters(text);
   out_ << kClearLine << status_ << std::flush;
 }
 
 void ProgressLine::line(std::string_view text) {
   if (terminal_ && !status_.empty()) out_ << kClearLine;
-  out_ << text << '\n';
+  out_ << escape_control_characters(text) << '\n';
   if (terminal_ && !status_.empty()) out_ << status_;
   out_ << std::flush;
 }

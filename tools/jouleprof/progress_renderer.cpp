@@ -4,6 +4,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "core/control_escapes.hpp"
 #include "core/quantity_text.hpp"
 
 namespace jouleprof::cli {
@@ -96,14 +97,16 @@ void ProgressRenderer::show(const ProgressEvent& e) {
         return;
       }
       // One column less than the terminal: writing the last column makes some terminals wrap.
-      out_ << "\r\x1b[K" << fit(progress_line(e), width_ > 1 ? width_ - 1 : width_) << std::flush;
+      out_ << "\r\x1b[K"
+           << escape_control_characters(fit(progress_line(e), width_ > 1 ? width_ - 1 : width_))
+           << std::flush;
       line_on_screen_ = true;
       break;
     }
     case ProgressStyle::kLines:
       if (e.kind == ProgressEventKind::kBegin || e.kind == ProgressEventKind::kEnd) return;
       if (e.elapsed_ns - last_shown_ns_ < line_period_ns_) return;
-      out_ << progress_line(e) << '\n' << std::flush;
+      out_ << escape_control_characters(progress_line(e)) << '\n' << std::flush;
       break;
   }
   shown_any_ = true;
@@ -113,7 +116,7 @@ void ProgressRenderer::show(const ProgressEvent& e) {
 void ProgressRenderer::print(const std::string& line) {
   if (style_ == ProgressStyle::kQuiet) return;
   clear();
-  out_ << line << '\n' << std::flush;
+  out_ << escape_control_characters(line) << '\n' << std::flush;
 }
 
 void ProgressRenderer::clear() {

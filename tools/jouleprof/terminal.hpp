@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <iosfwd>
+#include <memory>
 
 namespace jouleprof::cli {
 
@@ -12,5 +14,24 @@ inline constexpr std::size_t kPipeColumns = 100;
 std::size_t output_columns(int fd);
 
 bool is_terminal(int fd);
+
+// From its construction to its end, std::cout and std::cerr escape control characters
+// (core/control_escapes.hpp), so that no input reaches a terminal raw: one, in main, for the
+// whole run. raw_stderr() writes past the escape, for the progress line's own "\r\x1b[K"; what
+// it writes from input it escapes itself.
+class EscapedStandardStreams {
+ public:
+  EscapedStandardStreams();
+  ~EscapedStandardStreams();
+  EscapedStandardStreams(const EscapedStandardStreams&) = delete;
+  EscapedStandardStreams& operator=(const EscapedStandardStreams&) = delete;
+
+ private:
+  struct Buffers;
+  std::unique_ptr<Buffers> buffers_;
+};
+
+// Standard error without the escape (std::cerr itself when no EscapedStandardStreams is alive).
+std::ostream& raw_stderr();
 
 }  // namespace jouleprof::cli
