@@ -23,9 +23,7 @@ std::string c0_escape(unsigned char c) {
 }
 
 // U+0080–U+009F: the code point is the continuation byte itself.
-std::string c1_escape(unsigned char continuation) {
-  return fmt::format("\\u{:04x}", continuation);
-}
+std::string c1_escape(unsigned char continuation) { return fmt::format("\\u{:04x}", continuation); }
 
 }  // namespace
 

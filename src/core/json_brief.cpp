@@ -38,6 +38,5 @@ std::string brief(const Json& value) {
 }  // namespace
 
 std::string json_brief(const nlohmann::json& value) { return brief(value); }
-std::string json_brief(const nlohmann::ordered_json& value) { return brief(value); }
 
 }  // namespace jouleprof

@@ -10,6 +10,5 @@ namespace jouleprof {
 
 // Scalars as JSON text (strings cut at 80 characters); arrays and objects by size.
 std::string json_brief(const nlohmann::json& value);
-std::string json_brief(const nlohmann::ordered_json& value);
 
 }  // namespace jouleprof

@@ -19,6 +19,5 @@ Error json_field_error(std::string_view origin, std::string_view field, std::str
 }
 
 std::string json_number_text(const nlohmann::json& v) { return number_text(v); }
-std::string json_number_text(const nlohmann::ordered_json& v) { return number_text(v); }
 
 }  // namespace jouleprof

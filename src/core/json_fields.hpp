@@ -53,9 +53,9 @@ Error json_field_error(std::string_view origin, std::string_view field, std::str
 
 // A number as the shortest text that reads back to it; integers exactly.
 std::string json_number_text(const nlohmann::json& v);
-std::string json_number_text(const nlohmann::ordered_json& v);
 
-// Json: nlohmann::json, or nlohmann::ordered_json for a document whose member order matters.
+// Json: nlohmann::json. (Model files keep their order by noting it while they parse, not with
+// nlohmann::ordered_json, whose linear key search made large files quadratic to read.)
 template <typename Json>
 class BasicJsonFields {
  public:
@@ -248,6 +248,5 @@ class BasicJsonFields {
 };
 
 using JsonFields = BasicJsonFields<nlohmann::json>;
-using OrderedJsonFields = BasicJsonFields<nlohmann::ordered_json>;
 
 }  // namespace jouleprof

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "core/json_fields.hpp"
@@ -12,30 +13,91 @@
 namespace jouleprof::predict {
 namespace {
 
-// ordered_json keeps the file's order, so kernels and models are listed as written.
-using OrderedJson = nlohmann::ordered_json;
+using Json = nlohmann::json;
 
-Result<OrderedJson> read_json(const std::filesystem::path& path) {
+// A model file's objects are walked in the file's order, so that kernels and models are listed as
+// written. nlohmann's ordered_json finds each key by a linear search while it parses, which made a
+// 100 000-node graph take minutes (issue 30, class 6); the plain document, with the order of the
+// keys of its first two levels taken from the parser, reads in O(N log N).
+struct FileOrder {
+  std::vector<std::string> top;                            // the document's keys
+  std::map<std::string, std::vector<std::string>> nested;  // each top-level object's keys
+  const std::vector<std::string>& of(const std::string& key) const {
+    static const std::vector<std::string> kNone;
+    const auto it = nested.find(key);
+    return it != nested.end() ? it->second : kNone;
+  }
+};
+
+struct ModelFile {
+  Json doc;
+  FileOrder order;
+};
+
+// nlohmann's own DOM builder, which also notes the keys of the first two levels as they come.
+// (Its parse callback would do the same, but it scans the parent object at every nested object's
+// end, which is quadratic again.)
+class OrderNotingParser : public nlohmann::detail::json_sax_dom_parser<Json> {
+ public:
+  OrderNotingParser(Json& document, FileOrder& order)
+      : json_sax_dom_parser(document, /*allow_exceptions=*/true), order_(order) {}
+  bool start_object(std::size_t elements) {
+    ++depth_;
+    return json_sax_dom_parser::start_object(elements);
+  }
+  bool end_object() {
+    --depth_;
+    return json_sax_dom_parser::end_object();
+  }
+  // A key given twice is listed twice: a graph's detection then names it as used twice.
+  bool key(std::string& name) {
+    if (depth_ == 1) {
+      order_.top.push_back(name);
+      current_ = &order_.nested[name];
+    } else if (depth_ == 2 && current_ != nullptr) {
+      current_->push_back(name);
+    }
+    return json_sax_dom_parser::key(name);
+  }
+
+ private:
+  FileOrder& order_;
+  std::vector<std::string>* current_ = nullptr;
+  int depth_ = 0;
+};
+
+Result<ModelFile> read_model_file(const std::filesystem::path& path) {
   JP_TRY(const std::string text, read_text_file(path.string(), "model JSON file"));
+  ModelFile file;
   try {
-    return OrderedJson::parse(text);
-  } catch (const OrderedJson::exception& e) {
-    // The wording of parse_json (core/json_file.hpp), which reads only unordered documents.
+    OrderNotingParser parser(file.doc, file.order);
+    Json::sax_parse(text, &parser);
+  } catch (const Json::exception& e) {
+    // The wording of parse_json (core/json_file.hpp).
     return Error(ErrorCode::kInvalidInput,
                  fmt::format("{}: not valid JSON: {}", path.string(), e.what()));
   }
+  return file;
 }
 
-bool is_graph_node(const OrderedJson& v) {
+bool is_graph_node(const Json& v) {
   return v.is_object() && v.contains("inbounds") && v.contains("attr");
 }
-bool is_layer(const OrderedJson& v) { return v.is_object() && v.contains("op"); }
+bool is_layer(const Json& v) { return v.is_object() && v.contains("op"); }
 
-// `doc` is a non-empty object whose first value satisfies `pred` (the files are uniform, so the
-// first entry tells the format).
+// `object` is a non-empty object whose first value in the file (`keys` in file order) satisfies
+// `pred` (the files are uniform, so the first entry tells the format).
 template <typename Pred>
-bool first_entry_is(const OrderedJson& doc, Pred pred) {
-  return doc.is_object() && !doc.empty() && pred(doc.begin().value());
+bool first_entry_is(const Json& object, const std::vector<std::string>& keys, Pred pred) {
+  return object.is_object() && !keys.empty() && pred(object.at(keys.front()));
+}
+
+// Whether the file is an object of objects whose first entries satisfy `pred`.
+template <typename Pred>
+bool first_nested_entry_is(const ModelFile& file, Pred pred) {
+  return first_entry_is(file.doc, file.order.top, [&](const Json& first) {
+    return first_entry_is(first, file.order.of(file.order.top.front()), pred);
+  });
 }
 
 // "<where>[<i>]", spelled only for an error.
@@ -43,9 +105,9 @@ auto indexed_path(const std::string& where, std::size_t i) {
   return [&where, i] { return fmt::format("{}[{}]", where, i); };
 }
 
-Result<std::vector<std::int64_t>> dims_of(const OrderedJsonFields& f, const std::string& where,
-                                          const OrderedJson& shape) {
-  JP_TRY(const OrderedJson* list, f.array(shape, where));
+Result<std::vector<std::int64_t>> dims_of(const JsonFields& f, const std::string& where,
+                                          const Json& shape) {
+  JP_TRY(const Json* list, f.array(shape, where));
   std::vector<std::int64_t> dims;
   for (std::size_t i = 0; i < list->size(); ++i) {
     JP_TRY(const std::int64_t d, f.value<std::int64_t>((*list)[i], indexed_path(where, i)));
@@ -56,10 +118,10 @@ Result<std::vector<std::int64_t>> dims_of(const OrderedJsonFields& f, const std:
 
 // Spatial size from a kernel_shape/strides list: [k], [kh, kw], or TensorFlow's [1, s, s, 1]; 0
 // when absent.
-Result<int> spatial(const OrderedJsonFields& f, const OrderedJson& attr, const std::string& where,
+Result<int> spatial(const JsonFields& f, const Json& attr, const std::string& where,
                     const char* key, TensorLayout layout) {
-  const OrderedJson* v = OrderedJsonFields::find(attr, key);
-  const std::string at = OrderedJsonFields::child(where, key);
+  const Json* v = JsonFields::find(attr, key);
+  const std::string at = JsonFields::child(where, key);
   if (v == nullptr) return 0;
   if (!v->is_array()) return f.value<int>(*v, at);
   if (v->empty()) return 0;
@@ -68,22 +130,25 @@ Result<int> spatial(const OrderedJsonFields& f, const OrderedJson& attr, const s
 }
 
 // `prefix` is the graph's name in a file of several graphs, "" in a file of one.
-Result<ModelGraph> graph_from_json(const OrderedJsonFields& f, const std::string& prefix,
-                                   const std::string& name, const OrderedJson& nodes,
+Result<ModelGraph> graph_from_json(const JsonFields& f, const std::string& prefix,
+                                   const std::string& name, const Json& nodes,
+                                   const std::vector<std::string>& node_names,
                                    TensorLayout default_layout) {
-  static const OrderedJson kNoAttributes = OrderedJson::object();
+  static const Json kNoAttributes = Json::object();
   ModelGraph graph;
   graph.name = name;
-  for (const auto& [node_name, node] : nodes.items()) {
-    const std::string where = OrderedJsonFields::child(prefix, node_name);
+  graph.nodes.reserve(node_names.size());
+  for (const std::string& node_name : node_names) {
+    const Json& node = nodes.at(node_name);
+    const std::string where = JsonFields::child(prefix, node_name);
     const std::string attr_at = where + ".attr";
-    JP_TRY(const OrderedJson* attr, f.object(node, "attr", where));
+    JP_TRY(const Json* attr, f.object(node, "attr", where));
     GraphNode n;
     n.name = node_name;
     JP_TRY(n.op_type, f.get<std::string>(*attr, "type", attr_at));
     const std::string inner_at = attr_at + ".attr";
-    const OrderedJson* inner = &kNoAttributes;
-    if (const OrderedJson* given = OrderedJsonFields::find(*attr, "attr")) {
+    const Json* inner = &kNoAttributes;
+    if (const Json* given = JsonFields::find(*attr, "attr")) {
       JP_TRY(inner, f.object(*given, inner_at));
     }
     TensorLayout layout = default_layout;
@@ -92,23 +157,23 @@ Result<ModelGraph> graph_from_json(const OrderedJsonFields& f, const std::string
     if (data_format) {
       JP_TRY(layout, tensor_layout_from_string(*data_format));
     }
-    JP_TRY(const OrderedJson* inbounds, f.array(node, "inbounds", where));
+    JP_TRY(const Json* inbounds, f.array(node, "inbounds", where));
     const std::string inbounds_at = where + ".inbounds";
     for (std::size_t i = 0; i < inbounds->size(); ++i) {
       JP_TRY(std::string input, f.value<std::string>((*inbounds)[i], indexed_path(inbounds_at, i)));
       n.inputs.push_back(std::move(input));
     }
-    if (const OrderedJson* shapes = OrderedJsonFields::find(*attr, "input_shape")) {
+    if (const Json* shapes = JsonFields::find(*attr, "input_shape")) {
       const std::string shapes_at = attr_at + ".input_shape";
-      JP_TRY(const OrderedJson* list, f.array(*shapes, shapes_at));
+      JP_TRY(const Json* list, f.array(*shapes, shapes_at));
       for (std::size_t i = 0; i < list->size(); ++i) {
         JP_TRY(auto dims, dims_of(f, fmt::format("{}[{}]", shapes_at, i), (*list)[i]));
         n.input_shapes.push_back(shape_from_dims(dims, layout));
       }
     }
-    if (const OrderedJson* shapes = OrderedJsonFields::find(*attr, "output_shape")) {
+    if (const Json* shapes = JsonFields::find(*attr, "output_shape")) {
       const std::string shapes_at = attr_at + ".output_shape";
-      JP_TRY(const OrderedJson* list, f.array(*shapes, shapes_at));
+      JP_TRY(const Json* list, f.array(*shapes, shapes_at));
       if (!list->empty()) {
         JP_TRY(auto dims, dims_of(f, shapes_at + "[0]", list->front()));
         n.output_shape = shape_from_dims(dims, layout);
@@ -133,11 +198,13 @@ Result<ModelGraph> graph_from_json(const OrderedJsonFields& f, const std::string
 }
 
 // `prefix` is the model's name in a file of several models, "" in a file of one.
-Result<ModelKernels> kernels_from_layers(const OrderedJsonFields& f, const std::string& prefix,
-                                         const std::string& name, const OrderedJson& layers) {
+Result<ModelKernels> kernels_from_layers(const JsonFields& f, const std::string& prefix,
+                                         const std::string& name, const Json& layers,
+                                         const std::vector<std::string>& layer_names) {
   ModelKernels model{name, "kernel-list", {}};
-  for (const auto& [layer_name, layer] : layers.items()) {
-    const std::string where = OrderedJsonFields::child(prefix, layer_name);
+  for (const std::string& layer_name : layer_names) {
+    const Json& layer = layers.at(layer_name);
+    const std::string where = JsonFields::child(prefix, layer_name);
     DetectedKernel k;
     k.members = {layer_name};
     k.config.name = layer_name;
@@ -147,9 +214,9 @@ Result<ModelKernels> kernels_from_layers(const OrderedJsonFields& f, const std::
     JP_TRY(k.config.kernel_size, f.get_or<int>(layer, "ks", where, 0));
     JP_TRY(k.config.stride, f.get_or<int>(layer, "stride", where, 0));
     JP_TRY(k.config.hw, f.get_or<int>(layer, "inputh", where, 0));
-    if (const OrderedJson* cins = OrderedJsonFields::find(layer, "cins")) {
+    if (const Json* cins = JsonFields::find(layer, "cins")) {
       const std::string cins_at = where + ".cins";
-      JP_TRY(const OrderedJson* list, f.array(*cins, cins_at));
+      JP_TRY(const Json* list, f.array(*cins, cins_at));
       for (std::size_t i = 0; i < list->size(); ++i) {
         JP_TRY(const int c, f.value<int>((*list)[i], indexed_path(cins_at, i)));
         k.config.input_channels.push_back(c);
@@ -162,26 +229,36 @@ Result<ModelKernels> kernels_from_layers(const OrderedJsonFields& f, const std::
 
 }  // namespace
 
-Result<std::vector<ModelGraph>> import_nnmeter_graphs(const std::filesystem::path& path,
-                                                      TensorLayout default_layout) {
-  JP_TRY(OrderedJson doc, read_json(path));
-  const std::string file = path.string();
-  const OrderedJsonFields f(file);
+namespace {
+
+Result<std::vector<ModelGraph>> graphs_of(const ModelFile& file, const std::filesystem::path& path,
+                                          TensorLayout default_layout) {
+  const std::string file_name = path.string();
+  const JsonFields f(file_name);  // holds a view of the name
   std::vector<ModelGraph> graphs;
-  if (first_entry_is(doc, is_graph_node)) {
-    JP_TRY(auto g, graph_from_json(f, "", path.stem().string(), doc, default_layout));
+  if (first_entry_is(file.doc, file.order.top, is_graph_node)) {
+    JP_TRY(auto g,
+           graph_from_json(f, "", path.stem().string(), file.doc, file.order.top, default_layout));
     graphs.push_back(std::move(g));
-  } else if (first_entry_is(
-                 doc, [](const OrderedJson& v) { return first_entry_is(v, is_graph_node); })) {
-    for (const auto& [name, nodes] : doc.items()) {
-      JP_TRY(auto g, graph_from_json(f, name, name, nodes, default_layout));
+  } else if (first_nested_entry_is(file, is_graph_node)) {
+    for (const std::string& name : file.order.top) {
+      JP_TRY(auto g, graph_from_json(f, name, name, file.doc.at(name), file.order.of(name),
+                                     default_layout));
       graphs.push_back(std::move(g));
     }
   } else {
-    return f.bad_value("(document)", doc,
+    return f.bad_value("(document)", file.doc,
                        "is not an nn-Meter graph (nodes need inbounds and attr)");
   }
   return graphs;
+}
+
+}  // namespace
+
+Result<std::vector<ModelGraph>> import_nnmeter_graphs(const std::filesystem::path& path,
+                                                      TensorLayout default_layout) {
+  JP_TRY(const ModelFile file, read_model_file(path));
+  return graphs_of(file, path, default_layout);
 }
 
 namespace {
@@ -195,22 +272,22 @@ Result<std::vector<ModelKernels>> read_model_kernels(const std::filesystem::path
     models.push_back({graph.name, "onnx", std::move(kernels)});
     return models;
   }
-  JP_TRY(OrderedJson doc, read_json(path));
-  const std::string file = path.string();
-  const OrderedJsonFields f(file);
-  if (first_entry_is(doc, is_layer)) {
-    JP_TRY(auto m, kernels_from_layers(f, "", path.stem().string(), doc));
+  JP_TRY(const ModelFile file, read_model_file(path));
+  const std::string file_name = path.string();
+  const JsonFields f(file_name);  // holds a view of the name
+  if (first_entry_is(file.doc, file.order.top, is_layer)) {
+    JP_TRY(auto m, kernels_from_layers(f, "", path.stem().string(), file.doc, file.order.top));
     models.push_back(std::move(m));
     return models;
   }
-  if (first_entry_is(doc, [](const OrderedJson& v) { return first_entry_is(v, is_layer); })) {
-    for (const auto& [name, layers] : doc.items()) {
-      JP_TRY(auto m, kernels_from_layers(f, name, name, layers));
+  if (first_nested_entry_is(file, is_layer)) {
+    for (const std::string& name : file.order.top) {
+      JP_TRY(auto m, kernels_from_layers(f, name, name, file.doc.at(name), file.order.of(name)));
       models.push_back(std::move(m));
     }
     return models;
   }
-  JP_TRY(auto graphs, import_nnmeter_graphs(path, options.layout.value_or(TensorLayout::kNhwc)));
+  JP_TRY(auto graphs, graphs_of(file, path, options.layout.value_or(TensorLayout::kNhwc)));
   for (const ModelGraph& graph : graphs) {
     JP_TRY(auto kernels, detect_kernels(graph, options.detection));
     models.push_back({graph.name, "nn-meter-graph", std::move(kernels)});

@@ -36,10 +36,15 @@ struct Work {
   bool alive = true;
 };
 
+// Every step is linear in the graph (issue 30, class 6): who consumes a node is kept in an index,
+// not searched for. The index only ever grows; an entry whose consumer died or no longer reads
+// the node is dropped when next read, so each costs its removal once.
 class Detector {
  public:
   Detector(std::vector<Work> work, const DetectionOptions& options)
-      : work_(std::move(work)), options_(options) {}
+      : work_(std::move(work)), options_(options), consumers_of_(work_.size()) {
+    for (int i = 0; i < static_cast<int>(work_.size()); ++i) note_inputs(i);
+  }
 
   std::vector<DetectedKernel> run() {
     drop_constants();
@@ -52,18 +57,24 @@ class Detector {
   }
 
  private:
-  std::vector<int> consumers(int index) const {
-    std::vector<int> out;
-    for (int i = 0; i < static_cast<int>(work_.size()); ++i) {
-      if (!work_[i].alive) continue;
-      for (int in : work_[i].inputs) {
-        if (in == index) {
-          out.push_back(i);
-          break;
-        }
-      }
+  void note_inputs(int consumer) {
+    for (int in : work_[consumer].inputs) {
+      if (in >= 0) consumers_of_[static_cast<std::size_t>(in)].push_back(consumer);
     }
-    return out;
+  }
+
+  bool reads(int consumer, int index) const {
+    const std::vector<int>& in = work_[consumer].inputs;
+    return std::find(in.begin(), in.end(), index) != in.end();
+  }
+
+  // The live nodes that read `index`, in work order, each once.
+  std::vector<int> consumers(int index) const {
+    std::vector<int>& noted = consumers_of_[static_cast<std::size_t>(index)];
+    std::sort(noted.begin(), noted.end());
+    noted.erase(std::unique(noted.begin(), noted.end()), noted.end());
+    std::erase_if(noted, [&](int c) { return !work_[c].alive || !reads(c, index); });
+    return noted;
   }
 
   bool single_consumer(int index, int consumer) const {
@@ -80,14 +91,20 @@ class Detector {
   }
 
   void replace_input(int from, int to) {
-    for (Work& w : work_) {
-      std::replace(w.inputs.begin(), w.inputs.end(), from, to);
+    std::vector<int> readers;
+    readers.swap(consumers_of_[static_cast<std::size_t>(from)]);
+    for (int c : readers) {
+      std::replace(work_[c].inputs.begin(), work_[c].inputs.end(), from, to);
+      if (to >= 0) consumers_of_[static_cast<std::size_t>(to)].push_back(c);
     }
   }
 
   // Removes node i from every consumer's inputs (with the matching input shape).
   void drop_input(int i) {
-    for (Work& w : work_) {
+    std::vector<int> readers;
+    readers.swap(consumers_of_[static_cast<std::size_t>(i)]);
+    for (int c : readers) {
+      Work& w = work_[c];
       for (std::size_t k = w.inputs.size(); k-- > 0;) {
         if (w.inputs[k] != i) continue;
         w.inputs.erase(w.inputs.begin() + static_cast<std::ptrdiff_t>(k));
@@ -120,6 +137,7 @@ class Detector {
     fused.out_shape = work_[last].out_shape;
     for (int m : members) work_[m].alive = false;
     work_[last] = std::move(fused);
+    note_inputs(last);
   }
 
   // Every member but the last feeds only other members.
@@ -264,6 +282,7 @@ class Detector {
 
   std::vector<Work> work_;
   const DetectionOptions& options_;
+  mutable std::vector<std::vector<int>> consumers_of_;  // by node: who may read it (see above)
 };
 
 // Kahn's algorithm, ties broken by file order so the kernel list follows the file.

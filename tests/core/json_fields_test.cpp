@@ -92,15 +92,6 @@ TEST(JsonFields, UnknownKeysAreNamedWithTheKnownOnes) {
             "run.json: field 'CIN' is not an object ([])");
 }
 
-TEST(JsonFields, AnOrderedDocumentIsReadTheSameWay) {
-  const OrderedJsonFields fields("model.json");
-  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(R"({"b": {"op": 3}, "a": 1})");
-  EXPECT_EQ(j.begin().key(), "b");
-  EXPECT_EQ(message_of(fields.get<std::string>(j["b"], "op", "b").error()),
-            "model.json: field 'b.op' is not a string (3)");
-  EXPECT_EQ(fields.get<int>(j, "a", "").value(), 1);
-}
-
 TEST(JsonFields, IntegersMustBeWholeAndInRange) {
   // 1e41 as time_ns was undefined behaviour in nlohmann's cast (found by fuzzing).
   const json j = json::parse(R"({"t": 1e41, "f": 1.5, "big": 70000, "neg": -1})");

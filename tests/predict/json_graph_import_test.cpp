@@ -85,6 +85,64 @@ TEST(JsonGraphImport, KernelListOfOneModel) {
   EXPECT_EQ(models->front().kernels[1].config.kernel_size, 0);
 }
 
+// Models, layers and graph nodes are listed as the file writes them, not sorted by name (the
+// document is read unordered for speed; its keys' order is noted while parsing).
+TEST(JsonGraphImport, EverythingKeepsTheFilesOrder) {
+  TempDir dir;
+  auto models =
+      load_model_kernels(dir.write("m.json", R"({"zeta": {"z2": {"op": "fc", "cin": 8, "cout": 4},
+                                       "a1": {"op": "fc", "cin": 4, "cout": 2}},
+                              "alpha": {"only": {"op": "fc", "cin": 2, "cout": 1}}})"),
+                         options_with_rules());
+  ASSERT_TRUE(models.ok()) << models.error().message();
+  ASSERT_EQ(models->size(), 2u);
+  EXPECT_EQ((*models)[0].name, "zeta");
+  EXPECT_EQ((*models)[0].kernels[0].config.name, "z2");
+  EXPECT_EQ((*models)[0].kernels[1].config.name, "a1");
+  EXPECT_EQ((*models)[1].name, "alpha");
+
+  // Two independent branches: the one the file gives first comes first.
+  const char* branches = R"({
+    "x": {"inbounds": [], "attr": {"type": "Placeholder", "output_shape": [[1, 8, 8, 3]],
+          "attr": {}}, "outbounds": ["zconv", "aconv"]},
+    "zconv": {"inbounds": ["x"], "attr": {"type": "Conv2D", "input_shape": [[1, 8, 8, 3]],
+              "output_shape": [[1, 8, 8, 4]], "attr": {"kernel_shape": [3, 3]}}, "outbounds": []},
+    "aconv": {"inbounds": ["x"], "attr": {"type": "Conv2D", "input_shape": [[1, 8, 8, 3]],
+              "output_shape": [[1, 8, 8, 5]], "attr": {"kernel_shape": [1, 1]}}, "outbounds": []}
+  })";
+  auto graph = load_model_kernels(dir.write("g.json", branches), options_with_rules());
+  ASSERT_TRUE(graph.ok()) << graph.error().message();
+  ASSERT_EQ(graph->front().kernels.size(), 2u);
+  EXPECT_EQ(graph->front().kernels[0].config.name, "zconv");
+  EXPECT_EQ(graph->front().kernels[1].config.name, "aconv");
+}
+
+// A long chain folds into one kernel, member by member (the detector's deepest walk; its speed
+// is bench/model_graph_bench's).
+TEST(JsonGraphImport, AChainOfAThousandReluNodesFoldsIntoItsConvolution) {
+  std::string text = R"({"conv": {"inbounds": [], "attr": {"type": "Conv2D",)"
+                     R"( "input_shape": [[1, 8, 8, 3]], "output_shape": [[1, 8, 8, 4]],)"
+                     R"( "attr": {"kernel_shape": [3, 3]}}, "outbounds": ["r0"]})";
+  for (int i = 0; i < 1000; ++i) {
+    text += ", \"r" + std::to_string(i) + "\": {\"inbounds\": [\"" +
+            (i == 0 ? std::string("conv") : "r" + std::to_string(i - 1)) +
+            "\"], \"attr\": {\"type\": \"Relu\", \"input_shape\": [[1, 8, 8, 4]], "
+            "\"output_shape\": [[1, 8, 8, 4]], \"attr\": {}}, \"outbounds\": []}";
+  }
+  text += "}";
+  TempDir dir;
+  ModelLoadOptions options;
+  options.detection.rules = FusionRules({{"BF_conv_relu", true}, {"BF_relu_relu", true}});
+  auto models = load_model_kernels(dir.write("chain.json", text), options);
+  ASSERT_TRUE(models.ok()) << models.error().message();
+  const auto& kernels = models->front().kernels;
+  ASSERT_FALSE(kernels.empty());
+  EXPECT_EQ(kernels.front().config.name, "conv");
+  std::size_t members = 0;
+  for (const DetectedKernel& k : kernels) members += k.members.size();
+  EXPECT_EQ(members, 1001u) << "every node is in exactly one kernel";
+}
+
 TEST(JsonGraphImport, MobileNetV1Variants) {
   JP_REQUIRE_SHARED_DATA("deepen2023/models/mobilenetv1-variants.json");
   auto models = load_model_kernels(
