@@ -44,8 +44,12 @@ void BM_LoadReluChain(benchmark::State& state) {
                           static_cast<std::int64_t>(n + 1));
   std::filesystem::remove(path);
 }
-BENCHMARK(BM_LoadReluChain)->Arg(2000)->Arg(8000)->Arg(32000)->Arg(100000)->Unit(
-    benchmark::kMillisecond);
+BENCHMARK(BM_LoadReluChain)
+    ->Arg(2000)
+    ->Arg(8000)
+    ->Arg(32000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace jouleprof::predict

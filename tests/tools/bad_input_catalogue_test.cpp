@@ -381,6 +381,21 @@ TEST(BadInputCatalogue, WorkIsBoundedByTheInputNotTheStack) {
   }
 }
 
+// Class 3 of issue 30: an error quotes at most 80 bytes of the bad value, escaped, with its
+// size; a 1 MB line of NUL bytes gives one short line, not a megabyte of stderr.
+TEST(BadInputCatalogue, AnErrorQuotesABoundedExcerpt) {
+  Case nul_samples{"a --samples file of NUL bytes",
+                   {{"nul.csv", std::string(1 << 20, '\0')}},
+                   {"attribute", "--samples", "{dir}/nul.csv"},
+                   1,
+                   "jouleprof: {dir}/nul.csv:1: field 'header' has value '\\0\\0"};
+  nul_samples.also = [](const TempDir&, const Invocation& inv) {
+    EXPECT_LT(inv.err.size(), 400u) << inv.err.size() << " bytes of stderr";
+    EXPECT_NE(inv.err.find("…' (1048576 bytes)"), std::string::npos) << inv.err;
+  };
+  check(nul_samples);
+}
+
 // Class 5 of issue 30: control characters from input (a command line, span names, warnings)
 // reach neither the terminal nor the text view raw; they are shown as escapes.
 TEST(BadInputCatalogue, InputNeverReachesTheTerminalRaw) {
