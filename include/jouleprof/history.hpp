@@ -2,8 +2,8 @@
 // the path of its profile file) in one SQLite database, so that runs can be listed and compared
 // later and CI can check energy budgets.
 //
-//   auto id = jouleprof::record_run(jouleprof::default_history_path(), profile,
-//   "out/profile.json");
+//   JP_TRY(const std::string db, jouleprof::default_history_path());
+//   auto id = jouleprof::record_run(db, profile, "out/profile.json");
 //
 // The database is safe with concurrent writers (several jobs recording at once): it runs in WAL
 // mode, every write is one IMMEDIATE transaction, and a busy database is waited for
@@ -107,8 +107,9 @@ class HistoryDb {
 };
 
 // The database used when none is named: $JOULEPROF_DB, else $XDG_DATA_HOME/jouleprof/history.db,
-// else $HOME/.local/share/jouleprof/history.db.
-std::string default_history_path();
+// else $HOME/.local/share/jouleprof/history.db. With none of the three set, an error that says so
+// (kNotFound): a history in whatever directory the command ran in would be lost there.
+Result<std::string> default_history_path();
 
 // Opens `db_path` and records one run: what run/profile/measure call after writing a profile.
 Result<std::int64_t> record_run(const std::string& db_path, const Profile& profile,

@@ -5,7 +5,7 @@
 //   jouleprof::RunOptions options;
 //   options.command = {"python3", "train.py"};
 //   options.epochs = 10;                               // live STEP projection from epoch ends
-//   options.history_db = jouleprof::default_history_path();
+//   JP_TRY(options.history_db, jouleprof::default_history_path());
 //   JP_TRY(jouleprof::RunMeasurement run, jouleprof::measure_run(options));
 //   // run.measurement.profile: series, channels, epochs, (with spans) the tree;
 //   // run.files.profile: where profile.json went; run.measurement.exit_code: the command's

@@ -6,11 +6,22 @@
 
 namespace jouleprof {
 
+Error not_json_error(std::string_view origin, std::string_view text,
+                     std::string_view parser_error) {
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    return Error(ErrorCode::kInvalidInput,
+                 fmt::format("{}: not valid JSON: a NUL byte at byte offset {} (a binary file?)",
+                             origin, nul));
+  }
+  return Error(ErrorCode::kInvalidInput,
+               fmt::format("{}: not valid JSON: {}", origin, parser_error));
+}
+
 Result<nlohmann::json> parse_json(std::string_view text, std::string_view origin) {
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
-    return Error(ErrorCode::kInvalidInput, fmt::format("{}: not valid JSON: {}", origin, e.what()));
+    return not_json_error(origin, text, e.what());
   }
 }
 

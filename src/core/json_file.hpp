@@ -13,6 +13,11 @@ namespace jouleprof {
 // `origin` names where the text came from (a file, "settings") in the error.
 Result<nlohmann::json> parse_json(std::string_view text, std::string_view origin);
 
+// That error for `text`, which the parser refused with `parser_error` (nlohmann's what()). A NUL
+// byte is named where it is: the parser reads one as the end of the text and would say the text
+// ends early.
+Error not_json_error(std::string_view origin, std::string_view text, std::string_view parser_error);
+
 // The file read as read_text_file does (`what` names the kind of file in its errors), then parsed.
 Result<nlohmann::json> read_json_file(const std::string& path, std::string_view what);
 

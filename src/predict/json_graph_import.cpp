@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_fields.hpp"
+#include "core/json_file.hpp"
 #include "core/text_file.hpp"
 #include "predict/onnx_import.hpp"
 
@@ -73,9 +74,7 @@ Result<ModelFile> read_model_file(const std::filesystem::path& path) {
     OrderNotingParser parser(file.doc, file.order);
     Json::sax_parse(text, &parser);
   } catch (const Json::exception& e) {
-    // The wording of parse_json (core/json_file.hpp).
-    return Error(ErrorCode::kInvalidInput,
-                 fmt::format("{}: not valid JSON: {}", path.string(), e.what()));
+    return not_json_error(path.string(), text, e.what());
   }
   return file;
 }

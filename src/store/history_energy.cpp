@@ -35,15 +35,18 @@ std::vector<NodeEnergy> node_energies_of(const Profile& profile) {
   return out;
 }
 
-std::string default_history_path() {
-  if (const char* env = std::getenv("JOULEPROF_DB"); env != nullptr && *env != '\0') return env;
+Result<std::string> default_history_path() {
+  if (const char* env = std::getenv("JOULEPROF_DB"); env != nullptr && *env != '\0')
+    return std::string(env);
   if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg != nullptr && *xdg != '\0') {
     return std::string(xdg) + "/jouleprof/history.db";
   }
   if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
     return std::string(home) + "/.local/share/jouleprof/history.db";
   }
-  return "jouleprof-history.db";
+  return Error(ErrorCode::kNotFound,
+               "no run history: JOULEPROF_DB, XDG_DATA_HOME and HOME are all unset (give --db "
+               "FILE, or set one of them)");
 }
 
 Result<std::int64_t> record_run(const std::string& db_path, const Profile& profile,

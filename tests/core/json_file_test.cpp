@@ -30,5 +30,18 @@ TEST(JsonFile, TextThatIsNotJsonNamesTheFile) {
             std::string::npos);
 }
 
+// A NUL byte ends the text for the parser, which would say "unexpected end of input" at the first
+// column; the error names the byte instead (issue 30, class 9). A BOM is no error at all.
+TEST(JsonFile, ANulByteIsNamedWhereItIs) {
+  const std::string text("{\"a\": 1\0\0}", 10);
+  EXPECT_EQ(parse_json(text, "p.json").error().message(),
+            "p.json: not valid JSON: a NUL byte at byte offset 7 (a binary file?)");
+  EXPECT_EQ(parse_json(std::string_view("\0\0{}", 4), "p.json").error().message(),
+            "p.json: not valid JSON: a NUL byte at byte offset 0 (a binary file?)");
+  const Result<nlohmann::json> bom = parse_json("\xef\xbb\xbf{\"a\": 1}", "p.json");
+  ASSERT_TRUE(bom.ok()) << bom.error().message();
+  EXPECT_EQ(bom->at("a"), 1);
+}
+
 }  // namespace
 }  // namespace jouleprof

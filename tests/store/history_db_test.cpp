@@ -236,13 +236,23 @@ TEST(HistoryDb, DefaultPathFollowsTheEnvironment) {
   const char* saved_xdg = std::getenv("XDG_DATA_HOME");
   const std::string saved_xdg_value = saved_xdg ? saved_xdg : "";
   setenv("JOULEPROF_DB", "/tmp/x/history.db", 1);
-  EXPECT_EQ(default_history_path(), "/tmp/x/history.db");
+  EXPECT_EQ(default_history_path().value(), "/tmp/x/history.db");
   unsetenv("JOULEPROF_DB");
   setenv("XDG_DATA_HOME", "/data", 1);
-  EXPECT_EQ(default_history_path(), "/data/jouleprof/history.db");
+  EXPECT_EQ(default_history_path().value(), "/data/jouleprof/history.db");
   unsetenv("XDG_DATA_HOME");
-  EXPECT_EQ(default_history_path(),
-            std::string(std::getenv("HOME")) + "/.local/share/jouleprof/history.db");
+  const char* home = std::getenv("HOME");
+  const std::string saved_home = home ? home : "";
+  setenv("HOME", "/home/u", 1);
+  EXPECT_EQ(default_history_path().value(), "/home/u/.local/share/jouleprof/history.db");
+  // None set: an error that names them, not a database in whatever directory this runs in.
+  unsetenv("HOME");
+  const Result<std::string> none = default_history_path();
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().code(), ErrorCode::kNotFound);
+  EXPECT_NE(none.error().message().find("JOULEPROF_DB, XDG_DATA_HOME and HOME are all unset"),
+            std::string::npos);
+  if (home) setenv("HOME", saved_home.c_str(), 1);
   if (saved_db) setenv("JOULEPROF_DB", saved_db_value.c_str(), 1);
   if (saved_xdg) setenv("XDG_DATA_HOME", saved_xdg_value.c_str(), 1);
 }

@@ -81,8 +81,10 @@ CommandRunner add_history_command(CLI::App& parent) {
                     {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv},
                     "table, json or csv", /*short_flag=*/true);
   return [o] {
-    const std::string path = o->db.empty() ? default_history_path() : o->db;
-    auto db = HistoryDb::open_existing(path);
+    const Result<std::string> path =
+        o->db.empty() ? default_history_path() : Result<std::string>(o->db);
+    if (!path) return report_error(path.error());
+    auto db = HistoryDb::open_existing(*path);
     if (!db) return report_error(db.error());
     if (!o->provenance.empty()) o->filter.provenance = provenance_from_string(o->provenance);
     auto runs = db->list(o->limit, o->filter);
@@ -108,7 +110,7 @@ CommandRunner add_history_command(CLI::App& parent) {
       }
     } else {
       if (runs->empty()) {
-        std::cout << "no runs recorded in " << path << '\n';
+        std::cout << "no runs recorded in " << *path << '\n';
         return kExitOk;
       }
       // Two figures: the machine's (every process on the counters) and the observed

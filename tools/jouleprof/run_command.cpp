@@ -165,7 +165,16 @@ Result<RunOptions> options_from_flags(const RunFlags& flags) {
   options.spans = flags.spans;
   options.nvtx = flags.nvtx;
   options.output = flags.output;
-  if (!flags.no_history) options.history_db = flags.db.empty() ? default_history_path() : flags.db;
+  if (!flags.no_history) {
+    const Result<std::string> db =
+        flags.db.empty() ? default_history_path() : Result<std::string>(flags.db);
+    if (db) {
+      options.history_db = *db;
+    } else {
+      std::cerr << "jouleprof: warning: run not recorded in the history: " << db.error().message()
+                << '\n';
+    }
+  }
   return options;
 }
 
