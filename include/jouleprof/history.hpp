@@ -110,6 +110,8 @@ class HistoryDb {
 // else $HOME/.local/share/jouleprof/history.db. With none of the three set, an error that says so
 // (kNotFound): a history in whatever directory the command ran in would be lost there.
 Result<std::string> default_history_path();
+// `given` (a --db flag) when it is not empty, else default_history_path().
+Result<std::string> history_path(const std::string& given);
 
 // Opens `db_path` and records one run: what run/profile/measure call after writing a profile.
 Result<std::int64_t> record_run(const std::string& db_path, const Profile& profile,

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "core/json_fields.hpp"
@@ -21,13 +20,8 @@ using Json = nlohmann::json;
 // 100 000-node graph take minutes (issue 30, class 6); the plain document, with the order of the
 // keys of its first two levels taken from the parser, reads in O(N log N).
 struct FileOrder {
-  std::vector<std::string> top;                            // the document's keys
-  std::map<std::string, std::vector<std::string>> nested;  // each top-level object's keys
-  const std::vector<std::string>& of(const std::string& key) const {
-    static const std::vector<std::string> kNone;
-    const auto it = nested.find(key);
-    return it != nested.end() ? it->second : kNone;
-  }
+  std::vector<std::string> top;                  // the document's keys
+  std::vector<std::vector<std::string>> nested;  // nested[i]: the keys of top[i]'s object
 };
 
 struct ModelFile {
@@ -54,16 +48,15 @@ class OrderNotingParser : public nlohmann::detail::json_sax_dom_parser<Json> {
   bool key(std::string& name) {
     if (depth_ == 1) {
       order_.top.push_back(name);
-      current_ = &order_.nested[name];
-    } else if (depth_ == 2 && current_ != nullptr) {
-      current_->push_back(name);
+      order_.nested.emplace_back();
+    } else if (depth_ == 2 && !order_.nested.empty()) {
+      order_.nested.back().push_back(name);
     }
     return json_sax_dom_parser::key(name);
   }
 
  private:
   FileOrder& order_;
-  std::vector<std::string>* current_ = nullptr;
   int depth_ = 0;
 };
 
@@ -95,7 +88,7 @@ bool first_entry_is(const Json& object, const std::vector<std::string>& keys, Pr
 template <typename Pred>
 bool first_nested_entry_is(const ModelFile& file, Pred pred) {
   return first_entry_is(file.doc, file.order.top, [&](const Json& first) {
-    return first_entry_is(first, file.order.of(file.order.top.front()), pred);
+    return first_entry_is(first, file.order.nested.front(), pred);
   });
 }
 
@@ -240,8 +233,9 @@ Result<std::vector<ModelGraph>> graphs_of(const ModelFile& file, const std::file
            graph_from_json(f, "", path.stem().string(), file.doc, file.order.top, default_layout));
     graphs.push_back(std::move(g));
   } else if (first_nested_entry_is(file, is_graph_node)) {
-    for (const std::string& name : file.order.top) {
-      JP_TRY(auto g, graph_from_json(f, name, name, file.doc.at(name), file.order.of(name),
+    for (std::size_t i = 0; i < file.order.top.size(); ++i) {
+      const std::string& name = file.order.top[i];
+      JP_TRY(auto g, graph_from_json(f, name, name, file.doc.at(name), file.order.nested[i],
                                      default_layout));
       graphs.push_back(std::move(g));
     }
@@ -280,8 +274,9 @@ Result<std::vector<ModelKernels>> read_model_kernels(const std::filesystem::path
     return models;
   }
   if (first_nested_entry_is(file, is_layer)) {
-    for (const std::string& name : file.order.top) {
-      JP_TRY(auto m, kernels_from_layers(f, name, name, file.doc.at(name), file.order.of(name)));
+    for (std::size_t i = 0; i < file.order.top.size(); ++i) {
+      const std::string& name = file.order.top[i];
+      JP_TRY(auto m, kernels_from_layers(f, name, name, file.doc.at(name), file.order.nested[i]));
       models.push_back(std::move(m));
     }
     return models;

@@ -31,6 +31,8 @@ Result<KernelEnergy> kernel_energy(const GatedResult& result, KernelEnergyFigure
   std::vector<double> energy_mj(result.repetitions.size(), 0.0);
   std::vector<double> call_ms;
   std::vector<std::size_t> summed;
+  const GatedFigure gated =
+      figure == KernelEnergyFigure::kTotal ? GatedFigure::kTotal : GatedFigure::kNet;
   std::optional<Provenance> provenance;
   std::set<std::string> sources;
   const std::vector<ChannelCall>& first = result.repetitions.front().channels;
@@ -46,7 +48,7 @@ Result<KernelEnergy> kernel_energy(const GatedResult& result, KernelEnergyFigure
     provenance = provenance ? less_direct(*provenance, first[c].provenance) : first[c].provenance;
     for (std::size_t r = 0; r < result.repetitions.size(); ++r) {
       const ChannelCall& call = result.repetitions[r].channels.at(c);
-      energy_mj[r] += 1e3 * (figure == KernelEnergyFigure::kTotal ? call.total_j : call.net_j);
+      energy_mj[r] += 1e3 * figure_of(call, gated);
     }
   }
   if (e.channels.empty())
@@ -59,9 +61,7 @@ Result<KernelEnergy> kernel_energy(const GatedResult& result, KernelEnergyFigure
   const RepetitionStats time = summarize(call_ms);
   e.energy_mj = energy.mean;
   e.energy_stdev_mj = energy.stdev;
-  e.energy_band =
-      summed_band(result, summed,
-                  figure == KernelEnergyFigure::kTotal ? GatedFigure::kTotal : GatedFigure::kNet);
+  e.energy_band = summed_band(result, summed, gated);
   e.call_ms = time.mean;
   e.call_stdev_ms = time.stdev;
   e.repetitions = result.repetitions.size();

@@ -174,42 +174,6 @@ ChannelCall analyse_channel(const Series& s, TimeNs start, TimeNs end, TimeNs af
   return call;
 }
 
-// A figure's interval over the repetitions, from the channels at `channels`: their sum per
-// repetition; each channel's terms that repeat alike, for its mean (the source's on the mean
-// figure, the windows' read delay averaged); and the first window's varying terms, which stand in
-// for the spread of a single repetition. The windows' terms are the total's (the baseline's are
-// far smaller: its window is longer).
-EnergyBand band_over_repetitions(const GatedResult& result, std::span<const std::size_t> channels,
-                                 GatedFigure figure) {
-  const double n = static_cast<double>(result.repetitions.size());
-  std::vector<double> sums(result.repetitions.size(), 0.0);
-  std::vector<UncertaintyPart> shared;
-  std::vector<UncertaintyPart> single_window;
-  for (const std::size_t c : channels) {
-    double mean = 0.0;
-    UncertaintyPart read_delay{UncertaintyTerm::kReadDelay};
-    for (std::size_t r = 0; r < result.repetitions.size(); ++r) {
-      const ChannelCall& call = result.repetitions[r].channels.at(c);
-      sums[r] += figure_of(call, figure);
-      mean += figure_of(call, figure) / n;
-      for (const UncertaintyPart& part : call.window_terms) {
-        if (part.term == UncertaintyTerm::kReadDelay)
-          read_delay.half_width_j += part.half_width_j / n;
-      }
-    }
-    const ChannelCall& first = result.repetitions.front().channels.at(c);
-    if (const Series* series = result.profile.find_series(first.channel_id); series != nullptr) {
-      const std::vector<UncertaintyPart> own = shared_channel_uncertainty(series->channel(), mean);
-      shared.insert(shared.end(), own.begin(), own.end());
-    }
-    if (read_delay.half_width_j > 0.0) shared.push_back(read_delay);
-    for (const UncertaintyPart& part : first.window_terms) {
-      if (!repeats_alike(part.term)) single_window.push_back(part);
-    }
-  }
-  return repeated_band(sums, shared, single_window);
-}
-
 void summarise(GatedResult& result) {
   if (result.repetitions.empty()) return;
   for (std::size_t c = 0; c < result.repetitions.front().channels.size(); ++c) {
@@ -223,9 +187,9 @@ void summarise(GatedResult& result) {
     const std::size_t channel[] = {c};
     result.summary.push_back({result.repetitions.front().channels[c].channel_id, summarize(total),
                               summarize(net), summarize(tail), summarize(net_tail),
-                              band_over_repetitions(result, channel, GatedFigure::kTotal),
-                              band_over_repetitions(result, channel, GatedFigure::kNet),
-                              band_over_repetitions(result, channel, GatedFigure::kNetPlusTail)});
+                              summed_band(result, channel, GatedFigure::kTotal),
+                              summed_band(result, channel, GatedFigure::kNet),
+                              summed_band(result, channel, GatedFigure::kNetPlusTail)});
   }
 }
 
@@ -243,10 +207,41 @@ double figure_of(const ChannelCall& call, GatedFigure figure) {
   return call.total_j;
 }
 
+// The sum per repetition; each channel's terms that repeat alike, for its mean (the source's on
+// the mean figure, the windows' read delay averaged); and the first window's varying terms, which
+// stand in for the spread of a single repetition. The windows' terms are the total's (the
+// baseline's are far smaller: its window is longer).
 EnergyBand summed_band(const GatedResult& result, std::span<const std::size_t> channels,
                        GatedFigure figure) {
   if (result.repetitions.empty()) return repeated_band({}, {}, {});
-  return band_over_repetitions(result, channels, figure);
+  const double n = static_cast<double>(result.repetitions.size());
+  std::vector<double> sums(result.repetitions.size(), 0.0);
+  std::vector<UncertaintyPart> shared;
+  std::vector<UncertaintyPart> single_window;
+  for (const std::size_t c : channels) {
+    double mean = 0.0;
+    UncertaintyPart read_delay{UncertaintyTerm::kReadDelay};
+    for (std::size_t r = 0; r < result.repetitions.size(); ++r) {
+      const ChannelCall& call = result.repetitions[r].channels.at(c);
+      const double value = figure_of(call, figure);
+      sums[r] += value;
+      mean += value / n;
+      for (const UncertaintyPart& part : call.window_terms) {
+        if (part.term == UncertaintyTerm::kReadDelay)
+          read_delay.half_width_j += part.half_width_j / n;
+      }
+    }
+    const ChannelCall& first = result.repetitions.front().channels.at(c);
+    if (const Series* series = result.profile.find_series(first.channel_id); series != nullptr) {
+      const std::vector<UncertaintyPart> own = shared_channel_uncertainty(series->channel(), mean);
+      shared.insert(shared.end(), own.begin(), own.end());
+    }
+    if (read_delay.half_width_j > 0.0) shared.push_back(read_delay);
+    for (const UncertaintyPart& part : first.window_terms) {
+      if (!repeats_alike(part.term)) single_window.push_back(part);
+    }
+  }
+  return repeated_band(sums, shared, single_window);
 }
 
 Result<GatedResult> measure_gated(Monitor& monitor, const MeasuredCall& call, const GatedOptions& o,

@@ -49,6 +49,11 @@ Result<std::string> default_history_path() {
                "FILE, or set one of them)");
 }
 
+Result<std::string> history_path(const std::string& given) {
+  if (!given.empty()) return given;
+  return default_history_path();
+}
+
 Result<std::int64_t> record_run(const std::string& db_path, const Profile& profile,
                                 const std::string& profile_path) {
   JP_TRY(HistoryDb db, HistoryDb::open(db_path));

@@ -131,8 +131,7 @@ CommandRunner add_compare_command(CLI::App& parent) {
       if (!b) return report_error(b.error());
       budget = *b;
     }
-    const Result<std::string> db_path =
-        o->db.empty() ? default_history_path() : Result<std::string>(o->db);
+    const Result<std::string> db_path = history_path(o->db);
     if (!db_path) return report_error(db_path.error());
     const std::string& db = *db_path;
     auto before = load_snapshot(o->before, db);

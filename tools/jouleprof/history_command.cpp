@@ -81,8 +81,7 @@ CommandRunner add_history_command(CLI::App& parent) {
                     {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv},
                     "table, json or csv", /*short_flag=*/true);
   return [o] {
-    const Result<std::string> path =
-        o->db.empty() ? default_history_path() : Result<std::string>(o->db);
+    const Result<std::string> path = history_path(o->db);
     if (!path) return report_error(path.error());
     auto db = HistoryDb::open_existing(*path);
     if (!db) return report_error(db.error());

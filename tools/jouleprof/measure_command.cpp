@@ -213,8 +213,7 @@ int run_gated_command(MeasureArgs& args) {
       return report_error(st.error());
     std::ofstream(std::filesystem::path(args.output) / "measure.json") << to_json(r) << '\n';
     if (!args.no_history) {
-      const Result<std::string> db =
-          args.db.empty() ? default_history_path() : Result<std::string>(args.db);
+      const Result<std::string> db = history_path(args.db);
       const Result<std::int64_t> id =
           db ? record_run(*db, r.profile, profile_path) : Result<std::int64_t>(db.error());
       if (!id) {

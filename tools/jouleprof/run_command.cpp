@@ -166,8 +166,7 @@ Result<RunOptions> options_from_flags(const RunFlags& flags) {
   options.nvtx = flags.nvtx;
   options.output = flags.output;
   if (!flags.no_history) {
-    const Result<std::string> db =
-        flags.db.empty() ? default_history_path() : Result<std::string>(flags.db);
+    const Result<std::string> db = history_path(flags.db);
     if (db) {
       options.history_db = *db;
     } else {
