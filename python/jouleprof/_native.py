@@ -39,7 +39,15 @@ class JouleprofError(RuntimeError):
         self.code = code
 
 
-class Totals(ctypes.Structure):
+class SizedStructure(ctypes.Structure):
+    """A result struct versioned by size (docs/capi.md, "Result structs"): its first field, size,
+    holds sizeof of the struct as this module declares it, so the library writes only those."""
+
+    def __init__(self):
+        super().__init__(size=ctypes.sizeof(type(self)))
+
+
+class Totals(SizedStructure):
     """jp_totals: what one monitored run measured (top-level channels only)."""
 
     _fields_ = [
@@ -52,9 +60,6 @@ class Totals(ctypes.Structure):
         ("energy_high_j", ctypes.c_double),
         ("uncertainty_dominant", ctypes.c_char_p),
     ]
-
-    def __init__(self):
-        super().__init__(size=ctypes.sizeof(Totals))
 
     def __repr__(self):
         return (f"Totals(energy_j={self.energy_j:.6g}, duration_s={self.duration_s:.6g}, "
@@ -88,7 +93,7 @@ class Progress(ctypes.Structure):
     ]
 
 
-class GatedResult(ctypes.Structure):
+class GatedResult(SizedStructure):
     """jp_gated_result: per call, over the repetitions measured (top-level channels summed)."""
 
     _fields_ = [
@@ -108,9 +113,6 @@ class GatedResult(ctypes.Structure):
         ("net_high_j", ctypes.c_double),
         ("uncertainty_dominant", ctypes.c_char_p),
     ]
-
-    def __init__(self):
-        super().__init__(size=ctypes.sizeof(GatedResult))
 
 
 PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(Progress), ctypes.c_void_p)

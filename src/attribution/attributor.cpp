@@ -713,6 +713,7 @@ Status run_candidates(ChannelWork& w, AttributionMethod requested,
   std::vector<attribution::MethodChoice> choices;
   std::vector<attribution::CandidateError> errors;
   std::vector<std::string> dropped;
+  Status first_failure = Status::Ok();
   for (const AttributionMethod method : methods) {
     ChannelWork run = w;
     attribution::MethodChoice candidate{method, std::string(), {}};
@@ -720,6 +721,7 @@ Status run_candidates(ChannelWork& w, AttributionMethod requested,
         !ran) {
       dropped.push_back(
           fmt::format("{} could not run ({})", to_string(method), ran.error().message()));
+      if (first_failure.ok()) first_failure = ran;
       continue;
     }
     // What ran: a regress that declined is an interpolation, compared as one.
@@ -727,7 +729,7 @@ Status run_candidates(ChannelWork& w, AttributionMethod requested,
     choices.push_back(std::move(candidate));
     runs.push_back(std::move(run));
   }
-  if (runs.empty()) return run_method(w, requested, choice, in, options, calibration, idle_w);
+  if (runs.empty()) return first_failure;
   const std::size_t best =
       attribution::pick_smallest_error(errors, w.out.measured_energy_j, choice.reason);
   choice.method = errors[best].method;
