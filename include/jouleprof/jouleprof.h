@@ -63,7 +63,13 @@ enum jp_category {
 };
 
 /* Training passes (= jouleprof::Pass). */
-enum jp_pass { JP_PASS_NONE = 0, JP_PASS_FORWARD = 1, JP_PASS_BACKWARD = 2, JP_PASS_OPTIMIZER = 3 };
+enum jp_pass {
+  JP_PASS_NONE = 0,
+  JP_PASS_FORWARD = 1,
+  JP_PASS_BACKWARD = 2,
+  JP_PASS_OPTIMIZER = 3,
+  JP_PASS_COMMUNICATION = 4 /* collectives and the waiting at them */
+};
 
 /* Interns a name once, up front (thread-safe; takes a lock). '/' in a name adds levels:
  * "encoder/layer_3". Returns JP_INVALID_NAME for a NULL name or when out of memory. */

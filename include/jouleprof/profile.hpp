@@ -26,7 +26,7 @@ namespace jouleprof {
 // 2: packed sample and span columns, typed attribution methods, channel labels (docs/schema.md).
 // 3: 95 % intervals (energy_j_low, energy_j_high) on nodes and channels, and channels'
 // uncertainty terms. Versions 1 and 2 still read (their figures have no interval).
-inline constexpr int kProfileSchemaVersion = 3;
+inline constexpr int kProfileSchemaVersion = 4;
 // The deepest breakdown tree jouleprof builds or reads. Every walk is linear, so this bounds only
 // memory (a few hundred bytes a level); deeper input is refused with an error saying so.
 inline constexpr std::size_t kMaxProfileTreeDepth = 1'000'000;

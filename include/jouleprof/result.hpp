@@ -40,6 +40,7 @@ enum class ErrorSubject : std::uint8_t {
   kNoSpans,         // there is nothing to attribute to
   kChannelDevices,  // no span received energy: the channels are on other devices than the tracks
   kCommandStart,    // the command to measure could not be started
+  kNotAProfile,     // a JSON document that is not a jouleprof profile (another schema, none)
 };
 
 class [[nodiscard]] Error {

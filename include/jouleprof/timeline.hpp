@@ -29,7 +29,15 @@ enum class SpanCategory : std::uint8_t {
   kMemory = 8,  // memcpy / memset
 };
 
-enum class Pass : std::uint8_t { kNone = 0, kForward = 1, kBackward = 2, kOptimizer = 3 };
+// kCommunication: collectives (all-reduce, broadcast, ...) and the waiting at them
+// (timeline/collectives.hpp).
+enum class Pass : std::uint8_t {
+  kNone = 0,
+  kForward = 1,
+  kBackward = 2,
+  kOptimizer = 3,
+  kCommunication = 4
+};
 
 enum class TrackKind : std::uint8_t { kCpuThread = 0, kGpuStream = 1, kProcess = 2 };
 

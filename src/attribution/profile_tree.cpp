@@ -150,6 +150,8 @@ std::string_view pass_node_name(Pass pass) {
       return "[backward]";
     case Pass::kOptimizer:
       return "[optimizer]";
+    case Pass::kCommunication:
+      return "[communication]";
     case Pass::kNone:
       break;
   }
@@ -244,6 +246,21 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
     std::size_t node = 0;
   };
   std::vector<LastLookup> last_by_name(timeline.names().size());
+  // The span whose node a span's node hangs under: its parent's, except for a collective
+  // (timeline/collectives.hpp), which goes under its step, or the innermost region outside every
+  // training pass, so that communication never lands under the module whose gradient hook
+  // started it.
+  const auto tree_parent = [&](std::uint32_t span) {
+    const std::uint32_t parent = all[span].parent;
+    if (!inputs.split_passes || all[span].pass != Pass::kCommunication || parent == kNoIndex ||
+        all[parent].pass == Pass::kCommunication) {
+      return parent;
+    }
+    for (std::uint32_t p = parent; p != kNoIndex && p != root_span; p = all[p].parent) {
+      if (all[p].category == SpanCategory::kStep || all[p].pass == Pass::kNone) return p;
+    }
+    return root_span;
+  };
   const auto resolve = [&](std::uint32_t span) {
     chain.clear();
     for (std::uint32_t s = span; s != kNoIndex && node_of[s] == kUnresolved; s = all[s].parent) {
@@ -259,20 +276,25 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
       }
       std::size_t parent_node = 0;
       Pass parent_pass = Pass::kNone;
-      if (sp.parent != kNoIndex && node_of[sp.parent] != kUnresolved) {
-        parent_node = node_of[sp.parent];
-        parent_pass = all[sp.parent].pass;
+      const std::uint32_t above = tree_parent(s);
+      if (above != kNoIndex && node_of[above] != kUnresolved) {
+        parent_node = node_of[above];
+        parent_pass = all[above].pass;
       }
       // Spans with the same parent node, name and passes land on the same node: look it up once.
-      const std::uint64_t key = (static_cast<std::uint64_t>(parent_node) << 36) |
-                                (static_cast<std::uint64_t>(parent_pass) << 34) |
-                                (static_cast<std::uint64_t>(sp.pass) << 32) | sp.name;
+      // Three bits a pass (five passes), 26 for the parent node: a tree of more nodes looks the
+      // rest up without the cache.
+      const bool cached = parent_node < (std::size_t{1} << 26);
+      const std::uint64_t key = cached ? (static_cast<std::uint64_t>(parent_node) << 38) |
+                                             (static_cast<std::uint64_t>(parent_pass) << 35) |
+                                             (static_cast<std::uint64_t>(sp.pass) << 32) | sp.name
+                                       : ~std::uint64_t{0};
       LastLookup& last = last_by_name[sp.name];
-      if (last.key == key) {
+      if (cached && last.key == key) {
         node_of[s] = last.node;
         continue;
       }
-      if (auto hit = node_cache.find(key); hit != node_cache.end()) {
+      if (auto hit = node_cache.find(key); cached && hit != node_cache.end()) {
         node_of[s] = hit->second;
         last = LastLookup{key, hit->second};
         continue;
@@ -293,6 +315,7 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
       }
       tree[parent_node].category = sp.category;
       node_of[s] = parent_node;
+      if (!cached) continue;
       node_cache.emplace(key, parent_node);
       last = LastLookup{key, parent_node};
     }
@@ -307,7 +330,7 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
   // A span's time counts at its node and every node above it up to its parent span's node (whose
   // own span already covers it), or up to the root.
   const auto add_inclusive_time = [&](std::uint32_t span) {
-    const std::uint32_t parent = all[span].parent;
+    const std::uint32_t parent = tree_parent(span);
     const std::size_t stop = parent != kNoIndex && parent < all.size() && span != root_span &&
                                      node_of[parent] != kUnresolved
                                  ? node_of[parent]

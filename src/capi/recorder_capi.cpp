@@ -23,7 +23,8 @@ SpanCategory category_from_c(int category) noexcept {
 }
 
 Pass pass_from_c(int pass) noexcept {
-  return pass >= JP_PASS_NONE && pass <= JP_PASS_OPTIMIZER ? static_cast<Pass>(pass) : Pass::kNone;
+  return pass >= JP_PASS_NONE && pass <= JP_PASS_COMMUNICATION ? static_cast<Pass>(pass)
+                                                               : Pass::kNone;
 }
 
 // Imported spans keep their tracks, named apart from the recorder's own thread tracks.

@@ -76,6 +76,8 @@ enum SpanColumn : std::size_t {
   kSpanCategoryAndPass,
   kSpanColumns
 };
+// The pass's bits in the packed category-and-pass column: 3 since version 4 (five passes).
+constexpr unsigned kPassBits = 3;
 
 json packed_block(std::size_t count, const PackedColumnsWriter& columns) {
   return json{{"count", count}, {"data", columns.finish()}, {"encoding", kPackedColumnsEncoding}};
@@ -154,8 +156,9 @@ json spans_to_json(const Timeline& t, ProfileArrays arrays) {
       columns.put_unsigned(kSpanParent, packed_parent(i, s.parent));
       columns.put_unsigned(kSpanAttributes,
                            s.attributes == kNoIndex ? 0 : std::uint64_t{s.attributes} + 1);
-      columns.put_unsigned(kSpanCategoryAndPass, (static_cast<std::uint64_t>(s.category) << 2) |
-                                                     static_cast<std::uint64_t>(s.pass));
+      columns.put_unsigned(kSpanCategoryAndPass,
+                           (static_cast<std::uint64_t>(s.category) << kPassBits) |
+                               static_cast<std::uint64_t>(s.pass));
       previous = s.begin_ns;
     }
     return packed_block(spans.size(), columns);
@@ -677,7 +680,7 @@ class TreeReader {
     JP_TRY(n.name, f_.get<std::string>(j, "name", where));
     JP_TRY(n.category,
            f_.named<SpanCategory>(j, "category", where, parse_by_name<SpanCategory, 9>));
-    JP_TRY(n.pass, f_.named<Pass>(j, "pass", where, parse_by_name<Pass, 4>));
+    JP_TRY(n.pass, f_.named<Pass>(j, "pass", where, parse_by_name<Pass, 5>));
     JP_TRY(n.energy_j, f_.get<double>(j, "energy_j", where));
     JP_TRY(n.self_energy_j, f_.get<double>(j, "self_energy_j", where));
     JP_TRY(n.static_energy_j, f_.optional<double>(j, "static_energy_j", where));
@@ -728,7 +731,7 @@ Status add_checked_span(const JsonFields& f, Timeline& t, const Span& s, std::si
 
 bool set_category_and_pass(Span& s, std::int64_t category, std::int64_t pass) {
   if (category < 0 || category > static_cast<int>(SpanCategory::kMemory) || pass < 0 ||
-      pass > static_cast<int>(Pass::kOptimizer)) {
+      pass > static_cast<int>(Pass::kCommunication)) {
     return false;
   }
   s.category = static_cast<SpanCategory>(category);
@@ -736,7 +739,8 @@ bool set_category_and_pass(Span& s, std::int64_t category, std::int64_t pass) {
   return true;
 }
 
-Status read_packed_spans(const JsonFields& f, const json& j, Timeline& t) {
+Status read_packed_spans(const JsonFields& f, const json& j, Timeline& t, int schema_version) {
+  const int pass_bits = schema_version >= 4 ? kPassBits : 2;  // 2 bits before [communication]
   const std::string field = "timeline.spans";
   std::uint64_t rows = 0;
   JP_TRY(PackedColumnsReader reader, open_packed(f, j, {kSpanColumns, 0, 0}, rows, field));
@@ -777,8 +781,8 @@ Status read_packed_spans(const JsonFields& f, const json& j, Timeline& t) {
       }
       s.parent = static_cast<std::uint32_t>(parent_index);
     }
-    if (!set_category_and_pass(s, static_cast<std::int64_t>(kind >> 2),
-                               static_cast<std::int64_t>(kind & 3))) {
+    if (!set_category_and_pass(s, static_cast<std::int64_t>(kind >> pass_bits),
+                               static_cast<std::int64_t>(kind & ((1U << pass_bits) - 1)))) {
       return f.error(at(), "has an unknown category or pass");
     }
     JP_RETURN_IF_ERROR(add_checked_span(f, t, s, rows, at));
@@ -845,8 +849,8 @@ Status read_attributes(const JsonFields& f, const json& attributes, Timeline& t)
   return Status::Ok();
 }
 
-Status read_spans(const JsonFields& f, const json& spans, Timeline& t) {
-  if (spans.is_object()) return read_packed_spans(f, spans, t);
+Status read_spans(const JsonFields& f, const json& spans, Timeline& t, int schema_version) {
+  if (spans.is_object()) return read_packed_spans(f, spans, t, schema_version);
   if (!spans.is_array()) {
     return f.error("timeline.spans", "is not an array (" + json_brief(spans) + ")");
   }
@@ -881,7 +885,7 @@ Status read_spans(const JsonFields& f, const json& spans, Timeline& t) {
   return Status::Ok();
 }
 
-Result<Timeline> timeline_from_json(const JsonFields& f, const json& j) {
+Result<Timeline> timeline_from_json(const JsonFields& f, const json& j, int schema_version) {
   const char* where = "timeline";
   Timeline t;
   JP_TRY(const json* names, f.array(j, "names", where));
@@ -908,7 +912,7 @@ Result<Timeline> timeline_from_json(const JsonFields& f, const json& j) {
   JP_TRY(const json* attributes, f.member(j, "attributes", where));
   JP_RETURN_IF_ERROR(read_attributes(f, *attributes, t));
   JP_TRY(const json* spans, f.member(j, "spans", where));
-  JP_RETURN_IF_ERROR(read_spans(f, *spans, t));
+  JP_RETURN_IF_ERROR(read_spans(f, *spans, t, schema_version));
   if (const std::optional<std::uint32_t> cycle = t.find_parent_cycle()) {
     return f.error(fmt::format("timeline.spans[{}]", *cycle),
                    "is its own ancestor (the parent indices form a cycle)");
@@ -1019,9 +1023,12 @@ Result<EpochSummary> epoch_from_json(const JsonFields& f, const json& j, std::si
 
 Result<Profile> from_json(const JsonFields& f, const json& j) {
   Profile p;
-  JP_TRY(const std::string schema, f.get<std::string>(j, "schema", "profile"));
-  if (schema != "jouleprof.profile") {
-    return f.error("profile.schema", "is not 'jouleprof.profile'");
+  // Another document (a run's spans.json beside its profile) is told apart from a broken profile.
+  Result<std::string> schema = f.get<std::string>(j, "schema", "profile");
+  if (!schema || *schema != "jouleprof.profile") {
+    const Error e =
+        schema ? f.error("profile.schema", "is not 'jouleprof.profile'") : schema.error();
+    return Error(e.code(), e.message(), ErrorSubject::kNotAProfile);
   }
   JP_TRY(p.schema_version, f.get<int>(j, "schema_version", "profile"));
   if (p.schema_version > kProfileSchemaVersion) {
@@ -1043,7 +1050,7 @@ Result<Profile> from_json(const JsonFields& f, const json& j) {
     p.channels.push_back(std::move(s));
   }
   JP_TRY(const json* timeline, f.member(j, "timeline", "profile"));
-  JP_TRY(p.timeline, timeline_from_json(f, *timeline));
+  JP_TRY(p.timeline, timeline_from_json(f, *timeline, p.schema_version));
   if (const auto tree = j.find("tree"); tree != j.end() && !tree->is_null()) {
     JP_TRY(p.tree, TreeReader(f).read(*tree));
   }

@@ -14,8 +14,8 @@ std::string_view to_string(SpanCategory c) {
 }
 
 std::string_view to_string(Pass p) {
-  static constexpr std::array<std::string_view, 4> kNames{"none", "forward", "backward",
-                                                          "optimizer"};
+  static constexpr std::array<std::string_view, 5> kNames{"none", "forward", "backward",
+                                                          "optimizer", "communication"};
   const auto i = static_cast<std::size_t>(p);
   return i < kNames.size() ? kNames[i] : "unknown";
 }

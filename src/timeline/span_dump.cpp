@@ -161,7 +161,7 @@ Status read_spans(const Reader& r, simdjson::dom::object root, Timeline& t) {
     if (v[5] != -1 && !index_in(v[5], t.attributes().size()))
       return r.bad(at + "[5]", std::to_string(v[5]), "no such attribute set");
     if (!index_in(v[6], 9)) return r.bad(at + "[6]", std::to_string(v[6]), "category must be 0..8");
-    if (!index_in(v[7], 4)) return r.bad(at + "[7]", std::to_string(v[7]), "pass must be 0..3");
+    if (!index_in(v[7], 5)) return r.bad(at + "[7]", std::to_string(v[7]), "pass must be 0..4");
     Span s;
     s.begin_ns = v[0];
     s.end_ns = v[1];

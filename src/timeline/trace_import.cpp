@@ -17,6 +17,7 @@
 #include "timeline/backward_links.hpp"
 #include "timeline/chrome_trace_reader.hpp"
 #include "timeline/chunked_vector.hpp"
+#include "timeline/collectives.hpp"
 #include "timeline/containment.hpp"
 #include "timeline/span_dump_parse.hpp"
 #include "timeline/string_arena.hpp"
@@ -819,6 +820,7 @@ Result<TraceImport> TraceBuilder::finish(const timeline::ChromeTraceHeader& head
   classify_tracks(out.format);
   link_flows();
   place_spans(out);
+  timeline::mark_collectives(timeline_);
   for (std::size_t t = 0; t < open_.size(); ++t) {
     if (!open_[t].empty()) {
       warnings_.push_back(fmt::format("{} B event(s) on track {} never ended and were left out",

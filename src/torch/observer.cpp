@@ -588,6 +588,7 @@ NameId pass_name(Pass pass) {
   static const NameId forward = intern_name("forward");
   static const NameId backward = intern_name("backward");
   static const NameId optimizer = intern_name("optimizer");
+  static const NameId communication = intern_name("communication");
   static const NameId none = intern_name("step");
   switch (pass) {
     case Pass::kForward:
@@ -596,6 +597,8 @@ NameId pass_name(Pass pass) {
       return backward;
     case Pass::kOptimizer:
       return optimizer;
+    case Pass::kCommunication:
+      return communication;
     case Pass::kNone:
       return none;
   }

@@ -193,6 +193,44 @@ TEST(Attributor, ChildrenCarveTheirTimeOutOfTheParent) {
   EXPECT_NEAR(op->mean_power_w(), 100.0, 1e-6);
 }
 
+// A collective goes in a [communication] node under its step, never under the module whose
+// gradient hook started it; its time is counted once, and its own time stays carved out of the
+// hook's.
+TEST(Attributor, CollectivesGoUnderTheirStepInACommunicationNode) {
+  Timeline tl;
+  const auto main = tl.add_track(Track{TrackKind::kCpuThread, "thread 1", "cpu0"});
+  const auto gloo = tl.add_track(Track{TrackKind::kCpuThread, "thread 2", "cpu0"});
+  const auto step = tl.add_span(
+      Span{0, 100 * kNsPerMs, main, tl.intern("step"), kNoIndex, kNoIndex, SpanCategory::kStep});
+  const auto hook =
+      tl.add_span(Span{40 * kNsPerMs, 60 * kNsPerMs, main, tl.intern("module.fc/AccumulateGrad"),
+                       step, kNoIndex, SpanCategory::kOp, Pass::kBackward});
+  tl.add_span(Span{45 * kNsPerMs, 50 * kNsPerMs, main, tl.intern("c10d::allreduce_"), hook,
+                   kNoIndex, SpanCategory::kOp, Pass::kCommunication});
+  tl.add_span(Span{50 * kNsPerMs, 80 * kNsPerMs, gloo, tl.intern("gloo:all_reduce"), step, kNoIndex,
+                   SpanCategory::kRegion, Pass::kCommunication});
+  std::vector<Series> series;
+  series.push_back(counter("c", "cpu0", kNsPerMs, 100 * kNsPerMs, 50.0));
+  auto r = attribute(series, tl, AttributionOptions{});
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  const ProfileNode* step_node = r->tree.child("step");
+  ASSERT_NE(step_node, nullptr);
+  EXPECT_EQ(step_node->time_ns, 100 * kNsPerMs);
+  const ProfileNode* communication = step_node->child("[communication]");
+  ASSERT_NE(communication, nullptr);
+  EXPECT_EQ(communication->pass, Pass::kCommunication);
+  ASSERT_NE(communication->child("c10d::allreduce_"), nullptr);
+  ASSERT_NE(communication->child("gloo:all_reduce"), nullptr);
+  EXPECT_EQ(communication->time_ns, 35 * kNsPerMs);
+  const ProfileNode* hook_node = step_node->child("[backward]")->child("module.fc");
+  ASSERT_NE(hook_node, nullptr);
+  const ProfileNode* accumulate = hook_node->child("AccumulateGrad");
+  ASSERT_NE(accumulate, nullptr);
+  EXPECT_TRUE(accumulate->children.empty());
+  EXPECT_EQ(accumulate->self_time_ns, 15 * kNsPerMs);
+  EXPECT_NEAR(r->tree.energy_j, 5.0, 1e-9);
+}
+
 TEST(Attributor, HoldUsesThePreviousReadingOnHalfOpenIntervals) {
   // Power 10 W for 10 ms, then 30 W: a counter updated every 10 ms.
   Series s(Channel{"c", "test", "cpu0", "package", ChannelKind::kEnergyCounter,

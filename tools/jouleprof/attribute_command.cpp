@@ -72,6 +72,7 @@ int report_attribution_error(const Error& e) {
     case ErrorSubject::kUnspecified:
     case ErrorSubject::kNoSpans:
     case ErrorSubject::kCommandStart:
+    case ErrorSubject::kNotAProfile:
       break;
   }
   return report_error(e);
