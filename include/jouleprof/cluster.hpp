@@ -37,6 +37,11 @@ ClusterIdentity detect_cluster_identity(const EnvLookup& env = {});
 // `profile.warnings` by the caller (they are returned in the identity).
 void apply_cluster_identity(const ClusterIdentity& identity, RunMetadata& meta);
 
+// What every front end that records a run calls when it ends (`run`, the C API and Python
+// monitors, the libtorch `profile`): apply_cluster_identity of the environment's identity, its
+// warnings added to the profile's.
+void record_cluster_identity(Profile& profile, const EnvLookup& env = {});
+
 // Combines per-rank profiles of one job into one cluster profile (meta.kind "merge"):
 //  - every channel, series and summary is kept, its id prefixed "r<rank>@<host>/" (device too),
 //    so nothing is added twice and each rank's channels stay visible;

@@ -11,6 +11,7 @@
 #include "capi/json_options.hpp"
 #include "capi/last_error.hpp"
 #include "capi/sized_struct.hpp"
+#include "jouleprof/cluster.hpp"
 #include "jouleprof/jouleprof.h"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/observed_processes.hpp"
@@ -105,6 +106,7 @@ Result<std::unique_ptr<jp_monitor>> start_monitor(const char* sources, const cha
 jp_status stop_monitor(std::unique_ptr<jp_monitor> handle, const char* profile_path,
                        jp_totals* out_totals) {
   jouleprof::Profile profile = handle->monitor->stop();
+  jouleprof::record_cluster_identity(profile);
   if (handle->record_spans) {
     jouleprof::Recorder& recorder = jouleprof::Recorder::global();
     recorder.stop();

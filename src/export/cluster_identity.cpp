@@ -85,4 +85,11 @@ void apply_cluster_identity(const ClusterIdentity& identity, RunMetadata& meta) 
   if (identity.node_rank) meta.options.cluster.node_rank = identity.node_rank;
 }
 
+void record_cluster_identity(Profile& profile, const EnvLookup& env) {
+  const ClusterIdentity identity = detect_cluster_identity(env);
+  apply_cluster_identity(identity, profile.meta);
+  profile.warnings.insert(profile.warnings.end(), identity.warnings.begin(),
+                          identity.warnings.end());
+}
+
 }  // namespace jouleprof

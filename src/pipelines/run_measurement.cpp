@@ -206,7 +206,7 @@ Result<RunMeasurement> measure_run(const RunOptions& options) {
   }
   RunMeasurement run{std::move(measured).value(), std::move(files)};
   Profile& profile = run.measurement.profile;
-  apply_cluster_identity(detect_cluster_identity(), profile.meta);
+  record_cluster_identity(profile);
   if (epochs) {
     report_epochs(epochs->poll(profile.series, profile.meta.begin_ns));  // after the last tick
     fs::remove(epoch_file);

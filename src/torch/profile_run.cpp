@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "jouleprof/cluster.hpp"
 #include "jouleprof/device_names.hpp"
 #include "jouleprof/recorder.hpp"
 #include "jouleprof/torch_profile.hpp"
@@ -98,6 +99,7 @@ Result<TorchProfile> profile_workload(Workload& workload, const TorchProfileOpti
   result.step_time_ns = (end_ns - begin_ns) / options.steps;
   Profile& profile = result.profile;
   profile.meta.kind = "profile";
+  record_cluster_identity(profile);
   profile.meta.command = {workload.description()};
   profile.meta.options.torch.steps = options.steps;
   profile.meta.options.torch.warmup = options.warmup;
