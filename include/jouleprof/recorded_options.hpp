@@ -62,6 +62,12 @@ struct RecordedOptions {
     std::map<std::string, TimeNs> offset_ns;      // merge.offset_ns.<label>: its clock shift
     std::map<std::string, double> rank_energy_j;  // merge.rank_energy_j.<label>, 9 digits
     std::map<std::string, double> host_energy_j;  // merge.host_energy_j.<host>, 9 digits
+    // A rank's steps, their time and the part of it spent in collectives ([communication] under
+    // its steps: transfer and waiting), 9 digits.
+    std::map<std::string, std::uint64_t> steps;            // merge.steps.<label>
+    std::map<std::string, double> step_time_s;             // merge.step_time_s.<label>
+    std::map<std::string, double> communication_time_s;    // merge.communication_time_s.<label>
+    std::map<std::string, double> communication_energy_j;  // merge.communication_energy_j.<label>
   };
   struct Process {
     std::optional<std::string> observed;      // process.observed: who the figures are of

@@ -135,6 +135,10 @@ void visit_entries(Options& o, Visitor& v) {
   v.family("merge.offset_ns.", o.merge.offset_ns, kInteger<TimeNs>);
   v.family("merge.rank_energy_j.", o.merge.rank_energy_j, kNineDigits);
   v.family("merge.host_energy_j.", o.merge.host_energy_j, kNineDigits);
+  v.family("merge.steps.", o.merge.steps, kInteger<std::uint64_t>);
+  v.family("merge.step_time_s.", o.merge.step_time_s, kNineDigits);
+  v.family("merge.communication_time_s.", o.merge.communication_time_s, kNineDigits);
+  v.family("merge.communication_energy_j.", o.merge.communication_energy_j, kNineDigits);
   v.entry("process.observed", o.process.observed, kText);
   v.entry("process.static_share", o.process.static_share,
           NameCodec<StaticShare>{static_share_from_string});

@@ -5,11 +5,15 @@
 #include <map>
 #include <set>
 
+#include "export/rank_shares.hpp"
 #include "jouleprof/cluster.hpp"
 #include "jouleprof/history.hpp"
 
 namespace jouleprof {
 namespace {
+
+constexpr std::string_view kCommunicationNode = "[communication]";
+constexpr std::string_view kOtherProcessesNode = "[other processes]";
 
 // Least direct wins when ranks disagree: a merged figure is only as direct as its weakest part.
 int directness(Provenance p) {
@@ -32,6 +36,46 @@ ProfileNode relabelled(const ProfileNode& tree, const std::string& prefix) {
     n.energy_by_channel_j = prefixed(n.energy_by_channel_j, prefix);
   });
   return out;
+}
+
+// A rank's tree brought to its share of the host (export/rank_shares.hpp): every energy figure
+// times `factor`; times and calls stay.
+void scale_energies(ProfileNode& tree, double factor) {
+  walk_tree(tree, [&](ProfileNode& n, int) {
+    n.energy_j *= factor;
+    n.self_energy_j *= factor;
+    if (n.static_energy_j) *n.static_energy_j *= factor;
+    if (n.dynamic_energy_j) *n.dynamic_energy_j *= factor;
+    if (n.band) {
+      n.band->low_j *= factor;
+      n.band->high_j *= factor;
+    }
+    for (auto& [id, j] : n.energy_by_channel_j) j *= factor;
+  });
+}
+
+// A rank's steps and the part of them spent in collectives: each step node's [communication]
+// child (the collectives of its spans, attribution/profile_tree.cpp).
+struct StepCommunication {
+  std::uint64_t steps = 0;
+  double step_time_s = 0.0;
+  double communication_time_s = 0.0;
+  double communication_energy_j = 0.0;
+};
+
+StepCommunication step_communication(const ProfileNode& tree) {
+  StepCommunication figures;
+  walk_tree(tree, [&](const ProfileNode& n, int) {
+    if (n.category != SpanCategory::kStep) return true;
+    figures.steps += n.calls;
+    figures.step_time_s += static_cast<double>(n.time_ns) * 1e-9;
+    if (const ProfileNode* c = n.child(kCommunicationNode)) {
+      figures.communication_time_s += static_cast<double>(c->time_ns) * 1e-9;
+      figures.communication_energy_j += c->energy_j;
+    }
+    return false;  // steps do not nest
+  });
+  return figures;
 }
 
 void add_figures(ProfileNode& into, const ProfileNode& from, const std::string& prefix,
@@ -92,6 +136,20 @@ void merge_node(ProfileNode& into, const ProfileNode& from, const std::string& p
   }
 }
 
+// A node of energy that belongs to no rank's tree, at the root of the merged one.
+void add_remainder_node(ProfileNode& root, std::string_view name, double energy_j) {
+  if (energy_j <= 0.0) return;
+  ProfileNode node;
+  node.name = std::string(name);
+  node.energy_j = energy_j;
+  node.self_energy_j = energy_j;
+  node.provenance = root.provenance;
+  root.energy_j += energy_j;
+  root.static_energy_j.reset();
+  root.dynamic_energy_j.reset();
+  root.children.push_back(std::move(node));
+}
+
 // The offset that moves a time on `p`'s monotonic axis onto `first`'s, through the realtime
 // anchors.
 std::optional<TimeNs> clock_offset_ns(const Profile& first, const Profile& p) {
@@ -106,8 +164,30 @@ struct HostCopies {
   std::map<std::string, std::string> host_of_channel;  // merged channel id -> host
   // host -> original channel id -> the merged id of the first rank on that host reporting it
   std::map<std::string, std::map<std::string, std::string>> first_copy;
-  std::map<std::string, std::set<std::string>> shared_channels;  // host -> channel ids seen twice
 };
+
+// The first copy of a counter that several ranks on one host read stands for the host's counter:
+// its observed processes are every rank's (the copies keep their own rank's).
+void add_observed_share(Profile& merged, const std::string& first_copy,
+                        const ProcessFigures& rank) {
+  for (ChannelSummary& c : merged.channels) {
+    if (c.channel_id != first_copy) continue;
+    if (!c.process) {
+      c.process = rank;
+    } else {
+      ProcessFigures& host = *c.process;
+      host.energy_j += rank.energy_j;
+      host.dynamic_energy_j = host.dynamic_energy_j && rank.dynamic_energy_j
+                                  ? std::optional(*host.dynamic_energy_j + *rank.dynamic_energy_j)
+                                  : std::nullopt;
+      if (host.rule != rank.rule) host.rule += "+" + rank.rule;
+    }
+    // Each rank counted the others among the "other processes": that share no longer holds.
+    c.process->others_activity_share.reset();
+    c.process->share = c.energy_j != 0.0 ? c.process->energy_j / c.energy_j : 0.0;
+    return;
+  }
+}
 
 // One rank's series, summaries, records and warnings, renamed under its prefix and shifted onto
 // the first profile's clock.
@@ -124,7 +204,6 @@ Status append_channels(const Profile& p, const std::string& prefix, const std::s
     auto [copy, first_on_host] = copies.first_copy[host].try_emplace(original, c.id);
     if (!first_on_host && c.parent_id.empty()) {
       c.parent_id = copy->second;
-      copies.shared_channels[host].insert(original);
     }
     Series out(std::move(c));
     for (std::size_t k = 0; k < s.size(); ++k) {
@@ -134,8 +213,12 @@ Status append_channels(const Profile& p, const std::string& prefix, const std::s
     merged.series.push_back(std::move(out));
   }
   for (ChannelSummary c : p.channels) {
+    const std::string original = c.channel_id;
     c.channel_id = prefix + c.channel_id;
     copies.host_of_channel[c.channel_id] = host;
+    const std::string& first =
+        copies.first_copy[host].try_emplace(original, c.channel_id).first->second;
+    if (first != c.channel_id && c.process) add_observed_share(merged, first, *c.process);
     merged.channels.push_back(std::move(c));
   }
   for (AttributionRecord a : p.attribution) {
@@ -199,6 +282,8 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
   m.world_size = static_cast<int>(profiles.size());
   m.options.merge.ranks = profiles.size();
 
+  std::vector<cluster::RankClaim> claims;
+  std::vector<std::string> prefixes;
   std::map<std::pair<int, std::string>, std::size_t> seen;
   std::set<std::string> hosts;
   std::map<std::string, double> host_energy_j;
@@ -237,22 +322,13 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
     }
     if (p.meta.exit_code && (!m.exit_code || *m.exit_code == 0)) m.exit_code = p.meta.exit_code;
     m.partial = m.partial || p.meta.partial;
-    m.options.merge.rank_energy_j[label] = energy_total_of(p);
+    claims.push_back({label, host, energy_total_of(p), p.total_process_energy_j()});
+    prefixes.push_back(prefix);
+    // A profile without channels (a tree alone) brings its host its own total.
+    if (p.channels.empty()) host_energy_j[host] += energy_total_of(p);
 
     JP_RETURN_IF_ERROR(append_channels(p, prefix, host, shift, copies, merged));
     JP_RETURN_IF_ERROR(append_timeline(p, origin(i), prefix, shift, merged.timeline));
-
-    // Tree.
-    if (p.tree) {
-      if (!merged.tree) {
-        merged.tree = relabelled(*p.tree, prefix);
-      } else {
-        merge_node(*merged.tree, *p.tree, prefix, merged.tree->name, mixed);
-      }
-    } else {
-      merged.warnings.push_back(origin(i) +
-                                ": no breakdown tree; its energy is in the totals only");
-    }
   }
   std::string host_list;
   for (const std::string& h : hosts) host_list += (host_list.empty() ? "" : ",") + h;
@@ -263,14 +339,50 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
     host_energy_j[copies.host_of_channel[c.channel_id]] += c.energy_j;
   }
   m.options.merge.host_energy_j = host_energy_j;
-  for (const auto& [host, ids] : copies.shared_channels) {
-    std::string list;
-    for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
-    merged.warnings.push_back(
-        "several ranks on " + host + " report the same channels (" + list +
-        "): counted once in the totals, but each of their trees holds that energy, so the "
-        "merged tree over-counts it; profile one rank per node or give each rank its own "
-        "devices");
+
+  // Trees, each brought to its rank's share of its host; the rest of each host's energy is
+  // [other processes], so the tree sums to the headline total.
+  cluster::HostDivision division = cluster::divide_host_energy(claims, host_energy_j);
+  merged.warnings.insert(merged.warnings.end(), division.warnings.begin(), division.warnings.end());
+  double untraced_j = 0.0;
+  for (std::size_t i = 0; i < profiles.size(); ++i) {
+    const std::string& label = claims[i].label;
+    const double rank_j = division.rank_j[i];
+    m.options.merge.rank_energy_j[label] = rank_j;
+    const std::optional<ProfileNode>& tree = profiles[i].tree;
+    if (!tree) {
+      merged.warnings.push_back(origin(i) +
+                                ": no breakdown tree; its energy is under [ranks without a tree]");
+      untraced_j += rank_j;
+      continue;
+    }
+    ProfileNode rank_tree = *tree;
+    if (tree->energy_j != 0.0) {
+      scale_energies(rank_tree, rank_j / tree->energy_j);
+    } else if (rank_j != 0.0) {
+      merged.warnings.push_back(origin(i) + ": its tree holds 0 J, so its share (" +
+                                fmt::format("{:.6g}", rank_j) + " J) is in no node below the root");
+    }
+    const StepCommunication steps = step_communication(rank_tree);
+    if (steps.steps > 0) {
+      m.options.merge.steps[label] = steps.steps;
+      m.options.merge.step_time_s[label] = steps.step_time_s;
+      m.options.merge.communication_time_s[label] = steps.communication_time_s;
+      m.options.merge.communication_energy_j[label] = steps.communication_energy_j;
+    }
+    if (!merged.tree) {
+      merged.tree = relabelled(rank_tree, prefixes[i]);
+    } else {
+      merge_node(*merged.tree, rank_tree, prefixes[i], merged.tree->name, mixed);
+    }
+  }
+  if (merged.tree) {
+    double others_j = 0.0;
+    for (const auto& [host, j] : division.others_j) others_j += j;
+    add_remainder_node(*merged.tree, kOtherProcessesNode, others_j);
+    add_remainder_node(*merged.tree, "[ranks without a tree]", untraced_j);
+    // The root is the headline total: the channels' interval is its interval.
+    if (merged.total_energy_band()) merged.tree->band = merged.total_energy_band();
   }
   for (const std::string& path : mixed) {
     merged.warnings.push_back("node " + path +

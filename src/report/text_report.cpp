@@ -10,6 +10,7 @@
 #include <set>
 
 #include "core/control_escapes.hpp"
+#include "core/parse.hpp"
 #include "core/quantity_text.hpp"
 #include "jouleprof/attribution.hpp"
 #include "jouleprof/channel_summary.hpp"
@@ -385,6 +386,46 @@ void write_epochs(const Profile& p, const TextViewOptions& o, const TextLayout& 
                            {true, true, true, true, true});
 }
 
+// ---- ranks of a merged profile
+
+// Each rank's share of its host, and how much of its steps it spent in collectives
+// (docs/cluster.md, "Communication and waiting"). The rank that waits least is the one the others
+// wait for.
+void write_ranks(const Profile& p, const TextLayout& l, std::string& out) {
+  const RecordedOptions::Merge& m = p.meta.options.merge;
+  if (m.rank_energy_j.size() < 2) return;
+  double least_wait_s = -1.0;
+  for (const auto& [label, wait_s] : m.communication_time_s)
+    least_wait_s = least_wait_s < 0.0 ? wait_s : std::min(least_wait_s, wait_s);
+  const auto time_text = [](double s) { return format_duration(static_cast<TimeNs>(s * 1e9)); };
+  std::vector<std::pair<int, std::vector<std::string>>> rows;  // by rank number
+  for (const auto& [label, energy_j] : m.rank_energy_j) {
+    std::vector<std::string> row{label.substr(1), format_energy(energy_j)};
+    const auto steps = m.steps.find(label);
+    if (steps != m.steps.end()) {
+      const double step_s = m.step_time_s.at(label);
+      const double wait_s = m.communication_time_s.at(label);
+      row.insert(row.end(), {std::to_string(steps->second), time_text(step_s), time_text(wait_s),
+                             step_s > 0.0 ? fmt::format("{:.1f} %", 100.0 * wait_s / step_s) : "",
+                             format_energy(m.communication_energy_j.at(label)),
+                             time_text(wait_s - least_wait_s)});
+    }
+    rows.emplace_back(to_integer<int>(label.substr(1)).value_or(0), std::move(row));
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::vector<std::string>> cells;
+  for (auto& [rank, row] : rows) cells.push_back(std::move(row));
+  out += "\n" + paragraph(
+                    "ranks (energy: the rank's processes' share of its host; wait: its steps' "
+                    "time in collectives; beyond least: the wait more than the rank that waited "
+                    "least, which the others waited for):",
+                    l, "", "  ");
+  out += format_text_table(
+      {"rank", "energy", "steps", "step time", "wait", "of steps", "wait energy", "beyond least"},
+      cells, {true, true, true, true, true, true, true, true});
+}
+
 // ---- top operators
 
 void write_top_operators(const ProfileNode& tree, std::size_t n, const TextLayout& l,
@@ -679,6 +720,7 @@ Result<std::string> write_text(const Profile& profile, const ReportOptions& opti
   if (o.headline) write_headline(profile, o, l, out);
   if (o.channels) write_channels(profile, o, l, out);
   if (o.epochs) write_epochs(profile, o, l, out);
+  if (o.channels) write_ranks(profile, l, out);
   if (o.tree) {
     if (profile.tree && o.top_operators > 0) {
       write_top_operators(*profile.tree, o.top_operators, l, out);

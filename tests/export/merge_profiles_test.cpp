@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "jouleprof/cluster.hpp"
@@ -114,21 +115,95 @@ TEST(MergeProfiles, AlignsClocksThroughTheRealtimeAnchors) {
   EXPECT_EQ(merged->timeline.spans()[n].begin_ns, a_first_span);
 }
 
-TEST(MergeProfiles, RanksOnOneHostSharingACounterCountItOnce) {
+// The observed processes' share of each top-level channel (package 40 J, GPU 240 J).
+void observe(Profile& p, double package_j, double gpu_j) {
+  p.channels[0].process =
+      ProcessFigures{package_j, package_j / p.channels[0].energy_j, std::nullopt, 0.4, "cpu-time"};
+  p.channels[2].process =
+      ProcessFigures{gpu_j, gpu_j / p.channels[2].energy_j, std::nullopt, 0.4, "gpu-utilisation"};
+}
+
+bool has_warning(const Profile& p, std::string_view text) {
+  return std::any_of(p.warnings.begin(), p.warnings.end(),
+                     [&](const std::string& w) { return w.find(text) != std::string::npos; });
+}
+
+// Two ranks on one host read the same counters: the host is counted once, each rank gets its
+// processes' share, the rest is [other processes], and the headline, the tree and the
+// observed-process figure agree.
+TEST(MergeProfiles, RanksOnOneHostGetTheirProcessesSharesAndEveryTotalAgrees) {
+  std::vector<Profile> ranks = profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n1", 1.0));
+  observe(ranks[0], 10.0, 90.0);
+  observe(ranks[1], 15.0, 105.0);
+  for (Profile& r : ranks) {
+    for (ChannelSummary& c : r.channels) c.band = EnergyBand{c.energy_j - 1.0, c.energy_j + 1.0};
+  }
+  auto merged = merge_profiles(ranks, {"a", "b"});
+  ASSERT_TRUE(merged.ok()) << merged.error().message();
+  const Profile& m = *merged;
+  EXPECT_DOUBLE_EQ(m.total_energy_j(), 280.0);
+  EXPECT_EQ(m.find_series("r1@n1/rapl:package-0")->channel().parent_id, "r0@n1/rapl:package-0");
+  EXPECT_EQ(m.find_series("r1@n1/rapl:package-0/core")->channel().parent_id,
+            "r1@n1/rapl:package-0");
+  EXPECT_DOUBLE_EQ(m.meta.options.merge.host_energy_j.at("n1"), 280.0);
+  EXPECT_DOUBLE_EQ(m.meta.options.merge.rank_energy_j.at("r0"), 100.0);
+  EXPECT_DOUBLE_EQ(m.meta.options.merge.rank_energy_j.at("r1"), 120.0);
+  ASSERT_TRUE(m.total_process_energy_j().has_value());
+  EXPECT_DOUBLE_EQ(*m.total_process_energy_j(), 220.0);
+  ASSERT_TRUE(m.tree.has_value());
+  EXPECT_NEAR(m.tree->energy_j, 280.0, 1e-9);
+  const ProfileNode* others = m.tree->child("[other processes]");
+  ASSERT_NE(others, nullptr);
+  EXPECT_NEAR(others->energy_j, 60.0, 1e-9);
+  // Each rank's tree was brought to its share: the step node of both together.
+  const double step_share = 250.0 / 280.0;
+  EXPECT_NEAR(m.tree->child("train_step")->energy_j, step_share * 220.0, 1e-9);
+  // The root is the headline total: it has the channels' interval.
+  ASSERT_TRUE(m.tree->band.has_value());
+  EXPECT_TRUE(m.tree->band->contains(m.tree->energy_j));
+  EXPECT_NEAR(m.tree->band->half_width_j(), m.total_energy_band()->half_width_j(), 1e-12);
+  EXPECT_FALSE(has_warning(m, "over-counts"));
+}
+
+TEST(MergeProfiles, RanksOnOneHostWithoutProcessSharesSplitItByTheirTotals) {
   auto merged =
-      merge_profiles(profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n1", 1.0)), {"a", "b"});
+      merge_profiles(profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n1", 3.0)), {"a", "b"});
   ASSERT_TRUE(merged.ok());
   EXPECT_DOUBLE_EQ(merged->total_energy_j(), 280.0);
-  EXPECT_EQ(merged->find_series("r1@n1/rapl:package-0")->channel().parent_id,
-            "r0@n1/rapl:package-0");
-  EXPECT_EQ(merged->find_series("r1@n1/rapl:package-0/core")->channel().parent_id,
-            "r1@n1/rapl:package-0");
-  EXPECT_DOUBLE_EQ(merged->meta.options.merge.host_energy_j.at("n1"), 280.0);
-  EXPECT_DOUBLE_EQ(merged->meta.options.merge.rank_energy_j.at("r1"), 280.0);
-  bool warned = false;
-  for (const std::string& w : merged->warnings)
-    warned |= w.find("several ranks on n1") != std::string::npos;
-  EXPECT_TRUE(warned);
+  EXPECT_DOUBLE_EQ(merged->meta.options.merge.rank_energy_j.at("r0"), 70.0);
+  EXPECT_DOUBLE_EQ(merged->meta.options.merge.rank_energy_j.at("r1"), 210.0);
+  EXPECT_NEAR(merged->tree->energy_j, 280.0, 1e-9);
+  EXPECT_EQ(merged->tree->child("[other processes]"), nullptr);
+  EXPECT_TRUE(has_warning(*merged, "in proportion to their own totals"));
+}
+
+// Each rank's steps and their [communication] child make the wait table's figures.
+TEST(MergeProfiles, RecordsEachRanksTimeAndEnergyInCollectives) {
+  std::vector<Profile> ranks = profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n2", 1.0));
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    ProfileNode communication;
+    communication.name = "[communication]";
+    communication.pass = Pass::kCommunication;
+    communication.energy_j = 5.0 * static_cast<double>(r + 1);
+    communication.time_ns = 100 * kNsPerMs * static_cast<TimeNs>(r + 1);
+    ranks[r].tree->child("train_step")->children.push_back(communication);
+  }
+  auto merged = merge_profiles(ranks, {"a", "b"});
+  ASSERT_TRUE(merged.ok());
+  const RecordedOptions::Merge& m = merged->meta.options.merge;
+  EXPECT_EQ(m.steps.at("r0"), 1u);
+  EXPECT_DOUBLE_EQ(m.step_time_s.at("r1"), 1.8);
+  EXPECT_DOUBLE_EQ(m.communication_time_s.at("r0"), 0.1);
+  EXPECT_DOUBLE_EQ(m.communication_time_s.at("r1"), 0.2);
+  EXPECT_DOUBLE_EQ(m.communication_energy_j.at("r1"), 10.0);
+  const ProfileNode* merged_communication =
+      merged->tree->child("train_step")->child("[communication]");
+  ASSERT_NE(merged_communication, nullptr);
+  EXPECT_DOUBLE_EQ(merged_communication->energy_j, 15.0);
+  // They travel in the profile file.
+  auto back = profile_from_json_string(profile_to_json_string(*merged), "merged");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_DOUBLE_EQ(back->meta.options.merge.communication_time_s.at("r1"), 0.2);
 }
 
 TEST(MergeProfiles, DuplicateRanksAreAnErrorNamingBothFiles) {
