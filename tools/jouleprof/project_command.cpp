@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "core/quantity_text.hpp"
 #include "enum_option.hpp"
 #include "flag_names.hpp"
 #include "number_checks.hpp"
@@ -47,19 +48,22 @@ int print(const RunProjectionReport& report, OutputFormat format) {
     std::cout << j.dump(2) << '\n';
     return kExitOk;
   }
-  std::cout << fmt::format(
-      "trace: {}\nepochs: {} ({}: {})\nmeasured over the trace window: {:.4f} MJ\n",
-      report.trace_path, report.epochs.size(), to_string(report.epochs.origin), report.epochs.note,
-      report.measured_j * 1e-6);
+  // The measured figure sets the table's unit, so that every estimate compares with it digit by
+  // digit.
+  const SiPrefix unit = si_prefix_of(report.measured_j);
+  std::cout << fmt::format("trace: {}\nepochs: {} ({}: {})\nmeasured over the trace window: {}\n",
+                           report.trace_path, report.epochs.size(), to_string(report.epochs.origin),
+                           report.epochs.note, format_energy(report.measured_j));
   for (const std::string& c : report.channels) std::cout << "  from " << c << '\n';
-  std::cout << fmt::format("\n{:<20} {:>10} {:>23} {:>12}  {}\n", "method", "energy MJ",
-                           "95 % band MJ", "vs measured", "how");
+  std::cout << fmt::format("\n{:<20} {:>10} {:>23} {:>12}  {}\n", "method",
+                           fmt::format("energy {}J", unit.symbol),
+                           fmt::format("95 % band {}J", unit.symbol), "vs measured", "how");
   for (const MethodEstimate& e : report.estimates) {
-    const std::string band =
-        e.band_low_j ? fmt::format("{:.4f} – {:.4f}", *e.band_low_j * 1e-6, *e.band_high_j * 1e-6)
-                     : "";
-    std::cout << fmt::format("{:<20} {:>10.4f} {:>23} {:>+11.2f}%  {}\n", e.method,
-                             e.energy_j * 1e-6, band,
+    const std::string band = e.band_low_j ? fmt::format("{} – {}", format_in(*e.band_low_j, unit),
+                                                        format_in(*e.band_high_j, unit))
+                                          : "";
+    std::cout << fmt::format("{:<20} {:>10} {:>23} {:>+11.2f}%  {}\n", e.method,
+                             format_in(e.energy_j, unit), band,
                              100.0 * (e.energy_j / report.measured_j - 1.0), e.detail);
   }
   if (!report.warnings.empty()) {
@@ -135,7 +139,8 @@ CommandRunner add_project_command(CLI::App& parent) {
       ->default_val(0)
       ->check(number_in(-14 * 3600, 14 * 3600));
   add_format_option(*cmd, args->format, {OutputFormat::kTable, OutputFormat::kJson},
-                    "table or json");
+                    "table (in the unit that suits the measured energy: J, kJ, MJ, GJ) or json "
+                    "(joules)");
   return [args, cmd] {
     ProjectRequest& r = args->request;
     if (cmd->count("--duration") > 0) r.duration_s = args->duration_s;
