@@ -71,5 +71,37 @@ TEST(ProjectCommand, AKilojouleRunPrintsKilojoules) {
   EXPECT_NEAR(doc["estimates"][0]["energy_j"].get<double>(), 8200.0, 1e-3);
 }
 
+TEST(ProjectCommand, EpochsAreNumberedFromOneAsRunNumbersThem) {
+  testing::TempDir dir;
+  const std::string trace = run_with_epochs(dir, 205.0, 20);
+  const auto text = run_jouleprof({"project", "--trace", trace, "--epochs", "40"}, dir);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  // s = 10, w = 5: epochs 1 … 10 summed, the window is epochs 11 … 15.
+  EXPECT_NE(line_starting(text.out, "STEP power ").find("mean power of epochs 11…15 "),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(line_starting(text.out, "first epoch E1 x N ").find("E_1 × N"), std::string::npos)
+      << text.out;
+  EXPECT_EQ(text.out.find("E0"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("epoch 0"), std::string::npos) << text.out;
+
+  const auto json =
+      run_jouleprof({"project", "--trace", trace, "--epochs", "40", "--format", "json"}, dir);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto doc = nlohmann::json::parse(json.out);
+  EXPECT_NE(doc["estimates"][1]["detail"].get<std::string>().find("epochs 11…15 "),
+            std::string::npos)
+      << doc["estimates"][1]["detail"];
+
+  // An epochs CSV numbered as the output numbers them.
+  std::string rows = "epoch,end_s\n";
+  for (int e = 1; e <= 20; ++e) rows += std::to_string(e) + "," + std::to_string(3 + e) + "\n";
+  const std::string csv = dir.write("epochs.csv", rows).string();
+  const auto from_csv =
+      run_jouleprof({"project", "--trace", trace, "--epochs", "40", "--epochs-csv", csv}, dir);
+  ASSERT_EQ(from_csv.exit_code, 0) << from_csv.err;
+  EXPECT_NE(from_csv.out.find("epochs: 20 (epochs CSV: "), std::string::npos) << from_csv.out;
+}
+
 }  // namespace
 }  // namespace jouleprof

@@ -102,19 +102,21 @@ CommandRunner add_project_command(CLI::App& parent) {
                   "whole trace)")
       ->check(kPositiveNumber);
   cmd->add_option("--epochs-csv", args->epochs_csv,
-                  "CSV 'epoch,end_s' of epoch end times (s after the first sample); default: the "
-                  "trace's epoch marks (jouleprof's own files), else an equal split of the "
-                  "training time, stated in the output")
+                  "CSV 'epoch,end_s' of epoch end times (s after the first sample), epochs "
+                  "numbered from 1 (or from 0); default: the trace's epoch marks (jouleprof's own "
+                  "files), else an equal split of the training time, stated in the output")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--s", args->request.step.stable_epoch, "STEP stable epoch s")
+  cmd->add_option("--s", args->request.step.stable_epoch,
+                  "STEP s: epochs 1 … s are summed as measured, the window starts at epoch s + 1")
       ->default_val(10)
       ->check(kNonNegativeNumber);
-  cmd->add_option("--w", args->request.step.window, "STEP window w (epochs)")
+  cmd->add_option("--w", args->request.step.window,
+                  "STEP window w: epochs s + 1 … s + w, whose mean is extrapolated")
       ->default_val(5)
       ->check(kPositiveNumber);
   cmd->add_flag("--online-stability", args->request.step.online_stability,
-                "Choose s as the first epoch whose window's coefficient of variation is at most "
-                "--stability-cv (instead of a fixed s)");
+                "Choose s online: the smallest s whose window and the w epochs before it each "
+                "vary by at most --stability-cv, and agree within it (instead of a fixed s)");
   cmd->add_option("--stability-cv", args->request.step.stability_cv,
                   "Largest coefficient of variation of a stable window")
       ->default_val(0.05)
