@@ -114,21 +114,36 @@ Plan plan(std::span<const double> energies, int total_epochs, const StepOptions&
   }
   if (k < p.s + p.w) {
     out.fallback = true;
+    // A plan shorter than s + w never brings the epochs STEP waits for: "only k of the s + w"
+    // would read as if more were to come.
+    const int needed = p.s + p.w;
+    const bool plan_too_short = total_epochs < needed;
+    const std::string why =
+        plan_too_short ? fmt::format(
+                             "the planned run of {} epochs is shorter than STEP's s + w = {}, so "
+                             "STEP cannot project it as set",
+                             total_epochs, needed)
+                       : fmt::format("only {} of the s + w = {} epochs STEP needs {} known", k,
+                                     needed, k == 1 ? "is" : "are");
+    std::string fallback;
     if (k == 1) {
       p.first_epoch_only = true;
-      out.warnings.push_back(fmt::format(
-          "only 1 of the s + w = {} epochs STEP needs is known: first-epoch projection E_1 × N "
-          "(overestimates: epoch 1 costs more than a steady epoch)",
-          p.s + p.w));
-      return p;
+      fallback =
+          "first-epoch projection E_1 × N (overestimates: epoch 1 costs more than a steady epoch)";
+    } else {
+      p.w = std::min(p.w, k - 1);
+      p.s = k - p.w;
+      fallback = fmt::format(
+          "using s = {}, w = {} (the window: epochs {}…{}, the last known after epoch 1)", p.s, p.w,
+          p.s + 1, k);
     }
-    const int w = std::min(p.w, k - 1);
-    out.warnings.push_back(
-        fmt::format("only {} of the s + w = {} epochs STEP needs are known: using s = {}, w = {} "
-                    "(the window: epochs {}…{}, the last known after epoch 1)",
-                    k, p.s + p.w, k - w, w, k - w + 1, k));
-    p.w = w;
-    p.s = k - w;
+    const std::string choice =
+        plan_too_short ? fmt::format(
+                             "; StepOptions::stable_epoch and StepOptions::window with s + w ≤ {} "
+                             "choose the split",
+                             total_epochs)
+                       : "";
+    out.warnings.push_back(fmt::format("{}: {}{}", why, fallback, choice));
   }
   return p;
 }

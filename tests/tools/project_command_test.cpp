@@ -68,6 +68,7 @@ TEST(ProjectCommand, AKilojouleRunPrintsKilojoules) {
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const auto doc = nlohmann::json::parse(json.out);
   EXPECT_NEAR(doc["measured_j"].get<double>(), 4100.0, 1e-6);
+  EXPECT_TRUE(doc["warnings"].is_array());
   EXPECT_NEAR(doc["estimates"][0]["energy_j"].get<double>(), 8200.0, 1e-3);
 }
 
@@ -101,6 +102,35 @@ TEST(ProjectCommand, EpochsAreNumberedFromOneAsRunNumbersThem) {
       run_jouleprof({"project", "--trace", trace, "--epochs", "40", "--epochs-csv", csv}, dir);
   ASSERT_EQ(from_csv.exit_code, 0) << from_csv.err;
   EXPECT_NE(from_csv.out.find("epochs: 20 (epochs CSV: "), std::string::npos) << from_csv.out;
+}
+
+TEST(ProjectCommand, APlanShorterThanSPlusWSaysSTEPCannotProjectIt) {
+  testing::TempDir dir;
+  const std::string trace = run_with_epochs(dir, 205.0, 6);
+  // 6 of 10 planned epochs are in the trace; STEP's s + w = 15 can never be reached.
+  const auto text = run_jouleprof({"project", "--trace", trace, "--epochs", "10"}, dir);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("the planned run of 10 epochs is shorter than STEP's s + w = 15, so "
+                          "STEP cannot project it as set: using s = 1, w = 5 (the window: epochs "
+                          "2…6, the last known after epoch 1); --s and --w with s + w ≤ 10 "
+                          "choose the split"),
+            std::string::npos)
+      << text.out;
+  EXPECT_EQ(text.out.find("epochs STEP needs"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("projects once"), std::string::npos) << text.out;
+
+  const auto json =
+      run_jouleprof({"project", "--trace", trace, "--epochs", "10", "--format", "json"}, dir);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_NE(json.out.find("--s and --w with s + w ≤ 10"), std::string::npos) << json.out;
+  EXPECT_EQ(json.out.find("StepOptions"), std::string::npos) << json.out;
+
+  // Within the plan, --s and --w that fit give STEP's own rule.
+  const auto fitted =
+      run_jouleprof({"project", "--trace", trace, "--epochs", "10", "--s", "2", "--w", "4"}, dir);
+  ASSERT_EQ(fitted.exit_code, 0) << fitted.err;
+  EXPECT_NE(line_starting(fitted.out, "STEP ").find("STEP s = 2, w = 4"), std::string::npos)
+      << fitted.out;
 }
 
 }  // namespace

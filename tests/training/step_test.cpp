@@ -70,6 +70,33 @@ TEST(Step, FewerKnownEpochsThanSPlusWFallBackWithAWarning) {
   EXPECT_NE(one->warnings.at(0).find("epoch 1 costs more"), std::string::npos);
 }
 
+TEST(Step, APlanShorterThanSPlusWSaysSTEPCannotProjectIt) {
+  // 6 of 10 planned epochs known, s + w = 15: more epochs will come, but never 15.
+  const std::vector<double> e = typical_epochs(6);
+  const auto p = step_project(e, 10);
+  ASSERT_TRUE(p) << p.error().message();
+  EXPECT_TRUE(p->fallback);
+  EXPECT_EQ(p->stable_epoch, 1);
+  EXPECT_EQ(p->window, 5);
+  ASSERT_EQ(p->warnings.size(), 1u);
+  const std::string& w = p->warnings[0];
+  EXPECT_NE(w.find("the planned run of 10 epochs is shorter than STEP's s + w = 15"),
+            std::string::npos)
+      << w;
+  EXPECT_NE(w.find("the window: epochs 2…6"), std::string::npos) << w;
+  EXPECT_NE(w.find("StepOptions::window with s + w ≤ 10"), std::string::npos) << w;
+  EXPECT_EQ(w.find("epochs STEP needs"), std::string::npos) << w;
+
+  const auto one = step_project(std::span<const double>(e).first(1), 10);
+  ASSERT_TRUE(one);
+  EXPECT_NE(one->warnings.at(0).find("the planned run of 10 epochs is shorter"), std::string::npos)
+      << one->warnings.at(0);
+  EXPECT_NE(one->warnings.at(0).find("E_1 × N"), std::string::npos) << one->warnings.at(0);
+  const auto live = project_live(e, 10);
+  ASSERT_TRUE(live);
+  EXPECT_FALSE(live->ready);
+}
+
 TEST(Step, ARunShorterThanSPlusWIsItsMeasuredSum) {
   const std::vector<double> e = typical_epochs(12);
   const auto p = step_project(e, 12);

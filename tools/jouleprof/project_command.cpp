@@ -44,7 +44,8 @@ int print(const RunProjectionReport& report, OutputFormat format) {
       if (e.band_low_j) m["band_j"] = {*e.band_low_j, *e.band_high_j};
       j["estimates"].push_back(m);
     }
-    j["warnings"] = report.warnings;
+    j["warnings"] = nlohmann::json::array();
+    for (const std::string& w : report.warnings) j["warnings"].push_back(with_flag_names(w));
     std::cout << j.dump(2) << '\n';
     return kExitOk;
   }
