@@ -1,8 +1,9 @@
 // STEP (Stable Training Epoch Projection, del Rey et al.): the energy of a whole training run
-// projected from its first epochs. With per-epoch energies E_e, N epochs in total, the stable
-// epoch s and the window w:
+// projected from its first epochs. With per-epoch energies E_e (epochs numbered from 1, as
+// jouleprof prints them: E_e is epoch_energies_j[e − 1]), N epochs in total, the s epochs summed as
+// measured and the window w after them:
 //
-//   E = Σ_{e<s} E_e + (N − s)/w · Σ_{e=s}^{s+w−1} E_e
+//   E = Σ_{e=1}^{s} E_e + (N − s)/w · Σ_{e=s+1}^{s+w} E_e
 //
 // Live use (during `jouleprof run --epochs N`): after each epoch, pass the energies so far.
 //
@@ -21,13 +22,13 @@
 namespace jouleprof {
 
 struct StepOptions {
-  int stable_epoch = 10;  // s: epochs before it are summed as measured (epoch 0 costs 5–10×)
+  int stable_epoch = 10;  // s: the first s epochs are summed as measured (epoch 1 costs 5–10×)
   int window = 5;         // w: epochs whose mean is extrapolated
   // Online stability detector (an addition to the paper, which chose s offline): s becomes the
-  // first epoch e ≥ w + 1 such that the windows E_{e−w} … E_{e−1} and E_e … E_{e+w−1} each have a
+  // smallest s ≥ w + 1 such that the windows E_{s−w+1} … E_s and E_{s+1} … E_{s+w} each have a
   // coefficient of variation (sample stdev / mean) at most `stability_cv` and their means differ
   // by at most `stability_cv` (relative): the level has settled, not only the noise. Decided
-  // online once epoch e + w − 1 is measured. When no such e is measured, s stays fixed.
+  // online once epoch s + w is measured. When no such s is measured, s stays fixed.
   bool online_stability = false;
   double stability_cv = 0.05;
 };
@@ -46,9 +47,9 @@ struct StepProjection {
   std::vector<std::string> warnings;
 };
 
-// Projects N epochs from the first energies (only epochs < s + w are used; later ones are
+// Projects N epochs from the first energies (only epochs up to s + w are used; later ones are
 // ignored). With fewer known epochs than s + w: the window shrinks to the last known epochs
-// after epoch 0 (w' = min(w, k − 1), s' = k − w'); with one epoch, E_0 × N; when N ≤ k the
+// after epoch 1 (w' = min(w, k − 1), s' = k − w'); with one epoch, E_1 × N; when N ≤ k the
 // known epochs are the whole run. Each fallback is stated in `warnings`.
 Result<StepProjection> step_project(std::span<const double> epoch_energies_j, int total_epochs,
                                     const StepOptions& options = {});

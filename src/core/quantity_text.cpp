@@ -10,33 +10,47 @@ namespace jouleprof {
 
 namespace {
 
-// 100 → "100", 12.34 → "12.3", 1.234 → "1.23": three significant digits for 1 <= |m| < 1000.
-std::string three_digits(double mantissa) {
-  const double a = std::fabs(mantissa);
-  if (a >= 99.95) return fmt::format("{:.0f}", mantissa);
-  if (a >= 9.995) return fmt::format("{:.1f}", mantissa);
-  return fmt::format("{:.2f}", mantissa);
+// What rounds to zero at picounits, the smallest prefix: printed as "0", never "-0.00".
+constexpr double kSmallestShown = 0.995e-12;
+
+// 100 → "100", 12.34 → "12.3", 1.234 → "1.23", 0.01234 → "0.0123": three significant digits.
+std::string three_digits(double value) {
+  const double a = std::fabs(value);
+  if (a >= 99.95) return fmt::format("{:.0f}", value);
+  int decimals = 2 - static_cast<int>(std::floor(std::log10(a)));
+  // 9.996 to two decimals is "10.00", four digits: one decimal fewer says it in three.
+  if (std::round(a * std::pow(10.0, decimals)) >= 1000.0) --decimals;
+  return fmt::format("{:.{}f}", value, decimals);
 }
 
 }  // namespace
 
-std::string format_si(double value, std::string_view unit) {
-  if (!std::isfinite(value)) return "invalid";
+SiPrefix si_prefix_of(double reference) {
   static constexpr std::array<std::string_view, 10> kPrefixes{"p", "n", "µ", "m", "",
                                                               "k", "M", "G", "T", "P"};
   constexpr int kUnitIndex = 4;  // kPrefixes[4] = no prefix
-  const double a = std::fabs(value);
-  if (a < 0.995e-12) return fmt::format("0 {}", unit);
+  const double a = std::fabs(reference);
+  if (!std::isfinite(a) || a < kSmallestShown) return {};
   int index = static_cast<int>(std::floor(std::log10(a) / 3.0)) + kUnitIndex;
   index = std::clamp(index, 0, static_cast<int>(kPrefixes.size()) - 1);
-  double mantissa = value / std::pow(1000.0, index - kUnitIndex);
   // 999.7 rounds to "1000": the next prefix says it in three digits ("1.00 k").
-  if (std::fabs(mantissa) >= 999.5 && index + 1 < static_cast<int>(kPrefixes.size())) {
+  if (a / std::pow(1000.0, index - kUnitIndex) >= 999.5 &&
+      index + 1 < static_cast<int>(kPrefixes.size())) {
     ++index;
-    mantissa /= 1000.0;
   }
-  return fmt::format("{} {}{}", three_digits(mantissa), kPrefixes[static_cast<std::size_t>(index)],
-                     unit);
+  return {kPrefixes[static_cast<std::size_t>(index)], std::pow(1000.0, index - kUnitIndex)};
+}
+
+std::string format_in(double value, SiPrefix prefix) {
+  if (!std::isfinite(value)) return "invalid";
+  if (std::fabs(value) < kSmallestShown) return "0";
+  return three_digits(value / prefix.factor);
+}
+
+std::string format_si(double value, std::string_view unit) {
+  if (!std::isfinite(value)) return "invalid";
+  const SiPrefix prefix = si_prefix_of(value);
+  return fmt::format("{} {}{}", format_in(value, prefix), prefix.symbol, unit);
 }
 
 std::string format_energy(double joules) { return format_si(joules, "J"); }

@@ -16,6 +16,17 @@ namespace jouleprof {
 // format_si(4561, "J") = "4.56 kJ". A value that rounds to zero at picounits prints "0 J", never
 // "-0.00"; NaN and infinities print "invalid" (the profile's warnings say which figure).
 std::string format_si(double value, std::string_view unit);
+// Figures read side by side in one column share one unit: the SI prefix that format_si gives the
+// column's reference figure (si_prefix_of(4561) is k, 1000); no prefix for zero or NaN.
+struct SiPrefix {
+  std::string_view symbol;  // "k"
+  double factor = 1.0;      // 1000
+};
+SiPrefix si_prefix_of(double reference);
+// `value` in units of `prefix`, without the unit, to three significant digits (every integer digit
+// from 1000 on): with k, 4561 → "4.56", 45.6 → "0.0456", 4.56e6 → "4560". Zero and NaN print as
+// format_si prints them ("0", "invalid").
+std::string format_in(double value, SiPrefix prefix);
 // format_si in joules and watts.
 std::string format_energy(double joules);
 std::string format_power(double watts);

@@ -123,7 +123,7 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
       score(fmt::format("STEP online stability (CV <= {:.2f})", options.stability_cv), scope,
             step_online, measured));
   report.scores.push_back(score("STEP power variant", scope, step_power, measured));
-  report.scores.push_back(score("first epoch E0 x N", scope, first_epoch, measured));
+  report.scores.push_back(score("first epoch E1 x N", scope, first_epoch, measured));
   report.scores.push_back(score("ML CO2 (TDP x T)", scope, ml_co2, measured));
   report.scores.push_back(score("Green Algorithms (GPU part)", scope, green, measured));
   report.scores.push_back(score("FLOPs-linear (TDP / peak FLOP/s)", scope, flops_tdp, measured));

@@ -31,7 +31,7 @@ struct EvaluationReport {
 
 // Over every row of a runs.csv (traces read relative to its folder): the nvidia-smi log's
 // training window [first sample, first sample + training duration] split equally into the
-// trained epochs (no epoch times were published), then STEP, STEP power, E_0 × N, ML CO2, Green
+// trained epochs (no epoch times were published), then STEP, STEP power, E_1 × N, ML CO2, Green
 // Algorithms (GPU part: the measured energy is GPU-only), FLOPs-linear at TDP and peak FLOP/s,
 // and FLOPs-linear with J/FLOP fitted on the other runs (leave-one-out), each against the
 // measured GPU energy.

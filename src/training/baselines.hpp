@@ -1,7 +1,7 @@
 // The estimates STEP and PRE are compared with (METHODS.md §5), each a plain formula:
 //   ML CO2 Impact:      E = TDP × T
 //   Green Algorithms:   E = (TDP × mean utilisation + 0.3725 W/GB × RAM GB) × T
-//   first epoch (Carbontracker): E = E_0 × N
+//   first epoch (Carbontracker): E = E_1 × N
 //   FLOPs-linear:       E = J/FLOP × training FLOPs, training FLOPs = 3 × forward FLOPs/sample
 //                       × samples/epoch × N (backward ≈ 2 × forward); J/FLOP by default
 //                       TDP / peak FLOP/s (the energy of a FLOP at full throughput and TDP).

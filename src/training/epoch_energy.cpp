@@ -44,7 +44,7 @@ Result<EpochEnergies> epoch_energies(const std::vector<const Series*>& series, c
       out.warnings.push_back(
           fmt::format("{}: {} of {} epochs lie partly outside the series (it covers {:.1f} s, "
                       "starting {:+.1f} s "
-                      "from the start of epoch 0): their energy counts only the covered part",
+                      "from the start of epoch 1): their energy counts only the covered part",
                       s->channel().id, uncovered, log.size(), ns_to_s(s->end_ns() - s->begin_ns()),
                       ns_to_s(s->begin_ns() - log.begin_ns)));
     }

@@ -104,6 +104,8 @@ Result<EpochLog> read_epochs_csv(const std::string& path, TimeNs training_begin_
   log.begin_ns = training_begin_ns;
   log.origin = EpochOrigin::kCsv;
   bool header = true;
+  // Rows are numbered from 1, as jouleprof prints epochs, or from 0: the first row says which.
+  std::int64_t first_number = 1;
   for (const TextLine& line : split_lines(content)) {
     if (trim_ascii_space(line.text).empty()) continue;
     const auto fields = split_fields(line.text, ',');
@@ -118,9 +120,12 @@ Result<EpochLog> read_epochs_csv(const std::string& path, TimeNs training_begin_
     const std::string where = trace_text::where(path, line.number);
     if (fields.size() < 2) return invalid_input(where, "fields", line.text, "expected epoch,end_s");
     const auto epoch = to_int64(fields[0]);
-    if (!epoch || *epoch != static_cast<std::int64_t>(log.size())) {
-      return invalid_input(where, "epoch", fields[0],
-                           fmt::format("expected epoch {} (rows in order, from 0)", log.size()));
+    if (log.end_ns.empty() && epoch == 0) first_number = 0;
+    const std::int64_t expected = first_number + static_cast<std::int64_t>(log.size());
+    if (epoch != expected) {
+      return invalid_input(
+          where, "epoch", fields[0],
+          fmt::format("expected epoch {} (rows in order, numbered from 1 or from 0)", expected));
     }
     const auto end_s = to_number(fields[1]);
     const std::optional<TimeNs> offset_ns = end_s ? checked_s_to_ns(*end_s) : std::nullopt;

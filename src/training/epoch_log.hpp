@@ -21,7 +21,7 @@ enum class EpochOrigin { kMarks, kCsv, kEqualSplit };
 std::string_view to_string(EpochOrigin origin);
 
 struct EpochLog {
-  TimeNs begin_ns = 0;         // start of epoch 0
+  TimeNs begin_ns = 0;         // start of epoch 1
   std::vector<TimeNs> end_ns;  // end of each epoch, increasing
   // The start of each epoch when the job marked them (epoch_begin): time between an epoch's end
   // and the next one's begin (evaluation, checkpoints) belongs to no epoch. Empty: each epoch
@@ -59,7 +59,8 @@ Result<EpochLog> epochs_from_boundaries(std::vector<EpochBoundary> boundaries,
 Result<EpochLog> epochs_from_marks(const Timeline& timeline, TimeNs run_begin_ns);
 
 // CSV with a header and one row per epoch: `epoch,end_s` — the end of each epoch in seconds
-// after `training_begin_ns`. Rows must be in epoch order with increasing times.
+// after `training_begin_ns`. Rows must be in epoch order, numbered from 1 (or all from 0), with
+// increasing times.
 Result<EpochLog> read_epochs_csv(const std::string& path, TimeNs training_begin_ns);
 
 // N epochs of equal length over [begin_ns, end_ns].

@@ -190,9 +190,9 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
                             projected_duration_s, request.step));
   report.estimates.push_back(
       {"STEP power", by_power.total_j, by_power.band_low_j, by_power.band_high_j, by_power.method});
-  report.estimates.push_back({"first epoch E0 x N",
+  report.estimates.push_back({"first epoch E1 x N",
                               first_epoch_energy_j(energies.energy_j[0], request.epochs),
-                              std::nullopt, std::nullopt, "Carbontracker-style E_0 × N"});
+                              std::nullopt, std::nullopt, "Carbontracker-style E_1 × N"});
 
   // A GPU channel's label is its product name (nvidia-smi's name column, NVML's device name).
   std::string gpu_name = energy->channel().label;

@@ -52,7 +52,7 @@ Status validate(std::span<const double> energies, int total_epochs, const StepOp
   }
   for (std::size_t e = 0; e < energies.size(); ++e) {
     if (!std::isfinite(energies[e]) || energies[e] < 0.0) {
-      return invalid_input("STEP", fmt::format("epoch {} energy", e),
+      return invalid_input("STEP", fmt::format("epoch {} energy", e + 1),
                            fmt::format("{}", energies[e]),
                            "must be a finite, non-negative number of joules");
     }
@@ -96,7 +96,7 @@ Plan plan(std::span<const double> energies, int total_epochs, const StepOptions&
       out.method = fmt::format(
           "STEP s = {} (online stability: windows before and from epoch {} "
           "agree within {:.3g}), w = {}",
-          p.s, p.s, options.stability_cv, p.w);
+          p.s, p.s + 1, options.stability_cv, p.w);
     } else {
       out.warnings.push_back(fmt::format(
           "online stability: no window of {} epochs with CV ≤ {:.3g} among {} epochs; s = {} kept",
@@ -114,21 +114,36 @@ Plan plan(std::span<const double> energies, int total_epochs, const StepOptions&
   }
   if (k < p.s + p.w) {
     out.fallback = true;
+    // A plan shorter than s + w never brings the epochs STEP waits for: "only k of the s + w"
+    // would read as if more were to come.
+    const int needed = p.s + p.w;
+    const bool plan_too_short = total_epochs < needed;
+    const std::string why =
+        plan_too_short ? fmt::format(
+                             "the planned run of {} epochs is shorter than STEP's s + w = {}, so "
+                             "STEP cannot project it as set",
+                             total_epochs, needed)
+                       : fmt::format("only {} of the s + w = {} epochs STEP needs {} known", k,
+                                     needed, k == 1 ? "is" : "are");
+    std::string fallback;
     if (k == 1) {
       p.first_epoch_only = true;
-      out.warnings.push_back(fmt::format(
-          "only 1 of the s + w = {} epochs STEP needs is known: first-epoch projection E_0 × N "
-          "(overestimates: epoch 0 costs more than a steady epoch)",
-          p.s + p.w));
-      return p;
+      fallback =
+          "first-epoch projection E_1 × N (overestimates: epoch 1 costs more than a steady epoch)";
+    } else {
+      p.w = std::min(p.w, k - 1);
+      p.s = k - p.w;
+      fallback = fmt::format(
+          "using s = {}, w = {} (the window: epochs {}…{}, the last known after epoch 1)", p.s, p.w,
+          p.s + 1, k);
     }
-    const int w = std::min(p.w, k - 1);
-    out.warnings.push_back(
-        fmt::format("only {} of the s + w = {} epochs STEP needs are known: using s = {}, w = {} "
-                    "(the last {} known epochs after epoch 0)",
-                    k, p.s + p.w, k - w, w, w));
-    p.w = w;
-    p.s = k - w;
+    const std::string choice =
+        plan_too_short ? fmt::format(
+                             "; StepOptions::stable_epoch and StepOptions::window with s + w ≤ {} "
+                             "choose the split",
+                             total_epochs)
+                       : "";
+    out.warnings.push_back(fmt::format("{}: {}{}", why, fallback, choice));
   }
   return p;
 }
@@ -155,7 +170,7 @@ Result<StepProjection> step_project(std::span<const double> epoch_energies_j, in
     out.total_j = out.band_low_j = out.band_high_j = epoch_energies_j[0] * n;
     out.window_mean_j = epoch_energies_j[0];
     out.window = 1;
-    out.method = "first-epoch projection E_0 × N";
+    out.method = "first-epoch projection E_1 × N";
     return out;
   }
   const auto head = epoch_energies_j.first(static_cast<std::size_t>(p.s));
@@ -199,7 +214,7 @@ Result<StepProjection> step_power_project(std::span<const double> epoch_energies
   double window_energy_j = 0.0, window_time_s = 0.0;
   for (std::size_t e = s; e < s + w; ++e) {
     if (!(epoch_durations_s[e] > 0.0)) {
-      return invalid_input("STEP power", fmt::format("epoch {} duration", e),
+      return invalid_input("STEP power", fmt::format("epoch {} duration", e + 1),
                            fmt::format("{}", epoch_durations_s[e]), "must be positive");
     }
     window_energy_j += epoch_energies_j[e];
@@ -214,8 +229,8 @@ Result<StepProjection> step_power_project(std::span<const double> epoch_energies
   out.band_low_j = std::max(0.0, out.total_j - half_width);
   out.band_high_j = out.total_j + half_width;
   out.head_j = 0.0;
-  out.method = fmt::format("STEP power: mean power of epochs {}…{} ({:.1f} W) × {:.0f} s", s,
-                           s + w - 1, mean_power_w, total_duration_s);
+  out.method = fmt::format("STEP power: mean power of epochs {}…{} ({:.1f} W) × {:.0f} s", s + 1,
+                           s + w, mean_power_w, total_duration_s);
   return out;
 }
 

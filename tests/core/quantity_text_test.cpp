@@ -38,6 +38,25 @@ TEST(QuantityText, ZeroIsNeverNegativeAndNonFiniteIsInvalid) {
   EXPECT_EQ(format_share(std::nan("")), "invalid");
 }
 
+TEST(QuantityText, AColumnSharesTheUnitOfItsReferenceFigure) {
+  const SiPrefix kilo = si_prefix_of(4561.0);
+  EXPECT_EQ(kilo.symbol, "k");
+  EXPECT_DOUBLE_EQ(kilo.factor, 1e3);
+  EXPECT_EQ(format_in(4561.0, kilo), "4.56");
+  EXPECT_EQ(format_in(45.6, kilo), "0.0456");
+  EXPECT_EQ(format_in(4.56e6, kilo), "4560");
+  EXPECT_EQ(format_in(9996.0, kilo), "10.0");
+  EXPECT_EQ(format_in(-1e-17, kilo), "0");
+  EXPECT_EQ(format_in(std::nan(""), kilo), "invalid");
+  // The prefix is the one format_si gives the reference, rounding up included.
+  EXPECT_EQ(si_prefix_of(999.7).symbol, "k");
+  EXPECT_EQ(si_prefix_of(4.1e6).symbol, "M");
+  EXPECT_EQ(si_prefix_of(2.5e9).symbol, "G");
+  EXPECT_EQ(si_prefix_of(17.0).symbol, "");
+  EXPECT_EQ(si_prefix_of(0.0).symbol, "");
+  EXPECT_DOUBLE_EQ(si_prefix_of(std::nan("")).factor, 1.0);
+}
+
 TEST(QuantityText, Durations) {
   EXPECT_EQ(format_duration(1'500'000'000), "1.50 s");
   EXPECT_EQ(format_duration(12'000'000), "12.0 ms");

@@ -603,5 +603,21 @@ TEST(RunCommandEpochs, ALogGetsPlainLinesAndShortEpochsAWarning) {
   EXPECT_NE(inv.err.find("Make the epochs longer"), std::string::npos) << inv.err;
 }
 
+TEST(RunCommandEpochs, APlanShorterThanSPlusWSaysSTEPCannotProjectIt) {
+  TempDir dir;
+  // 3 planned epochs never reach STEP's s + w = 15: no line may promise a projection.
+  const Invocation inv =
+      run_jouleprof({"run", "--simulate", "20", "--epochs", "3", "--no-history", "--output",
+                     (dir.path() / "out").string(), "--", jouleprof_binary(), "burn", "--seconds",
+                     "0.03", "--threads", "1", "--epochs", "3"},
+                    dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  EXPECT_NE(inv.err.find("[jouleprof] epoch 3/3: "), std::string::npos) << inv.err;
+  EXPECT_NE(inv.err.find("no STEP projection: the planned 3 epochs are fewer than its s + w = 15"),
+            std::string::npos)
+      << inv.err;
+  EXPECT_EQ(inv.err.find("projects once"), std::string::npos) << inv.err;
+}
+
 }  // namespace
 }  // namespace jouleprof::testing

@@ -110,6 +110,28 @@ TEST(EpochLog, FromACsvOfEndTimes) {
   log = read_epochs_csv(path.string(), 0);
   ASSERT_FALSE(log);
   EXPECT_NE(log.error().message().find("'epoch'"), std::string::npos);
+  EXPECT_NE(log.error().message().find("expected epoch 1"), std::string::npos);
+}
+
+TEST(EpochLog, ACsvMayNumberItsEpochsFromOneAsJouleprofPrintsThem) {
+  TempDir dir;
+  auto path = dir.write("epochs.csv", "epoch,end_s\n1,60.5\n2,100\n3,140\n");
+  auto log = read_epochs_csv(path.string(), 0);
+  ASSERT_TRUE(log) << log.error().message();
+  ASSERT_EQ(log->size(), 3u);
+  EXPECT_EQ(log->end_ns[2], 140 * kNsPerS);
+
+  path = dir.write("mixed.csv", "epoch,end_s\n1,60\n1,80\n");
+  log = read_epochs_csv(path.string(), 0);
+  ASSERT_FALSE(log);
+  EXPECT_NE(
+      log.error().message().find("expected epoch 2 (rows in order, numbered from 1 or from 0)"),
+      std::string::npos)
+      << log.error().message();
+  path = dir.write("late.csv", "epoch,end_s\n3,60\n");
+  log = read_epochs_csv(path.string(), 0);
+  ASSERT_FALSE(log);
+  EXPECT_NE(log.error().message().find("expected epoch 1"), std::string::npos);
 }
 
 // Found by fuzz/epoch_file_fuzz.cpp: an end time of 7.8e31 s was converted to int64 nanoseconds

@@ -9,7 +9,7 @@
 namespace jouleprof {
 namespace {
 
-// Epoch 0 costs 6×, then a steady 100 J per epoch with a little spread.
+// Epoch 1 costs 6×, then a steady 100 J per epoch with a little spread.
 std::vector<double> typical_epochs(int count) {
   std::vector<double> e = {600.0};
   for (int i = 1; i < count; ++i) e.push_back(100.0 + ((i % 3) - 1) * 2.0);
@@ -58,6 +58,7 @@ TEST(Step, FewerKnownEpochsThanSPlusWFallBackWithAWarning) {
   EXPECT_EQ(p->stable_epoch, 3);
   ASSERT_EQ(p->warnings.size(), 1u);
   EXPECT_NE(p->warnings[0].find("only 8 of the s + w = 15"), std::string::npos);
+  EXPECT_NE(p->warnings[0].find("the window: epochs 4…8"), std::string::npos) << p->warnings[0];
   const double head = e[0] + e[1] + e[2];
   const double window = std::accumulate(e.begin() + 3, e.end(), 0.0);
   EXPECT_DOUBLE_EQ(p->total_j, head + 97.0 / 5.0 * window);
@@ -65,7 +66,35 @@ TEST(Step, FewerKnownEpochsThanSPlusWFallBackWithAWarning) {
   const auto one = step_project(std::span<const double>(e).first(1), 10);
   ASSERT_TRUE(one);
   EXPECT_DOUBLE_EQ(one->total_j, 6000.0);
-  EXPECT_NE(one->method.find("E_0"), std::string::npos);
+  EXPECT_NE(one->method.find("E_1 × N"), std::string::npos);
+  EXPECT_NE(one->warnings.at(0).find("epoch 1 costs more"), std::string::npos);
+}
+
+TEST(Step, APlanShorterThanSPlusWSaysSTEPCannotProjectIt) {
+  // 6 of 10 planned epochs known, s + w = 15: more epochs will come, but never 15.
+  const std::vector<double> e = typical_epochs(6);
+  const auto p = step_project(e, 10);
+  ASSERT_TRUE(p) << p.error().message();
+  EXPECT_TRUE(p->fallback);
+  EXPECT_EQ(p->stable_epoch, 1);
+  EXPECT_EQ(p->window, 5);
+  ASSERT_EQ(p->warnings.size(), 1u);
+  const std::string& w = p->warnings[0];
+  EXPECT_NE(w.find("the planned run of 10 epochs is shorter than STEP's s + w = 15"),
+            std::string::npos)
+      << w;
+  EXPECT_NE(w.find("the window: epochs 2…6"), std::string::npos) << w;
+  EXPECT_NE(w.find("StepOptions::window with s + w ≤ 10"), std::string::npos) << w;
+  EXPECT_EQ(w.find("epochs STEP needs"), std::string::npos) << w;
+
+  const auto one = step_project(std::span<const double>(e).first(1), 10);
+  ASSERT_TRUE(one);
+  EXPECT_NE(one->warnings.at(0).find("the planned run of 10 epochs is shorter"), std::string::npos)
+      << one->warnings.at(0);
+  EXPECT_NE(one->warnings.at(0).find("E_1 × N"), std::string::npos) << one->warnings.at(0);
+  const auto live = project_live(e, 10);
+  ASSERT_TRUE(live);
+  EXPECT_FALSE(live->ready);
 }
 
 TEST(Step, ARunShorterThanSPlusWIsItsMeasuredSum) {
@@ -89,6 +118,8 @@ TEST(Step, OnlineStabilityFindsTheFirstStableWindow) {
   EXPECT_EQ(p->stable_epoch, 8);
   EXPECT_DOUBLE_EQ(p->total_j, 1050.0 + 57.0 * 100.0);
   EXPECT_NE(p->method.find("online stability"), std::string::npos);
+  // Epochs 1 … 8 summed, the window from epoch 9: numbered as jouleprof prints them.
+  EXPECT_NE(p->method.find("from epoch 9 "), std::string::npos) << p->method;
 
   // Never stable: s stays at 10, with a warning.
   for (std::size_t i = 0; i < e.size(); ++i) e[i] = 100.0 + (i % 2 == 0 ? 30.0 : -30.0);
@@ -105,6 +136,7 @@ TEST(Step, PowerVariantIsWindowPowerTimesDuration) {
   const auto p = step_power_project(energy, duration, 30, 400.0);
   ASSERT_TRUE(p) << p.error().message();
   EXPECT_DOUBLE_EQ(p->total_j, (520.0 / 50.0) * 400.0);
+  EXPECT_NE(p->method.find("mean power of epochs 11…15 "), std::string::npos) << p->method;
 
   const auto bad = step_power_project(energy, std::vector<double>(3, 1.0), 30, 400.0);
   ASSERT_FALSE(bad);
@@ -134,7 +166,7 @@ TEST(Step, BadInputIsAnError) {
   const std::vector<double> negative = {100, -1};
   const auto r = step_project(negative, 10);
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message().find("epoch 1 energy"), std::string::npos);
+  EXPECT_NE(r.error().message().find("epoch 2 energy"), std::string::npos);
 }
 
 }  // namespace

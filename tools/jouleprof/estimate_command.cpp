@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "command_progress.hpp"
+#include "core/quantity_text.hpp"
 #include "number_checks.hpp"
 #include "output_format.hpp"
 #include "training/pre.hpp"
@@ -90,12 +91,12 @@ int run_predict(const EstimateArgs& args, const CLI::App* cmd) {
   }
   std::cout << fmt::format(
       "PRE prediction (predicted, {} target, GPU {}: {:.0f} CUDA cores, "
-      "{:.0f} GB, TDP {:.0f} W)\n  kernel ridge: {:.4g} {}\n  linear baseline: {:.4g} {}\n",
+      "{:.0f} GB, TDP {:.0f} W)\n  kernel ridge: {}\n  linear baseline: {}\n",
       to_string(e->target), e->gpu, e->gpu_cuda_cores, e->gpu_memory_gb, e->gpu_tdp_w,
-      e->prediction, e->unit, e->linear_prediction, e->unit);
+      format_si(e->prediction, e->unit), format_si(e->linear_prediction, e->unit));
   if (e->energy_j) {
-    std::cout << fmt::format("  energy: {:.4f} MJ ({}); linear baseline {:.4f} MJ\n",
-                             *e->energy_j * 1e-6, e->energy_rule, *e->linear_energy_j * 1e-6);
+    std::cout << fmt::format("  energy: {} ({}); linear baseline {}\n", format_energy(*e->energy_j),
+                             e->energy_rule, format_energy(*e->linear_energy_j));
   } else {
     const bool power = e->target == PreTarget::kAveragePower;
     std::cout << fmt::format("  (pass {} for the energy)\n", power ? "--duration S" : "--epochs N");

@@ -7,11 +7,13 @@ namespace jouleprof::cli {
 namespace {
 
 // Library name -> what the command line calls it. Longer names first where one contains another.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 26> kFlagOf{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 28> kFlagOf{{
     {"AttributionOptions::calibration_by_channel", "--calibration FILE"},
     {"ProjectRequest::epochs", "--epochs"},
     {"ProjectRequest::duration_s", "--duration"},
     {"ProjectRequest::gpu_name", "--gpu NAME"},
+    {"StepOptions::stable_epoch", "--s"},
+    {"StepOptions::window", "--w"},
     {"SourceOptions::selected", "--source"},
     {"setting estimate.tdp_w", "--tdp W"},
     {"setting simulate.watts", "--simulate WATTS"},

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "core/quantity_text.hpp"
 #include "enum_option.hpp"
 #include "flag_names.hpp"
 #include "number_checks.hpp"
@@ -43,23 +44,27 @@ int print(const RunProjectionReport& report, OutputFormat format) {
       if (e.band_low_j) m["band_j"] = {*e.band_low_j, *e.band_high_j};
       j["estimates"].push_back(m);
     }
-    j["warnings"] = report.warnings;
+    j["warnings"] = nlohmann::json::array();
+    for (const std::string& w : report.warnings) j["warnings"].push_back(with_flag_names(w));
     std::cout << j.dump(2) << '\n';
     return kExitOk;
   }
-  std::cout << fmt::format(
-      "trace: {}\nepochs: {} ({}: {})\nmeasured over the trace window: {:.4f} MJ\n",
-      report.trace_path, report.epochs.size(), to_string(report.epochs.origin), report.epochs.note,
-      report.measured_j * 1e-6);
+  // The measured figure sets the table's unit, so that every estimate compares with it digit by
+  // digit.
+  const SiPrefix unit = si_prefix_of(report.measured_j);
+  std::cout << fmt::format("trace: {}\nepochs: {} ({}: {})\nmeasured over the trace window: {}\n",
+                           report.trace_path, report.epochs.size(), to_string(report.epochs.origin),
+                           report.epochs.note, format_energy(report.measured_j));
   for (const std::string& c : report.channels) std::cout << "  from " << c << '\n';
-  std::cout << fmt::format("\n{:<20} {:>10} {:>23} {:>12}  {}\n", "method", "energy MJ",
-                           "95 % band MJ", "vs measured", "how");
+  std::cout << fmt::format("\n{:<20} {:>10} {:>23} {:>12}  {}\n", "method",
+                           fmt::format("energy {}J", unit.symbol),
+                           fmt::format("95 % band {}J", unit.symbol), "vs measured", "how");
   for (const MethodEstimate& e : report.estimates) {
-    const std::string band =
-        e.band_low_j ? fmt::format("{:.4f} – {:.4f}", *e.band_low_j * 1e-6, *e.band_high_j * 1e-6)
-                     : "";
-    std::cout << fmt::format("{:<20} {:>10.4f} {:>23} {:>+11.2f}%  {}\n", e.method,
-                             e.energy_j * 1e-6, band,
+    const std::string band = e.band_low_j ? fmt::format("{} – {}", format_in(*e.band_low_j, unit),
+                                                        format_in(*e.band_high_j, unit))
+                                          : "";
+    std::cout << fmt::format("{:<20} {:>10} {:>23} {:>+11.2f}%  {}\n", e.method,
+                             format_in(e.energy_j, unit), band,
                              100.0 * (e.energy_j / report.measured_j - 1.0), e.detail);
   }
   if (!report.warnings.empty()) {
@@ -98,19 +103,21 @@ CommandRunner add_project_command(CLI::App& parent) {
                   "whole trace)")
       ->check(kPositiveNumber);
   cmd->add_option("--epochs-csv", args->epochs_csv,
-                  "CSV 'epoch,end_s' of epoch end times (s after the first sample); default: the "
-                  "trace's epoch marks (jouleprof's own files), else an equal split of the "
-                  "training time, stated in the output")
+                  "CSV 'epoch,end_s' of epoch end times (s after the first sample), epochs "
+                  "numbered from 1 (or from 0); default: the trace's epoch marks (jouleprof's own "
+                  "files), else an equal split of the training time, stated in the output")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--s", args->request.step.stable_epoch, "STEP stable epoch s")
+  cmd->add_option("--s", args->request.step.stable_epoch,
+                  "STEP s: epochs 1 … s are summed as measured, the window starts at epoch s + 1")
       ->default_val(10)
       ->check(kNonNegativeNumber);
-  cmd->add_option("--w", args->request.step.window, "STEP window w (epochs)")
+  cmd->add_option("--w", args->request.step.window,
+                  "STEP window w: epochs s + 1 … s + w, whose mean is extrapolated")
       ->default_val(5)
       ->check(kPositiveNumber);
   cmd->add_flag("--online-stability", args->request.step.online_stability,
-                "Choose s as the first epoch whose window's coefficient of variation is at most "
-                "--stability-cv (instead of a fixed s)");
+                "Choose s online: the smallest s whose window and the w epochs before it each "
+                "vary by at most --stability-cv, and agree within it (instead of a fixed s)");
   cmd->add_option("--stability-cv", args->request.step.stability_cv,
                   "Largest coefficient of variation of a stable window")
       ->default_val(0.05)
@@ -135,7 +142,8 @@ CommandRunner add_project_command(CLI::App& parent) {
       ->default_val(0)
       ->check(number_in(-14 * 3600, 14 * 3600));
   add_format_option(*cmd, args->format, {OutputFormat::kTable, OutputFormat::kJson},
-                    "table or json");
+                    "table (in the unit that suits the measured energy: J, kJ, MJ, GJ) or json "
+                    "(joules)");
   return [args, cmd] {
     ProjectRequest& r = args->request;
     if (cmd->count("--duration") > 0) r.duration_s = args->duration_s;

@@ -60,6 +60,11 @@ void print_epoch_update(const EpochUpdate& u, int total_epochs, const StepOption
                         format_energy(p.projection.total_j), format_energy(p.projection.band_low_j),
                         format_energy(p.projection.band_high_j), p.projection.stable_epoch,
                         p.projection.window, format_energy(p.remaining_j));
+  } else if (total_epochs < step.stable_epoch + step.window) {
+    line += fmt::format(
+        "; no STEP projection: the planned {} epochs are fewer than its s + w = {}, so the run's "
+        "energy is the sum of its epochs",
+        total_epochs, step.stable_epoch + step.window);
   } else {
     line +=
         fmt::format("; STEP projects once {} epochs are known", step.stable_epoch + step.window);
@@ -240,10 +245,13 @@ CommandRunner add_run_command(CLI::App& parent) {
   add_format_option(*app, flags->format, {OutputFormat::kTable, OutputFormat::kJson},
                     "The report: a table, or the profile JSON");
   flags->view.add_to(*app);
+  const int step_epochs = StepOptions{}.stable_epoch + StepOptions{}.window;
   app->add_option("--epochs", flags->epochs,
-                  "The command trains for N epochs and calls jouleprof::epoch_end() / "
-                  "jp_epoch_end() after each: print each epoch's energy and, from epoch s + w on, "
-                  "the STEP projection of the whole run")
+                  fmt::format("The command trains for N epochs and calls jouleprof::epoch_end() / "
+                              "jp_epoch_end() after each: print each epoch's energy and, from "
+                              "epoch s + w = {} on, the STEP projection of the whole run (none "
+                              "for N < {}: the run's energy is the sum of its epochs)",
+                              step_epochs, step_epochs))
       ->type_name("N")
       ->check(CLI::Range(1, 1000000));
   app->add_option("--db", flags->db,
