@@ -140,6 +140,13 @@ JP_API jp_status jp_add_span(const char* track, const char* device, jp_name_id n
  * trace cannot be read or its times have no known clock. Thread-safe. */
 JP_API jp_status jp_recorder_add_trace(const char* trace_path);
 
+/* Under JOULEPROF_SPANS_FILE (`jouleprof run --spans`): writes the span dump now instead of at
+ * exit, and only once (the exit handler then writes nothing; what is recorded after this call is
+ * not in it). For a process that may not exit normally: Python re-raises SIGINT after an unhandled
+ * KeyboardInterrupt, so C exit handlers never run there (the jouleprof package calls this from
+ * its own atexit handler). JP_OK, writing nothing, when the variable is not set. */
+JP_API jp_status jp_recorder_flush_spans_file(void);
+
 /* ---- Monitor: measure energy around any piece of work --------------------------------------
  *
  *   jp_monitor* m = NULL;

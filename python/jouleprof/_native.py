@@ -5,8 +5,10 @@ package (the wheel's layout); ../lib/libjouleprof.so beside the `jouleprof` exec
 PATH (a build or install tree); build/lib/libjouleprof.so of the source tree this package sits in.
 """
 
+import atexit
 import ctypes
 import os
+import sys
 import shutil
 from pathlib import Path
 
@@ -171,11 +173,28 @@ _declare("jp_monitor_start", _status, _c_str, _c_str, ctypes.POINTER(ctypes.c_vo
 _declare("jp_monitor_stop", _status, ctypes.c_void_p, _c_str, ctypes.POINTER(Totals))
 _declare("jp_attribute", _status, _c_str, _c_str, _c_str, _c_str)
 _declare("jp_recorder_add_trace", _status, _c_str)
+_declare("jp_recorder_flush_spans_file", _status)
 _declare("jp_report", _status, _c_str, _c_str, _c_str)
 _declare("jp_format_tree", _status, _c_str, _c_str, ctypes.POINTER(ctypes.c_char_p))
 _declare("jp_write_samples", _status, _c_str, _c_str)
 _declare("jp_measure_gated", _status, _c_str, _c_str, MEASURED_FN, ctypes.c_void_p, PROGRESS_FN,
          ctypes.c_void_p, _c_str, ctypes.POINTER(GatedResult))
+
+
+# What the recorder writes its span dump to under `jouleprof run --spans` (docs/timeline.md).
+SPANS_FILE_ENV = "JOULEPROF_SPANS_FILE"
+
+
+def _flush_spans_file():
+    # The library writes the span dump from a C exit handler, which never runs when Python ends
+    # by re-raising SIGINT (an unhandled KeyboardInterrupt, Ctrl-C); Python's own exit handlers
+    # do run then, before it.
+    if lib.jp_recorder_flush_spans_file() != 0:
+        print(f"jouleprof: could not write spans: {decode(lib.jp_last_error())}", file=sys.stderr)
+
+
+if os.environ.get(SPANS_FILE_ENV):
+    atexit.register(_flush_spans_file)
 
 
 def encode(text):

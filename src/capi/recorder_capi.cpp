@@ -9,6 +9,7 @@
 #include "jouleprof/recorder.hpp"
 #include "jouleprof/span_dump.hpp"
 #include "jouleprof/trace_import.hpp"
+#include "timeline/spans_file_hook.hpp"
 
 namespace {
 
@@ -155,6 +156,15 @@ jp_status jp_recorder_add_trace(const char* trace_path) {
   try {
     const jouleprof::Status added = add_trace_to_recorder(trace_path);
     return added ? JP_OK : jouleprof::capi::fail(added.error());
+  } catch (...) {
+    return jouleprof::capi::fail_from_exception(std::current_exception());
+  }
+}
+
+jp_status jp_recorder_flush_spans_file(void) {
+  try {
+    const jouleprof::Status written = jouleprof::timeline::write_spans_file_now();
+    return written ? JP_OK : jouleprof::capi::fail(written.error());
   } catch (...) {
     return jouleprof::capi::fail_from_exception(std::current_exception());
   }

@@ -15,6 +15,7 @@ namespace {
 struct HookTarget {
   std::string path_pattern;
   pid_t installer = 0;
+  bool written = false;  // by write_spans_file_now, before exit
 };
 
 // Leaked on purpose: read by the exit handler, after static destructors may have run.
@@ -33,21 +34,25 @@ std::string expand_pid(const std::string& pattern, pid_t pid) {
   return out;
 }
 
-void write_spans_at_exit() {
-  if (hook_target == nullptr) return;
+Status write_spans_once() {
+  if (hook_target == nullptr || hook_target->written) return Status::Ok();
   const pid_t self = getpid();
   const bool per_process = hook_target->path_pattern.find("%p") != std::string::npos;
-  if (self != hook_target->installer && !per_process) return;
+  if (self != hook_target->installer && !per_process) return Status::Ok();
+  hook_target->written = true;
+  Recorder& recorder = Recorder::global();
+  recorder.stop();
+  SpanDump dump;
+  dump.timeline = recorder.collect();
+  dump.pid = self;
+  dump.dropped = recorder.dropped();
+  dump.recorder_clock = std::string(recorder.clock_source());
+  return write_span_dump(dump, expand_pid(hook_target->path_pattern, self));
+}
+
+void write_spans_at_exit() {
   try {
-    Recorder& recorder = Recorder::global();
-    recorder.stop();
-    SpanDump dump;
-    dump.timeline = recorder.collect();
-    dump.pid = self;
-    dump.dropped = recorder.dropped();
-    dump.recorder_clock = std::string(recorder.clock_source());
-    const std::string path = expand_pid(hook_target->path_pattern, self);
-    if (const Status written = write_span_dump(dump, path); !written) {
+    if (const Status written = write_spans_once(); !written) {
       std::fprintf(stderr, "jouleprof: could not write spans (%s): %s\n", kSpansFileEnv,
                    written.error().message().c_str());
     }
@@ -74,5 +79,7 @@ bool install_spans_file_hook_from_environment() noexcept {
     return false;
   }
 }
+
+Status write_spans_file_now() { return write_spans_once(); }
 
 }  // namespace jouleprof::timeline

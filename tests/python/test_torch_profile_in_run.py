@@ -55,3 +55,33 @@ def test_profile_joins_jouleprof_run(tmp_path):
     model = step.child("[backward]").child("Sequential")
     assert model is not None and model.child("0") is not None, json.dumps(profile["tree"])[:2000]
     assert tree.energy_j > 0
+
+
+# Ctrl-C in the middle of training: KeyboardInterrupt leaves the block, and Python ends by
+# re-raising SIGINT, so C exit handlers never run; the spans reach the run all the same.
+INTERRUPTED = textwrap.dedent("""
+    import os, signal, torch, jouleprof.torch
+
+    model = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.ReLU(), torch.nn.Linear(256, 8))
+    x = torch.randn(16, 64)
+    with jouleprof.torch.profile(model) as prof:
+        for step in range(1000):
+            model(x).sum().backward()
+            prof.step()
+            if step == 4:
+                os.kill(os.getpid(), signal.SIGINT)
+""")
+
+
+def test_an_interrupted_profile_keeps_its_spans_in_the_run(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(INTERRUPTED)
+    out = tmp_path / "run"
+    done = subprocess.run([os.environ["JOULEPROF_CLI"], "run", "--spans", "--simulate", "40",
+                           "--no-history", "--output", str(out), "--", sys.executable,
+                           str(script)], capture_output=True, text=True, check=False)
+    assert "killed by signal 2" in done.stdout + done.stderr, done.stdout + done.stderr
+    assert "no spans came back" not in done.stdout + done.stderr
+    profile = json.loads((out / "profile.json").read_text())
+    step = jouleprof.node_from_dict(profile["tree"]).find("step")
+    assert step is not None and step.calls >= 5, json.dumps(profile["tree"])[:2000]
