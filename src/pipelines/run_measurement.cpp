@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
 
+#include "core/quantity_text.hpp"
 #include "jouleprof/cluster.hpp"
 #include "jouleprof/epoch_file.hpp"
 #include "jouleprof/epoch_summary.hpp"
@@ -141,6 +143,23 @@ Status write_run_files(const Profile& profile, const RunFiles& files) {
   return written;
 }
 
+// An epoch_begin after the last epoch_end (by time: several processes may report) began an epoch
+// the job never ended: its energy is in no epoch, and STEP never sees it.
+std::optional<std::string> open_epoch_warning(const std::vector<EpochBoundary>& boundaries,
+                                              std::size_t epochs_ended, TimeNs run_end_ns) {
+  std::optional<TimeNs> last_begin;
+  std::optional<TimeNs> last_end;
+  for (const EpochBoundary& b : boundaries) {
+    std::optional<TimeNs>& last = b.kind == EpochBoundary::Kind::kBegin ? last_begin : last_end;
+    last = last ? std::max(*last, b.t_ns) : b.t_ns;
+  }
+  if (!last_begin || (last_end && *last_end >= *last_begin)) return std::nullopt;
+  return fmt::format(
+      "epoch {} began (epoch_begin) {} before the run ended and never ended (no epoch_end after "
+      "it): its energy is in no epoch and not in the projection",
+      epochs_ended + 1, format_duration(std::max<TimeNs>(0, run_end_ns - *last_begin)));
+}
+
 }  // namespace
 
 Result<RunMeasurement> measure_run(const RunOptions& options) {
@@ -218,6 +237,10 @@ Result<RunMeasurement> measure_run(const RunOptions& options) {
                       *options.epochs));
     }
     for (const std::string& e : epoch_errors) profile.warnings.push_back("epoch file: " + e);
+    if (std::optional<std::string> open = open_epoch_warning(
+            epochs->boundaries(), epochs->epoch_energies_j().size(), profile.meta.end_ns)) {
+      profile.warnings.push_back(*open);
+    }
   }
   profile.meta.grid_intensity_g_per_kwh = options.grid_intensity_g_per_kwh;
   record_run_options(options, profile.meta);

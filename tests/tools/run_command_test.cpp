@@ -619,5 +619,31 @@ TEST(RunCommandEpochs, APlanShorterThanSPlusWSaysSTEPCannotProjectIt) {
   EXPECT_EQ(inv.err.find("projects once"), std::string::npos) << inv.err;
 }
 
+// A job that begins an epoch and never ends it: that epoch is in no epoch's figure, and the
+// profile says so instead of leaving it out silently.
+TEST(RunCommandEpochs, AnEpochBegunButNeverEndedIsAWarning) {
+  TempDir dir;
+  const std::string job =
+      "import os, time\n"
+      "def report(kind):\n"
+      "    with open(os.environ['JOULEPROF_EPOCH_FILE'], 'a') as f:\n"
+      "        f.write(f'{kind} {time.monotonic_ns()}\\n')\n"
+      "report('begin'); time.sleep(0.05); report('end')\n"
+      "report('begin'); time.sleep(0.2)\n";
+  const Invocation inv =
+      run_jouleprof({"run", "--simulate", "20", "--epochs", "4", "--no-history", "--output",
+                     (dir.path() / "out").string(), "--", "/usr/bin/python3", "-c", job},
+                    dir);
+  ASSERT_EQ(inv.exit_code, 0) << inv.err;
+  auto p = read_profile_json((dir.path() / "out" / "profile.json").string());
+  ASSERT_TRUE(p.ok()) << p.error().message();
+  EXPECT_EQ(p->epochs.size(), 1u);
+  const bool warned = std::any_of(p->warnings.begin(), p->warnings.end(), [](const std::string& w) {
+    return w.starts_with("epoch 2 began (epoch_begin) ") &&
+           w.find("never ended") != std::string::npos;
+  });
+  EXPECT_TRUE(warned) << inv.err;
+}
+
 }  // namespace
 }  // namespace jouleprof::testing
