@@ -12,9 +12,9 @@
 namespace jouleprof::cluster {
 
 struct RankClaim {
-  std::string label;                // "r<rank>", for the warnings
+  std::string label;  // "r<rank>", for the warnings
   std::string host;
-  double machine_j = 0.0;           // the rank's own total: every counter it read
+  double machine_j = 0.0;            // the rank's own total: every counter it read
   std::optional<double> observed_j;  // its processes' share (Profile::total_process_energy_j)
 };
 

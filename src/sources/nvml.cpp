@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,9 +23,13 @@
 #include "sources/setting_values.hpp"
 #include "sources/unit_factors.hpp"
 #include "sources/vendor_gpu_source.hpp"
+#include "sources/visible_gpus.hpp"
 
 namespace jouleprof {
 namespace {
+
+// The variable the CUDA runtime reads the job's GPUs from (sources/visible_gpus.hpp).
+constexpr const char* kCudaVisibleDevicesEnv = "CUDA_VISIBLE_DEVICES";
 
 constexpr const char* kNvmlProcessPollSetting = "nvml.process_poll_ms";
 // The total-energy counter, the power reading and the power fields change about every 100 ms
@@ -452,19 +457,12 @@ class NvmlSource final : public VendorGpuSource {
   // Channels of one GPU: the energy counter, or the board power where there is no counter (the
   // top-level channel that totals use); the other power readings nest under it because they
   // measure the same board and must never be added to it.
-  void discover_gpu(unsigned index) {
-    nvml::Device handle = nullptr;
-    nvml::Return code = symbols_.get_handle(index, &handle);
-    if (code != nvml::kSuccess) {
-      note_failure("nvmlDeviceGetHandleByIndex_v2", index, code);
-      return;
-    }
+  void discover_gpu(unsigned index, nvml::Device handle, const std::string& uuid) {
+    nvml::Return code = nvml::kSuccess;
     char name[nvml::kDeviceNameBufferSize] = {};
-    char uuid[nvml::kDeviceUuidBufferSize] = {};
     if (symbols_.get_name(handle, name, sizeof name) != nvml::kSuccess) name[0] = '\0';
-    if (symbols_.get_uuid(handle, uuid, sizeof uuid) != nvml::kSuccess) uuid[0] = '\0';
     const std::string who = fmt::format("NVIDIA gpu {} ({}{}{})", index, name[0] ? name : "unnamed",
-                                        uuid[0] ? ", " : "", uuid);
+                                        uuid.empty() ? "" : ", ", uuid);
     const std::size_t gpu_slot = gpus_.size();
     const std::size_t first_channel = channels_.size();
     Gpu gpu;
@@ -554,7 +552,33 @@ class NvmlSource final : public VendorGpuSource {
                   "check `nvidia-smi`; in a container, expose the GPUs "
                   "(e.g. docker --gpus all)");
     }
-    for (unsigned index = 0; index < count; ++index) discover_gpu(index);
+    // Every GPU's handle and UUID first: CUDA_VISIBLE_DEVICES may name them by either.
+    std::vector<nvml::Device> handles;
+    std::vector<GpuIdentity> gpus;
+    for (unsigned index = 0; index < count; ++index) {
+      nvml::Device handle = nullptr;
+      const nvml::Return code = symbols_.get_handle(index, &handle);
+      if (code != nvml::kSuccess) {
+        note_failure("nvmlDeviceGetHandleByIndex_v2", index, code);
+        continue;
+      }
+      char uuid[nvml::kDeviceUuidBufferSize] = {};
+      if (symbols_.get_uuid(handle, uuid, sizeof uuid) != nvml::kSuccess) uuid[0] = '\0';
+      handles.push_back(handle);
+      gpus.push_back({index, uuid});
+    }
+    const GpuVisibility visible =
+        resolve_visible_gpus(kCudaVisibleDevicesEnv, std::getenv(kCudaVisibleDevicesEnv), gpus);
+    if (!visible.note.empty()) note(visible.note);
+    if (!gpus.empty() && visible.visible() == 0) {
+      return fail(visible.note, "list the job's GPUs in CUDA_VISIBLE_DEVICES, or unset it");
+    }
+    for (std::size_t g = 0; g < gpus.size(); ++g) {
+      if (!visible.number[g]) continue;
+      const auto index = static_cast<unsigned>(gpus[g].index);
+      number_gpu(index, *visible.number[g]);
+      discover_gpu(index, handles[g], gpus[g].uuid);
+    }
     if (!finish_discovery()) {
       gpus_.clear();
       slots_.clear();

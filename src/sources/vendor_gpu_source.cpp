@@ -71,6 +71,11 @@ bool VendorGpuSource::finish_discovery() {
   return true;
 }
 
+std::size_t VendorGpuSource::gpu_number(std::size_t gpu) const {
+  const auto numbered = job_numbers_.find(gpu);
+  return first_gpu_index_ + (numbered == job_numbers_.end() ? gpu : numbered->second);
+}
+
 std::string VendorGpuSource::device(std::size_t gpu) const {
   return fmt::format("gpu{}", gpu_number(gpu));
 }

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -109,8 +110,11 @@ class VendorGpuSource : public Source {
   // that the backend drops its own state of the channels.
   bool finish_discovery();
 
-  std::size_t gpu_number(std::size_t gpu) const { return first_gpu_index_ + gpu; }
-  std::string device(std::size_t gpu) const;  // "gpu<first_gpu_index + gpu>"
+  // The GPU's number on the device names: first_gpu_index + the job's number for it (its
+  // position in CUDA_VISIBLE_DEVICES, visible_gpus.hpp; by default the backend's own index).
+  std::size_t gpu_number(std::size_t gpu) const;
+  void number_gpu(std::size_t gpu, std::size_t job_number) { job_numbers_[gpu] = job_number; }
+  std::string device(std::size_t gpu) const;  // "gpu<gpu_number(gpu)>"
   // A measured channel of the GPU: id "<source>:<gpu>:<suffix>", domain "gpu".
   Channel make_channel(std::size_t gpu, std::string_view suffix, ChannelKind kind,
                        std::string detail, std::string parent_id, TimeNs nominal_period_ns) const;
@@ -139,7 +143,8 @@ class VendorGpuSource : public Source {
   VendorGpuBackend backend_;
   VendorGpuLibrary library_;
   std::size_t first_gpu_index_;
-  std::shared_ptr<ObservedProcesses> observed_;  // null: no per-process channels
+  std::map<std::size_t, std::size_t> job_numbers_;  // backend index -> the job's number
+  std::shared_ptr<ObservedProcesses> observed_;     // null: no per-process channels
   TimeNs last_activity_poll_ns_ = 0;
   Availability availability_;
   std::vector<std::string> notes_;

@@ -16,8 +16,8 @@ namespace jouleprof::timeline {
 bool is_collective(std::string_view name);
 
 struct CollectiveMarks {
-  std::uint64_t spans = 0;        // spans marked Pass::kCommunication (collectives and inside them)
-  std::uint64_t into_steps = 0;   // collectives without a parent, given the step they ran in
+  std::uint64_t spans = 0;       // spans marked Pass::kCommunication (collectives and inside them)
+  std::uint64_t into_steps = 0;  // collectives without a parent, given the step they ran in
 };
 
 // Marks every collective span and the spans inside it (on its track) Pass::kCommunication. A

@@ -27,8 +27,8 @@ TEST(DivideHostEnergy, ALoneRankWithoutAShareGetsTheWholeHost) {
 // Windows of a few milliseconds apart can make shares add up to a little more than the first
 // rank's copy of the counter: fitted silently; by more than 1 %, with a warning naming the host.
 TEST(DivideHostEnergy, SharesAboveTheHostsEnergyAreScaledDownToIt) {
-  HostDivision d = divide_host_energy({{"r0", "n1", 100.0, 60.0}, {"r1", "n1", 100.0, 40.5}},
-                                      {{"n1", 100.0}});
+  HostDivision d =
+      divide_host_energy({{"r0", "n1", 100.0, 60.0}, {"r1", "n1", 100.0, 40.5}}, {{"n1", 100.0}});
   EXPECT_NEAR(d.rank_j[0] + d.rank_j[1], 100.0, 1e-12);
   EXPECT_TRUE(d.warnings.empty());
   d = divide_host_energy({{"r0", "n1", 100.0, 80.0}, {"r1", "n1", 100.0, 80.0}}, {{"n1", 100.0}});

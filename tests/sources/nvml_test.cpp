@@ -18,8 +18,12 @@ namespace {
 // Points the backend at the fake library and picks its scenario (see fake_nvml/fake_nvml.c).
 class NvmlTest : public ::testing::Test {
  protected:
-  void SetUp() override { ::setenv("JOULEPROF_NVML_LIBRARY", FAKE_NVML_PATH, 1); }
+  void SetUp() override {
+    ::setenv("JOULEPROF_NVML_LIBRARY", FAKE_NVML_PATH, 1);
+    ::unsetenv("CUDA_VISIBLE_DEVICES");  // the machine's own must not change the fake's GPUs
+  }
   void TearDown() override {
+    ::unsetenv("CUDA_VISIBLE_DEVICES");
     ::unsetenv("JOULEPROF_NVML_LIBRARY");
     ::unsetenv("FAKE_NVML_SCENARIO");
     ::unsetenv("FAKE_NVML_PROCESSES");
@@ -44,6 +48,42 @@ std::map<std::string, std::size_t> index_by_id(const Source& source) {
   std::map<std::string, std::size_t> index;
   for (std::size_t i = 0; i < source.channels().size(); ++i) index[source.channels()[i].id] = i;
   return index;
+}
+
+// A job on the second GPU only (CUDA_VISIBLE_DEVICES=1, as Slurm sets it) sees it as its device
+// 0: only that GPU is measured, on the device its trace names (gpu0), its id still NVML's.
+TEST_F(NvmlTest, OnlyTheGpusTheJobCanSeeAreMeasuredUnderItsNumbers) {
+  ::setenv("CUDA_VISIBLE_DEVICES", "1", 1);
+  auto source = open("two_gpus");
+  ASSERT_TRUE(source->availability().available) << source->availability().reason;
+  for (const Channel& channel : source->channels()) {
+    EXPECT_TRUE(channel.id.starts_with("nvml:1:")) << channel.id;
+    EXPECT_EQ(channel.device, "gpu0") << channel.id;
+  }
+  EXPECT_NE(index_by_id(*source).count("nvml:1:power"), 0u);
+  EXPECT_NE(source->availability().reason.find("CUDA_VISIBLE_DEVICES='1': the job sees 1 of the 2 "
+                                               "GPUs (gpu 1 as device 0)"),
+            std::string::npos)
+      << source->availability().reason;
+  // By UUID prefix, in the list's order.
+  ::setenv("CUDA_VISIBLE_DEVICES", "GPU-1111, GPU-0000", 1);
+  source = open("two_gpus");
+  const auto by_uuid = index_by_id(*source);
+  EXPECT_EQ(source->channels()[by_uuid.at("nvml:1:power")].device, "gpu0");
+  EXPECT_EQ(source->channels()[by_uuid.at("nvml:0:energy")].device, "gpu1");
+  // As CUDA: an entry that names no GPU ends the list.
+  ::setenv("CUDA_VISIBLE_DEVICES", "0,7,1", 1);
+  source = open("two_gpus");
+  EXPECT_EQ(index_by_id(*source).count("nvml:1:power"), 0u);
+  EXPECT_NE(source->availability().reason.find("the entry '7' names no GPU"), std::string::npos)
+      << source->availability().reason;
+  // An empty list hides every GPU: nothing of this job's to measure.
+  ::setenv("CUDA_VISIBLE_DEVICES", "", 1);
+  source = open("two_gpus");
+  EXPECT_FALSE(source->availability().available);
+  EXPECT_NE(source->availability().reason.find("sees 0 of the 2 GPUs"), std::string::npos)
+      << source->availability().reason;
+  EXPECT_NE(source->availability().fix.find("CUDA_VISIBLE_DEVICES"), std::string::npos);
 }
 
 TEST_F(NvmlTest, EnergyCounterWhereSupportedPowerFallbackElsewhere) {
