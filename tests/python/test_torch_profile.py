@@ -202,3 +202,10 @@ def test_an_exception_in_the_loop_stops_everything_and_propagates(tmp_path):
         prof.tree()
     with pytest.raises(RuntimeError, match="attributes on exit"):
         jouleprof.torch.profile(model).tree()
+
+
+def test_an_export_that_cannot_be_written_says_why(trained):
+    for name in ("x.html", "samples.csv"):
+        with pytest.raises(jouleprof.JouleprofError, match=f"/nonexistent-dir/{name}: cannot open "
+                           "for writing: No such file or directory"):
+            trained.export(f"/nonexistent-dir/{name}")
