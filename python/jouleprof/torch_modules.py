@@ -12,7 +12,9 @@ for a torch.profiler session of your own:
     tree = jouleprof.attribute_torch_trace("trace.json")
 
 Names: the root module's class name and, below it, each submodule's dotted path ("encoder",
-"encoder.0"). torch is imported only when this is used.
+"encoder.0"). torch is imported only when this is used. A zero-length scope
+"jouleprof::module_scopes <root name>" names the model the hooks are on: the importer warns when
+the trace holds no forward of it (the code ran a different module object).
 
 Clock: torch's legacy profiler (builds without Kineto, e.g. Debian's torch 1.13) writes times in
 µs since its own start, with no absolute clock. clock_sync() (called when the scopes open) leaves
@@ -28,6 +30,7 @@ CLOCK_SYNC_PREFIX = "jouleprof::clock_sync "
 EPOCH_BEGIN_SCOPE = "jouleprof::epoch_begin"
 EPOCH_END_SCOPE = "jouleprof::epoch_end"
 MODULE_PREFIX = "nn.Module: "
+MODULE_SCOPES_PREFIX = "jouleprof::module_scopes "
 
 
 def clock_sync():
@@ -56,6 +59,8 @@ class ModuleScopes:
             self._handles.append(module.register_forward_pre_hook(
                 self._enter(name, on_root_forward if is_root else None)))
             self._handles.append(module.register_forward_hook(self._leave))
+        with self._record_function(f"{MODULE_SCOPES_PREFIX}{root_name}"):
+            pass
 
     def _enter(self, name, before):
         def pre_hook(module, inputs):

@@ -204,6 +204,23 @@ def test_an_exception_in_the_loop_stops_everything_and_propagates(tmp_path):
         jouleprof.torch.profile(model).tree()
 
 
+def simulated_profile(model, output_dir):
+    return jouleprof.torch.profile(model, sources="simulated", settings={"simulate.watts": WATTS},
+                                   interval_ms=2, output_dir=output_dir)
+
+
+def test_training_another_module_object_than_the_profiled_one_says_so(tmp_path):
+    profiled = ThreeModules()
+    prof = simulated_profile(profiled, tmp_path)
+    with prof:
+        train(prof, ThreeModules(), steps=3)
+    warnings = prof.profile()["warnings"]
+    assert any("no forward of the profiled model ThreeModules ran inside the block, so probably "
+               "a different module object was trained than the one passed to "
+               "jouleprof.torch.profile" in w for w in warnings), warnings
+    assert not any("record it inside" in w for w in warnings), warnings
+
+
 def test_an_export_that_cannot_be_written_says_why(trained):
     for name in ("x.html", "samples.csv"):
         with pytest.raises(jouleprof.JouleprofError, match=f"/nonexistent-dir/{name}: cannot open "
