@@ -189,24 +189,72 @@ def test_the_command_line_gives_the_same_tree(trained, tmp_path):
         assert cli_paths[path] == pytest.approx(energy, rel=1e-6, abs=1e-12), path
 
 
-def test_an_exception_in_the_loop_stops_everything_and_propagates(tmp_path):
-    model = ThreeModules()
-    prof = jouleprof.torch.profile(model, sources="simulated", settings={"simulate.watts": WATTS},
-                                   output_dir=tmp_path)
-    with pytest.raises(ZeroDivisionError):
-        with prof:
-            model(torch.randn(2, 1024))
-            raise ZeroDivisionError
-    assert prof.totals is not None  # the sources were stopped
-    with pytest.raises(RuntimeError, match="raised, so nothing was attributed"):
-        prof.tree()
-    with pytest.raises(RuntimeError, match="attributes on exit"):
-        jouleprof.torch.profile(model).tree()
-
-
 def simulated_profile(model, output_dir):
     return jouleprof.torch.profile(model, sources="simulated", settings={"simulate.watts": WATTS},
                                    interval_ms=2, output_dir=output_dir)
+
+
+class Interrupt:
+    """A forward hook that raises `exception` in the `calls`-th forward of the module it is on: an
+    error, or Ctrl-C's KeyboardInterrupt, in the middle of a training step."""
+
+    def __init__(self, exception, calls):
+        self.exception = exception
+        self.calls = calls
+
+    def __call__(self, module, inputs, output):
+        self.calls -= 1
+        if self.calls == 0:
+            raise self.exception
+
+
+@pytest.mark.parametrize("exception", [ZeroDivisionError, KeyboardInterrupt])
+def test_a_block_that_raises_keeps_the_profile_marked_partial(tmp_path, exception):
+    torch.manual_seed(0)
+    model = ThreeModules()
+    model.act.register_forward_hook(Interrupt(exception, calls=4))  # in step 4's forward
+    prof = simulated_profile(model, tmp_path / "out")
+    with pytest.raises(exception):
+        with prof:
+            train(prof, model)
+    # Everything recorded until then is attributed, and the tree still sums to the total.
+    tree = prof.tree()
+    assert tree.energy_j == pytest.approx(prof.totals.energy_j, rel=1e-6)
+    step = tree.child("step")
+    assert step.calls == 4  # three whole steps, and the fourth until the exception
+    assert step.child("[backward]").child("ThreeModules").child("big") is not None
+    profile = prof.profile()
+    assert profile["meta"]["partial"] is True
+    raised = f"the profiled block raised {exception.__name__}: the figures cover the time until then"
+    assert raised in profile["warnings"]
+    table = prof.table(width=100)
+    assert "PARTIAL RUN" in table and exception.__name__ in table
+    exported = json.load(open(prof.export(tmp_path / "partial.json"), encoding="utf-8"))
+    assert exported["meta"]["partial"] is True
+    assert "cut short" in open(prof.export(tmp_path / "partial.html"), encoding="utf-8").read()
+    # The measurement itself says so too.
+    with open(prof.samples_profile_path, encoding="utf-8") as f:
+        assert json.load(f)["meta"]["partial"] is True
+
+
+@pytest.mark.skipif(not hasattr(BaseException, "add_note"), reason="exception notes: Python 3.11")
+def test_when_attributing_fails_too_the_blocks_exception_goes_on_with_a_note(tmp_path):
+    model = ThreeModules()
+    # The calibrated method without calibration weights: an attribution that fails.
+    prof = jouleprof.torch.profile(model, sources="simulated", settings={"simulate.watts": WATTS},
+                                   method="calibrated", output_dir=tmp_path)
+    with pytest.raises(ValueError, match="bad batch") as raised:
+        with prof:
+            model(torch.randn(2, 1024))
+            raise ValueError("bad batch")
+    notes = getattr(raised.value, "__notes__", [])
+    assert any("its profile could not be attributed: JouleprofError: attribution: field 'method"
+               in n and "needs calibration weights" in n for n in notes), notes
+    assert prof.totals is not None  # the sources were stopped
+    with pytest.raises(RuntimeError, match="block raised, and its profile could not be attributed"):
+        prof.tree()
+    with pytest.raises(RuntimeError, match="attributes on exit"):
+        jouleprof.torch.profile(ThreeModules()).tree()
 
 
 def test_training_another_module_object_than_the_profiled_one_says_so(tmp_path):

@@ -26,6 +26,15 @@ def _inside_jouleprof_run():
     return bool(os.environ.get(SPANS_FILE_ENV)) and _lib.jp_recorder_enabled() == 1
 
 
+def _attach_note(exc, note):
+    """Adds `note` to what the traceback of `exc` prints (BaseException.add_note, Python 3.11);
+    older Pythons have no notes, so there it is a warning."""
+    if hasattr(exc, "add_note"):
+        exc.add_note(note)
+    else:
+        warnings.warn(note, RuntimeWarning, stacklevel=3)
+
+
 class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
     """Measures the block it guards and charges the energy to `model`'s modules.
 
@@ -40,6 +49,10 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
     the profiler's trace with the autograd links and attributes the measured energy to it: every
     backward node goes under the module whose forward op created it, in a [backward] pass node;
     the optimizer's work is [optimizer].
+
+    A block that raises (an error, Ctrl-C's KeyboardInterrupt) still stops, writes the trace and
+    attributes what was recorded until then: the profile is marked partial (meta.partial) with a
+    warning naming the exception, and the exception goes on.
 
     Inside `jouleprof run --spans -- python3 train.py` the profile joins the run instead: no
     sampler of its own; its trace goes into the run's timeline and the run's profile.json holds
@@ -81,7 +94,7 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
         self._step_scope = None
         self._steps = 0
         self._started = False
-        self._raised = False
+        self._attribution_error = None  # when the block raised and attributing failed too
 
     # ---- the measured block
 
@@ -148,16 +161,31 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
             self._steps += 1
 
     def __exit__(self, exc_type, exc, tb):
-        self._raised = exc_type is not None
-        self._stop_measuring()
+        if exc is None:
+            self._finish(cut_short=None)
+            return False
+        cut_short = (f"the profiled block raised {exc_type.__name__}: the figures cover the time "
+                     "until then")
+        try:
+            self._finish(cut_short)
+        except Exception as failure:  # noqa: BLE001 (the block's exception goes on, this with it)
+            self._attribution_error = failure
+            _attach_note(exc, "jouleprof.torch.profile: after the block raised, its profile could "
+                         f"not be attributed: {type(failure).__name__}: {failure}")
+        return False
+
+    def _finish(self, cut_short):
+        """Stops measuring, writes the trace and attributes it (inside `jouleprof run`: gives it
+        to the run). `cut_short`: why the block ended early, for the measured profile (None: it
+        did not)."""
+        self._stop_measuring(cut_short)
         self._write_trace()
         if self.joined_run:
             _native.check(_lib.jp_recorder_add_trace(_native.encode(self.trace_path)))
-        elif exc_type is None:
+        else:
             self._attribute()
-        return False
 
-    def _stop_measuring(self):
+    def _stop_measuring(self, cut_short=None):
         if self._scopes is not None:
             self._scopes.close()
             self._scopes = None
@@ -165,6 +193,8 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
         if self._torch_profile is not None:
             self._torch_profile.__exit__(None, None, None)
         if self._monitor is not None and self.totals is None:
+            if cut_short is not None:
+                self._monitor.cut_short(cut_short)
             self.totals = self._monitor.stop()
 
     def _write_trace(self):
@@ -197,8 +227,9 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
         if self._attributed is None:
             if self.joined_run:
                 return False
-            if self._raised:
-                raise RuntimeError(f"{what}: the profiled block raised, so nothing was attributed")
+            if self._attribution_error is not None:
+                raise RuntimeError(f"{what}: the profiled block raised, and its profile could not "
+                                   f"be attributed: {self._attribution_error}")
             raise RuntimeError(f"{what}: run the profile's `with` block first (it attributes on "
                                "exit)")
         return True
