@@ -257,6 +257,41 @@ def test_when_attributing_fails_too_the_blocks_exception_goes_on_with_a_note(tmp
         jouleprof.torch.profile(ThreeModules()).tree()
 
 
+def test_steps_and_epoch_marks_outside_the_block_warn(tmp_path):
+    model = ThreeModules()
+    prof = simulated_profile(model, tmp_path)
+    for call in (prof.step, prof.epoch_begin, prof.epoch_end):
+        with pytest.warns(UserWarning, match="called before the profile's `with` block, where it "
+                          "marks nothing") as caught:
+            call()
+        assert caught[0].filename == __file__  # the caller's line
+    with prof:
+        model(torch.randn(2, 1024))
+        prof.step()
+    with pytest.warns(UserWarning, match=r"epoch_end\(\) was called after the profile's `with`"):
+        prof.epoch_end()
+    assert prof.tree().child("step").calls == 1
+
+
+def test_an_epoch_begun_and_not_ended_warns(tmp_path):
+    model = ThreeModules()
+    prof = simulated_profile(model, tmp_path)
+    with pytest.warns(UserWarning) as caught:
+        with prof:
+            prof.epoch_begin()
+            train(prof, model, steps=2)  # ends epoch 1
+            prof.epoch_begin()
+            model(torch.randn(2, 1024))
+    open_epoch = [w for w in caught if "was begun" in str(w.message)]
+    assert len(open_epoch) == 1
+    assert open_epoch[0].filename == __file__
+    assert "epoch 2 was begun (epoch_begin()) but not ended (epoch_end()) inside the profiled " \
+        "block: its energy is in no epoch" in str(open_epoch[0].message)
+    profile = prof.profile()
+    assert any(w.startswith("epoch 2 was begun") for w in profile["warnings"]), profile["warnings"]
+    assert len(profile["epochs"]) == 1
+
+
 def test_training_another_module_object_than_the_profiled_one_says_so(tmp_path):
     profiled = ThreeModules()
     prof = simulated_profile(profiled, tmp_path)
