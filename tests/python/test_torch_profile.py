@@ -292,6 +292,51 @@ def test_an_epoch_begun_and_not_ended_warns(tmp_path):
     assert len(profile["epochs"]) == 1
 
 
+def test_a_torchscript_model_is_refused_with_what_to_do():
+    scripted = torch.jit.script(ThreeModules())
+    with pytest.raises(TypeError, match=r"RecursiveScriptModule is a TorchScript module .* Pass the "
+                       r"eager nn.Module it was made from, or profile without module scopes"):
+        jouleprof.torch.profile(scripted)
+    traced = torch.jit.trace(ThreeModules(), torch.randn(2, 1024))
+    with pytest.raises(TypeError, match="TorchScript module"):
+        jouleprof.torch.profile(traced)
+    with pytest.raises(TypeError, match="TorchScript module"):
+        with jouleprof.module_scopes(scripted):
+            pass
+    # Operators only: no hooks, so a scripted model is fine.
+    with jouleprof.torch.profile(None, sources="simulated", settings={"simulate.watts": WATTS},
+                                 interval_ms=2) as prof:
+        scripted(torch.randn(2, 1024))
+    assert prof.tree().find("aten::linear") is not None
+
+
+class WithScriptedPart(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.eager = torch.nn.Linear(1024, 16)
+        self.scripted = torch.jit.script(torch.nn.Sequential(torch.nn.ReLU(),
+                                                             torch.nn.Linear(16, 16)))
+
+    def forward(self, x):
+        return self.scripted(self.eager(x))
+
+
+def test_a_torchscript_submodule_gets_no_scope_and_one_warning(tmp_path):
+    model = WithScriptedPart()
+    prof = simulated_profile(model, tmp_path)
+    with pytest.warns(UserWarning, match=r"WithScriptedPart: TorchScript submodules \(scripted\) "
+                      "run without Python hooks") as caught:
+        with prof:
+            for _ in range(3):
+                model(torch.randn(8, 1024)).sum().backward()
+                prof.step()
+    assert len([w for w in caught if "TorchScript" in str(w.message)]) == 1
+    assert caught[0].filename == __file__
+    forward = prof.tree().child("step").child("[forward]").child("WithScriptedPart")
+    assert forward.child("eager") is not None
+    assert forward.find("scripted") is None and forward.find("scripted.1") is None
+
+
 def test_training_another_module_object_than_the_profiled_one_says_so(tmp_path):
     profiled = ThreeModules()
     prof = simulated_profile(profiled, tmp_path)

@@ -9,7 +9,13 @@ import warnings
 
 from .. import _native, regions, reports
 from ..monitor import Monitor
-from ..torch_modules import EPOCH_BEGIN_SCOPE, EPOCH_END_SCOPE, ModuleScopes, clock_sync
+from ..torch_modules import (
+    EPOCH_BEGIN_SCOPE,
+    EPOCH_END_SCOPE,
+    ModuleScopes,
+    clock_sync,
+    require_eager_module,
+)
 from ..tree import node_from_dict
 from ._events_trace import write_events_trace
 
@@ -59,7 +65,9 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
     sampler of its own; its trace goes into the run's timeline and the run's profile.json holds
     the one tree. tree() is then None and table() says where the tree is.
 
-    model: the nn.Module whose modules to scope (None: operators only).
+    model: the nn.Module whose modules to scope (None: operators only); a TorchScript module is
+        refused (TypeError: pass the eager module), a TorchScript submodule gets no scopes of its
+        own (a warning).
     sources, settings, interval_ms, sysfs_root: the Monitor's (jouleprof.Monitor).
     activities: torch.profiler activities (default: CPU, and CUDA when available).
     record_shapes, with_stack, profile_memory: passed to torch.profiler.profile.
@@ -71,6 +79,8 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
     def __init__(self, model=None, *, sources=None, settings=None, interval_ms=None,
                  sysfs_root=None, activities=None, record_shapes=False, with_stack=False,
                  profile_memory=False, method=None, output_dir=None):
+        if model is not None:
+            require_eager_module(model)
         self.model = model
         self._monitor_args = dict(sources=sources, settings=settings, interval_ms=interval_ms,
                                   sysfs_root=sysfs_root)
