@@ -206,6 +206,14 @@ typedef struct jp_totals {
 JP_API jp_status jp_monitor_start(const char* sources, const char* options_json,
                                   jp_monitor** out_monitor);
 
+/* Since 0.2: what the measured program knows of its run and the samples cannot show, kept for the
+ * profile jp_monitor_stop writes. jp_monitor_warn adds `warning` to the profile's warnings.
+ * jp_monitor_cut_short marks the profile partial (meta.partial: the work ended early, by an
+ * exception or an interrupt, so the figures cover it until then) and adds `reason` to its
+ * warnings. A NULL argument is JP_ERR_INVALID_INPUT. */
+JP_API jp_status jp_monitor_warn(jp_monitor* monitor, const char* warning);
+JP_API jp_status jp_monitor_cut_short(jp_monitor* monitor, const char* reason);
+
 /* Stops sampling (and the recorder when the monitor started it), builds the profile, attributes
  * it when asked and writes it to `profile_path` (docs/schema.md; NULL: not written). `out_totals`
  * may be NULL. An attribution that fails leaves a warning in the profile instead of failing the

@@ -81,6 +81,10 @@ struct TraceImport {
   // clock_sync scope or an explicit offset): its spans cannot be placed against any samples.
   bool clock_established = true;
   BackwardLinkStats backward;
+  // The models jouleprof's Python module hooks were put on (their "jouleprof::module_scopes
+  // <name>" scopes) of which the trace holds no forward: the hooks never fired, so the code that
+  // ran used a different module object than the one they were put on.
+  std::vector<std::string> scoped_models_not_run;
   std::uint64_t events = 0;          // trace events read
   std::uint64_t skipped_events = 0;  // metadata, flows, counters, profiler overhead
   std::uint64_t gpu_spans = 0;

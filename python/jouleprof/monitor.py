@@ -92,6 +92,24 @@ class Monitor:
         self._handle = handle
         return self
 
+    def _running_handle(self, what):
+        if self._handle is None:
+            raise RuntimeError(f"{what}: the Monitor is not running")
+        return self._handle
+
+    def warn(self, warning):
+        """Adds `warning` to the profile stop() writes: what the measured code knows of its run
+        and the samples cannot show."""
+        _native.check(_lib.jp_monitor_warn(self._running_handle("warn()"),
+                                           _native.encode(warning)))
+
+    def cut_short(self, reason):
+        """Marks the profile stop() writes partial (meta.partial: the work ended early, by an
+        exception or an interrupt, so the figures cover it until then), with `reason` among its
+        warnings."""
+        _native.check(_lib.jp_monitor_cut_short(self._running_handle("cut_short()"),
+                                                _native.encode(reason)))
+
     def stop(self):
         """Stops sampling, writes the profile and returns the Totals."""
         global _last_stopped

@@ -12,7 +12,13 @@ for a torch.profiler session of your own:
     tree = jouleprof.attribute_torch_trace("trace.json")
 
 Names: the root module's class name and, below it, each submodule's dotted path ("encoder",
-"encoder.0"). torch is imported only when this is used.
+"encoder.0"). torch is imported only when this is used. A zero-length scope
+"jouleprof::module_scopes <root name>" names the model the hooks are on: the importer warns when
+the trace holds no forward of it (the code ran a different module object).
+
+TorchScript modules (torch.jit.script, torch.jit.trace) run their forward without Python hooks: a
+scripted model is refused (TypeError); scripted submodules get no scopes of their own (one
+warning), their work counting in the module that calls them.
 
 Clock: torch's legacy profiler (builds without Kineto, e.g. Debian's torch 1.13) writes times in
 µs since its own start, with no absolute clock. clock_sync() (called when the scopes open) leaves
@@ -21,6 +27,7 @@ time taken just before it begins; the importer maps the trace's clock with it.
 """
 
 import contextlib
+import warnings
 
 from . import regions
 
@@ -28,6 +35,7 @@ CLOCK_SYNC_PREFIX = "jouleprof::clock_sync "
 EPOCH_BEGIN_SCOPE = "jouleprof::epoch_begin"
 EPOCH_END_SCOPE = "jouleprof::epoch_end"
 MODULE_PREFIX = "nn.Module: "
+MODULE_SCOPES_PREFIX = "jouleprof::module_scopes "
 
 
 def clock_sync():
@@ -39,23 +47,49 @@ def clock_sync():
         pass
 
 
+def require_eager_module(model):
+    """Raises TypeError for a TorchScript module, whose forward no hook sees."""
+    import torch  # noqa: PLC0415
+
+    if isinstance(model, torch.jit.ScriptModule):
+        raise TypeError(
+            f"{type(model).__name__} is a TorchScript module (torch.jit.script or torch.jit.trace): "
+            "its forward runs without Python hooks, so jouleprof cannot scope its modules. Pass "
+            "the eager nn.Module it was made from, or profile without module scopes "
+            "(jouleprof.torch.profile(model=None)) to see the operators only")
+
+
 class ModuleScopes:
     """Forward pre/post hooks on every module of `model` that open and close its scope.
-    `on_root_forward` (optional) is called before the root module's scope opens."""
+    `on_root_forward` (optional) is called before the root module's scope opens. `stacklevel`: the
+    warning about TorchScript submodules names the line that many frames above this call."""
 
-    def __init__(self, model, root_name=None, on_root_forward=None):
+    def __init__(self, model, root_name=None, on_root_forward=None, stacklevel=3):
         import torch  # noqa: PLC0415
 
+        require_eager_module(model)
         self._record_function = torch.profiler.record_function
         self._open = []  # a stack: forwards nest
         self._handles = []
         root_name = root_name or type(model).__name__
+        scripted = []  # the outermost TorchScript submodules: no hook fires on or inside them
         for path, module in model.named_modules():
+            if isinstance(module, torch.jit.ScriptModule):
+                if not any(path.startswith(f"{outer}.") for outer in scripted):
+                    scripted.append(path)
+                continue
             is_root = not path
             name = MODULE_PREFIX + (root_name if is_root else path)
             self._handles.append(module.register_forward_pre_hook(
                 self._enter(name, on_root_forward if is_root else None)))
             self._handles.append(module.register_forward_hook(self._leave))
+        if scripted:
+            warnings.warn(
+                f"{root_name}: TorchScript submodules ({', '.join(scripted)}) run without Python "
+                "hooks, so they get no scopes of their own: their work counts in the module that "
+                "calls them", stacklevel=stacklevel)
+        with self._record_function(f"{MODULE_SCOPES_PREFIX}{root_name}"):
+            pass
 
     def _enter(self, name, before):
         def pre_hook(module, inputs):
@@ -81,7 +115,8 @@ class ModuleScopes:
 
 @contextlib.contextmanager
 def module_scopes(model, root_name=None):
-    scopes = ModuleScopes(model, root_name)
+    # The warning names the user's `with` line: above this generator and contextlib's __enter__.
+    scopes = ModuleScopes(model, root_name, stacklevel=4)
     clock_sync()
     try:
         yield model

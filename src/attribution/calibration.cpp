@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -238,11 +237,7 @@ std::string calibration_to_json_string(const Calibration& calibration) {
 }
 
 Status write_calibration_json(const Calibration& calibration, const std::string& path) {
-  std::ofstream out(path);
-  if (!out) return Error(ErrorCode::kIo, path + ": cannot open for writing");
-  out << calibration_to_json_string(calibration);
-  if (!out) return Error(ErrorCode::kIo, path + ": write failed");
-  return Status::Ok();
+  return write_text_file(path, calibration_to_json_string(calibration));
 }
 
 }  // namespace jouleprof

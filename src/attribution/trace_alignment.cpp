@@ -1,6 +1,7 @@
 #include "attribution/trace_alignment.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <ctime>
@@ -39,6 +40,14 @@ std::string device_list(const std::set<std::string>& devices) {
   std::string out;
   for (const std::string& d : devices) out += fmt::format("{}'{}'", out.empty() ? "" : ", ", d);
   return out;
+}
+
+constexpr std::string_view kThanTheModelPassed =
+    "than the one passed to jouleprof.torch.profile or module_scopes";
+
+std::string no_forward_of(const std::vector<std::string>& models) {
+  return fmt::format("no forward of the profiled model {} ran inside the block",
+                     fmt::join(models, ", "));
 }
 
 }  // namespace
@@ -163,6 +172,8 @@ Status adopt_trace(Profile& profile, TraceImport imported, std::string_view trac
   for (const std::string& w : imported.warnings)
     profile.warnings.push_back(fmt::format("{}: {}", trace_origin, w));
   const BackwardLinkStats& b = imported.backward;
+  const std::vector<std::string>& not_run = imported.scoped_models_not_run;
+  bool not_run_said = false;
   if (b.nodes > 0) {
     const auto share = [&](TimeNs part) {
       return static_cast<double>(part) / static_cast<double>(b.backward_ns);
@@ -182,18 +193,32 @@ Status adopt_trace(Profile& profile, TraceImport imported, std::string_view trac
             100.0 * (1.0 - share(b.linked_ns)));
       }
       if (b.module_ns < b.linked_ns) {
-        why += fmt::format(
-            "{}{:.1f} % was created by forward ops outside every module scope (the trace has "
-            "{}module scopes: record it inside jouleprof.torch.profile, or with "
-            "torch.profiler's with_stack=True)",
-            why.empty() ? "" : "; ", 100.0 * (share(b.linked_ns) - share(b.module_ns)),
-            b.module_nodes == 0 ? "no " : "too few ");
+        // Hooks that saw no forward explain the missing scopes better than how it was recorded.
+        const std::string cause =
+            not_run.empty()
+                ? fmt::format(
+                      "the trace has {}module scopes: record it inside "
+                      "jouleprof.torch.profile, or with torch.profiler's with_stack=True",
+                      b.module_nodes == 0 ? "no " : "too few ")
+                : fmt::format("{}, so probably a different module object was trained {}",
+                              no_forward_of(not_run), kThanTheModelPassed);
+        not_run_said = !not_run.empty();
+        why += fmt::format("{}{:.1f} % was created by forward ops outside every module scope ({})",
+                           why.empty() ? "" : "; ",
+                           100.0 * (share(b.linked_ns) - share(b.module_ns)), cause);
       }
       profile.warnings.push_back(fmt::format(
           "{}: {:.1f} % of the backward pass's {:.3f} s stays directly under [backward], charged "
           "to no module: {}",
           trace_origin, 100.0 * b.unlinked_share(), ns_to_s(b.backward_ns), why));
     }
+  }
+  // Without a backward pass nothing says a model ran at all (the block may have ended first).
+  if (!not_run.empty() && !not_run_said) {
+    profile.warnings.push_back(fmt::format(
+        "{}: {}, so none of its modules is in the tree: if a model ran, it was a different module "
+        "object {}",
+        trace_origin, no_forward_of(not_run), kThanTheModelPassed));
   }
   profile.timeline = std::move(imported.timeline);
   const Result<TimeWindow> samples = require_energy_readings(profile.series, samples_origin);

@@ -7,6 +7,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "capi/json_options.hpp"
 #include "capi/last_error.hpp"
@@ -24,6 +25,9 @@ struct jp_monitor {
   std::unique_ptr<jouleprof::Monitor> monitor;
   bool record_spans = true;
   bool attribute = true;
+  // From jp_monitor_warn and jp_monitor_cut_short, for the profile jp_monitor_stop writes.
+  std::vector<std::string> warnings;
+  bool cut_short = false;
 };
 
 namespace {
@@ -117,6 +121,8 @@ jp_status stop_monitor(std::unique_ptr<jp_monitor> handle, const char* profile_p
     }
   }
   profile.meta.options.capi.record_spans = handle->record_spans;
+  profile.meta.partial = profile.meta.partial || handle->cut_short;
+  for (std::string& w : handle->warnings) profile.warnings.push_back(std::move(w));
   if (handle->attribute && !profile.timeline.spans().empty()) {
     // A failed attribution keeps the measurement, with a warning.
     if (const auto attributed = jouleprof::attribute_recording(profile, {}); !attributed) {
@@ -189,6 +195,33 @@ jp_status jp_monitor_start(const char* sources, const char* options_json,
     Result<std::unique_ptr<jp_monitor>> started = start_monitor(sources, options_json);
     if (!started) return capi::fail(started.error());
     *out_monitor = std::move(started).value().release();
+    return JP_OK;
+  } catch (...) {
+    return capi::fail_from_exception(std::current_exception());
+  }
+}
+
+jp_status jp_monitor_warn(jp_monitor* monitor, const char* warning) {
+  if (monitor == nullptr || warning == nullptr) {
+    return capi::fail(ErrorCode::kInvalidInput,
+                      "jp_monitor_warn: monitor and warning must not be NULL");
+  }
+  try {
+    monitor->warnings.emplace_back(warning);
+    return JP_OK;
+  } catch (...) {
+    return capi::fail_from_exception(std::current_exception());
+  }
+}
+
+jp_status jp_monitor_cut_short(jp_monitor* monitor, const char* reason) {
+  if (monitor == nullptr || reason == nullptr) {
+    return capi::fail(ErrorCode::kInvalidInput,
+                      "jp_monitor_cut_short: monitor and reason must not be NULL");
+  }
+  try {
+    monitor->warnings.emplace_back(reason);
+    monitor->cut_short = true;
     return JP_OK;
   } catch (...) {
     return capi::fail_from_exception(std::current_exception());

@@ -62,4 +62,22 @@ Result<std::string> read_text_file(const std::string& path, std::string_view wha
   return text;
 }
 
+Error cannot_open_for_writing(const std::string& path, int err) {
+  return Error(code_of(err),
+               fmt::format("{}: cannot open for writing: {}", path, std::strerror(err)));
+}
+
+Status write_text_file(const std::string& path, std::string_view text) {
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "wb"));
+  if (!file) return cannot_open_for_writing(path, errno);
+  const bool written = std::fwrite(text.data(), 1, text.size(), file.get()) == text.size();
+  const int write_err = errno;
+  const bool closed = std::fclose(file.release()) == 0;  // it flushes: a full disk may show here
+  if (!written || !closed) {
+    return Error(ErrorCode::kIo, fmt::format("{}: write failed: {}", path,
+                                             std::strerror(!written ? write_err : errno)));
+  }
+  return Status::Ok();
+}
+
 }  // namespace jouleprof

@@ -1,8 +1,9 @@
 #include "predict/fusion_rule_measurement.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "core/text_file.hpp"
 
 namespace jouleprof::predict {
 
@@ -83,11 +84,7 @@ Status write_measured_rules(const std::vector<MeasuredRule>& rules, FusionCriter
         {"repetitions",
          std::min({r.producer.repetitions, r.consumer.repetitions, r.fused.repetitions})}};
   }
-  std::ofstream out(path);
-  if (!out) return Error(ErrorCode::kIo, path.string() + ": cannot open for writing");
-  out << doc.dump(2) << '\n';
-  if (!out) return Error(ErrorCode::kIo, path.string() + ": write failed");
-  return Status::Ok();
+  return write_text_file(path.string(), doc.dump(2) + '\n');
 }
 
 }  // namespace jouleprof::predict

@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/json_fields.hpp"
 #include "core/json_file.hpp"
+#include "core/text_file.hpp"
 #include "predict/kernel_features.hpp"
 
 namespace jouleprof::predict {
@@ -40,10 +40,7 @@ std::filesystem::path model_file(const std::string& type) {
 }
 
 Status write_json(const std::filesystem::path& path, const json& doc) {
-  std::ofstream out(path);
-  out << doc.dump(2) << '\n';
-  if (!out) return Error(ErrorCode::kIo, path.string() + ": cannot write");
-  return Status::Ok();
+  return write_text_file(path.string(), doc.dump(2) + '\n');
 }
 
 }  // namespace

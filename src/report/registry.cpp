@@ -1,6 +1,5 @@
 // The report registry: format name -> writer. Adding a format is one row here plus its file.
-#include <fstream>
-
+#include "core/text_file.hpp"
 #include "jouleprof/report.hpp"
 #include "report/writers.hpp"
 
@@ -51,13 +50,8 @@ Result<std::string> render_report(std::string_view format, const Profile& profil
 
 Status write_report(std::string_view format, const Profile& profile, const ReportOptions& options,
                     const std::string& path) {
-  JP_TRY(std::string text, render_report(format, profile, options));
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Error(ErrorCode::kIo, path + ": cannot open for writing");
-  out << text;
-  out.close();
-  if (!out) return Error(ErrorCode::kIo, path + ": write failed");
-  return Status::Ok();
+  JP_TRY(const std::string text, render_report(format, profile, options));
+  return write_text_file(path, text);
 }
 
 }  // namespace jouleprof

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -170,7 +171,7 @@ Status parse_gap_line(const LineReader& at, std::string_view rest, Table& table)
 
 Status write_samples_csv(const std::vector<Series>& series, const std::string& path) {
   std::ofstream out(path);
-  if (!out) return Error(ErrorCode::kIo, fmt::format("{}: cannot be written", path));
+  if (!out) return cannot_open_for_writing(path, errno);
   out << kMagic << '\n';
   for (const Series& s : series) {
     const Channel& c = s.channel();

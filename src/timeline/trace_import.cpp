@@ -69,8 +69,10 @@ constexpr std::string_view kModulePrefix = "nn.Module: ";
 constexpr std::string_view kStepPrefix = "ProfilerStep#";
 constexpr std::string_view kStepName = "step";
 // Zero-length scopes jouleprof's Python package leaves in a torch.profiler trace: a clock
-// reference ("jouleprof::clock_sync <monotonic ns>") and epoch boundaries. They are not spans.
+// reference ("jouleprof::clock_sync <monotonic ns>"), the model whose modules its hooks scope
+// ("jouleprof::module_scopes <root module's span name>") and epoch boundaries. They are not spans.
 constexpr std::string_view kClockSyncPrefix = "jouleprof::clock_sync ";
+constexpr std::string_view kModuleScopesPrefix = "jouleprof::module_scopes ";
 constexpr std::string_view kEpochBeginScope = "jouleprof::epoch_begin";
 constexpr std::string_view kEpochEndScope = "jouleprof::epoch_end";
 // torch's legacy profiler (builds without Kineto, such as Debian's torch 1.13) writes a bare array
@@ -354,6 +356,13 @@ class TraceBuilder final : public timeline::ChromeEventSink {
       clock_sync_ = ClockSync{t_ns, *monotonic_ns};
       return true;
     }
+    if (e.name.starts_with(kModuleScopesPrefix)) {
+      ++skipped_;
+      const std::string model(e.name.substr(kModuleScopesPrefix.size()));
+      if (std::find(scoped_models_.begin(), scoped_models_.end(), model) == scoped_models_.end())
+        scoped_models_.push_back(model);
+      return true;
+    }
     if (e.name == kEpochBeginScope || e.name == kEpochEndScope) {
       ++skipped_;
       JP_TRY(const TimeNs t_ns, time_field(e, "ts", e.ts_token));
@@ -462,6 +471,7 @@ class TraceBuilder final : public timeline::ChromeEventSink {
   bool kineto_seen_ = false;
   bool legacy_torch_seen_ = false;
   std::optional<ClockSync> clock_sync_;
+  std::vector<std::string> scoped_models_;  // from jouleprof::module_scopes scopes, in trace order
   std::uint64_t events_ = 0;
   std::uint64_t skipped_ = 0;
   std::uint64_t unmatched_ends_ = 0;
@@ -830,6 +840,14 @@ Result<TraceImport> TraceBuilder::finish(const timeline::ChromeTraceHeader& head
   if (unmatched_ends_ > 0) {
     warnings_.push_back(
         fmt::format("{} E event(s) without a B event were left out", unmatched_ends_));
+  }
+
+  for (const std::string& model : scoped_models_) {
+    const bool ran =
+        std::any_of(timeline_.spans().begin(), timeline_.spans().end(), [&](const Span& s) {
+          return s.category == SpanCategory::kLayer && timeline_.name(s.name) == model;
+        });
+    if (!ran) out.scoped_models_not_run.push_back(model);
   }
 
   map_clock(header, options, out);

@@ -151,6 +151,35 @@ TEST(TraceAlignment, AdoptTraceRecordsHowItWasReadAndWarnsOfUnlinkedBackwardTime
       << p.warnings[1];
   EXPECT_NE(p.warnings[1].find("outside every module scope"), std::string::npos) << p.warnings[1];
 
+  // Hooks put on a model that never ran forward: the warning says so instead of how to record.
+  Profile other_object;
+  other_object.series.push_back(counter("meter", 0, 10 * kNsPerS));
+  TraceImport trained;
+  trained.timeline = one_span(kNsPerS, 2 * kNsPerS);
+  trained.backward = BackwardLinkStats{10, 10, 0, 100 * kNsPerMs, 100 * kNsPerMs, 0};
+  trained.scoped_models_not_run = {"Net"};
+  ASSERT_TRUE(adopt_trace(other_object, std::move(trained), "trace.json", "samples.csv").ok());
+  ASSERT_EQ(other_object.warnings.size(), 1U);
+  EXPECT_NE(other_object.warnings[0].find(
+                "outside every module scope (no forward of the profiled model Net ran inside the "
+                "block, so probably a different module object was trained than the one passed to "
+                "jouleprof.torch.profile"),
+            std::string::npos)
+      << other_object.warnings[0];
+  EXPECT_EQ(other_object.warnings[0].find("record it inside"), std::string::npos);
+  // Without a backward pass (inference), a warning of its own.
+  Profile inference;
+  inference.series.push_back(counter("meter", 0, 10 * kNsPerS));
+  TraceImport ran;
+  ran.timeline = one_span(kNsPerS, 2 * kNsPerS);
+  ran.scoped_models_not_run = {"Net"};
+  ASSERT_TRUE(adopt_trace(inference, std::move(ran), "trace.json", "samples.csv").ok());
+  ASSERT_EQ(inference.warnings.size(), 1U);
+  EXPECT_EQ(inference.warnings[0],
+            "trace.json: no forward of the profiled model Net ran inside the block, so none of its "
+            "modules is in the tree: if a model ran, it was a different module object than the "
+            "one passed to jouleprof.torch.profile or module_scopes");
+
   // Samples without an energy reading cannot place any trace.
   Profile empty;
   EXPECT_FALSE(adopt_trace(empty, TraceImport{}, "trace.json", "samples.csv").ok());

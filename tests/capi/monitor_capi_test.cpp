@@ -176,6 +176,36 @@ TEST(MonitorCApi, TotalsCarryTheProfilesIntervalAndAnUnsetSizeKeepsTheProfile) {
   EXPECT_TRUE(read_profile_json(second)) << "the measurement is kept";
 }
 
+TEST(MonitorCApi, TheProgramsWarningsAndACutShortRunReachTheProfile) {
+  const TempDir dir;
+  const std::string path = (dir.path() / "profile.json").string();
+  jp_monitor* monitor = nullptr;
+  ASSERT_EQ(jp_monitor_start("simulated", kFortyWatts, &monitor), JP_OK) << jp_last_error();
+  busy_for_ms(20);
+  ASSERT_EQ(jp_monitor_warn(monitor, "epoch 2 was begun but not ended"), JP_OK) << jp_last_error();
+  ASSERT_EQ(jp_monitor_cut_short(monitor, "the block raised KeyboardInterrupt"), JP_OK);
+  EXPECT_EQ(jp_monitor_warn(monitor, nullptr), JP_ERR_INVALID_INPUT);
+  EXPECT_EQ(jp_monitor_cut_short(nullptr, "x"), JP_ERR_INVALID_INPUT);
+  ASSERT_EQ(jp_monitor_stop(monitor, path.c_str(), nullptr), JP_OK) << jp_last_error();
+  Result<Profile> profile = read_profile_json(path);
+  ASSERT_TRUE(profile) << profile.error().message();
+  EXPECT_TRUE(profile->meta.partial);
+  // After the monitor's own (other processes' share of the machine, when they worked).
+  const std::vector<std::string>& warnings = profile->warnings;
+  ASSERT_GE(warnings.size(), 2U);
+  EXPECT_EQ(std::vector<std::string>(warnings.end() - 2, warnings.end()),
+            (std::vector<std::string>{"epoch 2 was begun but not ended",
+                                      "the block raised KeyboardInterrupt"}));
+
+  // Warnings alone do not make a run partial.
+  ASSERT_EQ(jp_monitor_start("simulated", kFortyWatts, &monitor), JP_OK) << jp_last_error();
+  ASSERT_EQ(jp_monitor_warn(monitor, "a note"), JP_OK);
+  ASSERT_EQ(jp_monitor_stop(monitor, path.c_str(), nullptr), JP_OK) << jp_last_error();
+  profile = read_profile_json(path);
+  ASSERT_TRUE(profile) << profile.error().message();
+  EXPECT_FALSE(profile->meta.partial);
+}
+
 TEST(MonitorCApi, ExternalSpansLandOnTheirOwnTrack) {
   const TempDir dir;
   const std::string path = (dir.path() / "profile.json").string();

@@ -31,5 +31,23 @@ TEST(TextFile, EachFailureSaysWhatItIs) {
             dir.path().string() + ": is a directory, not a samples file");
 }
 
+TEST(TextFile, WritesTheWholeTextAndSaysWhyItCannot) {
+  testing::TempDir dir;
+  const std::string path = (dir.path() / "out.txt").string();
+  ASSERT_TRUE(write_text_file(path, "first, longer text").ok());
+  ASSERT_TRUE(write_text_file(path, "second").ok());
+  EXPECT_EQ(*read_text_file(path, "report"), "second");  // truncated, not overwritten in place
+  const std::string missing_dir = (dir.path() / "no" / "out.txt").string();
+  const Status missing = write_text_file(missing_dir, "x");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code(), ErrorCode::kNotFound);
+  EXPECT_EQ(missing.error().message(),
+            missing_dir + ": cannot open for writing: No such file or directory");
+  const Status directory = write_text_file(dir.path().string(), "x");
+  ASSERT_FALSE(directory.ok());
+  EXPECT_EQ(directory.error().message(),
+            dir.path().string() + ": cannot open for writing: Is a directory");
+}
+
 }  // namespace
 }  // namespace jouleprof

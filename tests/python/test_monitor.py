@@ -95,6 +95,22 @@ def test_errors_raise_with_the_library_message(tmp_path):
         m.attribute_trace(tmp_path / "missing.json")
 
 
+def test_the_codes_warnings_and_a_cut_short_run_reach_the_profile():
+    m = jouleprof.Monitor(sources="simulated", settings=FORTY_WATTS, interval_ms=2)
+    with pytest.raises(RuntimeError, match=r"warn\(\): the Monitor is not running"):
+        m.warn("too early")
+    with m:
+        busy(0.02)
+        m.warn("the data loader skipped 3 batches")
+        m.cut_short("stopped after 2 of 5 epochs")
+    profile = m.profile()
+    assert profile["meta"]["partial"] is True
+    assert profile["warnings"][-2:] == ["the data loader skipped 3 batches",
+                                        "stopped after 2 of 5 epochs"]
+    with pytest.raises(RuntimeError, match="not running"):
+        m.cut_short("too late")
+
+
 def test_monitor_observes_its_own_process_by_default():
     with jouleprof.Monitor(sources="simulated", settings=FORTY_WATTS, interval_ms=2) as m:
         busy(0.25)

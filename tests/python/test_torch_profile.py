@@ -189,16 +189,168 @@ def test_the_command_line_gives_the_same_tree(trained, tmp_path):
         assert cli_paths[path] == pytest.approx(energy, rel=1e-6, abs=1e-12), path
 
 
-def test_an_exception_in_the_loop_stops_everything_and_propagates(tmp_path):
+def simulated_profile(model, output_dir):
+    return jouleprof.torch.profile(model, sources="simulated", settings={"simulate.watts": WATTS},
+                                   interval_ms=2, output_dir=output_dir)
+
+
+class Interrupt:
+    """A forward hook that raises `exception` in the `calls`-th forward of the module it is on: an
+    error, or Ctrl-C's KeyboardInterrupt, in the middle of a training step."""
+
+    def __init__(self, exception, calls):
+        self.exception = exception
+        self.calls = calls
+
+    def __call__(self, module, inputs, output):
+        self.calls -= 1
+        if self.calls == 0:
+            raise self.exception
+
+
+@pytest.mark.parametrize("exception", [ZeroDivisionError, KeyboardInterrupt])
+def test_a_block_that_raises_keeps_the_profile_marked_partial(tmp_path, exception):
+    torch.manual_seed(0)
     model = ThreeModules()
+    model.act.register_forward_hook(Interrupt(exception, calls=4))  # in step 4's forward
+    prof = simulated_profile(model, tmp_path / "out")
+    with pytest.raises(exception):
+        with prof:
+            train(prof, model)
+    # Everything recorded until then is attributed, and the tree still sums to the total.
+    tree = prof.tree()
+    assert tree.energy_j == pytest.approx(prof.totals.energy_j, rel=1e-6)
+    step = tree.child("step")
+    assert step.calls == 4  # three whole steps, and the fourth until the exception
+    assert step.child("[backward]").child("ThreeModules").child("big") is not None
+    profile = prof.profile()
+    assert profile["meta"]["partial"] is True
+    raised = f"the profiled block raised {exception.__name__}: the figures cover the time until then"
+    assert raised in profile["warnings"]
+    table = prof.table(width=100)
+    assert "PARTIAL RUN" in table and exception.__name__ in table
+    exported = json.load(open(prof.export(tmp_path / "partial.json"), encoding="utf-8"))
+    assert exported["meta"]["partial"] is True
+    assert "cut short" in open(prof.export(tmp_path / "partial.html"), encoding="utf-8").read()
+    # The measurement itself says so too.
+    with open(prof.samples_profile_path, encoding="utf-8") as f:
+        assert json.load(f)["meta"]["partial"] is True
+
+
+@pytest.mark.skipif(not hasattr(BaseException, "add_note"), reason="exception notes: Python 3.11")
+def test_when_attributing_fails_too_the_blocks_exception_goes_on_with_a_note(tmp_path):
+    model = ThreeModules()
+    # The calibrated method without calibration weights: an attribution that fails.
     prof = jouleprof.torch.profile(model, sources="simulated", settings={"simulate.watts": WATTS},
-                                   output_dir=tmp_path)
-    with pytest.raises(ZeroDivisionError):
+                                   method="calibrated", output_dir=tmp_path)
+    with pytest.raises(ValueError, match="bad batch") as raised:
         with prof:
             model(torch.randn(2, 1024))
-            raise ZeroDivisionError
+            raise ValueError("bad batch")
+    notes = getattr(raised.value, "__notes__", [])
+    assert any("its profile could not be attributed: JouleprofError: attribution: field 'method"
+               in n and "needs calibration weights" in n for n in notes), notes
     assert prof.totals is not None  # the sources were stopped
-    with pytest.raises(RuntimeError, match="raised, so nothing was attributed"):
+    with pytest.raises(RuntimeError, match="block raised, and its profile could not be attributed"):
         prof.tree()
     with pytest.raises(RuntimeError, match="attributes on exit"):
-        jouleprof.torch.profile(model).tree()
+        jouleprof.torch.profile(ThreeModules()).tree()
+
+
+def test_steps_and_epoch_marks_outside_the_block_warn(tmp_path):
+    model = ThreeModules()
+    prof = simulated_profile(model, tmp_path)
+    for call in (prof.step, prof.epoch_begin, prof.epoch_end):
+        with pytest.warns(UserWarning, match="called before the profile's `with` block, where it "
+                          "marks nothing") as caught:
+            call()
+        assert caught[0].filename == __file__  # the caller's line
+    with prof:
+        model(torch.randn(2, 1024))
+        prof.step()
+    with pytest.warns(UserWarning, match=r"epoch_end\(\) was called after the profile's `with`"):
+        prof.epoch_end()
+    assert prof.tree().child("step").calls == 1
+
+
+def test_an_epoch_begun_and_not_ended_warns(tmp_path):
+    model = ThreeModules()
+    prof = simulated_profile(model, tmp_path)
+    with pytest.warns(UserWarning) as caught:
+        with prof:
+            prof.epoch_begin()
+            train(prof, model, steps=2)  # ends epoch 1
+            prof.epoch_begin()
+            model(torch.randn(2, 1024))
+    open_epoch = [w for w in caught if "was begun" in str(w.message)]
+    assert len(open_epoch) == 1
+    assert open_epoch[0].filename == __file__
+    assert "epoch 2 was begun (epoch_begin()) but not ended (epoch_end()) inside the profiled " \
+        "block: its energy is in no epoch" in str(open_epoch[0].message)
+    profile = prof.profile()
+    assert any(w.startswith("epoch 2 was begun") for w in profile["warnings"]), profile["warnings"]
+    assert len(profile["epochs"]) == 1
+
+
+def test_a_torchscript_model_is_refused_with_what_to_do():
+    scripted = torch.jit.script(ThreeModules())
+    with pytest.raises(TypeError, match=r"RecursiveScriptModule is a TorchScript module .* Pass the "
+                       r"eager nn.Module it was made from, or profile without module scopes"):
+        jouleprof.torch.profile(scripted)
+    traced = torch.jit.trace(ThreeModules(), torch.randn(2, 1024))
+    with pytest.raises(TypeError, match="TorchScript module"):
+        jouleprof.torch.profile(traced)
+    with pytest.raises(TypeError, match="TorchScript module"):
+        with jouleprof.module_scopes(scripted):
+            pass
+    # Operators only: no hooks, so a scripted model is fine.
+    with jouleprof.torch.profile(None, sources="simulated", settings={"simulate.watts": WATTS},
+                                 interval_ms=2) as prof:
+        scripted(torch.randn(2, 1024))
+    assert prof.tree().find("aten::linear") is not None
+
+
+class WithScriptedPart(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.eager = torch.nn.Linear(1024, 16)
+        self.scripted = torch.jit.script(torch.nn.Sequential(torch.nn.ReLU(),
+                                                             torch.nn.Linear(16, 16)))
+
+    def forward(self, x):
+        return self.scripted(self.eager(x))
+
+
+def test_a_torchscript_submodule_gets_no_scope_and_one_warning(tmp_path):
+    model = WithScriptedPart()
+    prof = simulated_profile(model, tmp_path)
+    with pytest.warns(UserWarning, match=r"WithScriptedPart: TorchScript submodules \(scripted\) "
+                      "run without Python hooks") as caught:
+        with prof:
+            for _ in range(3):
+                model(torch.randn(8, 1024)).sum().backward()
+                prof.step()
+    assert len([w for w in caught if "TorchScript" in str(w.message)]) == 1
+    assert caught[0].filename == __file__
+    forward = prof.tree().child("step").child("[forward]").child("WithScriptedPart")
+    assert forward.child("eager") is not None
+    assert forward.find("scripted") is None and forward.find("scripted.1") is None
+
+
+def test_training_another_module_object_than_the_profiled_one_says_so(tmp_path):
+    profiled = ThreeModules()
+    prof = simulated_profile(profiled, tmp_path)
+    with prof:
+        train(prof, ThreeModules(), steps=3)
+    warnings = prof.profile()["warnings"]
+    assert any("no forward of the profiled model ThreeModules ran inside the block, so probably "
+               "a different module object was trained than the one passed to "
+               "jouleprof.torch.profile" in w for w in warnings), warnings
+    assert not any("record it inside" in w for w in warnings), warnings
+
+
+def test_an_export_that_cannot_be_written_says_why(trained):
+    for name in ("x.html", "samples.csv"):
+        with pytest.raises(jouleprof.JouleprofError, match=f"/nonexistent-dir/{name}: cannot open "
+                           "for writing: No such file or directory"):
+            trained.export(f"/nonexistent-dir/{name}")

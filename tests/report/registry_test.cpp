@@ -49,10 +49,12 @@ TEST(ReportRegistry, EveryFormatRendersTheSampleAndWritesAFile) {
   }
 }
 
-TEST(ReportRegistry, WriteToAnUnwritablePathIsAnIoError) {
+TEST(ReportRegistry, WriteToAMissingDirectorySaysSo) {
   const Status s = write_report("text", testing::sample_profile(), {}, "/nonexistent-dir/x.txt");
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().code(), ErrorCode::kIo);
+  EXPECT_EQ(s.error().code(), ErrorCode::kNotFound);
+  EXPECT_EQ(s.error().message(),
+            "/nonexistent-dir/x.txt: cannot open for writing: No such file or directory");
 }
 
 TEST(ReportRegistry, ImpossibleFiguresAreFlaggedInEveryFormat) {

@@ -72,6 +72,16 @@ TEST(SamplesCsv, RoundTripIsExact) {
   EXPECT_EQ((*read)[1].gaps()[0].end_ns, 300);
 }
 
+TEST(SamplesCsv, AMissingDirectoryIsNamedWithTheSystemsReason) {
+  TempDir dir;
+  const std::string path = (dir.path() / "no" / "samples.csv").string();
+  const Status written = write_samples_csv(example(), path);
+  ASSERT_FALSE(written.ok());
+  EXPECT_EQ(written.error().code(), ErrorCode::kNotFound);
+  EXPECT_EQ(written.error().message(),
+            path + ": cannot open for writing: No such file or directory");
+}
+
 TEST(SamplesCsv, UndeclaredChannelsAreImported) {
   Result<std::vector<Series>> read =
       parse_samples_csv("t_ns,channel,kind,value\n1,meter,power_w,5\n2,meter,power_w,6\n", "m.csv");

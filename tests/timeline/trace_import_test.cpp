@@ -161,6 +161,30 @@ TEST(LegacyTorchImport, OpsByNameAndAClockSyncScopeMapsTheClock) {
   EXPECT_DOUBLE_EQ(imported->backward.unlinked_share(), 1.0);
 }
 
+TEST(LegacyTorchImport, AScopedModelWithoutAForwardIsNamed) {
+  // jouleprof's hooks were put on Net, but the code ran another module object: the trace has
+  // Net's scope marker and no forward of it (the other object's ops ran outside every scope).
+  const auto trace = [](std::string_view forward) {
+    return fmt::format(R"([
+      {{"name": "jouleprof::module_scopes Net", "ph": "X", "ts": 10, "dur": 0, "tid": 1,
+        "pid": "CPU functions", "args": {{}}}},{}
+      {{"name": "aten::addmm", "ph": "X", "ts": 40, "dur": 50, "tid": 1, "pid": "CPU functions",
+        "args": {{}}}}])",
+                       forward);
+  };
+  auto other_object = import_trace_text(trace(""), "legacy.json");
+  ASSERT_TRUE(other_object.ok()) << other_object.error().message();
+  EXPECT_EQ(other_object->scoped_models_not_run, std::vector<std::string>{"Net"});
+  EXPECT_EQ(other_object->timeline.spans().size(), 1U) << "the marker is not a span";
+
+  auto scoped = import_trace_text(
+      trace(R"({"name": "nn.Module: Net", "ph": "X", "ts": 30, "dur": 100, "tid": 1,
+               "pid": "CPU functions", "args": {}},)"),
+      "legacy.json");
+  ASSERT_TRUE(scoped.ok()) << scoped.error().message();
+  EXPECT_TRUE(scoped->scoped_models_not_run.empty());
+}
+
 TEST(LegacyTorchImport, WithoutAClockReferenceTheClockIsNotEstablished) {
   auto imported = import_trace_text(
       R"([{"name": "aten::addmm", "ph": "X", "ts": 40, "dur": 50, "tid": 1,

@@ -4,13 +4,13 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <limits>
 
 #include "command.hpp"
 #include "core/parse.hpp"
 #include "core/quantity_text.hpp"
+#include "core/text_file.hpp"
 #include "jouleprof/history.hpp"
 #include "jouleprof/observed_processes.hpp"
 #include "jouleprof/process_share.hpp"
@@ -120,11 +120,8 @@ bool print_report(const CommandMeasurement& m, const RunFiles& files, const RunF
            fmt::format("written: {}  {}\n", files.profile.string(), files.samples.string());
   }
   if (to_file) {
-    std::ofstream out(flags.report, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-      report_error(Error(ErrorCode::kIo, flags.report + ": cannot write the report"));
+    if (const Status written = write_text_file(flags.report, text); !written) {
+      report_error(written.error());
       return false;
     }
   } else {

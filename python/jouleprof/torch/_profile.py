@@ -9,7 +9,13 @@ import warnings
 
 from .. import _native, regions, reports
 from ..monitor import Monitor
-from ..torch_modules import EPOCH_BEGIN_SCOPE, EPOCH_END_SCOPE, ModuleScopes, clock_sync
+from ..torch_modules import (
+    EPOCH_BEGIN_SCOPE,
+    EPOCH_END_SCOPE,
+    ModuleScopes,
+    clock_sync,
+    require_eager_module,
+)
 from ..tree import node_from_dict
 from ._events_trace import write_events_trace
 
@@ -24,6 +30,15 @@ STEP_PREFIX = "ProfilerStep#"
 
 def _inside_jouleprof_run():
     return bool(os.environ.get(SPANS_FILE_ENV)) and _lib.jp_recorder_enabled() == 1
+
+
+def _attach_note(exc, note):
+    """Adds `note` to what the traceback of `exc` prints (BaseException.add_note, Python 3.11);
+    older Pythons have no notes, so there it is a warning."""
+    if hasattr(exc, "add_note"):
+        exc.add_note(note)
+    else:
+        warnings.warn(note, RuntimeWarning, stacklevel=3)
 
 
 class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
@@ -41,11 +56,18 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
     backward node goes under the module whose forward op created it, in a [backward] pass node;
     the optimizer's work is [optimizer].
 
+    A block that raises (an error, Ctrl-C's KeyboardInterrupt) still stops, writes the trace and
+    attributes what was recorded until then: the profile is marked partial (meta.partial) with a
+    warning naming the exception, and the exception goes on. An epoch begun and not ended, and
+    step() or the epoch marks called outside the block, warn.
+
     Inside `jouleprof run --spans -- python3 train.py` the profile joins the run instead: no
     sampler of its own; its trace goes into the run's timeline and the run's profile.json holds
     the one tree. tree() is then None and table() says where the tree is.
 
-    model: the nn.Module whose modules to scope (None: operators only).
+    model: the nn.Module whose modules to scope (None: operators only); a TorchScript module is
+        refused (TypeError: pass the eager module), a TorchScript submodule gets no scopes of its
+        own (a warning).
     sources, settings, interval_ms, sysfs_root: the Monitor's (jouleprof.Monitor).
     activities: torch.profiler activities (default: CPU, and CUDA when available).
     record_shapes, with_stack, profile_memory: passed to torch.profiler.profile.
@@ -57,6 +79,8 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
     def __init__(self, model=None, *, sources=None, settings=None, interval_ms=None,
                  sysfs_root=None, activities=None, record_shapes=False, with_stack=False,
                  profile_memory=False, method=None, output_dir=None):
+        if model is not None:
+            require_eager_module(model)
         self.model = model
         self._monitor_args = dict(sources=sources, settings=settings, interval_ms=interval_ms,
                                   sysfs_root=sysfs_root)
@@ -80,8 +104,11 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
         self._scopes = None
         self._step_scope = None
         self._steps = 0
+        self._epochs_ended = 0
+        self._epoch_open = False
         self._started = False
-        self._raised = False
+        self._inside = False
+        self._attribution_error = None  # when the block raised and attributing failed too
 
     # ---- the measured block
 
@@ -113,10 +140,25 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
         except BaseException:
             self._stop_measuring()
             raise
+        self._inside = True
         return self
+
+    def _inside_block(self, call):
+        """True inside the `with` block; else warns, at the line that called `call`, that it
+        marks nothing there."""
+        if self._inside:
+            return True
+        when = "after" if self._started else "before"
+        warnings.warn(f"jouleprof.torch.profile: {call} was called {when} the profile's `with` "
+                      "block, where it marks nothing: call it inside the block", stacklevel=3)
+        return False
 
     def step(self):
         """Ends the current training step; the next begins with the model's next forward."""
+        if self._inside_block("step()"):
+            self._close_step()
+
+    def _close_step(self):
         if self._step_scope is not None:
             self._step_scope.__exit__(None, None, None)
             self._step_scope = None
@@ -124,20 +166,28 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
     def epoch_begin(self):
         """Marks the start of an epoch: epoch 1 is counted from here (not from the start of the
         process), in the trace, in jouleprof's recorder and under `jouleprof run --epochs`."""
+        if not self._inside_block("epoch_begin()"):
+            return
         import torch  # noqa: PLC0415
 
         with torch.profiler.record_function(EPOCH_BEGIN_SCOPE):
             pass
         regions.epoch_begin()
+        self._epoch_open = True
 
     def epoch_end(self):
         """Marks the end of an epoch: in the trace, in jouleprof's recorder and, under
         `jouleprof run --epochs`, for the run's STEP projection."""
+        if not self._inside_block("epoch_end()"):
+            return
         import torch  # noqa: PLC0415
 
         with torch.profiler.record_function(EPOCH_END_SCOPE):
             pass
         regions.epoch_end()
+        # Every epoch_end ends an epoch, begun or not, as `jouleprof run` counts them.
+        self._epochs_ended += 1
+        self._epoch_open = False
 
     def _open_step(self):
         if self._step_scope is None:
@@ -148,23 +198,49 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
             self._steps += 1
 
     def __exit__(self, exc_type, exc, tb):
-        self._raised = exc_type is not None
-        self._stop_measuring()
+        self._inside = False
+        profile_warnings = []
+        if self._epoch_open:
+            open_epoch = (f"epoch {self._epochs_ended + 1} was begun (epoch_begin()) but not ended "
+                          "(epoch_end()) inside the profiled block: its energy is in no epoch")
+            warnings.warn(f"jouleprof.torch.profile: {open_epoch}", stacklevel=2)
+            profile_warnings.append(open_epoch)
+        if exc is None:
+            self._finish(profile_warnings, cut_short=None)
+            return False
+        cut_short = (f"the profiled block raised {exc_type.__name__}: the figures cover the time "
+                     "until then")
+        try:
+            self._finish(profile_warnings, cut_short)
+        except Exception as failure:  # noqa: BLE001 (the block's exception goes on, this with it)
+            self._attribution_error = failure
+            _attach_note(exc, "jouleprof.torch.profile: after the block raised, its profile could "
+                         f"not be attributed: {type(failure).__name__}: {failure}")
+        return False
+
+    def _finish(self, profile_warnings, cut_short):
+        """Stops measuring, writes the trace and attributes it (inside `jouleprof run`: gives it
+        to the run). `profile_warnings` and `cut_short` (the reason, or None) go into the
+        measured profile."""
+        self._stop_measuring(profile_warnings, cut_short)
         self._write_trace()
         if self.joined_run:
             _native.check(_lib.jp_recorder_add_trace(_native.encode(self.trace_path)))
-        elif exc_type is None:
+        else:
             self._attribute()
-        return False
 
-    def _stop_measuring(self):
+    def _stop_measuring(self, profile_warnings=(), cut_short=None):
         if self._scopes is not None:
             self._scopes.close()
             self._scopes = None
-        self.step()
+        self._close_step()
         if self._torch_profile is not None:
             self._torch_profile.__exit__(None, None, None)
         if self._monitor is not None and self.totals is None:
+            for warning in profile_warnings:
+                self._monitor.warn(warning)
+            if cut_short is not None:
+                self._monitor.cut_short(cut_short)
             self.totals = self._monitor.stop()
 
     def _write_trace(self):
@@ -197,8 +273,9 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
         if self._attributed is None:
             if self.joined_run:
                 return False
-            if self._raised:
-                raise RuntimeError(f"{what}: the profiled block raised, so nothing was attributed")
+            if self._attribution_error is not None:
+                raise RuntimeError(f"{what}: the profiled block raised, and its profile could not "
+                                   f"be attributed: {self._attribution_error}")
             raise RuntimeError(f"{what}: run the profile's `with` block first (it attributes on "
                                "exit)")
         return True
