@@ -58,3 +58,23 @@ def test_readme_pytorch_commands_run_in_a_fresh_venv(tmp_path):
     # on stderr, leaving the script's stdout its own.
     assert "the energy tree is the run's" in out
     assert "jouleprof run:" in done.stderr and "jouleprof run:" not in out
+
+
+def test_readme_pytorch_commands_say_so_when_the_venv_has_no_torch(tmp_path):
+    # A venv without Debian's site packages stands for one made by an interpreter without torch:
+    # the recipe stops at its check, naming the package, before any traceback.
+    commands = five_minute_commands().replace("-m venv --system-site-packages venv", "-m venv venv")
+    assert "-m venv venv" in commands
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "build").symlink_to(Path(os.environ["JOULEPROF_BUILD_DIR"]))
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "JOULEPROF_LIBRARY", "JOULEPROF_SPANS_FILE")}
+    env["HOME"] = str(home)
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", commands], cwd=checkout, env=env,
+                          capture_output=True, text=True, check=False, timeout=900)
+    assert done.returncode != 0
+    assert "no torch in this venv: apt-get install python3-torch" in done.stderr, done.stderr[-2000:]
+    assert not (home / "jouleprof-try" / "out.html").exists()
