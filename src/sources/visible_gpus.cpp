@@ -68,14 +68,16 @@ GpuVisibility resolve_visible_gpus(std::string_view variable, const char* value,
     seen += fmt::format("{}gpu {} as device {}", seen.empty() ? "" : ", ", gpus[g].index,
                         *out.number[g]);
   }
-  out.note = fmt::format("{}='{}': the job sees {} of the {} GPUs{}{}; the others are not its energy "
-                         "and are not measured",
-                         variable, list, out.visible(), gpus.size(), seen.empty() ? "" : " (",
-                         seen.empty() ? "" : seen + ")");
+  out.note = fmt::format(
+      "{}='{}': the job sees {} of the {} GPUs{}{}; the others are not its energy "
+      "and are not measured",
+      variable, list, out.visible(), gpus.size(), seen.empty() ? "" : " (",
+      seen.empty() ? "" : seen + ")");
   if (ended) {
-    out.note += fmt::format("; the entry '{}' names no GPU of this machine (or one listed before), "
-                            "so, as CUDA does, it and every entry after it are ignored",
-                            *ended);
+    out.note += fmt::format(
+        "; the entry '{}' names no GPU of this machine (or one listed before), "
+        "so, as CUDA does, it and every entry after it are ignored",
+        *ended);
   }
   return out;
 }
