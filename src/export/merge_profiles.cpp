@@ -1,10 +1,13 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <map>
 #include <set>
 
+#include "core/quantity_text.hpp"
 #include "export/rank_shares.hpp"
 #include "jouleprof/cluster.hpp"
 #include "jouleprof/history.hpp"
@@ -150,13 +153,115 @@ void add_remainder_node(ProfileNode& root, std::string_view name, double energy_
   root.children.push_back(std::move(node));
 }
 
+// A host's boot time on the realtime clock, realtime − monotonic of its anchor: between 1970 and
+// 2200, or the anchor is damaged (and an offset from it would date the rank's times anywhere).
+constexpr TimeNs kLatestBootNs = 7'258'118'400'000'000'000;  // 2200-01-01
+
+Result<TimeNs> boot_time_ns(const ClockAnchor& anchor, const std::string& origin) {
+  TimeNs boot = 0;
+  if (__builtin_sub_overflow(anchor.realtime_ns, anchor.monotonic_ns, &boot) || boot < 0 ||
+      boot > kLatestBootNs) {
+    return invalid_input(
+        origin, "meta.anchor",
+        fmt::format("realtime_ns {}, monotonic_ns {}", anchor.realtime_ns, anchor.monotonic_ns),
+        "puts the host's boot outside 1970–2200: the anchor is damaged");
+  }
+  return boot;
+}
+
 // The offset that moves a time on `p`'s monotonic axis onto `first`'s, through the realtime
-// anchors.
-std::optional<TimeNs> clock_offset_ns(const Profile& first, const Profile& p) {
-  const ClockAnchor& a = first.meta.anchor;
-  const ClockAnchor& b = p.meta.anchor;
-  if (a.realtime_ns == 0 || b.realtime_ns == 0) return std::nullopt;
-  return (b.realtime_ns - b.monotonic_ns) - (a.realtime_ns - a.monotonic_ns);
+// anchors; nullopt where either has none.
+Result<std::optional<TimeNs>> clock_offset_ns(const Profile& first, const Profile& p,
+                                              const std::string& first_origin,
+                                              const std::string& origin) {
+  if (first.meta.anchor.realtime_ns == 0 || p.meta.anchor.realtime_ns == 0)
+    return std::optional<TimeNs>();
+  JP_TRY(const TimeNs first_boot, boot_time_ns(first.meta.anchor, first_origin));
+  JP_TRY(const TimeNs boot, boot_time_ns(p.meta.anchor, origin));
+  return std::optional<TimeNs>(boot - first_boot);  // both in [0, kLatestBootNs]: no overflow
+}
+
+// Every time of `p` moved by `shift` stays a 64-bit nanosecond count: checked at its earliest
+// and latest time, so that the merge's additions need no check of their own.
+Status check_shift(const Profile& p, TimeNs shift, const std::string& origin) {
+  TimeNs earliest = std::min(p.meta.begin_ns, p.meta.end_ns);
+  TimeNs latest = std::max(p.meta.begin_ns, p.meta.end_ns);
+  const auto include = [&](TimeNs t) {
+    earliest = std::min(earliest, t);
+    latest = std::max(latest, t);
+  };
+  for (const Series& s : p.series) {
+    if (s.size() > 0) {
+      include(s[0].t_ns);
+      include(s[s.size() - 1].t_ns);
+    }
+    for (const Gap& g : s.gaps()) {
+      include(g.begin_ns);
+      include(g.end_ns);
+    }
+  }
+  if (!p.timeline.spans().empty()) {
+    const auto [first, last] = p.timeline.extent();
+    include(first);
+    include(last);
+  }
+  for (const Mark& mark : p.timeline.marks()) include(mark.t_ns);
+  TimeNs moved = 0;
+  if (__builtin_add_overflow(earliest, shift, &moved) ||
+      __builtin_add_overflow(latest, shift, &moved)) {
+    return invalid_input(origin, "meta.anchor", std::to_string(shift) + " ns",
+                         "as the clock offset to the first profile, it moves the profile's times "
+                         "beyond the 64-bit nanosecond range");
+  }
+  return Status::Ok();
+}
+
+// A rank's run window on the first profile's clock.
+struct RankWindow {
+  std::string label;
+  TimeNs begin_ns = 0;
+  TimeNs end_ns = 0;
+};
+
+// Ranks of one job run at the same time, under one world size: where the profiles say otherwise,
+// they are of different runs, or their hosts' clocks disagree, and the merge says so.
+constexpr TimeNs kMaxRankStartSkewNs = 60 * kNsPerS;
+
+template <typename Origin>
+void add_job_warnings(const std::vector<Profile>& profiles, const Origin& origin,
+                      const std::vector<RankWindow>& windows, std::vector<std::string>& warnings) {
+  std::set<int> world_sizes;
+  for (std::size_t i = 0; i < profiles.size(); ++i) {
+    const RunMetadata& meta = profiles[i].meta;
+    if (!meta.world_size) continue;
+    world_sizes.insert(*meta.world_size);
+    if (meta.rank && *meta.rank >= *meta.world_size) {
+      warnings.push_back(fmt::format("{}: rank {} is not below its world size {}", origin(i),
+                                     *meta.rank, *meta.world_size));
+    }
+  }
+  if (world_sizes.size() > 1) {
+    warnings.push_back(fmt::format(
+        "the profiles disagree on the job's world size ({}): they may be of different jobs",
+        fmt::join(world_sizes, ", ")));
+  } else if (world_sizes.size() == 1 &&
+             static_cast<std::size_t>(*world_sizes.begin()) > profiles.size()) {
+    warnings.push_back(
+        fmt::format("{} of the job's {} ranks merged: the others' energy is not in "
+                    "the total",
+                    profiles.size(), *world_sizes.begin()));
+  }
+  for (std::size_t i = 1; i < windows.size(); ++i) {
+    const TimeNs skew = windows[i].begin_ns - windows[0].begin_ns;
+    const bool apart =
+        windows[i].begin_ns >= windows[0].end_ns || windows[0].begin_ns >= windows[i].end_ns;
+    if (std::abs(skew) <= kMaxRankStartSkewNs && !apart) continue;
+    warnings.push_back(fmt::format(
+        "{} begins {} {} {} on the common clock{}: the hosts' clocks disagree (is NTP running?) "
+        "or these profiles are of different runs",
+        windows[i].label, format_duration(std::abs(skew)), skew >= 0 ? "after" : "before",
+        windows[0].label, apart ? ", and their runs do not overlap" : ""));
+  }
 }
 
 // Which ranks on one host read the same channels.
@@ -284,6 +389,7 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
 
   std::vector<cluster::RankClaim> claims;
   std::vector<std::string> prefixes;
+  std::vector<RankWindow> windows;
   std::map<std::pair<int, std::string>, std::size_t> seen;
   std::set<std::string> hosts;
   std::map<std::string, double> host_energy_j;
@@ -293,6 +399,10 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
   for (std::size_t i = 0; i < profiles.size(); ++i) {
     const Profile& p = profiles[i];
     const int rank = p.meta.rank.value_or(static_cast<int>(i));
+    if (rank < 0) {
+      return invalid_input(origin(i), "meta.rank", std::to_string(rank),
+                           "is not a rank (ranks count from 0)");
+    }
     if (!p.meta.rank)
       merged.warnings.push_back(origin(i) + ": no rank recorded; numbered " + std::to_string(rank) +
                                 " by its position");
@@ -306,14 +416,16 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
     hosts.insert(host);
     const std::string label = fmt::format("r{}", rank);
     const std::string prefix = label + "@" + host + "/";
-    const std::optional<TimeNs> offset = clock_offset_ns(first, p);
+    JP_TRY(const std::optional<TimeNs> offset, clock_offset_ns(first, p, origin(0), origin(i)));
     if (!offset && i > 0)
       merged.warnings.push_back(origin(i) + ": no clock anchor; its times are used unshifted");
     const TimeNs shift = offset.value_or(0);
+    JP_RETURN_IF_ERROR(check_shift(p, shift, origin(i)));
     m.options.merge.origin[label] = origin(i);
     m.options.merge.offset_ns[label] = shift;
 
     // Run window and outcome.
+    windows.push_back({label, p.meta.begin_ns + shift, p.meta.end_ns + shift});
     if (p.meta.end_ns > p.meta.begin_ns) {
       m.begin_ns =
           window_set ? std::min(m.begin_ns, p.meta.begin_ns + shift) : p.meta.begin_ns + shift;
@@ -330,6 +442,7 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
     JP_RETURN_IF_ERROR(append_channels(p, prefix, host, shift, copies, merged));
     JP_RETURN_IF_ERROR(append_timeline(p, origin(i), prefix, shift, merged.timeline));
   }
+  add_job_warnings(profiles, origin, windows, merged.warnings);
   std::string host_list;
   for (const std::string& h : hosts) host_list += (host_list.empty() ? "" : ",") + h;
   m.host = host_list;

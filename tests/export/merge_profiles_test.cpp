@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "jouleprof/cluster.hpp"
 #include "jouleprof/history.hpp"
@@ -204,6 +205,50 @@ TEST(MergeProfiles, RecordsEachRanksTimeAndEnergyInCollectives) {
   auto back = profile_from_json_string(profile_to_json_string(*merged), "merged");
   ASSERT_TRUE(back.ok()) << back.error().message();
   EXPECT_DOUBLE_EQ(back->meta.options.merge.communication_time_s.at("r1"), 0.2);
+}
+
+// A damaged anchor would date a rank's times centuries away; a negative rank is no rank.
+TEST(MergeProfiles, ADamagedAnchorOrANegativeRankIsAnErrorNamingTheFile) {
+  std::vector<Profile> ranks = profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n2", 1.0));
+  ranks[1].meta.anchor.realtime_ns = -9'000'000'000'000'000'000;
+  auto merged = merge_profiles(ranks, {"a.json", "b.json"});
+  ASSERT_FALSE(merged.ok());
+  EXPECT_NE(merged.error().message().find("b.json"), std::string::npos);
+  EXPECT_NE(merged.error().message().find("meta.anchor"), std::string::npos);
+  EXPECT_NE(merged.error().message().find("outside 1970–2200"), std::string::npos);
+
+  ranks = profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n2", 1.0));
+  ranks[1].meta.anchor.monotonic_ns -= 100 * kNsPerS;  // booted 100 s later: shifted forward
+  ranks[1].meta.end_ns = std::numeric_limits<TimeNs>::max() - 10;
+  merged = merge_profiles(ranks, {"a.json", "b.json"});
+  ASSERT_FALSE(merged.ok());
+  EXPECT_NE(merged.error().message().find("beyond the 64-bit nanosecond range"), std::string::npos)
+      << merged.error().message();
+
+  ranks = profiles(rank_profile(0, "n1", 1.0), rank_profile(-5, "n2", 1.0));
+  merged = merge_profiles(ranks, {"a.json", "b.json"});
+  ASSERT_FALSE(merged.ok());
+  EXPECT_NE(merged.error().message().find("'-5'"), std::string::npos) << merged.error().message();
+}
+
+// Ranks of one job run together under one world size: a merge of profiles that do not is warned
+// of.
+TEST(MergeProfiles, WarnsOfClockSkewMismatchedWorldSizesAndMissingRanks) {
+  std::vector<Profile> ranks = profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n2", 1.0));
+  ranks[1].meta.anchor.realtime_ns += 3600 * kNsPerS;  // n2's clock an hour ahead
+  ranks[0].meta.world_size = 2;
+  ranks[1].meta.world_size = 4;
+  auto merged = merge_profiles(ranks, {"a.json", "b.json"});
+  ASSERT_TRUE(merged.ok()) << merged.error().message();
+  EXPECT_TRUE(has_warning(*merged, "r1 begins ")) << ::testing::PrintToString(merged->warnings);
+  EXPECT_TRUE(has_warning(*merged, "after r0 on the common clock, and their runs do not overlap"));
+  EXPECT_TRUE(has_warning(*merged, "disagree on the job's world size (2, 4)"));
+  ranks = profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n2", 1.0));
+  for (Profile& r : ranks) r.meta.world_size = 4;
+  merged = merge_profiles(ranks, {"a.json", "b.json"});
+  ASSERT_TRUE(merged.ok());
+  EXPECT_TRUE(has_warning(*merged, "2 of the job's 4 ranks merged"));
+  EXPECT_FALSE(has_warning(*merged, "begins "));
 }
 
 TEST(MergeProfiles, DuplicateRanksAreAnErrorNamingBothFiles) {

@@ -648,6 +648,56 @@ int listening_port() {
   return ntohs(bound.sin_port);
 }
 
+// A rank's profile of one second on `host`, its anchor putting the host's boot `boot_ns` after
+// the epoch.
+std::string rank_profile(int rank, int world_size, const std::string& host, TimeNs boot_ns) {
+  Profile p;
+  p.meta.kind = "run";
+  p.meta.rank = rank;
+  p.meta.world_size = world_size;
+  p.meta.host = host;
+  p.meta.anchor = ClockAnchor{10 * kNsPerS, boot_ns + 10 * kNsPerS};
+  p.meta.begin_ns = 10 * kNsPerS;
+  p.meta.end_ns = 11 * kNsPerS;
+  return profile_to_json_string(p);
+}
+
+constexpr TimeNs kBoot = 1'700'000'000 * kNsPerS;
+
+// Class 4 (wrapped integers) and class 9 (silent choices) of `merge`: a damaged anchor is refused
+// where it would date a rank's times centuries away, and ranks that cannot be of one run are
+// warned of.
+TEST(BadInputCatalogue, MergeRefusesDamagedClocksAndWarnsOfRanksThatDisagree) {
+  const std::vector<Case> cases = {
+      {"merge with a rank's anchor at -9e18",
+       {{"r0.json", rank_profile(0, 2, "n1", kBoot)},
+        {"r1.json", rank_profile(1, 2, "n2", -9'000'000'000'000'000'000)}},
+       {"merge", "{dir}/r0.json", "{dir}/r1.json", "--output", "{dir}/m.json"},
+       1,
+       "{dir}/r1.json: field 'meta.anchor' has value 'realtime_ns"},
+      {"merge of rank -5",
+       {{"r0.json", rank_profile(0, 2, "n1", kBoot)},
+        {"r1.json", rank_profile(-5, 2, "n2", kBoot)}},
+       {"merge", "{dir}/r0.json", "{dir}/r1.json", "--output", "{dir}/m.json"},
+       1,
+       "{dir}/r1.json: field 'meta.rank' has value '-5': is not a rank"},
+      {"merge with a host's clock an hour ahead",
+       {{"r0.json", rank_profile(0, 2, "n1", kBoot)},
+        {"r1.json", rank_profile(1, 2, "n2", kBoot + 3600 * kNsPerS)}},
+       {"merge", "{dir}/r0.json", "{dir}/r1.json", "--output", "{dir}/m.json"},
+       0,
+       "r1 begins 60 min 00 s after r0 on the common clock",
+       true},
+      {"merge of mismatched world sizes",
+       {{"r0.json", rank_profile(0, 2, "n1", kBoot)}, {"r1.json", rank_profile(1, 4, "n2", kBoot)}},
+       {"merge", "{dir}/r0.json", "{dir}/r1.json", "--output", "{dir}/m.json"},
+       0,
+       "the profiles disagree on the job's world size (2, 4)",
+       true},
+  };
+  for (const Case& c : cases) check(c);
+}
+
 TEST(BadInputCatalogue, WeakAnswersSayWhatIsWrong) {
   const std::string steady = counter_csv(steady_counter(23));
   const std::vector<Case> cases = {
