@@ -108,8 +108,9 @@ class Timeline {
   // Earliest begin and latest end over all spans; {0, 0} when empty.
   std::pair<TimeNs, TimeNs> extent() const;
 
-  // Moves every time by offset_ns (clock alignment of imported data).
-  void shift(TimeNs offset_ns);
+  // Moves every time by offset_ns (clock alignment of imported data). False, moving nothing, when
+  // a time would leave the 64-bit nanosecond range (a hostile offset would otherwise wrap it).
+  [[nodiscard]] bool shift(TimeNs offset_ns);
 
  private:
   std::vector<std::string> names_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <tuple>
 #include <vector>
 
 namespace jouleprof {
@@ -80,12 +81,23 @@ std::pair<TimeNs, TimeNs> Timeline::extent() const {
   return {lo, hi};
 }
 
-void Timeline::shift(TimeNs offset_ns) {
+bool Timeline::shift(TimeNs offset_ns) {
+  TimeNs lo = 0;
+  TimeNs hi = 0;
+  if (!spans_.empty()) std::tie(lo, hi) = extent();
+  for (const Mark& m : marks_) {
+    lo = std::min(lo, m.t_ns);
+    hi = std::max(hi, m.t_ns);
+  }
+  TimeNs moved = 0;
+  if (__builtin_add_overflow(lo, offset_ns, &moved) || __builtin_add_overflow(hi, offset_ns, &moved))
+    return false;
   for (Span& s : spans_) {
     s.begin_ns += offset_ns;
     s.end_ns += offset_ns;
   }
   for (Mark& m : marks_) m.t_ns += offset_ns;
+  return true;
 }
 
 }  // namespace jouleprof

@@ -816,6 +816,15 @@ void TraceBuilder::map_clock(const timeline::ChromeTraceHeader& header,
   }
 }
 
+// A clock offset that would move the trace's times past 64-bit nanoseconds (an --offset-ns of
+// INT64_MAX would otherwise date them in 1734).
+Error out_of_range(std::string_view origin, const std::string& clock_mapping) {
+  return Error(ErrorCode::kInvalidInput,
+               fmt::format("{}: the trace's times, moved by its clock offset ({}), leave the 64-bit "
+                           "nanosecond range (±292 years)",
+                           origin, clock_mapping));
+}
+
 Result<TraceImport> TraceBuilder::finish(const timeline::ChromeTraceHeader& header,
                                          const TraceImportOptions& options) {
   TraceImport out;
@@ -857,7 +866,7 @@ Result<TraceImport> TraceBuilder::finish(const timeline::ChromeTraceHeader& head
     return invalid_input(origin_, "baseTimeNanoseconds", std::to_string(base_ns),
                          "with the clock offset it leaves the 64-bit nanosecond range");
   }
-  timeline_.shift(shift_ns);
+  if (!timeline_.shift(shift_ns)) return out_of_range(origin_, out.clock_mapping);
   out.timeline = std::move(timeline_);
   out.events = events_;
   out.skipped_events = skipped_;
@@ -876,7 +885,7 @@ Result<TraceImport> from_span_dump(const timeline::TraceText& text, std::string_
                           ? fmt::format("offset {} ns given explicitly", out.offset_ns)
                           : "span dumps are CLOCK_MONOTONIC: offset 0 ns";
   out.timeline = std::move(dump.timeline);
-  out.timeline.shift(out.offset_ns);
+  if (!out.timeline.shift(out.offset_ns)) return out_of_range(origin, out.clock_mapping);
   out.events = out.timeline.spans().size() + out.timeline.marks().size();
   out.dropped = dump.dropped;
   for (const Span& s : out.timeline.spans()) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace jouleprof {
 namespace {
 
@@ -18,7 +20,10 @@ TEST(Timeline, InternsNamesAndBuildsPaths) {
   const auto op_id = t.add_span(op);
   EXPECT_EQ(t.path_of(op_id), "bert/encoder/layer_3/aten::addmm");
   EXPECT_EQ(t.extent(), (std::pair<TimeNs, TimeNs>{0, 100}));
-  t.shift(1000);
+  EXPECT_TRUE(t.shift(1000));
+  EXPECT_EQ(t.spans()[op_id].begin_ns, 1020);
+  // An offset that would wrap a time moves nothing.
+  EXPECT_FALSE(t.shift(std::numeric_limits<TimeNs>::max() - 1000));
   EXPECT_EQ(t.spans()[op_id].begin_ns, 1020);
 }
 

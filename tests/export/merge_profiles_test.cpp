@@ -103,7 +103,7 @@ TEST(MergeProfiles, AlignsClocksThroughTheRealtimeAnchors) {
   b.meta.anchor.monotonic_ns -= 5 * kNsPerS;
   b.meta.begin_ns -= 5 * kNsPerS;
   b.meta.end_ns -= 5 * kNsPerS;
-  b.timeline.shift(-5 * kNsPerS);
+  ASSERT_TRUE(b.timeline.shift(-5 * kNsPerS));
   const TimeNs a_begin = a.meta.begin_ns;
   const TimeNs a_end = a.meta.end_ns;
   const TimeNs a_first_span = a.timeline.spans()[0].begin_ns;
