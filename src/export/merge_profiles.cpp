@@ -211,7 +211,7 @@ Status check_shift(const Profile& p, TimeNs shift, const std::string& origin) {
       __builtin_add_overflow(latest, shift, &moved)) {
     return invalid_input(origin, "meta.anchor", std::to_string(shift) + " ns",
                          "as the clock offset to the first profile, it moves the profile's times "
-                         "beyond the 64-bit nanosecond range");
+                         "beyond what 64 bits of ns can count");
   }
   return Status::Ok();
 }

@@ -698,6 +698,16 @@ TEST(BadInputCatalogue, MergeRefusesDamagedClocksAndWarnsOfRanksThatDisagree) {
   for (const Case& c : cases) check(c);
 }
 
+TEST(BadInputCatalogue, AClockOffsetThatWouldWrapTheTimesIsRefused) {
+  check({"attribute --offset-ns INT64_MAX",
+         {{"trace.json", one_long_span()}, {"samples.csv", counter_csv(steady_counter(23))}},
+         {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv",
+          "--offset-ns", "9223372036854775807"},
+         1,
+         "{dir}/trace.json: the trace's times, moved by its clock offset (offset "
+         "9223372036854775807 ns given explicitly), leave what 64 bits of ns can count"});
+}
+
 TEST(BadInputCatalogue, WeakAnswersSayWhatIsWrong) {
   const std::string steady = counter_csv(steady_counter(23));
   const std::vector<Case> cases = {
