@@ -32,13 +32,20 @@ SCRIPT = textwrap.dedent("""
 """)
 
 
-def test_profile_joins_jouleprof_run(tmp_path):
+def run_under_jouleprof(script_text, tmp_path):
+    """`jouleprof run --spans` of the script at a simulated 40 W: the process and the run's
+    directory."""
     script = tmp_path / "train.py"
-    script.write_text(SCRIPT)
+    script.write_text(script_text)
     out = tmp_path / "run"
     done = subprocess.run([os.environ["JOULEPROF_CLI"], "run", "--spans", "--simulate", "40",
                            "--no-history", "--output", str(out), "--", sys.executable,
                            str(script)], capture_output=True, text=True, check=False)
+    return done, out
+
+
+def test_profile_joins_jouleprof_run(tmp_path):
+    done, out = run_under_jouleprof(SCRIPT, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the energy tree is the run's" in done.stdout
     profile = json.loads((out / "profile.json").read_text())
@@ -74,12 +81,7 @@ INTERRUPTED = textwrap.dedent("""
 
 
 def test_an_interrupted_profile_keeps_its_spans_in_the_run(tmp_path):
-    script = tmp_path / "train.py"
-    script.write_text(INTERRUPTED)
-    out = tmp_path / "run"
-    done = subprocess.run([os.environ["JOULEPROF_CLI"], "run", "--spans", "--simulate", "40",
-                           "--no-history", "--output", str(out), "--", sys.executable,
-                           str(script)], capture_output=True, text=True, check=False)
+    done, out = run_under_jouleprof(INTERRUPTED, tmp_path)
     assert "killed by signal 2" in done.stdout + done.stderr, done.stdout + done.stderr
     assert "no spans came back" not in done.stdout + done.stderr
     profile = json.loads((out / "profile.json").read_text())
