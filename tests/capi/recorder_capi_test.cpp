@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "jouleprof/jouleprof.h"
@@ -59,6 +60,12 @@ TEST(RecorderCApi, BadArgumentsAreErrorsNotCrashes) {
   jp_recorder_stop();
   EXPECT_EQ(jp_recorder_write_spans("/nonexistent-dir/spans.json"), JP_ERR_IO);
   EXPECT_NE(std::string(jp_last_error()).find("/nonexistent-dir/spans.json"), std::string::npos);
+}
+
+// Outside `jouleprof run --spans` there is no span file to write: nothing to do, and no error.
+TEST(RecorderCApi, FlushingWithoutASpansFileDoesNothing) {
+  ASSERT_EQ(std::getenv("JOULEPROF_SPANS_FILE"), nullptr);
+  EXPECT_EQ(jp_recorder_flush_spans_file(), JP_OK);
 }
 
 TEST(RecorderCApi, NamedBeginInternsOnTheFly) {

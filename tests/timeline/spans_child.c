@@ -1,10 +1,14 @@
 /* A small program instrumented through the C API, run by spans_file_hook_test with
- * JOULEPROF_SPANS_FILE set: it never starts the recorder or writes spans itself. */
+ * JOULEPROF_SPANS_FILE set: it never starts the recorder or writes spans itself. With the argument
+ * "flush-then-sigint" it writes its spans with jp_recorder_flush_spans_file and then dies by
+ * SIGINT, as Python does after an unhandled KeyboardInterrupt. */
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "jouleprof/jouleprof.h"
 
-int main(void) {
+int main(int argc, char** argv) {
   if (!jp_recorder_enabled()) {
     fprintf(stderr, "spans_child: JOULEPROF_SPANS_FILE did not start the recorder\n");
     return 2;
@@ -20,6 +24,12 @@ int main(void) {
     jp_end();
     jp_end();
     jp_epoch_end();
+  }
+  if (argc > 1 && strcmp(argv[1], "flush-then-sigint") == 0) {
+    if (jp_recorder_flush_spans_file() != JP_OK) return 3;
+    jp_begin_named("after the flush");
+    signal(SIGINT, SIG_DFL);
+    raise(SIGINT);
   }
   jp_begin_named("left open at exit");
   return 0;

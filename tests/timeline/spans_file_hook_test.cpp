@@ -20,8 +20,9 @@ namespace {
 
 using testing::TempDir;
 
-// Runs the child with JOULEPROF_SPANS_FILE=spans_file; returns its pid, or -1.
-pid_t run_child(const std::string& spans_file, int& exit_status) {
+// Runs the child with JOULEPROF_SPANS_FILE=spans_file; returns its pid, or -1. `exit_status` is
+// -1 when it died by a signal.
+pid_t run_child(const std::string& spans_file, int& exit_status, std::string mode = "") {
   std::vector<std::string> env_strings;
   for (char** e = environ; *e != nullptr; ++e) {
     if (std::string_view(*e).starts_with(std::string(kSpansFileEnv) + "=")) continue;
@@ -32,7 +33,7 @@ pid_t run_child(const std::string& spans_file, int& exit_status) {
   for (std::string& s : env_strings) env.push_back(s.data());
   env.push_back(nullptr);
   std::string program = JOULEPROF_SPANS_CHILD;
-  char* argv[] = {program.data(), nullptr};
+  char* argv[] = {program.data(), mode.empty() ? nullptr : mode.data(), nullptr};
   pid_t pid = -1;
   if (posix_spawn(&pid, program.c_str(), nullptr, nullptr, argv, env.data()) != 0) return -1;
   int status = 0;
@@ -78,6 +79,19 @@ TEST(SpansFileHook, ChildWritesItsSpansAtExit) {
   EXPECT_EQ(t.name(t.marks()[0].name), "epoch_end");
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp" + std::to_string(pid)))
       << "written via rename";
+}
+
+// A process that will not exit normally writes its spans first; the exit handler it never
+// reaches would have written nothing more, and what came after the flush is not in the file.
+TEST(SpansFileHook, AFlushWritesTheSpansOfAProcessThatDiesByASignal) {
+  const TempDir dir;
+  const std::string path = (dir.path() / "spans.json").string();
+  int exit_status = 0;
+  ASSERT_GT(run_child(path, exit_status, "flush-then-sigint"), 0);
+  EXPECT_EQ(exit_status, -1) << "died by SIGINT";
+  auto dump = read_span_dump(path);
+  ASSERT_TRUE(dump.ok()) << dump.error().message();
+  EXPECT_EQ(dump->timeline.spans().size(), 9U) << "3 × (train, step, evaluate), not the later one";
 }
 
 TEST(SpansFileHook, PercentPIsTheProcessId) {
