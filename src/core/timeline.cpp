@@ -90,7 +90,8 @@ bool Timeline::shift(TimeNs offset_ns) {
     hi = std::max(hi, m.t_ns);
   }
   TimeNs moved = 0;
-  if (__builtin_add_overflow(lo, offset_ns, &moved) || __builtin_add_overflow(hi, offset_ns, &moved))
+  if (__builtin_add_overflow(lo, offset_ns, &moved) ||
+      __builtin_add_overflow(hi, offset_ns, &moved))
     return false;
   for (Span& s : spans_) {
     s.begin_ns += offset_ns;

@@ -819,10 +819,11 @@ void TraceBuilder::map_clock(const timeline::ChromeTraceHeader& header,
 // A clock offset that would move the trace's times past 64-bit nanoseconds (an --offset-ns of
 // INT64_MAX would otherwise date them in 1734).
 Error out_of_range(std::string_view origin, const std::string& clock_mapping) {
-  return Error(ErrorCode::kInvalidInput,
-               fmt::format("{}: the trace's times, moved by its clock offset ({}), leave the 64-bit "
-                           "nanosecond range (±292 years)",
-                           origin, clock_mapping));
+  return Error(
+      ErrorCode::kInvalidInput,
+      fmt::format("{}: the trace's times, moved by its clock offset ({}), leave the 64-bit "
+                  "nanosecond range (±292 years)",
+                  origin, clock_mapping));
 }
 
 Result<TraceImport> TraceBuilder::finish(const timeline::ChromeTraceHeader& header,
