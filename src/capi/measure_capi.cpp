@@ -8,6 +8,7 @@
 #include "capi/json_options.hpp"
 #include "capi/last_error.hpp"
 #include "capi/sized_struct.hpp"
+#include "core/time_range.hpp"
 #include "jouleprof/gated_measurement.hpp"
 #include "jouleprof/jouleprof.h"
 #include "jouleprof/monitor.hpp"
@@ -56,8 +57,16 @@ Result<GatedOptions> gated_options(const json& options) {
   };
   const auto time = [&](std::string_view key, jouleprof::TimeNs& field,
                         double unit_s) -> jouleprof::Status {
-    JP_TRY(const std::optional<double> v, number(key));
-    if (v) field = jouleprof::s_to_ns(*v * unit_s);
+    // Past kMaxTimeS the conversion to nanoseconds would overflow (undefined behaviour).
+    JP_TRY(const std::optional<double> v,
+           kMeasureOptions.optional<double>(
+               options, key, "",
+               [unit_s](double x) { return x >= 0.0 && x * unit_s <= jouleprof::kMaxTimeS; },
+               "is not a non-negative time of at most 146 years"));
+    if (v) {
+      field = jouleprof::s_to_ns(*v * unit_s);
+      note(key);
+    }
     return jouleprof::Status::Ok();
   };
   JP_RETURN_IF_ERROR(count("repetitions", o.repetitions));

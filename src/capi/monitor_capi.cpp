@@ -12,6 +12,7 @@
 #include "capi/json_options.hpp"
 #include "capi/last_error.hpp"
 #include "capi/sized_struct.hpp"
+#include "core/time_range.hpp"
 #include "jouleprof/cluster.hpp"
 #include "jouleprof/jouleprof.h"
 #include "jouleprof/monitor.hpp"
@@ -71,8 +72,9 @@ Result<jouleprof::MonitorOptions> monitor_options(const char* sources, const jso
   JP_TRY(out.sources, capi::source_options(sources, options, kMonitorOptions));
   JP_TRY(const std::optional<double> interval_ms,
          kMonitorOptions.optional<double>(
-             options, "interval_ms", "", [](double ms) { return ms > 0.0; },
-             "is not a positive number"));
+             options, "interval_ms", "",
+             [](double ms) { return ms > 0.0 && ms * 1e-3 <= jouleprof::kMaxTimeS; },
+             "is not a positive number of at most 146 years"));
   if (interval_ms) out.interval_ns = jouleprof::s_to_ns(*interval_ms * 1e-3);
   JP_TRY(out.sources.observed, observed_processes(options));
   if (JsonFields::find(options, "static_share")) {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <numeric>
 
+#include "core/time_range.hpp"
 #include "jouleprof/profile.hpp"
 #include "jouleprof/samples_csv.hpp"
 #include "sources/power_log.hpp"
@@ -128,11 +129,13 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
                            : energy->begin_ns();
   TimeNs end = energy->end_ns();
   if (request.duration_s) {
-    if (!(*request.duration_s > 0.0)) {
+    const std::optional<TimeNs> duration_ns = checked_s_to_ns(*request.duration_s);
+    if (!(*request.duration_s > 0.0) || !duration_ns) {
       return invalid_input("project", "ProjectRequest::duration_s",
-                           fmt::format("{}", *request.duration_s), "must be positive");
+                           fmt::format("{}", *request.duration_s),
+                           fmt::format("must be positive and at most {} s", kMaxTimeS));
     }
-    end = begin + s_to_ns(*request.duration_s);
+    end = begin + *duration_ns;
     if (end > energy->end_ns()) {
       report.warnings.push_back(
           fmt::format("the duration asked for ({:.0f} s) is longer than the trace ({:.0f} s): the "

@@ -135,6 +135,10 @@ TEST(MeasureCapi, BadOptionsAndAFailingFunctionAreErrors) {
                              nullptr, nullptr, nullptr),
             JP_ERR_INVALID_INPUT);
   EXPECT_NE(std::string(jp_last_error()).find("repetitions"), std::string::npos);
+  EXPECT_EQ(jp_measure_gated("simulated", R"({"tail_wait_s": 1e308})", spin_one_ms, &calls, nullptr,
+                             nullptr, nullptr, nullptr),
+            JP_ERR_INVALID_INPUT);
+  EXPECT_NE(std::string(jp_last_error()).find("tail_wait_s"), std::string::npos) << jp_last_error();
   EXPECT_EQ(jp_measure_gated("simulated", kFastForty, nullptr, nullptr, nullptr, nullptr, nullptr,
                              nullptr),
             JP_ERR_INVALID_INPUT);

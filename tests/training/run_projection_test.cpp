@@ -83,6 +83,22 @@ Profile run_with_epochs() {
   return p;
 }
 
+// A duration past 64-bit nanoseconds is refused by name, not cast (undefined behaviour) into a
+// negative end, so that C and Python callers get what the command line's bound gives it.
+TEST(RunProjection, ADurationBeyondSixtyFourBitNanosecondsIsRefused) {
+  JP_REQUIRE_SHARED_DATA(kMobilenet);
+  ProjectRequest request;
+  request.trace_path = (shared_data() / kMobilenet).string();
+  request.epochs = 10;
+  request.duration_s = 1e308;
+  const auto report = project_logged_run(request, GpuSpecTable::built_in());
+  ASSERT_FALSE(report);
+  EXPECT_NE(report.error().message().find("ProjectRequest::duration_s"), std::string::npos)
+      << report.error().message();
+  EXPECT_NE(report.error().message().find("must be positive and at most"), std::string::npos)
+      << report.error().message();
+}
+
 TEST(RunProjection, ReadsJouleprofsOwnProfileAndSamplesWithTheirEpochMarks) {
   testing::TempDir dir;
   const Profile run = run_with_epochs();

@@ -45,14 +45,16 @@ CommandRunner add_burn_command(CLI::App& parent) {
       "burn", "Built-in CPU workload: THREADS threads of floating-point multiply-adds for SECONDS");
   auto seconds = std::make_shared<double>(3.0);
   auto threads = std::make_shared<unsigned>(std::max(1U, std::thread::hardware_concurrency()));
-  app->add_option("--seconds", *seconds, "How long to run")->check(number_in(0.0, 86400.0));
-  app->add_option("--threads", *threads, "How many threads (default: one per CPU)")
-      ->check(CLI::Range(1U, 1024U));
+  app->add_option("--seconds", *seconds, "How long to run, seconds (at most 86400: a day)")
+      ->check(number_in(0.0, 86400.0));
+  app->add_option("--threads", *threads,
+                  fmt::format("How many threads (default: one per CPU; at most {})", kMaxThreads))
+      ->check(count_up_to(kMaxThreads));
   auto epochs = std::make_shared<unsigned>(1);
   app->add_option("--epochs", *epochs,
                   "Split the time into this many equal epochs and report each one's begin and "
                   "end (jouleprof::epoch_begin/epoch_end), like a training job under "
-                  "`run --epochs`")
+                  "`run --epochs` (at most 100000)")
       ->check(CLI::Range(1U, 100000U));
   return [seconds, threads, epochs] {
     const TimeNs begin = monotonic_now_ns();

@@ -176,9 +176,12 @@ CommandRunner add_detect_rules_command(CLI::App& parent) {
       ->check(kPositiveNumber)
       ->capture_default_str();
   add_device_option(*cmd, args->call.device, "Where the blocks run");
-  cmd->add_option("--threads", args->call.threads,
-                  "libtorch intra-op threads (1: DeepEn2023's single-thread CPU setting and steady "
-                  "figures on a shared machine; 0: libtorch's default)")
+  cmd->add_option(
+         "--threads", args->call.threads,
+         fmt::format("libtorch intra-op threads (1: DeepEn2023's single-thread CPU setting and "
+                     "steady figures on a shared machine; 0: libtorch's default; at most {})",
+                     kMaxThreads))
+      ->check(whole_number_in(0, kMaxThreads))
       ->capture_default_str();
   cmd->add_option("--seed", args->call.seed, "Seed of the weights and inputs")
       ->capture_default_str();

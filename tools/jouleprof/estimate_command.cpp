@@ -126,9 +126,11 @@ CommandRunner add_estimate_command(CLI::App& parent) {
       ->check(CLI::IsMember({"power", "epoch-energy"}));
   train->add_option("--output", args->output, "Directory for pre_model.json")->required();
   train->add_option("--seed", args->search.seed, "Random-search seed")->default_val(42);
-  train->add_option("--iterations", args->search.iterations, "Random-search (alpha, gamma) draws")
+  train
+      ->add_option("--iterations", args->search.iterations,
+                   fmt::format("Random-search (alpha, gamma) draws (at most {})", kMaxRepetitions))
       ->default_val(60)
-      ->check(kPositiveNumber);
+      ->check(count_up_to(kMaxRepetitions));
   train->add_option("--folds", args->search.folds, "Cross-validation folds")
       ->default_val(5)
       ->check(CLI::Range(2, 100));
@@ -164,12 +166,14 @@ CommandRunner add_estimate_command(CLI::App& parent) {
   predict->add_option("--input-width", args->features.input_width, "Input width")
       ->default_val(kDefaultInputSide)
       ->check(kPositiveNumber);
-  predict->add_option("--epochs", args->epochs, "Epochs (energy for an epoch-energy model)")
-      ->check(kPositiveNumber);
+  predict
+      ->add_option("--epochs", args->epochs,
+                   fmt::format("Epochs (energy for an epoch-energy model; at most {})", kMaxEpochs))
+      ->check(count_up_to(kMaxEpochs));
   predict
       ->add_option("--duration", args->duration_s,
-                   "Expected duration in seconds (energy for a power model)")
-      ->check(kPositiveNumber);
+                   "Expected duration in seconds (energy for a power model; at most 100 years)")
+      ->check(kDurationSeconds);
   predict
       ->add_option("--gpu-specs", args->gpu_specs,
                    "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")

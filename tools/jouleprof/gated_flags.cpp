@@ -16,15 +16,24 @@ GatedFlags::GatedFlags(CLI::App& c, const GatedOptions& defaults, const GatedFla
   check_period_s_ = ns_to_s(defaults.check_period_ns);
   gate_timeout_s_ = ns_to_s(defaults.gate_timeout_ns);
   tail_wait_s_ = ns_to_s(defaults.tail_wait_ns);
-  repeat_ = c.add_option("--repeat", given_.repetitions, "Gated repetitions per measurement")
-                ->capture_default_str();
-  warmup_ = c.add_option(names.warmup, given_.warmup_runs, "Warm-up calls before the first gate")
-                ->capture_default_str();
-  interval_ =
-      c.add_option(names.interval, interval_ms_, "Analysis interval of the gate and the tail, ms")
-          ->check(kPositiveNumber)
+  repeat_ =
+      c.add_option("--repeat", given_.repetitions,
+                   fmt::format("Gated repetitions per measurement (at most {})", kMaxRepetitions))
+          ->check(count_up_to(kMaxRepetitions))
           ->capture_default_str();
-  last_n_ = c.add_option("--last-n", given_.last_n, "Intervals the stability gate looks at")
+  warmup_ =
+      c.add_option(names.warmup, given_.warmup_runs,
+                   fmt::format("Warm-up calls before the first gate (at most {})", kMaxRepetitions))
+          ->check(whole_number_in(0, kMaxRepetitions))
+          ->capture_default_str();
+  interval_ = c.add_option(names.interval, interval_ms_,
+                           "Analysis interval of the gate and the tail, ms (at most 100 years)")
+                  ->check(kIntervalMilliseconds)
+                  ->capture_default_str();
+  last_n_ = c.add_option(
+                 "--last-n", given_.last_n,
+                 fmt::format("Intervals the stability gate looks at (at most {})", kMaxRepetitions))
+                ->check(count_up_to(kMaxRepetitions))
                 ->capture_default_str();
   cpu_cv_ = c.add_option("--cpu-max-cv", given_.cpu_max_cv, "CV threshold for CPU channels")
                 ->check(kNonNegativeNumber)
@@ -47,23 +56,31 @@ GatedFlags::GatedFlags(CLI::App& c, const GatedOptions& defaults, const GatedFla
                            "GPU temperature cap, °C (data-centre GPUs idle above FECoM's 40)")
                   ->check(kFiniteNumber)
                   ->capture_default_str();
-  check_period_ = c.add_option("--check-period", check_period_s_, "Seconds between gate checks")
-                      ->check(kNonNegativeNumber)
+  check_period_ = c.add_option("--check-period", check_period_s_,
+                               "Seconds between gate checks (at most 100 years)")
+                      ->check(kDurationSecondsOrZero)
                       ->capture_default_str();
-  gate_timeout_ =
-      c.add_option("--gate-timeout", gate_timeout_s_, "Give up on the gate after this many seconds")
-          ->check(kNonNegativeNumber)
-          ->capture_default_str();
-  tail_wait_ =
-      c.add_option("--tail-wait", tail_wait_s_, "Seconds to watch for tail energy after the calls")
-          ->check(kNonNegativeNumber)
-          ->capture_default_str();
+  gate_timeout_ = c.add_option("--gate-timeout", gate_timeout_s_,
+                               "Give up on the gate after this many seconds (at most 100 years)")
+                      ->check(kDurationSecondsOrZero)
+                      ->capture_default_str();
+  tail_wait_ = c.add_option("--tail-wait", tail_wait_s_,
+                            "Seconds to watch for tail energy after the calls (at most 100 years)")
+                   ->check(kDurationSecondsOrZero)
+                   ->capture_default_str();
   tail_window_ = c.add_option("--tail-window", given_.tail_moving_average,
-                              "Forward moving-average window of the tail rule, in intervals")
+                              fmt::format("Forward moving-average window of the tail rule, in "
+                                          "intervals (at most {})",
+                                          kMaxRepetitions))
+                     ->check(whole_number_in(0, kMaxRepetitions))
                      ->capture_default_str();
-  min_updates_ = c.add_option("--min-updates", given_.min_counter_updates,
-                              "Repeat the call until its window spans this many counter updates")
-                     ->capture_default_str();
+  min_updates_ =
+      c.add_option("--min-updates", given_.min_counter_updates,
+                   fmt::format("Repeat the call until its window spans this many counter "
+                               "updates (at most {})",
+                               kMaxRepetitions))
+          ->check(whole_number_in(0, kMaxRepetitions))
+          ->capture_default_str();
   preset_ = defaults.preset;
   preset_option_ =
       c.add_option("--preset", preset_,

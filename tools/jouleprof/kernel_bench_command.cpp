@@ -212,8 +212,9 @@ CommandRunner add_kernel_bench_command(CLI::App& parent) {
          fmt::format("Kernel types to sample, comma-separated: {}", benchable_kernel_type_list()))
       ->delimiter(',')
       ->type_name("TYPE[,TYPE...]");
-  cmd->add_option("--samples", args->samples, "Kernels sampled per type")
-      ->check(kPositiveNumber)
+  cmd->add_option("--samples", args->samples,
+                  fmt::format("Kernels sampled per type (at most {})", kMaxRepetitions))
+      ->check(count_up_to(kMaxRepetitions))
       ->capture_default_str();
   cmd->add_option("--seed", args->seed, "Seed of the sampling, the weights and the inputs")
       ->capture_default_str();
@@ -232,9 +233,12 @@ CommandRunner add_kernel_bench_command(CLI::App& parent) {
       ->check(CLI::IsMember({"total", "net"}))
       ->capture_default_str();
   add_device_option(*cmd, args->call.device, "Where the kernels run");
-  cmd->add_option("--threads", args->call.threads,
-                  "libtorch intra-op threads (1: DeepEn2023's single-thread CPU setting and steady "
-                  "figures on a shared machine; 0: libtorch's default)")
+  cmd->add_option(
+         "--threads", args->call.threads,
+         fmt::format("libtorch intra-op threads (1: DeepEn2023's single-thread CPU setting and "
+                     "steady figures on a shared machine; 0: libtorch's default; at most {})",
+                     kMaxThreads))
+      ->check(whole_number_in(0, kMaxThreads))
       ->capture_default_str();
   args->gated = std::make_unique<GatedFlags>(*cmd, kernel_gated_defaults());
   args->progress.add_to(*cmd);

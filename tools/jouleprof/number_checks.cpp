@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <string>
 
 #include "core/parse.hpp"
@@ -21,6 +22,8 @@ CLI::Validator number_check(Accept accept, std::string what, std::string name) {
       std::move(name));
 }
 
+constexpr double kMsPerS = 1e3;
+
 }  // namespace
 
 const CLI::Validator kPositiveNumber =
@@ -33,5 +36,35 @@ CLI::Validator number_in(double low, double high) {
   return number_check([low, high](double v) { return v >= low && v <= high; },
                       fmt::format(" from {} to {}", low, high), fmt::format("{}-{}", low, high));
 }
+
+CLI::Validator whole_number_in(std::int64_t low, std::int64_t high) {
+  return CLI::Validator(
+      [low, high](std::string& text) -> std::string {
+        const std::optional<double> value = to_number(text);
+        if (value && *value == std::trunc(*value) && *value >= static_cast<double>(low) &&
+            *value <= static_cast<double>(high)) {
+          return {};
+        }
+        return fmt::format("must be a whole number from {} to {}, got '{}'", low, high, text);
+      },
+      fmt::format("{}-{}", low, high));
+}
+
+CLI::Validator count_up_to(std::int64_t max) { return whole_number_in(1, max); }
+
+const CLI::Validator kDurationSeconds = number_check(
+    [](double v) { return v > 0.0 && v <= kMaxDurationSeconds; },
+    fmt::format(" of seconds above 0 and at most {} (100 years)", kMaxDurationSeconds), "SECONDS");
+const CLI::Validator kDurationSecondsOrZero = number_check(
+    [](double v) { return v >= 0.0 && v <= kMaxDurationSeconds; },
+    fmt::format(" of seconds from 0 to {} (100 years)", kMaxDurationSeconds), "SECONDS");
+const CLI::Validator kIntervalMilliseconds =
+    number_check([](double v) { return v > 0.0 && v <= kMaxDurationSeconds * kMsPerS; },
+                 fmt::format(" of milliseconds above 0 and at most {} (100 years)",
+                             kMaxDurationSeconds* kMsPerS),
+                 "MS");
+const CLI::Validator kIntervalMillisecondsOrZero = number_check(
+    [](double v) { return v >= 0.0 && v <= kMaxDurationSeconds * kMsPerS; },
+    fmt::format(" of milliseconds from 0 to {} (100 years)", kMaxDurationSeconds* kMsPerS), "MS");
 
 }  // namespace jouleprof::cli

@@ -5,8 +5,22 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 
 namespace jouleprof::cli {
+
+// Upper bounds of the flags that size a loop or an allocation, each far above any sensible run
+// but low enough that the run fails at once rather than after minutes and gigabytes.
+// A forest or boosted ensemble keeps every tree in memory; published predictors use 100-1000.
+inline constexpr std::int64_t kMaxTrees = 100'000;
+// The STEP projection and the run's epoch table keep one record per epoch.
+inline constexpr std::int64_t kMaxEpochs = 1'000'000;
+// Steps, repetitions, draws and samples are each at least one measured call or fit.
+inline constexpr std::int64_t kMaxRepetitions = 10'000'000;
+// More threads than any machine's cores only adds contention.
+inline constexpr std::int64_t kMaxThreads = 1024;
+// 100 years: s_to_ns of anything up to it fits 64-bit nanoseconds (which end after 292 years).
+inline constexpr double kMaxDurationSeconds = 3.15e9;
 
 // "--interval: must be a finite number above 0, got '-5'"
 extern const CLI::Validator kPositiveNumber;
@@ -16,5 +30,19 @@ extern const CLI::Validator kNonNegativeNumber;
 extern const CLI::Validator kFiniteNumber;
 // "--split: must be a finite number from 0 to 1, got '2'"
 CLI::Validator number_in(double low, double high);
+// "--warmup: must be a whole number from 0 to 10000000, got '2.5'"
+CLI::Validator whole_number_in(std::int64_t low, std::int64_t high);
+// "--trees: must be a whole number from 1 to 100000, got '2000000000'"
+CLI::Validator count_up_to(std::int64_t max);
+// "--duration: must be a finite number of seconds above 0 and at most 3150000000 (100 years),
+// got '1e308'"
+extern const CLI::Validator kDurationSeconds;
+// As kDurationSeconds, for the flags where 0 means none.
+extern const CLI::Validator kDurationSecondsOrZero;
+// "--interval: must be a finite number of milliseconds above 0 and at most 3150000000000
+// (100 years), got '1e300'"
+extern const CLI::Validator kIntervalMilliseconds;
+// As kIntervalMilliseconds, for the flags where 0 means the default.
+extern const CLI::Validator kIntervalMillisecondsOrZero;
 
 }  // namespace jouleprof::cli

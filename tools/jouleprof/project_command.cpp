@@ -95,26 +95,31 @@ CommandRunner add_project_command(CLI::App& parent) {
                                    {"perf-stat", PowerLogFormat::kPerfStat},
                                    {"meter-csv", PowerLogFormat::kMeterCsv}},
                                   "auto, nvidia-smi, perf-stat or meter-csv");
-  cmd->add_option("--epochs", args->request.epochs, "Total number of epochs N of the run")
+  cmd->add_option("--epochs", args->request.epochs,
+                  fmt::format("Total number of epochs N of the run (at most {})", kMaxEpochs))
       ->required()
-      ->check(kPositiveNumber);
+      ->check(count_up_to(kMaxEpochs));
   cmd->add_option("--duration", args->duration_s,
                   "Training duration in seconds from the trace's first sample (default: the "
-                  "whole trace)")
-      ->check(kPositiveNumber);
+                  "whole trace; at most 100 years)")
+      ->check(kDurationSeconds);
   cmd->add_option("--epochs-csv", args->epochs_csv,
                   "CSV 'epoch,end_s' of epoch end times (s after the first sample), epochs "
                   "numbered from 1 (or from 0); default: the trace's epoch marks (jouleprof's own "
                   "files), else an equal split of the training time, stated in the output")
       ->check(CLI::ExistingFile);
   cmd->add_option("--s", args->request.step.stable_epoch,
-                  "STEP s: epochs 1 … s are summed as measured, the window starts at epoch s + 1")
+                  fmt::format("STEP s: epochs 1 … s are summed as measured, the window "
+                              "starts at epoch s + 1 (at most {})",
+                              kMaxEpochs))
       ->default_val(10)
-      ->check(kNonNegativeNumber);
+      ->check(whole_number_in(0, kMaxEpochs));
   cmd->add_option("--w", args->request.step.window,
-                  "STEP window w: epochs s + 1 … s + w, whose mean is extrapolated")
+                  fmt::format("STEP window w: epochs s + 1 … s + w, whose mean is "
+                              "extrapolated (at most {})",
+                              kMaxEpochs))
       ->default_val(5)
-      ->check(kPositiveNumber);
+      ->check(count_up_to(kMaxEpochs));
   cmd->add_flag("--online-stability", args->request.step.online_stability,
                 "Choose s online: the smallest s whose window and the w epochs before it each "
                 "vary by at most --stability-cv, and agree within it (instead of a fixed s)");

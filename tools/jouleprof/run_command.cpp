@@ -224,11 +224,11 @@ CommandRunner add_run_command(CLI::App& parent) {
   flags->sources.add_to(*app);
   app->add_option("--interval", flags->interval_ms,
                   "Poll every source every MS milliseconds (default: per source, RAPL 10, NVML, "
-                  "ROCm SMI and Level Zero 20, hwmon and batteries 100)")
+                  "ROCm SMI and Level Zero 20, hwmon and batteries 100; 0.01 to 60000)")
       ->type_name("MS")
       ->check(number_in(0.01, 60000.0));
   app->add_option("--idle", flags->idle_s,
-                  "Measure an idle baseline for SECONDS before the command")
+                  "Measure an idle baseline for SECONDS before the command (at most 3600)")
       ->type_name("SECONDS")
       ->check(number_in(0.0, 3600.0));
   app->add_option("--output", flags->output,
@@ -247,10 +247,10 @@ CommandRunner add_run_command(CLI::App& parent) {
                   fmt::format("The command trains for N epochs and calls jouleprof::epoch_end() / "
                               "jp_epoch_end() after each: print each epoch's energy and, from "
                               "epoch s + w = {} on, the STEP projection of the whole run (none "
-                              "for N < {}: the run's energy is the sum of its epochs)",
-                              step_epochs, step_epochs))
+                              "for N < {}: the run's energy is the sum of its epochs; at most {})",
+                              step_epochs, step_epochs, kMaxEpochs))
       ->type_name("N")
-      ->check(CLI::Range(1, 1000000));
+      ->check(count_up_to(kMaxEpochs));
   app->add_option("--db", flags->db,
                   "Run history database (default: $JOULEPROF_DB, else the user's data directory)")
       ->type_name("PATH");

@@ -121,7 +121,7 @@ CommandRunner add_sensors_command(CLI::App& parent) {
   flags->sources.add_to(*app);
   app->add_flag("--json", flags->json, "Print JSON instead of a table");
   app->add_option("--duration", flags->duration_s,
-                  "Seconds to poll each source to measure update periods")
+                  "Seconds to poll each source to measure update periods (0.01 to 60)")
       ->type_name("SECONDS")
       ->check(number_in(0.01, 60.0));
   return [flags] {

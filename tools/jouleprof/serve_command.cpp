@@ -44,11 +44,11 @@ CommandRunner add_serve_command(CLI::App& parent) {
       ->capture_default_str();
   cmd->add_option("--interval", o->interval_ms,
                   "Poll the sources every MS milliseconds (default: the fastest source's period, "
-                  "at least 10)")
-      ->check(kNonNegativeNumber);
+                  "at least 10; at most 100 years)")
+      ->check(kIntervalMillisecondsOrZero);
   cmd->add_option("--duration", o->duration_s,
-                  "Stop after SECONDS (default: run until SIGINT/SIGTERM)")
-      ->check(kNonNegativeNumber);
+                  "Stop after SECONDS (default: run until SIGINT/SIGTERM; at most 100 years)")
+      ->check(kDurationSecondsOrZero);
   cmd->add_option("--pid", o->pid,
                   "Also export the attributed share of every counter of process PID and its "
                   "descendants (jouleprof_process_energy_joules_total, docs/sharing.md)")

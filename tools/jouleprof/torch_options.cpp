@@ -19,14 +19,26 @@ void add_torch_run_options(CLI::App& command, TorchCommandOptions& o) {
   command.add_option("--image", o.workload.image,
                      "Image height = width of vision inputs (default 224)");
   add_device_option(command, o.workload.device, "Where the model runs");
-  command.add_option("--threads", o.workload.threads,
-                     "libtorch intra-op threads (default: libtorch's)");
+  command
+      .add_option(
+          "--threads", o.workload.threads,
+          fmt::format("libtorch intra-op threads (default: libtorch's; at most {})", kMaxThreads))
+      ->check(whole_number_in(0, kMaxThreads));
   command.add_option("--seed", o.workload.seed, "Seed of initialisation and synthetic inputs")
       ->capture_default_str();
-  command.add_option("--steps", o.steps, "Recorded steps")->capture_default_str();
-  command.add_option("--warmup", o.warmup, "Steps run before recording")->capture_default_str();
-  command.add_option("--idle", o.idle_s, "Seconds of idle baseline before the run (0: none)")
-      ->check(kNonNegativeNumber)
+  command
+      .add_option("--steps", o.steps, fmt::format("Recorded steps (at most {})", kMaxRepetitions))
+      ->check(count_up_to(kMaxRepetitions))
+      ->capture_default_str();
+  command
+      .add_option("--warmup", o.warmup,
+                  fmt::format("Steps run before recording (at most {})", kMaxRepetitions))
+      ->check(whole_number_in(0, kMaxRepetitions))
+      ->capture_default_str();
+  command
+      .add_option("--idle", o.idle_s,
+                  "Seconds of idle baseline before the run (0: none; at most 100 years)")
+      ->check(kDurationSecondsOrZero)
       ->capture_default_str();
   o.source_flags.add_to(command);
 }

@@ -112,11 +112,13 @@ CommandRunner add_train_predictor_command(CLI::App& parent) {
                   "Fit energy itself (raw, the paper's choice) or its logarithm (log)")
       ->check(CLI::IsMember({"raw", "log"}))
       ->capture_default_str();
-  cmd->add_option("--trees", args->trees, "Trees in each random forest")
-      ->check(kPositiveNumber)
+  cmd->add_option("--trees", args->trees,
+                  fmt::format("Trees in each random forest (at most {})", kMaxTrees))
+      ->check(count_up_to(kMaxTrees))
       ->capture_default_str();
-  cmd->add_option("--threads", args->threads, "XGBoost threads")
-      ->check(kPositiveNumber)
+  cmd->add_option("--threads", args->threads,
+                  fmt::format("XGBoost threads (at most {})", kMaxThreads))
+      ->check(count_up_to(kMaxThreads))
       ->capture_default_str();
   return [args] {
     TrainOptions options;
