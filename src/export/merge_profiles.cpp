@@ -17,6 +17,7 @@ namespace {
 
 constexpr std::string_view kCommunicationNode = "[communication]";
 constexpr std::string_view kOtherProcessesNode = "[other processes]";
+constexpr std::string_view kUntracedNode = "[ranks without a tree]";
 
 // Least direct wins when ranks disagree: a merged figure is only as direct as its weakest part.
 int directness(Provenance p) {
@@ -458,14 +459,14 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
   cluster::HostDivision division = cluster::divide_host_energy(claims, host_energy_j);
   merged.warnings.insert(merged.warnings.end(), division.warnings.begin(), division.warnings.end());
   double untraced_j = 0.0;
+  std::vector<std::string> untraced;  // the origins of the ranks without a tree
   for (std::size_t i = 0; i < profiles.size(); ++i) {
     const std::string& label = claims[i].label;
     const double rank_j = division.rank_j[i];
     m.options.merge.rank_energy_j[label] = rank_j;
     const std::optional<ProfileNode>& tree = profiles[i].tree;
     if (!tree) {
-      merged.warnings.push_back(origin(i) +
-                                ": no breakdown tree; its energy is under [ranks without a tree]");
+      untraced.push_back(origin(i));
       untraced_j += rank_j;
       continue;
     }
@@ -493,9 +494,14 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
     double others_j = 0.0;
     for (const auto& [host, j] : division.others_j) others_j += j;
     add_remainder_node(*merged.tree, kOtherProcessesNode, others_j);
-    add_remainder_node(*merged.tree, "[ranks without a tree]", untraced_j);
+    add_remainder_node(*merged.tree, kUntracedNode, untraced_j);
     // The root is the headline total: the channels' interval is its interval.
     if (merged.total_energy_band()) merged.tree->band = merged.total_energy_band();
+  }
+  for (const std::string& o : untraced) {
+    merged.warnings.push_back(
+        o + ": no breakdown tree; its energy is " +
+        (merged.tree ? "under " + std::string(kUntracedNode) : std::string("in the totals only")));
   }
   for (const std::string& path : mixed) {
     merged.warnings.push_back("node " + path +

@@ -416,14 +416,19 @@ void write_ranks(const Profile& p, const TextLayout& l, std::string& out) {
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::vector<std::string>> cells;
   for (auto& [rank, row] : rows) cells.push_back(std::move(row));
-  out += "\n" + paragraph(
-                    "ranks (energy: the rank's processes' share of its host; wait: its steps' "
-                    "time in collectives; beyond least: the wait more than the rank that waited "
-                    "least, which the others waited for):",
-                    l, "", "  ");
-  out += format_text_table(
-      {"rank", "energy", "steps", "step time", "wait", "of steps", "wait energy", "beyond least"},
-      cells, {true, true, true, true, true, true, true, true});
+  out += "\n" + paragraph(m.steps.empty()
+                              ? "ranks (energy: the rank's processes' share of its host):"
+                              : "ranks (energy: the rank's processes' share of its host; wait: "
+                                "its steps' time in collectives; beyond least: the wait more than "
+                                "the rank that waited least, which the others waited for):",
+                          l, "", "  ");
+  std::vector<std::string> header{"rank", "energy"};
+  if (!m.steps.empty()) {
+    header.insert(header.end(),
+                  {"steps", "step time", "wait", "of steps", "wait energy", "beyond least"});
+  }
+  for (std::vector<std::string>& row : cells) row.resize(header.size());
+  out += format_text_table(header, cells, std::vector<bool>(header.size(), true));
 }
 
 // ---- top operators

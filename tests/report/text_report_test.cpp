@@ -355,3 +355,35 @@ TEST(TextReport, IntervalsAreAPlusMinusColumnAndTheAdviceNamesWhatDominates) {
 
 }  // namespace
 }  // namespace jouleprof
+
+namespace jouleprof {
+namespace {
+
+// A merged profile's ranks: each one's share, and with steps, its time and energy in collectives
+// and its wait beyond the rank that waited least.
+TEST(TextReport, AMergedProfileListsItsRanksAndTheirWait) {
+  Profile p = testing::sample_profile();
+  p.meta.kind = "merge";
+  RecordedOptions::Merge& m = p.meta.options.merge;
+  m.rank_energy_j = {{"r0", 1.5}, {"r1", 2.5}, {"r10", 3.0}};
+  std::string text = render(p);
+  EXPECT_EQ(line_starting(text, "rank "), "rank  energy");
+  m.steps = {{"r0", 10}, {"r1", 10}, {"r10", 10}};
+  m.step_time_s = {{"r0", 2.0}, {"r1", 2.0}, {"r10", 2.0}};
+  m.communication_time_s = {{"r0", 0.5}, {"r1", 0.2}, {"r10", 0.3}};
+  m.communication_energy_j = {{"r0", 0.4}, {"r1", 0.1}, {"r10", 0.2}};
+  text = render(p);
+  EXPECT_NE(line_starting(text, "rank ").find("wait energy  beyond least"), std::string::npos);
+  const std::vector<std::string> lines = lines_of(text);
+  const auto header = std::find_if(lines.begin(), lines.end(),
+                                   [](const std::string& l) { return l.starts_with("rank "); });
+  ASSERT_LT(header + 3, lines.end());
+  // By rank number, not by label text (r10 after r1).
+  EXPECT_NE(header[1].find("25.0 %"), std::string::npos) << header[1];
+  EXPECT_NE(header[1].find("300 ms"), std::string::npos) << "r0 waited 0.3 s more than r1";
+  EXPECT_NE(header[2].find("0 ns"), std::string::npos) << header[2];
+  EXPECT_EQ(header[3].find("  10 "), 0u) << header[3];
+}
+
+}  // namespace
+}  // namespace jouleprof
