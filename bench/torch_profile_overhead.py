@@ -6,19 +6,19 @@ measured in one run.
         [--model cnn|mlp|both] [--steps 50] [--rounds 15]
 
 Models: "cnn", a small CIFAR-sized CNN (two 3×3 convolutions with ReLU and max-pooling, then two
-Linear layers; 10 modules, batch 32 of 3×32×32), and "mlp", the README's ("PyTorch in five
-minutes": Linear(784, 1024), ReLU, Linear(1024, 10); batch 64). Each trains with SGD.
+Linear layers: ten layers in a Sequential, batch 32 of 3×32×32), and "mlp", the README's ("PyTorch
+in five minutes": Linear(784, 1024), ReLU, Linear(1024, 10); batch 64). Each trains with SGD.
 
-Each round runs each model's loop once under each of: (a) no profiler, (b) torch.profiler.profile
-(CPU activity, the same settings jouleprof.torch.profile uses), (c) jouleprof.torch.profile (energy
-sources + torch.profiler + module scopes), in an order rotated from round to round. Per step: the
-median over rounds of each mode's mean step time, and the median of the paired per-round ratios
-c/b − 1 and b/a − 1 with their spread (min … max), in wall time and in the process's CPU time (all
-threads: the sampler's included; on a loaded machine it moves less than wall time). Entering and
-leaving a profile are reported apart: they are paid once per profile, not per step. Leaving is, for
-(b), stopping and torch's export_chrome_trace; for (c), stopping the sources and torch.profiler,
-writing the trace and attributing. The energy source is the simulated one, so the figures do not
-depend on the machine's counters.
+The models are measured one after the other. Each round runs the loop once under each of: (a) no
+profiler, (b) torch.profiler.profile (CPU activity, the same settings jouleprof.torch.profile uses),
+(c) jouleprof.torch.profile (energy sources + torch.profiler + module scopes), in an order rotated
+from round to round. Per step: the median over rounds of each mode's mean step time, and the median
+of the paired per-round ratios c/b − 1 and b/a − 1 with their spread (min … max), in wall time and
+in the process's CPU time (all threads: the sampler's included; on a loaded machine it moves less
+than wall time). Entering and leaving a profile are reported apart: they are paid once per profile,
+not per step. Leaving is, for (b), stopping and torch's export_chrome_trace; for (c), stopping the
+sources and torch.profiler, writing the trace and attributing. The energy source is the simulated
+one, so the figures do not depend on the machine's counters.
 """
 
 import argparse
@@ -129,6 +129,19 @@ def report(description, steps, rounds, figures):
               f"{spread([bj / aj - 1 for aj, bj in zip(a, b)])}")
 
 
+def measure(loop, rounds):
+    """Per mode, the figures of every round: wall and CPU seconds per step, enter and exit."""
+    for _, fn in MODES:  # warm-up: allocator, thread pools, first-call costs
+        fn(loop)
+    figures = {mode: {"wall": [], "cpu": [], "enter": [], "exit": []} for mode, _ in MODES}
+    for r in range(rounds):
+        for mode, fn in MODES[r % 3:] + MODES[:r % 3]:
+            (wall, cpu), enter, leave = fn(loop)
+            for key, value in (("wall", wall), ("cpu", cpu), ("enter", enter), ("exit", leave)):
+                figures[mode][key].append(value)
+    return figures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", choices=[*MODELS, "both"], default="both")
@@ -136,23 +149,13 @@ def main():
     parser.add_argument("--rounds", type=int, default=15)
     args = parser.parse_args()
     torch.manual_seed(0)
-    names = list(MODELS) if args.model == "both" else [args.model]
-    loops = {name: Loop(MODELS[name][0], args.steps) for name in names}
-    for loop in loops.values():  # warm-up: allocator, thread pools, first-call costs
-        for _, fn in MODES:
-            fn(loop)
-    figures = {model: {mode: {"wall": [], "cpu": [], "enter": [], "exit": []} for mode, _ in MODES}
-               for model in names}
-    for r in range(args.rounds):
-        for model, loop in loops.items():
-            for mode, fn in MODES[r % 3:] + MODES[:r % 3]:
-                (wall, cpu), enter, leave = fn(loop)
-                for key, value in (("wall", wall), ("cpu", cpu), ("enter", enter),
-                                   ("exit", leave)):
-                    figures[model][mode][key].append(value)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} intra-op thread(s)")
-    for model in names:
-        report(MODELS[model][1], args.steps, args.rounds, figures[model])
+    # One model after the other: run in turns, the mode after each switch paid for the other
+    # model's eviction of caches and allocator state, and the rotation put c there more often.
+    for name in (MODELS if args.model == "both" else [args.model]):
+        make_model, description = MODELS[name]
+        figures = measure(Loop(make_model, args.steps), args.rounds)
+        report(description, args.steps, args.rounds, figures)
 
 
 if __name__ == "__main__":
