@@ -38,13 +38,30 @@ MODULE_PREFIX = "nn.Module: "
 MODULE_SCOPES_PREFIX = "jouleprof::module_scopes "
 
 
+def scope_calls():
+    """(open_scope, close_scope): open_scope(name) begins a scope named `name` in the running
+    PyTorch profiler (a user scope, as torch.profiler.record_function's) and returns the handle
+    close_scope(handle) ends it with. They are the RecordFunction calls under record_function
+    without what it adds to every scope: a Python object and a handle tensor (torch.zeros(1): four
+    more profiled ops, aten::zeros, aten::empty, aten::zero_ and aten::fill_, in the trace under
+    the enclosing scope), which were most of a scope's cost: module and step scopes open on every
+    forward."""
+    from torch import autograd  # noqa: PLC0415
+
+    return autograd._record_function_with_args_enter, autograd._record_function_with_args_exit
+
+
+def mark(name):
+    """Leaves a zero-length scope named `name` in the running PyTorch profiler's trace."""
+    open_scope, close_scope = scope_calls()
+    close_scope(open_scope(name))
+
+
 def clock_sync():
     """Leaves a clock reference in the running PyTorch profiler's trace (see the module doc)."""
-    import torch  # noqa: PLC0415
-
+    open_scope, close_scope = scope_calls()
     t_ns = regions.now_ns()
-    with torch.profiler.record_function(f"{CLOCK_SYNC_PREFIX}{t_ns}"):
-        pass
+    close_scope(open_scope(f"{CLOCK_SYNC_PREFIX}{t_ns}"))
 
 
 def require_eager_module(model):
@@ -68,8 +85,8 @@ class ModuleScopes:
         import torch  # noqa: PLC0415
 
         require_eager_module(model)
-        self._record_function = torch.profiler.record_function
-        self._open = []  # a stack: forwards nest
+        self._open_scope, self._close_scope = scope_calls()
+        self._open = []  # handles, a stack: forwards nest
         self._handles = []
         root_name = root_name or type(model).__name__
         scripted = []  # the outermost TorchScript submodules: no hook fires on or inside them
@@ -88,29 +105,28 @@ class ModuleScopes:
                 f"{root_name}: TorchScript submodules ({', '.join(scripted)}) run without Python "
                 "hooks, so they get no scopes of their own: their work counts in the module that "
                 "calls them", stacklevel=stacklevel)
-        with self._record_function(f"{MODULE_SCOPES_PREFIX}{root_name}"):
-            pass
+        mark(f"{MODULE_SCOPES_PREFIX}{root_name}")
 
     def _enter(self, name, before):
+        open_scope, opened = self._open_scope, self._open
+
         def pre_hook(module, inputs):
             if before is not None:
                 before()
-            scope = self._record_function(name)
-            scope.__enter__()
-            self._open.append(scope)
+            opened.append(open_scope(name))
 
         return pre_hook
 
     def _leave(self, module, inputs, output):
         if self._open:
-            self._open.pop().__exit__(None, None, None)
+            self._close_scope(self._open.pop())
 
     def close(self):
         for handle in self._handles:
             handle.remove()
         self._handles = []
         while self._open:  # a forward that raised leaves its scopes open
-            self._open.pop().__exit__(None, None, None)
+            self._close_scope(self._open.pop())
 
 
 @contextlib.contextmanager

@@ -14,7 +14,9 @@ from ..torch_modules import (
     EPOCH_END_SCOPE,
     ModuleScopes,
     clock_sync,
+    mark,
     require_eager_module,
+    scope_calls,
 )
 from ..tree import node_from_dict
 from ._events_trace import write_events_trace
@@ -102,7 +104,8 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
         self._monitor = None
         self._torch_profile = None
         self._scopes = None
-        self._step_scope = None
+        self._open_scope = self._close_scope = None
+        self._step_scope = None  # the open step's handle
         self._steps = 0
         self._epochs_ended = 0
         self._epoch_open = False
@@ -118,6 +121,7 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
         self._started = True
         import torch  # noqa: PLC0415
 
+        self._open_scope, self._close_scope = scope_calls()
         self.joined_run = _inside_jouleprof_run()
         if not self.joined_run:
             self._monitor = Monitor(profile_path=self.samples_profile_path, record_spans=False,
@@ -160,7 +164,7 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
 
     def _close_step(self):
         if self._step_scope is not None:
-            self._step_scope.__exit__(None, None, None)
+            self._close_scope(self._step_scope)
             self._step_scope = None
 
     def epoch_begin(self):
@@ -168,10 +172,7 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
         process), in the trace, in jouleprof's recorder and under `jouleprof run --epochs`."""
         if not self._inside_block("epoch_begin()"):
             return
-        import torch  # noqa: PLC0415
-
-        with torch.profiler.record_function(EPOCH_BEGIN_SCOPE):
-            pass
+        mark(EPOCH_BEGIN_SCOPE)
         regions.epoch_begin()
         self._epoch_open = True
 
@@ -180,10 +181,7 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
         `jouleprof run --epochs`, for the run's STEP projection."""
         if not self._inside_block("epoch_end()"):
             return
-        import torch  # noqa: PLC0415
-
-        with torch.profiler.record_function(EPOCH_END_SCOPE):
-            pass
+        mark(EPOCH_END_SCOPE)
         regions.epoch_end()
         # Every epoch_end ends an epoch, begun or not, as `jouleprof run` counts them.
         self._epochs_ended += 1
@@ -191,10 +189,7 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
 
     def _open_step(self):
         if self._step_scope is None:
-            import torch  # noqa: PLC0415
-
-            self._step_scope = torch.profiler.record_function(f"{STEP_PREFIX}{self._steps}")
-            self._step_scope.__enter__()
+            self._step_scope = self._open_scope(f"{STEP_PREFIX}{self._steps}")
             self._steps += 1
 
     def __exit__(self, exc_type, exc, tb):
