@@ -272,6 +272,21 @@ struct HostCopies {
   std::map<std::string, std::map<std::string, std::string>> first_copy;
 };
 
+// Where a host's shares were scaled down to its energy, its counters' observed-process figures
+// are too, so that the merge's observed processes are the sum of its ranks' energies.
+void fit_observed_shares(const std::map<std::string, double>& share_scale, const HostCopies& copies,
+                         Profile& merged) {
+  for (ChannelSummary& c : merged.channels) {
+    const auto host = copies.host_of_channel.find(c.channel_id);
+    if (!c.process || host == copies.host_of_channel.end()) continue;
+    const auto scale = share_scale.find(host->second);
+    if (scale == share_scale.end() || scale->second >= 1.0) continue;
+    c.process->energy_j *= scale->second;
+    if (c.process->dynamic_energy_j) *c.process->dynamic_energy_j *= scale->second;
+    c.process->share = c.energy_j != 0.0 ? c.process->energy_j / c.energy_j : 0.0;
+  }
+}
+
 // The first copy of a counter that several ranks on one host read stands for the host's counter:
 // its observed processes are every rank's (the copies keep their own rank's).
 void add_observed_share(Profile& merged, const std::string& first_copy,
@@ -458,6 +473,7 @@ Result<Profile> merge_profiles(const std::vector<Profile>& profiles,
   // [other processes], so the tree sums to the headline total.
   cluster::HostDivision division = cluster::divide_host_energy(claims, host_energy_j);
   merged.warnings.insert(merged.warnings.end(), division.warnings.begin(), division.warnings.end());
+  fit_observed_shares(division.share_scale, copies, merged);
   double untraced_j = 0.0;
   std::vector<std::string> untraced;  // the origins of the ranks without a tree
   for (std::size_t i = 0; i < profiles.size(); ++i) {

@@ -65,6 +65,7 @@ HostDivision divide_host_energy(const std::vector<RankClaim>& claims,
       given += claimed[k] * scale;
     }
     division.others_j[host] = std::max(0.0, host_j - given);
+    division.share_scale[host] = scale;
   }
   return division;
 }

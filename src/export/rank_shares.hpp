@@ -21,6 +21,8 @@ struct RankClaim {
 struct HostDivision {
   std::vector<double> rank_j;              // per claim, in its order
   std::map<std::string, double> others_j;  // per host: its energy that no rank's processes had
+  // Per host: what its ranks' shares were multiplied by to fit its energy (1: they fitted).
+  std::map<std::string, double> share_scale;
   std::vector<std::string> warnings;
 };
 

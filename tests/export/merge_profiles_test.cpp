@@ -166,6 +166,20 @@ TEST(MergeProfiles, RanksOnOneHostGetTheirProcessesSharesAndEveryTotalAgrees) {
   EXPECT_FALSE(has_warning(m, "over-counts"));
 }
 
+// Shares over windows a little apart can add up to more than the host's copy measured: fitted to
+// it, the observed-process figure with them.
+TEST(MergeProfiles, SharesAboveTheHostsEnergyAreFittedAndTheObservedFigureWithThem) {
+  std::vector<Profile> ranks = profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n1", 1.0));
+  observe(ranks[0], 30.0, 120.0);
+  observe(ranks[1], 30.0, 120.0);
+  auto merged = merge_profiles(ranks, {"a", "b"});
+  ASSERT_TRUE(merged.ok()) << merged.error().message();
+  EXPECT_DOUBLE_EQ(merged->meta.options.merge.rank_energy_j.at("r0"), 140.0);
+  EXPECT_NEAR(*merged->total_process_energy_j(), 280.0, 1e-9);
+  EXPECT_NEAR(merged->tree->energy_j, 280.0, 1e-9);
+  EXPECT_TRUE(has_warning(*merged, "their shares are scaled down to it"));
+}
+
 TEST(MergeProfiles, RanksOnOneHostWithoutProcessSharesSplitItByTheirTotals) {
   auto merged =
       merge_profiles(profiles(rank_profile(0, "n1", 1.0), rank_profile(1, "n1", 3.0)), {"a", "b"});
