@@ -57,10 +57,12 @@ EnergyBand combine_uncertainty(double energy_j, std::span<const UncertaintyPart>
 
 // The interval of the sum of two figures. Correlated (one channel's nodes, whose gain and split
 // err the same way): the ends add, the bound. Independent (different devices, ranks, machines):
-// the half-widths add in squares about the sum of the centres. The dominant term is the wider
+// each side's reach below its figure, and above it, adds in squares to the sum of the figures, so
+// that the sum's interval holds the sum as each holds its own, lopsided intervals too (a split's
+// band reaches far above a small figure and little below it). The dominant term is the wider
 // part's.
 EnergyBand add_correlated_bands(const EnergyBand& a, const EnergyBand& b);
-EnergyBand add_independent_bands(const EnergyBand& a, const EnergyBand& b);
+EnergyBand add_independent_bands(double a_j, const EnergyBand& a, double b_j, const EnergyBand& b);
 
 // Whether a term is alike in every repetition of a measurement, so that repeating does not shrink
 // it: a source's gain, an estimate's model error, and the read delay (each window's ends lag the

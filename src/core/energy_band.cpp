@@ -69,10 +69,11 @@ EnergyBand add_correlated_bands(const EnergyBand& a, const EnergyBand& b) {
   return {a.low_j + b.low_j, a.high_j + b.high_j, wider_dominant(a, b)};
 }
 
-EnergyBand add_independent_bands(const EnergyBand& a, const EnergyBand& b) {
-  const double centre = 0.5 * (a.low_j + a.high_j) + 0.5 * (b.low_j + b.high_j);
-  const double half = std::hypot(a.half_width_j(), b.half_width_j());
-  return {centre - half, centre + half, wider_dominant(a, b)};
+EnergyBand add_independent_bands(double a_j, const EnergyBand& a, double b_j, const EnergyBand& b) {
+  const double sum = a_j + b_j;
+  const double below = std::hypot(a_j - a.low_j, b_j - b.low_j);
+  const double above = std::hypot(a.high_j - a_j, b.high_j - b_j);
+  return {sum - below, sum + above, wider_dominant(a, b)};
 }
 
 bool repeats_alike(UncertaintyTerm term) {

@@ -85,9 +85,9 @@ StepCommunication step_communication(const ProfileNode& tree) {
 void add_figures(ProfileNode& into, const ProfileNode& from, const std::string& prefix,
                  const std::string& path, std::set<std::string>& mixed) {
   // Different ranks measure different devices: their intervals are independent.
-  into.band = into.band && from.band
-                  ? std::optional<EnergyBand>(add_independent_bands(*into.band, *from.band))
-                  : std::nullopt;
+  into.band = into.band && from.band ? std::optional<EnergyBand>(add_independent_bands(
+                                           into.energy_j, *into.band, from.energy_j, *from.band))
+                                     : std::nullopt;
   into.energy_j += from.energy_j;
   into.self_energy_j += from.self_energy_j;
   into.time_ns += from.time_ns;

@@ -18,6 +18,21 @@ TEST(EnergyBand, IndependentTermsAddAsTheRootSumOfSquares) {
   EXPECT_DOUBLE_EQ(*band.relative_half_width(100.0), 0.05);
 }
 
+// Two ranks' nodes, each interval reaching far above its figure and little below: their sum's
+// interval holds the sum (about the sum of the centres, it started above it).
+TEST(EnergyBand, IndependentSumsOfLopsidedIntervalsHoldTheSum) {
+  const EnergyBand a{0.9, 3.0, UncertaintyTerm::kSplit};
+  const EnergyBand b{1.9, 4.0, UncertaintyTerm::kGain};
+  const EnergyBand sum = add_independent_bands(1.0, a, 2.0, b);
+  EXPECT_TRUE(sum.contains(3.0));
+  EXPECT_DOUBLE_EQ(sum.low_j, 3.0 - std::hypot(0.1, 0.1));
+  EXPECT_DOUBLE_EQ(sum.high_j, 3.0 + std::hypot(2.0, 2.0));
+  EXPECT_EQ(sum.dominant, UncertaintyTerm::kSplit);
+  const EnergyBand exact = add_independent_bands(1.0, {1.0, 1.0}, 2.0, {2.0, 2.0});
+  EXPECT_DOUBLE_EQ(exact.low_j, 3.0);
+  EXPECT_DOUBLE_EQ(exact.high_j, 3.0);
+}
+
 TEST(EnergyBand, MissingEnergyRaisesTheTopButTheIntervalStillHoldsTheFigure) {
   // A gap: between 2 and 30 J may be missing from the 10 J read.
   const std::vector<UncertaintyPart> parts{{UncertaintyTerm::kWindowEdges, 1.0, 0.0, 0.0},
