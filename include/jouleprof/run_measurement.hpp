@@ -54,12 +54,20 @@ struct RunFiles {
   std::filesystem::path profile;
   std::filesystem::path samples;
   std::filesystem::path spans;
+  // With spans from two or more ranks: a profile per rank (rank-<N>.json, or FILE.rank-<N>.json)
+  // and their merge (merged.json, FILE.merged.json), as `jouleprof merge` makes it.
+  std::vector<std::filesystem::path> ranks = {};
+  std::filesystem::path merged = {};
   bool created = false;  // the directory, by this run
 };
 
 struct RunMeasurement {
   CommandMeasurement measurement;  // the profile, the command's exit code and how it ended
   RunFiles files;
+  // The ranks' profiles and their merge, when the command's spans came from several ranks (a
+  // launcher's local ranks, docs/cluster.md); the run's own tree has a [rank N] node each.
+  std::vector<Profile> ranks = {};
+  std::optional<Profile> merged = std::nullopt;
 };
 
 // Errors: options that name nothing (or two things) to measure; sources that cannot open; an

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,9 @@ struct SpanDump {
   std::int64_t pid = 0;        // the process that recorded them; 0 = unknown
   std::uint64_t dropped = 0;   // records lost to full buffers (the dump is incomplete when > 0)
   std::string recorder_clock;  // raw clock the recorder read ("tsc", "clock_gettime"); may be empty
+  // The launcher's variables (RANK, SLURM_PROCID, …) as the process saw them, so that its rank
+  // can be told after it has ended; nothing else of its environment.
+  std::map<std::string, std::string> launcher_environment = {};
 };
 
 std::string span_dump_to_json(const SpanDump& dump);

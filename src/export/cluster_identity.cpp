@@ -3,32 +3,12 @@
 #include <climits>
 #include <cstdlib>
 
+#include "core/launcher_variables.hpp"
 #include "core/parse.hpp"
 #include "jouleprof/cluster.hpp"
 
 namespace jouleprof {
 namespace {
-
-struct LauncherVariables {
-  const char* launcher;
-  const char* marker;  // present only under this launcher; nullptr = the rank variable itself
-  const char* rank;
-  const char* world_size;
-  const char* local_rank;
-  const char* node_rank;  // nullptr: the launcher has none
-};
-
-// In order of precedence: torchrun inside a Slurm allocation sets both, and torchrun's ranks are
-// the ones the program uses.
-constexpr LauncherVariables kLaunchers[] = {
-    {"torchrun", "LOCAL_RANK", "RANK", "WORLD_SIZE", "LOCAL_RANK", "GROUP_RANK"},
-    {"slurm", nullptr, "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "SLURM_NODEID"},
-    {"openmpi", nullptr, "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
-     "OMPI_COMM_WORLD_LOCAL_RANK", nullptr},
-    {"mvapich", nullptr, "MV2_COMM_WORLD_RANK", "MV2_COMM_WORLD_SIZE", "MV2_COMM_WORLD_LOCAL_RANK",
-     nullptr},
-    {"mpich", nullptr, "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", nullptr},
-};
 
 std::optional<int> read_int(const EnvLookup& env, const char* name,
                             std::vector<std::string>& warnings) {
@@ -70,7 +50,7 @@ ClusterIdentity detect_cluster_identity(const EnvLookup& env_in) {
     }
     break;
   }
-  const char* slurm_node = env("SLURMD_NODENAME");
+  const char* slurm_node = env(kSlurmHostVariable);
   id.host = slurm_node != nullptr && *slurm_node != '\0' ? slurm_node : this_host();
   return id;
 }

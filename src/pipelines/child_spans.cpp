@@ -34,13 +34,14 @@ Result<std::string> find_nvtx_library() {
 Result<ChildSpanCapture> prepare_child_span_capture(const std::string& directory,
                                                     const std::string& nvtx_library) {
   std::error_code ec;
+  fs::remove_all(directory, ec);  // a stale dump must not pass for this run's
   fs::create_directories(directory, ec);
   if (ec)
     return Error(ErrorCode::kIo,
                  fmt::format("{}: cannot create the directory: {}", directory, ec.message()));
   ChildSpanCapture capture;
-  capture.spans_path = (fs::path(directory) / "spans.json").string();
-  fs::remove(capture.spans_path, ec);  // a stale dump must not pass for this run's
+  capture.directory = directory;
+  capture.spans_path = (fs::path(directory) / "spans-%p.json").string();
   capture.environment.emplace_back(kSpansFileEnv, capture.spans_path);
   if (!nvtx_library.empty()) capture.environment.emplace_back(kNvtxInjectionEnv, nvtx_library);
   return capture;

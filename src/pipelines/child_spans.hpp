@@ -22,11 +22,14 @@ inline constexpr const char* kNvtxLibraryEnv = "JOULEPROF_NVTX_LIBRARY";
 Result<std::string> find_nvtx_library();
 
 struct ChildSpanCapture {
-  std::string spans_path;                                        // where the child writes its dump
+  std::string directory;   // where each process writes its dump, spans-<pid>.json
+  std::string spans_path;  // the pattern: spans-%p.json
   std::vector<std::pair<std::string, std::string>> environment;  // what the child must inherit
 };
 
-// A capture writing into `directory` (created if missing); with `nvtx_library`, NVTX ranges too.
+// A capture writing into `directory` (created if missing), a dump per process that loads
+// libjouleprof (the ranks a launcher starts, a program's subprocesses), so that none overwrites
+// another's; with `nvtx_library`, NVTX ranges too.
 Result<ChildSpanCapture> prepare_child_span_capture(const std::string& directory,
                                                     const std::string& nvtx_library);
 

@@ -16,6 +16,7 @@
 #include "jouleprof/recording_attribution.hpp"
 #include "jouleprof/samples_csv.hpp"
 #include "pipelines/child_spans.hpp"
+#include "pipelines/rank_spans.hpp"
 #include "training/epoch_log.hpp"
 
 namespace jouleprof {
@@ -87,27 +88,67 @@ void add_epoch_marks(const std::vector<EpochBoundary>& boundaries, Profile& prof
   }
 }
 
-// The child's span dump, attributed as any trace is; what goes wrong is a warning, since the
+// A file beside the profile: <dir>/<name>.json, or FILE.<name>.json beside FILE.json.
+fs::path beside_profile(const RunFiles& files, const std::string& name) {
+  if (files.profile.filename() == "profile.json") return files.directory / (name + ".json");
+  return files.profile.parent_path() /
+         (files.profile.stem().string() + "." + name + files.profile.extension().string());
+}
+
+// With several ranks: a profile per rank from the run's tree, and their merge.
+void split_into_ranks(const std::vector<ChildDump>& dumps, const std::vector<int>& ranks,
+                      RunMeasurement& run) {
+  Profile& profile = run.measurement.profile;
+  run.ranks = rank_profiles(profile, dumps, ranks);
+  std::vector<std::string> origins;
+  for (const int rank : ranks) {
+    run.files.ranks.push_back(beside_profile(run.files, fmt::format("rank-{}", rank)));
+    origins.push_back(run.files.ranks.back().string());
+  }
+  Result<Profile> merged = merge_profiles(run.ranks, origins);
+  if (!merged) {
+    profile.warnings.push_back("the ranks' profiles could not be merged: " +
+                               merged.error().message());
+    return;
+  }
+  run.merged = std::move(merged).value();
+  run.files.merged = beside_profile(run.files, "merged");
+}
+
+// The processes' span dumps (one a process that loaded libjouleprof), attributed together as
+// any trace is, and written as the run's spans.json; what goes wrong is a warning, since the
 // measurement stands without the spans.
-void attribute_child_spans(const ChildSpanCapture& capture, Profile& profile) {
-  if (!fs::exists(capture.spans_path)) {
-    profile.warnings.push_back(fmt::format(
-        "no spans came back from the command ({} was not written: it never loaded libjouleprof, "
-        "or it did not exit normally)",
-        capture.spans_path));
+void attribute_child_spans(const ChildSpanCapture& capture, RunMeasurement& run) {
+  Profile& profile = run.measurement.profile;
+  const std::vector<ChildDump> dumps = read_child_dumps(capture.directory, profile.warnings);
+  if (dumps.empty()) {
+    profile.warnings.push_back(
+        "no spans came back from the command (no process wrote a dump: it never loaded "
+        "libjouleprof, or it did not exit normally)");
+    return;
+  }
+  const std::vector<int> ranks = ranks_of(dumps);
+  if (const Status written =
+          write_span_dump(combine_child_dumps(dumps, ranks), run.files.spans.string());
+      !written) {
+    profile.warnings.push_back("the command's spans could not be kept: " +
+                               written.error().message());
     return;
   }
   RecordingAttributionOptions options;
-  options.trace_path = capture.spans_path;
+  options.trace_path = run.files.spans.string();
   options.samples_origin = "the run's samples";
   const Result<RecordingAttribution> attributed = attribute_recording(profile, options);
-  if (attributed) return;
-  if (attributed.error().subject() == ErrorSubject::kNoSpans) {
-    profile.warnings.push_back("the command recorded no spans");
-  } else {
-    profile.warnings.push_back("the command's spans could not be used: " +
-                               attributed.error().message());
+  if (!attributed) {
+    if (attributed.error().subject() == ErrorSubject::kNoSpans) {
+      profile.warnings.push_back("the command recorded no spans");
+    } else {
+      profile.warnings.push_back("the command's spans could not be used: " +
+                                 attributed.error().message());
+    }
+    return;
   }
+  if (!ranks.empty()) split_into_ranks(dumps, ranks, run);
 }
 
 // What the run was asked for, in the profile (run.*, setting.*).
@@ -141,6 +182,21 @@ Status write_run_files(const Profile& profile, const RunFiles& files) {
                              written.error().message(), rescue.string()));
   }
   return written;
+}
+
+// The ranks' profiles and their merge, before profile.json, so that a file that cannot be
+// written is a warning there.
+void write_rank_files(RunMeasurement& run) {
+  Profile& profile = run.measurement.profile;
+  for (std::size_t i = 0; i < run.ranks.size(); ++i) {
+    if (const Status w = write_profile_json(run.ranks[i], run.files.ranks[i].string()); !w)
+      profile.warnings.push_back("a rank's profile was not written: " + w.error().message());
+  }
+  if (!run.merged) return;
+  if (const Status w = write_profile_json(*run.merged, run.files.merged.string()); !w) {
+    profile.warnings.push_back("the ranks' merged profile was not written: " + w.error().message());
+    run.files.merged.clear();
+  }
 }
 
 // An epoch_begin after the last epoch_end (by time: several processes may report) began an epoch
@@ -245,15 +301,14 @@ Result<RunMeasurement> measure_run(const RunOptions& options) {
   profile.meta.grid_intensity_g_per_kwh = options.grid_intensity_g_per_kwh;
   record_run_options(options, profile.meta);
   if (capture) {
-    attribute_child_spans(*capture, profile);
+    attribute_child_spans(*capture, run);
     std::error_code ec;
-    if (fs::exists(capture->spans_path))
-      fs::copy_file(capture->spans_path, run.files.spans, fs::copy_options::overwrite_existing, ec);
-    fs::remove_all(fs::path(capture->spans_path).parent_path(), ec);
+    fs::remove_all(capture->directory, ec);
   }
   if (epochs) add_epoch_marks(epochs->boundaries(), profile);
   summarize_epochs(profile);
 
+  write_rank_files(run);
   JP_RETURN_IF_ERROR(write_run_files(profile, run.files));
   if (options.history_db) {
     const Result<std::int64_t> id =

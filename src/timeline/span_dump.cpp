@@ -197,6 +197,25 @@ Status read_marks(const Reader& r, simdjson::dom::object root, Timeline& t) {
   return Status::Ok();
 }
 
+// Optional (dumps of processes that no launcher started have none): an object of strings.
+Status read_launcher_environment(const Reader& r, simdjson::dom::object root,
+                                 std::map<std::string, std::string>& out) {
+  simdjson::dom::element e;
+  if (root.at_key("launcher_environment").get(e) != simdjson::SUCCESS) return Status::Ok();
+  simdjson::dom::object variables;
+  if (e.get_object().get(variables) != simdjson::SUCCESS)
+    return r.bad("launcher_environment", shown(e), "is not an object");
+  for (const auto field : variables) {
+    std::string_view value;
+    if (field.value.get_string().get(value) != simdjson::SUCCESS) {
+      return r.bad(fmt::format("launcher_environment.{}", field.key), shown(field.value),
+                   "is not a string");
+    }
+    out[std::string(field.key)] = std::string(value);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 std::string span_dump_to_json(const SpanDump& dump) {
@@ -213,6 +232,18 @@ std::string span_dump_to_json(const SpanDump& dump) {
   out += std::to_string(dump.dropped);
   out += ",\"recorder_clock\":";
   append_json_string(out, dump.recorder_clock);
+  if (!dump.launcher_environment.empty()) {
+    out += ",\"launcher_environment\":{";
+    bool first = true;
+    for (const auto& [name, value] : dump.launcher_environment) {
+      if (!first) out += ',';
+      first = false;
+      append_json_string(out, name);
+      out += ':';
+      append_json_string(out, value);
+    }
+    out += '}';
+  }
   out += ",\n\"names\":[";
   for (std::size_t i = 0; i < t.names().size(); ++i) {
     if (i > 0) out += ',';
@@ -339,6 +370,7 @@ Result<SpanDump> parse_span_dump(const TraceText& text, std::string_view origin)
   if (root["recorder_clock"].get_string().get(recorder_clock) == simdjson::SUCCESS) {
     dump.recorder_clock = std::string(recorder_clock);
   }
+  JP_RETURN_IF_ERROR(read_launcher_environment(r, root, dump.launcher_environment));
   Timeline& t = dump.timeline;
   JP_TRY(auto names, array_field(r, root, "names"));
   std::size_t i = 0;

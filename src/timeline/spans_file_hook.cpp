@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/launcher_variables.hpp"
 #include "jouleprof/recorder.hpp"
 #include "jouleprof/span_dump.hpp"
 
@@ -47,6 +48,10 @@ Status write_spans_once() {
   dump.pid = self;
   dump.dropped = recorder.dropped();
   dump.recorder_clock = std::string(recorder.clock_source());
+  for_each_launcher_variable([&](const char* name) {
+    if (const char* value = std::getenv(name); value != nullptr)
+      dump.launcher_environment[name] = value;
+  });
   return write_span_dump(dump, expand_pid(hook_target->path_pattern, self));
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "jouleprof/clock.hpp"
+#include "pipelines/ten_watt_run.hpp"
 #include "test_support.hpp"
 
 namespace jouleprof {
@@ -17,15 +18,7 @@ using ::jouleprof::testing::TempDir;
 // A 10 W counter on cpu0 over [1 s, 2 s], read every 10 ms; spans "a" [1.1, 1.3) and "b"
 // [1.5, 1.6) on one cpu0 thread; run window [1 s, 2 s].
 Profile ten_watt_recording() {
-  Profile p;
-  Channel c;
-  c.id = "meter";
-  c.device = "cpu0";
-  Series s(c);
-  for (int i = 0; i <= 100; ++i) EXPECT_TRUE(s.append(kNsPerS + i * 10 * kNsPerMs, 0.1 * i).ok());
-  p.series.push_back(std::move(s));
-  p.meta.begin_ns = kNsPerS;
-  p.meta.end_ns = 2 * kNsPerS;
+  Profile p = ::jouleprof::testing::ten_watt_run();
   const std::uint32_t track =
       p.timeline.add_track(Track{TrackKind::kCpuThread, "thread 1", "cpu0"});
   const auto span = [&](const char* name, TimeNs b, TimeNs e) {

@@ -1,8 +1,11 @@
 """A real 2-rank torch.distributed run (gloo, on CPU, started with torch.multiprocessing and the
-launcher's environment variables) under jouleprof.torch.profile, one profile a rank, then
-`jouleprof merge` over a glob that also matches a side file: two rank trees, one merged total that
-agrees everywhere it is printed, per-rank energies that sum to the attributed part of it, a
-[communication] node under the steps, and the wait table."""
+launcher's environment variables), profiled two ways:
+- each rank under jouleprof.torch.profile with a monitor of its own, one profile a rank, then
+  `jouleprof merge` over a glob that also matches a side file: two rank trees, one merged total
+  that agrees everywhere it is printed, per-rank energies that sum to the attributed part of it, a
+  [communication] node under the steps, and the wait table;
+- the whole job under `jouleprof run --spans`, the ranks' profiles joining the run: one run, a
+  [rank N] node a rank in its tree, a profile a rank and their merge beside it, all agreeing."""
 
 import json
 import os
@@ -31,7 +34,7 @@ SCRIPT = textwrap.dedent("""
         def forward(self, x):
             return self.fc(torch.relu(self.conv(x)).flatten(1))
 
-    def worker(rank, world, port, out, steps):
+    def worker(rank, world, port, out, steps, joined):
         # What torchrun sets: jouleprof reads the rank from it.
         os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
                           WORLD_SIZE=str(world), LOCAL_RANK=str(rank))
@@ -41,21 +44,25 @@ SCRIPT = textwrap.dedent("""
         model = torch.nn.parallel.DistributedDataParallel(Net())
         optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
         x, y = torch.randn(16, 3, 16, 16), torch.randint(0, 10, (16,))
-        with jouleprof.torch.profile(model, sources="simulated",
-                                     settings={"simulate.watts": 40}, interval_ms=2) as prof:
+        # Inside `jouleprof run --spans` the profile joins the run: no monitor of its own.
+        own = {} if joined else dict(sources="simulated", settings={"simulate.watts": 40},
+                                     interval_ms=2)
+        with jouleprof.torch.profile(model, **own) as prof:
             for _ in range(steps):
                 torch.nn.functional.cross_entropy(model(x), y).backward()
                 optimizer.step()
                 optimizer.zero_grad()
                 prof.step()
-        prof.export(os.path.join(out, f"rank-{rank}.json"))
+        if not joined:
+            prof.export(os.path.join(out, f"rank-{rank}.json"))
         dist.destroy_process_group()
 
     if __name__ == "__main__":
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        mp.spawn(worker, args=(int(sys.argv[2]), port, sys.argv[1], int(sys.argv[3])),
+        joined = len(sys.argv) > 4 and sys.argv[4] == "joined"
+        mp.spawn(worker, args=(int(sys.argv[2]), port, sys.argv[1], int(sys.argv[3]), joined),
                  nprocs=int(sys.argv[2]))
 """)
 
@@ -164,3 +171,56 @@ def test_the_report_shows_each_ranks_wait(merged):
     header = next(i for i, line in enumerate(lines) if line.startswith("rank "))
     assert "wait energy" in lines[header]
     assert [lines[header + 1 + r].split()[0] for r in range(WORLD)] == [str(r) for r in range(WORLD)]
+
+
+@pytest.fixture(scope="module")
+def one_run(tmp_path_factory):
+    """The job under `jouleprof run --spans`: its directory and what jouleprof printed."""
+    work = tmp_path_factory.mktemp("one-run")
+    script = work / "ddp.py"
+    script.write_text(SCRIPT)
+    out = work / "run"
+    done = subprocess.run(
+        [os.environ["JOULEPROF_CLI"], "run", "--spans", "--simulate", "40", "--interval", "2",
+         "--no-history", "--output", str(out), "--", sys.executable, str(script), str(work),
+         str(WORLD), str(STEPS), "joined"],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return out, done.stderr
+
+
+def test_one_run_has_a_tree_per_rank_with_its_own_collectives(one_run):
+    out, _ = one_run
+    run = json.loads((out / "profile.json").read_text())
+    for r in range(WORLD):
+        rank_nodes = [c for c in run["tree"]["children"] if c["name"] == f"[rank {r}]"]
+        assert rank_nodes, [c["name"] for c in run["tree"]["children"]]
+        steps = nodes(rank_nodes[0], "step")
+        assert steps, f"rank {r}'s steps"
+        communication = [c for c in steps[0]["children"] if c["name"] == "[communication]"]
+        assert communication and communication[0]["energy_j"] > 0
+    assert not collectives_outside_communication(run["tree"])
+
+
+def test_one_run_writes_a_profile_a_rank_and_their_merge_which_agree(one_run):
+    out, stderr = one_run
+    run = json.loads((out / "profile.json").read_text())
+    merged = json.loads((out / "merged.json").read_text())
+    assert f"ranks: {WORLD} profiles" in stderr and "merged.json" in stderr
+    total = top_level_energy(run)
+    # One machine, measured once: the merge counts its counter once, not once a rank.
+    assert top_level_energy(merged) == pytest.approx(total, rel=1e-9)
+    assert merged["tree"]["energy_j"] == pytest.approx(total, rel=1e-6)
+    options = merged["meta"]["options"]
+    for r in range(WORLD):
+        rank = json.loads((out / f"rank-{r}.json").read_text())
+        assert rank["meta"]["rank"] == r and rank["meta"]["world_size"] == WORLD
+        in_run = next(c for c in run["tree"]["children"] if c["name"] == f"[rank {r}]")
+        assert rank["tree"]["energy_j"] == pytest.approx(in_run["energy_j"], rel=1e-9)
+        assert float(options[f"merge.rank_energy_j.r{r}"]) == pytest.approx(in_run["energy_j"],
+                                                                              rel=1e-6)
+        assert 0 < in_run["energy_j"] < total, "a rank's share, never the whole machine"
+        assert int(options[f"merge.steps.r{r}"]) == STEPS
+    others = nodes(merged["tree"], "[other processes]")
+    ranks_j = sum(float(options[f"merge.rank_energy_j.r{r}"]) for r in range(WORLD))
+    assert ranks_j + (others[0]["energy_j"] if others else 0.0) == pytest.approx(total, rel=1e-6)

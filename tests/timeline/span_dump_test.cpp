@@ -57,7 +57,7 @@ void expect_same(const Timeline& a, const Timeline& b) {
 
 TEST(SpanDump, RoundTripThroughAFile) {
   const TempDir dir;
-  const SpanDump dump{every_feature(), 4242, 7, "tsc"};
+  const SpanDump dump{every_feature(), 4242, 7, "tsc", {{"RANK", "3"}, {"WORLD_SIZE", "4"}}};
   const std::string path = (dir.path() / "spans.json").string();
   ASSERT_TRUE(write_span_dump(dump, path).ok());
   auto back = read_span_dump(path);
@@ -65,6 +65,7 @@ TEST(SpanDump, RoundTripThroughAFile) {
   EXPECT_EQ(back->pid, 4242);
   EXPECT_EQ(back->dropped, 7U);
   EXPECT_EQ(back->recorder_clock, "tsc");
+  EXPECT_EQ(back->launcher_environment, dump.launcher_environment);
   expect_same(dump.timeline, back->timeline);
   EXPECT_EQ(back->timeline.path_of(1), "step/encoder/layer_3 µ");
 }
@@ -103,6 +104,10 @@ TEST(SpanDump, RejectsBadDumpsWithTheField) {
   EXPECT_NE(error_of(with_spans("[0,1,0,0,-1,-1,0,0]").substr(0, 90)).find("not valid JSON"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"format":"other"})").find("not a jouleprof span dump"), std::string::npos);
+  EXPECT_NE(error_of(R"({"format":"jouleprof-spans","version":1,"clock":"CLOCK_MONOTONIC",)"
+                     R"("launcher_environment":{"RANK":3}})")
+                .find("launcher_environment.RANK"),
+            std::string::npos);
   auto future = span_dump_from_json(R"({"format":"jouleprof-spans","version":2})", "v2.json");
   ASSERT_FALSE(future.ok());
   EXPECT_EQ(future.error().code(), ErrorCode::kUnsupported);

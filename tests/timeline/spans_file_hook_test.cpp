@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,15 +21,17 @@ namespace {
 
 using testing::TempDir;
 
-// Runs the child with JOULEPROF_SPANS_FILE=spans_file; returns its pid, or -1. `exit_status` is
-// -1 when it died by a signal.
-pid_t run_child(const std::string& spans_file, int& exit_status, std::string mode = "") {
+// Runs the child with JOULEPROF_SPANS_FILE=spans_file and `extra_env` (NAME=VALUE); returns its
+// pid, or -1. `exit_status` is -1 when it died by a signal.
+pid_t run_child(const std::string& spans_file, int& exit_status, std::string mode = "",
+                const std::vector<std::string>& extra_env = {}) {
   std::vector<std::string> env_strings;
   for (char** e = environ; *e != nullptr; ++e) {
     if (std::string_view(*e).starts_with(std::string(kSpansFileEnv) + "=")) continue;
     env_strings.emplace_back(*e);
   }
   env_strings.push_back(std::string(kSpansFileEnv) + "=" + spans_file);
+  env_strings.insert(env_strings.end(), extra_env.begin(), extra_env.end());
   std::vector<char*> env;
   for (std::string& s : env_strings) env.push_back(s.data());
   env.push_back(nullptr);
@@ -101,6 +104,26 @@ TEST(SpansFileHook, PercentPIsTheProcessId) {
   ASSERT_GT(pid, 0);
   ASSERT_EQ(exit_status, 0);
   EXPECT_TRUE(std::filesystem::exists(dir.path() / ("spans-" + std::to_string(pid) + ".json")));
+}
+
+// The rank a launcher gave the process is in its dump, so that `jouleprof run --spans` can tell
+// its ranks apart after they have ended; the rest of the environment is not.
+TEST(SpansFileHook, TheDumpKeepsTheLaunchersVariablesAndNothingElseOfTheEnvironment) {
+  const TempDir dir;
+  const std::string path = (dir.path() / "spans.json").string();
+  int exit_status = -1;
+  ASSERT_GT(run_child(path, exit_status, "",
+                      {"RANK=1", "LOCAL_RANK=1", "WORLD_SIZE=2", "JOULEPROF_TEST_TOKEN=secret"}),
+            0);
+  ASSERT_EQ(exit_status, 0);
+  auto dump = read_span_dump(path);
+  ASSERT_TRUE(dump.ok()) << dump.error().message();
+  const std::map<std::string, std::string>& recorded = dump->launcher_environment;
+  EXPECT_EQ(recorded.at("RANK"), "1");
+  EXPECT_EQ(recorded.at("LOCAL_RANK"), "1");
+  EXPECT_EQ(recorded.at("WORLD_SIZE"), "2");
+  EXPECT_FALSE(recorded.contains("JOULEPROF_TEST_TOKEN"));
+  EXPECT_FALSE(recorded.contains("PATH"));
 }
 
 TEST(SpansFileHook, UnwritablePathIsReportedNotFatal) {

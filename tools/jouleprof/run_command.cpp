@@ -118,6 +118,14 @@ bool print_report(const CommandMeasurement& m, const RunFiles& files, const RunF
     }
     text = "\n" + *rendered +
            fmt::format("written: {}  {}\n", files.profile.string(), files.samples.string());
+    if (!files.ranks.empty()) {
+      text += fmt::format("ranks: {} profiles, {} … {}", files.ranks.size(),
+                          files.ranks.front().string(), files.ranks.back().string());
+      text += files.merged.empty()
+                  ? "\n"
+                  : fmt::format("; merged: {} (its rank table: jouleprof report {})\n",
+                                files.merged.string(), files.merged.string());
+    }
   }
   if (to_file) {
     if (const Status written = write_text_file(flags.report, text); !written) {
@@ -259,9 +267,12 @@ CommandRunner add_run_command(CLI::App& parent) {
                   "Grid carbon intensity in g CO2e per kWh (default: $JOULEPROF_GRID_INTENSITY)")
       ->type_name("G_PER_KWH")
       ->check(kNonNegativeNumber);
-  app->add_flag("--spans", flags->spans,
-                "Collect the spans the command records through libjouleprof (C/C++/Python API) and "
-                "attribute the energy to them (tree in profile.json, dump in spans.json)");
+  app->add_flag(
+      "--spans", flags->spans,
+      "Collect the spans the command records through libjouleprof (C/C++/Python API) and "
+      "attribute the energy to them (tree in profile.json, dump in spans.json); spans from "
+      "several ranks (a launcher's local ranks) give a [rank N] node each, a profile "
+      "per rank and their merge (docs/cluster.md)");
   app->add_flag("--nvtx", flags->nvtx,
                 "Also capture the command's NVTX ranges (push/pop, start/end, marks) through "
                 "libjouleprof_nvtx.so as NVTX_INJECTION64_PATH; implies --spans (docs/nvtx.md)");
