@@ -37,9 +37,10 @@ std::string expand_pid(const std::string& pattern, pid_t pid) {
 
 Status write_spans_once() {
   if (hook_target == nullptr || hook_target->written) return Status::Ok();
+  // A forked child inherits a copy of its parent's recorder: what it would write is mostly its
+  // parent's spans again, which a run collecting every process's dump would count twice.
   const pid_t self = getpid();
-  const bool per_process = hook_target->path_pattern.find("%p") != std::string::npos;
-  if (self != hook_target->installer && !per_process) return Status::Ok();
+  if (self != hook_target->installer) return Status::Ok();
   hook_target->written = true;
   Recorder& recorder = Recorder::global();
   recorder.stop();

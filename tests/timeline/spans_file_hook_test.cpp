@@ -106,6 +106,20 @@ TEST(SpansFileHook, PercentPIsTheProcessId) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() / ("spans-" + std::to_string(pid) + ".json")));
 }
 
+// A forked child inherits its parent's recorder: it writes no dump of its own, which would hold
+// its parent's spans a second time.
+TEST(SpansFileHook, AForkedChildWritesNoDump) {
+  const TempDir dir;
+  int exit_status = -1;
+  const pid_t pid = run_child((dir.path() / "spans-%p.json").string(), exit_status, "fork");
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(exit_status, 0);
+  std::vector<std::string> written;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    written.push_back(entry.path().filename().string());
+  EXPECT_EQ(written, std::vector<std::string>{"spans-" + std::to_string(pid) + ".json"});
+}
+
 // The rank a launcher gave the process is in its dump, so that `jouleprof run --spans` can tell
 // its ranks apart after they have ended; the rest of the environment is not.
 TEST(SpansFileHook, TheDumpKeepsTheLaunchersVariablesAndNothingElseOfTheEnvironment) {
