@@ -185,6 +185,7 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
     auto spec = specs.find(run.gpu_name);
     if (!spec) return spec.error().with_context(where);
     set_gpu(run.features, *spec);
+    run.gpu = *spec;
     JP_TRY(const double epochs, number("epochs"));
     if (!(epochs >= 1 && epochs <= kMaxEpochs) || epochs != std::floor(epochs)) {
       return invalid_input(where, "epochs", fields[column.at("epochs")],
@@ -221,6 +222,9 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
     for (const char* key : {"environment", "architecture", "run"}) {
       if (column.count(key) && column.at(key) < fields.size())
         label.emplace_back(fields[column.at(key)]);
+    }
+    if (column.count("architecture") && column.at("architecture") < fields.size()) {
+      run.architecture = std::string(fields[column.at("architecture")]);
     }
     run.label = label.empty() ? where : fmt::format("{}", fmt::join(label, "/"));
     table.runs.push_back(std::move(run));

@@ -23,8 +23,10 @@ void set_gpu(PreFeatures& features, const GpuSpec& spec);
 
 // One finished run: its features and what it measured.
 struct PreRun {
-  std::string label;  // environment/architecture/run, for reports
+  std::string label;         // environment/architecture/run, for reports
+  std::string architecture;  // the table's architecture column, empty without one
   std::string gpu_name;
+  GpuSpec gpu;  // the specifications gpu_name matched (its name is the table's, not the file's)
   PreFeatures features;
   double duration_s = 0.0;
   int epochs = 0;
