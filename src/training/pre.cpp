@@ -301,6 +301,10 @@ Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& op
   model.kernel_ridge = KernelRidge::fit(scaled, y, model.search.alpha, model.search.gamma);
   model.linear = LinearModel::fit(scaled, y);
   model.training_runs = runs.size();
+  if (options.target == PreTarget::kAveragePower) {
+    // Optional: without it the model is PRE's as published, and predict says none is there.
+    if (auto utilisation = UtilisationPowerModel::fit(runs)) model.utilisation = *utilisation;
+  }
   return model;
 }
 
@@ -331,6 +335,13 @@ Status save_pre_model(const PreModel& model, const std::string& dir) {
                  {"alpha_range", {model.search_options.alpha_min, model.search_options.alpha_max}},
                  {"gamma_range", {model.search_options.gamma_min, model.search_options.gamma_max}},
                  {"cv_mape_percent", model.search.cv_mape_percent}};
+  if (model.utilisation) {
+    j["utilisation_model"] = {
+        {"rule", "P / TDP = a_gpu + slope ln(achieved FLOP/s / peak FP32 FLOP/s)"},
+        {"slope", model.utilisation->slope},
+        {"pooled_intercept", model.utilisation->pooled_intercept},
+        {"intercepts", model.utilisation->intercepts}};
+  }
   j["training_runs"] = model.training_runs;
   j["gpu_specs"] = model.gpu_specs_origin;
   const std::string path = (std::filesystem::path(dir) / "pre_model.json").string();
@@ -382,6 +393,16 @@ Result<PreModel> load_pre_model(const std::string& dir) {
   JP_TRY(const double cv_mape, f.get<double>(*search, "cv_mape_percent", "search"));
   m.search = RandomSearchResult{m.kernel_ridge.alpha, m.kernel_ridge.gamma, cv_mape,
                                 m.search_options.iterations};
+  if (j.contains("utilisation_model")) {
+    JP_TRY(const json* u, f.object(j, "utilisation_model", ""));
+    UtilisationPowerModel utilisation;
+    JP_TRY(utilisation.slope, f.get<double>(*u, "slope", "utilisation_model"));
+    JP_TRY(utilisation.pooled_intercept,
+           f.get<double>(*u, "pooled_intercept", "utilisation_model"));
+    JP_TRY(utilisation.intercepts,
+           (f.get<std::map<std::string, double>>(*u, "intercepts", "utilisation_model")));
+    m.utilisation = utilisation;
+  }
   JP_TRY(m.training_runs, f.get<std::size_t>(j, "training_runs", ""));
   JP_TRY(m.gpu_specs_origin, f.get_or<std::string>(j, "gpu_specs", "", ""));
   const std::size_t d = kPreFeatureNames.size();

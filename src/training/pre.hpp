@@ -13,6 +13,7 @@
 #include "jouleprof/result.hpp"
 #include "training/gpu_specs.hpp"
 #include "training/kernel_ridge.hpp"
+#include "training/utilisation_power.hpp"
 
 namespace jouleprof {
 
@@ -59,6 +60,9 @@ struct PreModel {
   FeatureScaler scaler;
   KernelRidge kernel_ridge;
   LinearModel linear;  // baseline on the same features
+  // Power target only: the utilisation model, for an architecture the runs do not hold (absent
+  // when it cannot be fitted, e.g. every run at one achieved FLOP/s).
+  std::optional<UtilisationPowerModel> utilisation;
   RandomSearchResult search;
   RandomSearchOptions search_options;
   std::size_t training_runs = 0;

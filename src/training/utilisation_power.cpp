@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "training/pre.hpp"
+
 namespace jouleprof {
 
 namespace {
@@ -14,10 +16,14 @@ constexpr double kFlopsPerTrainingSample = 3.0;
 // Keeps ln() finite for a run with no FLOPs or an unknown peak (such a run carries no slope).
 constexpr double kFractionFloor = 1e-9;
 
+double log_fraction(const PreFeatures& features, int epochs, double duration_s,
+                    double peak_tflops) {
+  return std::log(
+      std::max(kFractionFloor, achieved_peak_fraction(features, epochs, duration_s, peak_tflops)));
+}
+
 double log_fraction(const PreRun& run) {
-  return std::log(std::max(
-      kFractionFloor,
-      achieved_peak_fraction(run.features, run.epochs, run.duration_s, run.gpu.fp32_tflops)));
+  return log_fraction(run.features, run.epochs, run.duration_s, run.gpu.fp32_tflops);
 }
 
 double tdp_share(const PreRun& run) { return run.average_power_w / run.features.gpu_tdp_w; }
@@ -43,6 +49,12 @@ Result<UtilisationPowerModel> UtilisationPowerModel::fit(const std::vector<PreRu
     if (!(run.features.gpu_tdp_w > 0.0)) {
       return invalid_input(run.label, "gpu_tdp_w", fmt::format("{}", run.features.gpu_tdp_w),
                            "must be positive");
+    }
+    if (!(run.gpu.fp32_tflops > 0.0)) {
+      return invalid_input(run.label, "fp32_tflops", fmt::format("{}", run.gpu.fp32_tflops),
+                           fmt::format("the {} has no peak FP32 FLOP/s in the GPU table, so the "
+                                       "run's achieved share of it is unknown",
+                                       run.gpu.name));
     }
   }
   // Means per group (a GPU, or all runs as one group), then the slope from the deviations inside
@@ -88,9 +100,15 @@ Result<UtilisationPowerModel> UtilisationPowerModel::fit(const std::vector<PreRu
 }
 
 double UtilisationPowerModel::predict_power_w(const PreRun& run, std::string* warning) const {
+  return predict_power_w(run.features, run.epochs, run.duration_s, run.gpu, warning);
+}
+
+double UtilisationPowerModel::predict_power_w(const PreFeatures& features, int epochs,
+                                              double duration_s, const GpuSpec& gpu,
+                                              std::string* warning) const {
   double intercept = pooled_intercept;
   if (per_gpu) {
-    const auto it = intercepts.find(run.gpu.name);
+    const auto it = intercepts.find(gpu.name);
     if (it != intercepts.end()) {
       intercept = it->second;
     } else if (warning != nullptr) {
@@ -98,10 +116,11 @@ double UtilisationPowerModel::predict_power_w(const PreRun& run, std::string* wa
           "no training run used a {}: its power level is the pooled one of the training GPUs "
           "(leaving each architecture out, one intercept for all GPUs was 2-3x less accurate "
           "than one per GPU)",
-          run.gpu.name);
+          gpu.name);
     }
   }
-  return (intercept + slope * log_fraction(run)) * run.features.gpu_tdp_w;
+  return (intercept + slope * log_fraction(features, epochs, duration_s, gpu.fp32_tflops)) *
+         gpu.tdp_w;
 }
 
 FeatureRow utilisation_feature_row(const PreRun& run) {

@@ -25,11 +25,14 @@
 #include <string>
 #include <vector>
 
+#include "jouleprof/pre.hpp"
 #include "jouleprof/result.hpp"
+#include "training/gpu_specs.hpp"
 #include "training/kernel_ridge.hpp"
-#include "training/pre.hpp"
 
 namespace jouleprof {
+
+struct PreRun;  // training/pre.hpp, which holds this model in PRE's power-target model
 
 // FLOPs a training run executes per forward FLOP of one sample: 3 per training sample (forward +
 // backward ≈ 2 × forward), 1 per validation sample.
@@ -45,9 +48,13 @@ struct UtilisationPowerModel {
   double pooled_intercept = 0.0;             // a for a GPU no training run used
   bool per_gpu = true;                       // false: one intercept for every GPU
 
-  // Least squares over the runs; fails when no GPU has runs at two different fractions.
+  // Least squares over the runs; fails when a run's GPU has no peak FLOP/s or no GPU has runs at
+  // two different fractions.
   static Result<UtilisationPowerModel> fit(const std::vector<PreRun>& runs, bool per_gpu = true);
-  // Average GPU power in W; `warning` (when given) says why the prediction is weaker.
+  // Average GPU power in W of a run of `epochs` taking `duration_s` on `gpu`; `warning` (when
+  // given) says why the prediction is weaker.
+  double predict_power_w(const PreFeatures& features, int epochs, double duration_s,
+                         const GpuSpec& gpu, std::string* warning = nullptr) const;
   double predict_power_w(const PreRun& run, std::string* warning = nullptr) const;
 };
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "training/gpu_specs.hpp"
+#include "training/pre.hpp"
 
 namespace jouleprof {
 namespace {
