@@ -65,6 +65,30 @@ Result<AccuracyMetrics> evaluate(const XgbRegressor& model, const TypeData& data
 
 // Folds of the k-nearest-neighbour baseline's choice of k.
 constexpr int kKnnFolds = 5;
+// Folds whose residuals set the prediction interval's width.
+constexpr std::size_t kIntervalFolds = 5;
+
+// |ln(y / ŷ)| of each training kernel, predicted by the kept regressor fitted without its fold
+// (the training part is already shuffled, so folds are every kIntervalFolds-th kernel).
+Result<std::vector<double>> cross_validation_residuals(const TypeData& data,
+                                                       std::span<const std::size_t> train,
+                                                       const RegressorOptions& options) {
+  std::vector<double> residuals;
+  for (std::size_t f = 0; f < kIntervalFolds; ++f) {
+    std::vector<std::size_t> fit, held;
+    for (std::size_t p = 0; p < train.size(); ++p) {
+      (p % kIntervalFolds == f ? held : fit).push_back(train[p]);
+    }
+    JP_TRY(XgbRegressor model,
+           XgbRegressor::train(rows_of(data, fit), pick(data.energy_mj, fit), options));
+    JP_TRY(const std::vector<double> predicted, model.predict_mj(rows_of(data, held)));
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      const double y = data.energy_mj[held[i]];
+      if (y > 0.0 && predicted[i] > 0.0) residuals.push_back(std::abs(std::log(y / predicted[i])));
+    }
+  }
+  return residuals;
+}
 
 }  // namespace
 
@@ -187,13 +211,28 @@ Result<TrainingResult> train_kernel_predictors(std::span<const KernelSample> sam
     }
 
     const bool keep_forest = options.bundle_regressor == RegressorKind::kRandomForest;
+    if (train.size() >= 2 * kIntervalFolds) {
+      RegressorOptions kept = options.regressor;
+      kept.kind = options.bundle_regressor;
+      JP_TRY(const std::vector<double> residuals, cross_validation_residuals(data, train, kept));
+      PredictionInterval interval;
+      interval.log_half_width = conformal_log_half_width(residuals, interval.level);
+      if (!test.empty()) {
+        JP_TRY(const std::vector<double> predicted,
+               (keep_forest ? forest : boosting).predict_mj(rows_of(data, test)));
+        interval.held_out_coverage_pct =
+            interval_coverage_pct(pick(data.energy_mj, test), predicted, interval.log_half_width);
+      }
+      eval.interval = interval;
+    }
     KernelPredictor predictor{type,
                               eval.features,
                               keep_forest ? std::move(forest) : std::move(boosting),
                               eval.n_train,
                               eval.n_test,
                               keep_forest ? eval.forest : eval.boosting,
-                              std::vector<std::string>(data.sources.begin(), data.sources.end())};
+                              std::vector<std::string>(data.sources.begin(), data.sources.end()),
+                              eval.interval};
     result.bundle.predictors.emplace(type, std::move(predictor));
     result.evaluations.push_back(std::move(eval));
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "predict/kernel_dataset.hpp"
+#include "predict/prediction_interval.hpp"
 #include "predict/predictor_bundle.hpp"
 
 namespace jouleprof::predict {
@@ -45,6 +46,9 @@ struct TypeEvaluation {
   std::optional<AccuracyMetrics> knn;  // absent when the training part is too small for its CV
   int knn_k = 0;
   std::optional<AccuracyMetrics> log_linear;  // types with a FLOPs formula only
+  // The kept regressor's 90 % interval (predict/prediction_interval.hpp), its coverage measured
+  // on the held-out part; absent when the training part is too small for its folds.
+  std::optional<PredictionInterval> interval;
 };
 
 // How much lower the regressor's held-out RMSPE is than the best simple baseline's (k nearest

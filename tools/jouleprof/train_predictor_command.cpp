@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -69,6 +70,13 @@ void print_table(const TrainingResult& result, const TrainOptions& options) {
     if (auto verdict = compare_with_baselines(e, options.bundle_regressor)) {
       fmt::print("{}\n", verdict->text);
     }
+    if (e.interval && e.interval->held_out_coverage_pct >= 0.0) {
+      fmt::print(
+          "{}: {:.0f} % interval x{:.3g} / x{:.3g} of the prediction (from 5-fold CV residuals on "
+          "the training part) holds {:.1f} % of the held-out kernels\n",
+          e.type, 100.0 * e.interval->level, std::exp(-e.interval->log_half_width),
+          std::exp(e.interval->log_half_width), e.interval->held_out_coverage_pct);
+    }
   }
   for (const std::string& s : result.skipped) fmt::print("skipped: {} — too few samples\n", s);
 }
@@ -87,6 +95,11 @@ void print_json(const TrainingResult& result, const TrainOptions& options,
     t["log_linear"] = e.log_linear ? metrics_json(*e.log_linear) : nlohmann::json();
     t["knn"] = e.knn ? metrics_json(*e.knn) : nlohmann::json();
     if (e.knn) t["knn"]["k"] = e.knn_k;
+    if (e.interval) {
+      t["interval"] = {{"level", e.interval->level},
+                       {"log_half_width", e.interval->log_half_width},
+                       {"held_out_coverage_pct", e.interval->held_out_coverage_pct}};
+    }
     if (auto verdict = compare_with_baselines(e, options.bundle_regressor)) {
       t["against_baselines"] = {{"regressor", verdict->regressor},
                                 {"best_baseline", verdict->best_baseline},
