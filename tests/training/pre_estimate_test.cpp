@@ -11,15 +11,20 @@
 namespace jouleprof {
 namespace {
 
+// A quick search: these tests check the plumbing, not the fit.
+Result<PreModel> quick_model(const std::vector<PreRun>& runs, PreTarget target) {
+  PreOptions options;
+  options.target = target;
+  options.search.iterations = 4;
+  options.search.folds = 3;
+  return train_pre(runs, options);
+}
+
 TEST(PreEstimate, ASavedModelGivesTheRunsEnergyForTheNamedGpu) {
   ::jouleprof::testing::TempDir dir;
   const std::vector<PreRun> runs =
       ::jouleprof::testing::synthetic_pre_runs([](int i) { return 32.0 + 8.0 * (i % 3); });
-  PreOptions options;
-  options.target = PreTarget::kEpochEnergy;
-  options.search.iterations = 4;
-  options.search.folds = 3;
-  const Result<PreModel> model = train_pre(runs, options);
+  const Result<PreModel> model = quick_model(runs, PreTarget::kEpochEnergy);
   ASSERT_TRUE(model.ok()) << model.error().message();
   ASSERT_TRUE(save_pre_model(*model, dir.path().string()));
 
@@ -51,11 +56,7 @@ TEST(PreEstimate, APowerModelAlsoGivesTheUtilisationModelsFigureGivenDurationAnd
   ::jouleprof::testing::TempDir dir;
   std::vector<PreRun> runs = ::jouleprof::testing::synthetic_pre_runs([](int) { return 32.0; });
   for (PreRun& run : runs) run.gpu = *GpuSpecTable::built_in().find("RTX 3090");
-  PreOptions options;
-  options.target = PreTarget::kAveragePower;
-  options.search.iterations = 4;
-  options.search.folds = 3;
-  const Result<PreModel> model = train_pre(runs, options);
+  const Result<PreModel> model = quick_model(runs, PreTarget::kAveragePower);
   ASSERT_TRUE(model.ok()) << model.error().message();
   ASSERT_TRUE(model->utilisation.has_value());
   ASSERT_TRUE(save_pre_model(*model, dir.path().string()));
