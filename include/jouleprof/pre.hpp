@@ -77,6 +77,9 @@ struct PreEstimate {
   // `utilisation_note` says why they are absent, or which power level they used.
   std::optional<double> utilisation_power_w;
   std::optional<double> utilisation_energy_j;
+  // Its 90 % interval for an architecture the training runs do not hold (from leaving each of
+  // theirs out), when the model file has one.
+  std::optional<double> utilisation_low_j, utilisation_high_j;
   std::string utilisation_note;
   // What the training runs do not support: a feature that never varied given another value, a
   // prediction that is negative or not finite.

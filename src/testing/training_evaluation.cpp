@@ -13,6 +13,7 @@
 #include "core/csv.hpp"
 #include "core/parse.hpp"
 #include "core/text_file.hpp"
+#include "predict/prediction_interval.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
 #include "testing/step_cross_validation.hpp"
@@ -268,6 +269,8 @@ Result<EvaluationReport> evaluate_pre_by_architecture(const std::string& runs_cs
                                             "Green Algorithms (GPU part)"};
   std::vector<std::vector<double>> all_predicted(methods.size());
   std::vector<double> all_measured;
+  std::size_t inside = 0;  // runs inside the utilisation model's 90 % interval
+  std::vector<double> half_widths;
   EvaluationReport report;
   for (const std::string& held_out : architectures) {
     std::vector<PreRun> train, test;
@@ -283,6 +286,13 @@ Result<EvaluationReport> evaluate_pre_by_architecture(const std::string& runs_cs
     JP_TRY(const UtilisationPowerModel utilisation, UtilisationPowerModel::fit(train));
     JP_TRY(const UtilisationKrrModel hybrid, UtilisationKrrModel::fit(train, search));
     JP_TRY(const UtilisationPowerModel pooled, UtilisationPowerModel::fit(train, false));
+    JP_TRY(const std::vector<double> residuals, unseen_architecture_residuals(train));
+    const double half_width = predict::conformal_log_half_width(residuals, predict::kIntervalLevel);
+    for (const PreRun& run : test) {
+      inside +=
+          std::abs(std::log(run.average_power_w / utilisation.predict_power_w(run))) <= half_width;
+    }
+    half_widths.push_back(half_width);
     std::map<std::string, std::pair<double, std::size_t>> share_by_gpu;
     for (const PreRun& run : train) {
       auto& [sum, n] = share_by_gpu[run.gpu.name];
@@ -319,6 +329,14 @@ Result<EvaluationReport> evaluate_pre_by_architecture(const std::string& runs_cs
   for (std::size_t m = 0; m < methods.size(); ++m) {
     report.scores.push_back(score(methods[m], kEachUnseenScope, all_predicted[m], all_measured));
   }
+  report.interval_coverage_percent =
+      100.0 * static_cast<double>(inside) / static_cast<double>(all_measured.size());
+  std::vector<std::string> widths;
+  for (double h : half_widths) widths.push_back(fmt::format("x{:.2f}", std::exp(h)));
+  report.notes.push_back(fmt::format(
+      "utilisation model's 90 % interval (width from leaving each training architecture out in "
+      "turn: {} for {}) holds {:.1f} % of the unseen architectures' runs",
+      fmt::join(widths, ", "), fmt::join(architectures, ", "), *report.interval_coverage_percent));
   // The floor: a run against the mean power of the other repeats of its configuration (the same
   // architecture on the same GPU, so the same features); no model of these features does better.
   double spread = 0.0;

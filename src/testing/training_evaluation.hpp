@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct MethodScore {
 struct EvaluationReport {
   std::vector<MethodScore> scores;
   std::vector<std::string> notes;  // assumptions the figures rest on
+  // Leaving architectures out: share of the unseen architectures' runs inside the utilisation
+  // model's 90 % interval (its width from leaving each training architecture out in turn).
+  std::optional<double> interval_coverage_percent;
 
   const MethodScore* find(std::string_view method) const;
   // The score of `method` on `scope` (the leave-one-architecture-out report has one per scope).

@@ -15,6 +15,7 @@
 #include "core/json_file.hpp"
 #include "core/parse.hpp"
 #include "core/text_file.hpp"
+#include "predict/prediction_interval.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -303,7 +304,14 @@ Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& op
   model.training_runs = runs.size();
   if (options.target == PreTarget::kAveragePower) {
     // Optional: without it the model is PRE's as published, and predict says none is there.
-    if (auto utilisation = UtilisationPowerModel::fit(runs)) model.utilisation = *utilisation;
+    if (auto utilisation = UtilisationPowerModel::fit(runs)) {
+      model.utilisation = *utilisation;
+      auto residuals = unseen_architecture_residuals(runs);
+      if (residuals && !residuals->empty()) {
+        model.utilisation->log_half_width =
+            predict::conformal_log_half_width(*residuals, predict::kIntervalLevel);
+      }
+    }
   }
   return model;
 }
@@ -341,6 +349,9 @@ Status save_pre_model(const PreModel& model, const std::string& dir) {
         {"slope", model.utilisation->slope},
         {"pooled_intercept", model.utilisation->pooled_intercept},
         {"intercepts", model.utilisation->intercepts}};
+    if (model.utilisation->log_half_width) {
+      j["utilisation_model"]["log_half_width_90"] = *model.utilisation->log_half_width;
+    }
   }
   j["training_runs"] = model.training_runs;
   j["gpu_specs"] = model.gpu_specs_origin;
@@ -401,6 +412,13 @@ Result<PreModel> load_pre_model(const std::string& dir) {
            f.get<double>(*u, "pooled_intercept", "utilisation_model"));
     JP_TRY(utilisation.intercepts,
            (f.get<std::map<std::string, double>>(*u, "intercepts", "utilisation_model")));
+    if (u->contains("log_half_width_90")) {
+      JP_TRY(utilisation.log_half_width,
+             f.get<double>(
+                 *u, "log_half_width_90", "utilisation_model",
+                 [](double v) { return std::isfinite(v) && v >= 0.0 && v < 50.0; },
+                 "is not a half-width from 0 to 50 (in ln)"));
+    }
     m.utilisation = utilisation;
   }
   JP_TRY(m.training_runs, f.get<std::size_t>(j, "training_runs", ""));

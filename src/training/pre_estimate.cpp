@@ -48,6 +48,10 @@ Result<PreEstimate> estimate_training_energy(const PreEstimateRequest& request) 
     e.utilisation_power_w = model.utilisation->predict_power_w(
         features, *request.epochs, *request.duration_s, gpu, &e.utilisation_note);
     e.utilisation_energy_j = *e.utilisation_power_w * *request.duration_s;
+    if (const auto h = model.utilisation->log_half_width) {
+      e.utilisation_low_j = *e.utilisation_energy_j * std::exp(-*h);
+      e.utilisation_high_j = *e.utilisation_energy_j * std::exp(*h);
+    }
     if (!(*e.utilisation_power_w > 0.0) || !std::isfinite(*e.utilisation_power_w)) {
       e.warnings.push_back(fmt::format(
           "the utilisation model predicts {} W, which no run can use: the achieved FLOP/s this "
@@ -55,6 +59,8 @@ Result<PreEstimate> estimate_training_energy(const PreEstimateRequest& request) 
           *e.utilisation_power_w));
       e.utilisation_power_w.reset();
       e.utilisation_energy_j.reset();
+      e.utilisation_low_j.reset();
+      e.utilisation_high_j.reset();
     }
   }
   return e;

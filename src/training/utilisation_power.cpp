@@ -123,6 +123,33 @@ double UtilisationPowerModel::predict_power_w(const PreFeatures& features, int e
          gpu.tdp_w;
 }
 
+Result<std::vector<double>> unseen_architecture_residuals(const std::vector<PreRun>& runs) {
+  std::vector<std::string> architectures;
+  for (const PreRun& run : runs) {
+    if (!run.architecture.empty() && std::find(architectures.begin(), architectures.end(),
+                                               run.architecture) == architectures.end()) {
+      architectures.push_back(run.architecture);
+    }
+  }
+  std::vector<double> residuals;
+  if (architectures.size() < 3) return residuals;
+  for (const std::string& held_out : architectures) {
+    std::vector<PreRun> others;
+    for (const PreRun& run : runs) {
+      if (run.architecture != held_out) others.push_back(run);
+    }
+    JP_TRY(const UtilisationPowerModel model, UtilisationPowerModel::fit(others));
+    for (const PreRun& run : runs) {
+      if (run.architecture != held_out) continue;
+      const double predicted = model.predict_power_w(run);
+      if (predicted > 0.0 && run.average_power_w > 0.0) {
+        residuals.push_back(std::abs(std::log(run.average_power_w / predicted)));
+      }
+    }
+  }
+  return residuals;
+}
+
 FeatureRow utilisation_feature_row(const PreRun& run) {
   FeatureRow row = pre_feature_row(run.features);
   row.push_back(log_fraction(run));

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,10 @@ struct UtilisationPowerModel {
   std::map<std::string, double> intercepts;  // a_gpu, by GpuSpec name
   double pooled_intercept = 0.0;             // a for a GPU no training run used
   bool per_gpu = true;                       // false: one intercept for every GPU
+  // Half-width h in ln of the 90 % interval [P̂·e^−h, P̂·e^h] for an architecture the runs do not
+  // hold: the conformal rank of unseen_architecture_residuals (set by train_pre; absent with
+  // fewer than three architectures).
+  std::optional<double> log_half_width;
 
   // Least squares over the runs; fails when a run's GPU has no peak FLOP/s or no GPU has runs at
   // two different fractions.
@@ -57,6 +62,11 @@ struct UtilisationPowerModel {
                          const GpuSpec& gpu, std::string* warning = nullptr) const;
   double predict_power_w(const PreRun& run, std::string* warning = nullptr) const;
 };
+
+// |ln(P / P̂)| of every run whose table names its architecture, P̂ from the model fitted without
+// that architecture's runs: the errors the model makes on an architecture it has not seen. Empty
+// when the runs name fewer than three architectures.
+Result<std::vector<double>> unseen_architecture_residuals(const std::vector<PreRun>& runs);
 
 // PRE's features and ln(achieved fraction): what the residual ridge sees.
 FeatureRow utilisation_feature_row(const PreRun& run);

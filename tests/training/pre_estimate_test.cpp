@@ -81,6 +81,8 @@ TEST(PreEstimate, APowerModelAlsoGivesTheUtilisationModelsFigureGivenDurationAnd
   EXPECT_DOUBLE_EQ(*e->utilisation_power_w, model->utilisation->predict_power_w(runs[4]));
   EXPECT_DOUBLE_EQ(*e->utilisation_energy_j, *e->utilisation_power_w * runs[4].duration_s);
   EXPECT_TRUE(e->utilisation_note.empty()) << e->utilisation_note;
+  // The synthetic runs name no architectures, so there is no interval for an unseen one.
+  EXPECT_FALSE(e->utilisation_low_j.has_value());
 
   // A GPU no training run used: the pooled level, and the note says so.
   request.gpu = "RTX 3070";

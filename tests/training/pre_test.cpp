@@ -92,6 +92,11 @@ TEST(Pre, SavedModelPredictsExactlyAsTrained) {
   ASSERT_TRUE(model->utilisation.has_value());
   ASSERT_TRUE(loaded->utilisation.has_value());
   EXPECT_EQ(loaded->utilisation->intercepts.size(), 3u);
+  // Five architectures: the interval for an unseen one is there, and travels.
+  ASSERT_TRUE(model->utilisation->log_half_width.has_value());
+  EXPECT_GT(*model->utilisation->log_half_width, 0.0);
+  EXPECT_DOUBLE_EQ(loaded->utilisation->log_half_width.value_or(-1.0),
+                   *model->utilisation->log_half_width);
   for (const PreRun& run : table->runs) {
     EXPECT_DOUBLE_EQ(loaded->utilisation->predict_power_w(run),
                      model->utilisation->predict_power_w(run));

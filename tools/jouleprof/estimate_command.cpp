@@ -89,6 +89,10 @@ int run_predict(const EstimateArgs& args, const CLI::App* cmd) {
     if (e->utilisation_power_w) {
       j["utilisation_model"] = {{"power_w", *e->utilisation_power_w},
                                 {"energy_j", *e->utilisation_energy_j}};
+      if (e->utilisation_low_j) {
+        j["utilisation_model"]["energy_interval_90_j"] = {*e->utilisation_low_j,
+                                                          *e->utilisation_high_j};
+      }
     }
     if (!e->utilisation_note.empty()) j["utilisation_note"] = e->utilisation_note;
     std::cout << j.dump(2) << '\n';
@@ -110,8 +114,12 @@ int run_predict(const EstimateArgs& args, const CLI::App* cmd) {
     // The figure for a model unlike the training runs' (docs/training.md, leave one architecture
     // out: 5.1 % against the kernel ridge's 12 %).
     std::cout << fmt::format(
-        "  utilisation model (for an architecture unlike the training runs'): {}, energy {}\n",
-        format_si(*e->utilisation_power_w, "W"), format_energy(*e->utilisation_energy_j));
+        "  utilisation model (for an architecture unlike the training runs'): {}, energy {}{}\n",
+        format_si(*e->utilisation_power_w, "W"), format_energy(*e->utilisation_energy_j),
+        e->utilisation_low_j
+            ? fmt::format(" (90 % interval {} – {})", format_energy(*e->utilisation_low_j),
+                          format_energy(*e->utilisation_high_j))
+            : std::string());
   }
   if (!e->utilisation_note.empty()) std::cout << "  note: " << e->utilisation_note << '\n';
   return kExitOk;
