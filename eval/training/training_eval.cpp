@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
     }
   }
   const jouleprof::GpuSpecTable specs = jouleprof::GpuSpecTable::built_in();
-  const auto step = jouleprof::evaluate_step(data + "/runs.csv", jouleprof::StepOptions{}, specs);
+  const auto step =
+      jouleprof::evaluate_step(data + "/runs.csv", jouleprof::StepOptions{}, specs, 5, seed);
   if (!step) {
     std::cerr << "eval_training: " << step.error().message() << '\n';
     return 1;
@@ -31,9 +32,18 @@ int main(int argc, char** argv) {
     std::cerr << "eval_training: " << pre.error().message() << '\n';
     return 1;
   }
+  const auto by_architecture =
+      jouleprof::evaluate_pre_by_architecture(data + "/run_summaries.csv", search, specs);
+  if (!by_architecture) {
+    std::cerr << "eval_training: " << by_architecture.error().message() << '\n';
+    return 1;
+  }
   std::cout << "STEP and baselines (" << data << "/runs.csv)\n\n"
             << jouleprof::format_report(*step) << "\nPRE and baselines (" << data
             << "/run_summaries.csv)\n\n"
-            << jouleprof::format_report(*pre);
+            << jouleprof::format_report(*pre)
+            << "\nPRE leaving one architecture out (energy MAPE %, power x T; " << data
+            << "/run_summaries.csv)\n\n"
+            << jouleprof::format_report_by_scope(*by_architecture);
   return 0;
 }

@@ -71,6 +71,16 @@ struct PreEstimate {
   std::optional<double> energy_j;
   std::optional<double> linear_energy_j;
   std::string energy_rule;  // "average power × 3600 s", "epoch energy × 50 epochs"
+  // The utilisation model's figures (a power-target model; needs the duration and the epochs):
+  // P / TDP = a_gpu + b ln(achieved FLOP/s ÷ peak), which holds on an architecture unlike the
+  // training runs' where the kernel ridge does not (docs/training.md). For a power-target model,
+  // `utilisation_note` says why they are absent, or which power level they used.
+  std::optional<double> utilisation_power_w;
+  std::optional<double> utilisation_energy_j;
+  // Its 90 % interval for an architecture the training runs do not hold (from leaving each of
+  // theirs out), when the model file has one.
+  std::optional<double> utilisation_low_j, utilisation_high_j;
+  std::string utilisation_note;
   // What the training runs do not support: a feature that never varied given another value, a
   // prediction that is negative or not finite.
   std::vector<std::string> warnings;

@@ -30,13 +30,19 @@ struct PredictedKernel {
   std::vector<double> features;      // in the predictor's order; empty when not computable
   std::vector<std::string> feature_names;
   std::optional<double> energy_mj;
+  // 90 % interval from the predictor's cross-validation residuals, when its bundle has one
+  // (docs/predict.md, "Intervals").
+  std::optional<double> low_mj, high_mj;
   std::string unpredicted_reason;  // set when energy_mj is empty
 };
 
 struct PredictedModel {
   std::string model;
   std::vector<PredictedKernel> kernels;
-  double predicted_total_mj = 0.0;         // over the predicted kernels only
+  double predicted_total_mj = 0.0;  // over the predicted kernels only
+  // The kernels' interval ends summed (every predicted kernel has one): the interval when their
+  // errors move together, the cautious assumption for one device and one regressor.
+  std::optional<double> predicted_low_mj, predicted_high_mj;
   bool complete = true;                    // every kernel predicted
   std::vector<std::string> missing_types;  // predictor types the bundle lacks
   Provenance provenance = Provenance::kPredicted;

@@ -118,6 +118,19 @@ std::optional<double> kernel_flops(const KernelConfig& k) {
   }
 }
 
+std::optional<double> kernel_params(const KernelConfig& k) {
+  switch (feature_set_of(predictor_type(k.op))) {
+    case FeatureSet::kConv:
+      return conv_params(k);
+    case FeatureSet::kDwconv:
+      return dwconv_params(k);
+    case FeatureSet::kFc:
+      return (k.cin + 1.0) * k.cout;
+    default:
+      return std::nullopt;
+  }
+}
+
 Result<std::vector<double>> features_of(const KernelConfig& k) {
   const FeatureSet set = feature_set_of(predictor_type(k.op));
   auto conv_like = [&](double params, double flops) -> Result<std::vector<double>> {

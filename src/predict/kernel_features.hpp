@@ -58,6 +58,9 @@ double fc_flops(const KernelConfig& k);
 
 // FLOPs of a kernel for the FLOPs-linear baseline; nullopt for types without a FLOPs formula.
 std::optional<double> kernel_flops(const KernelConfig& k);
+// Parameters of a kernel for the log-linear baseline (fc: (Cin + 1)·Cout); nullopt for types
+// without a FLOPs formula.
+std::optional<double> kernel_params(const KernelConfig& k);
 
 // The feature vector for the kernel's predictor type. Fails when a field the features need is
 // missing (zero) or negative, naming the kernel and the field.

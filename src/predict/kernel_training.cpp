@@ -9,6 +9,7 @@
 #include <set>
 
 #include "predict/flops_baseline.hpp"
+#include "predict/simple_baselines.hpp"
 
 namespace jouleprof::predict {
 
@@ -38,7 +39,8 @@ namespace {
 struct TypeData {
   std::vector<std::vector<double>> features;
   std::vector<double> energy_mj;
-  std::vector<double> flops;  // empty when the type has no FLOPs formula
+  std::vector<double> flops;   // empty when the type has no FLOPs formula
+  std::vector<double> params;  // likewise
   std::set<std::string> sources;
 };
 
@@ -61,7 +63,73 @@ Result<AccuracyMetrics> evaluate(const XgbRegressor& model, const TypeData& data
   return accuracy_metrics(pick(data.energy_mj, test), predicted);
 }
 
+// Folds of the k-nearest-neighbour baseline's choice of k.
+constexpr int kKnnFolds = 5;
+// Folds whose residuals set the prediction interval's width.
+constexpr std::size_t kIntervalFolds = 5;
+
+// |ln(y / ŷ)| of each training kernel, predicted by the kept regressor fitted without its fold
+// (the training part is already shuffled, so folds are every kIntervalFolds-th kernel).
+Result<std::vector<double>> cross_validation_residuals(const TypeData& data,
+                                                       std::span<const std::size_t> train,
+                                                       const RegressorOptions& options) {
+  std::vector<double> residuals;
+  for (std::size_t f = 0; f < kIntervalFolds; ++f) {
+    std::vector<std::size_t> fit, held;
+    for (std::size_t p = 0; p < train.size(); ++p) {
+      (p % kIntervalFolds == f ? held : fit).push_back(train[p]);
+    }
+    JP_TRY(XgbRegressor model,
+           XgbRegressor::train(rows_of(data, fit), pick(data.energy_mj, fit), options));
+    JP_TRY(const std::vector<double> predicted, model.predict_mj(rows_of(data, held)));
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      const double y = data.energy_mj[held[i]];
+      if (y > 0.0 && predicted[i] > 0.0) residuals.push_back(std::abs(std::log(y / predicted[i])));
+    }
+  }
+  return residuals;
+}
+
 }  // namespace
+
+std::optional<BaselineVerdict> compare_with_baselines(const TypeEvaluation& e,
+                                                      RegressorKind regressor) {
+  BaselineVerdict v;
+  const bool forest = regressor == RegressorKind::kRandomForest;
+  v.regressor = forest ? "random-forest" : "boosting";
+  v.rmspe_pct = forest ? e.forest.rmspe_pct : e.boosting.rmspe_pct;
+  const auto consider = [&](const std::optional<AccuracyMetrics>& m, std::string name) {
+    if (m && (v.best_baseline.empty() || m->rmspe_pct < v.best_baseline_rmspe_pct)) {
+      v.best_baseline = std::move(name);
+      v.best_baseline_rmspe_pct = m->rmspe_pct;
+    }
+  };
+  consider(e.knn, fmt::format("knn (k={})", e.knn_k));
+  consider(e.log_linear, "log-linear");
+  consider(e.flops_baseline, "flops-linear");
+  if (v.best_baseline.empty()) return std::nullopt;
+  v.reduction_pct = v.best_baseline_rmspe_pct > 0.0
+                        ? 100.0 * (1.0 - v.rmspe_pct / v.best_baseline_rmspe_pct)
+                        : 0.0;
+  v.meets_margin = v.reduction_pct >= kBaselineMarginPct;
+  if (v.meets_margin) {
+    v.text = fmt::format(
+        "{}: {} RMSPE {:.1f} % is {:.0f} % below the best simple baseline, {} ({:.1f} %)", e.type,
+        v.regressor, v.rmspe_pct, v.reduction_pct, v.best_baseline, v.best_baseline_rmspe_pct);
+  } else if (v.rmspe_pct < v.best_baseline_rmspe_pct) {
+    v.text = fmt::format(
+        "{}: {} does NOT beat the best simple baseline by {:.0f} %: {} has RMSPE {:.1f} %, the {} "
+        "{:.1f} % (only {:.0f} % lower)",
+        e.type, v.regressor, kBaselineMarginPct, v.best_baseline, v.best_baseline_rmspe_pct,
+        v.regressor, v.rmspe_pct, v.reduction_pct);
+  } else {
+    v.text = fmt::format(
+        "{}: {} does NOT beat the simple baselines: {} wins with RMSPE {:.1f} % against the {}'s "
+        "{:.1f} %",
+        e.type, v.regressor, v.best_baseline, v.best_baseline_rmspe_pct, v.regressor, v.rmspe_pct);
+  }
+  return v;
+}
 
 Result<TrainingResult> train_kernel_predictors(std::span<const KernelSample> samples,
                                                const TrainOptions& options) {
@@ -78,6 +146,7 @@ Result<TrainingResult> train_kernel_predictors(std::span<const KernelSample> sam
     data.features.push_back(std::move(features).value());
     data.energy_mj.push_back(s.energy_mj);
     if (auto flops = kernel_flops(s.config)) data.flops.push_back(*flops);
+    if (auto params = kernel_params(s.config)) data.params.push_back(*params);
     data.sources.insert(sample_origin(s));
   }
   TrainingResult result;
@@ -120,14 +189,50 @@ Result<TrainingResult> train_kernel_predictors(std::span<const KernelSample> sam
       }
     }
 
+    if (data.flops.size() == n && data.params.size() == n) {
+      auto power_law =
+          LogLinearModel::fit(pick(data.flops, train), pick(data.params, train), y_train);
+      if (power_law) {
+        std::vector<double> predicted;
+        for (std::size_t i : test) {
+          predicted.push_back(power_law->predict_mj(data.flops[i], data.params[i]));
+        }
+        eval.log_linear = accuracy_metrics(pick(data.energy_mj, test), predicted);
+      }
+    }
+    std::vector<std::vector<double>> train_rows;
+    for (std::size_t i : train) train_rows.push_back(data.features[i]);
+    if (auto knn = KnnRegressor::fit(train_rows, y_train, kKnnCandidates, kKnnFolds,
+                                     options.regressor.seed)) {
+      std::vector<double> predicted;
+      for (std::size_t i : test) predicted.push_back(knn->predict_mj(data.features[i]));
+      eval.knn = accuracy_metrics(pick(data.energy_mj, test), predicted);
+      eval.knn_k = knn->k;
+    }
+
     const bool keep_forest = options.bundle_regressor == RegressorKind::kRandomForest;
+    if (train.size() >= 2 * kIntervalFolds) {
+      RegressorOptions kept = options.regressor;
+      kept.kind = options.bundle_regressor;
+      JP_TRY(const std::vector<double> residuals, cross_validation_residuals(data, train, kept));
+      PredictionInterval interval;
+      interval.log_half_width = conformal_log_half_width(residuals, interval.level);
+      if (!test.empty()) {
+        JP_TRY(const std::vector<double> predicted,
+               (keep_forest ? forest : boosting).predict_mj(rows_of(data, test)));
+        interval.held_out_coverage_pct =
+            interval_coverage_pct(pick(data.energy_mj, test), predicted, interval.log_half_width);
+      }
+      eval.interval = interval;
+    }
     KernelPredictor predictor{type,
                               eval.features,
                               keep_forest ? std::move(forest) : std::move(boosting),
                               eval.n_train,
                               eval.n_test,
                               keep_forest ? eval.forest : eval.boosting,
-                              std::vector<std::string>(data.sources.begin(), data.sources.end())};
+                              std::vector<std::string>(data.sources.begin(), data.sources.end()),
+                              eval.interval};
     result.bundle.predictors.emplace(type, std::move(predictor));
     result.evaluations.push_back(std::move(eval));
   }

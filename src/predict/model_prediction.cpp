@@ -41,16 +41,32 @@ Result<ModelPrediction> predict_model(const PredictorBundle& bundle, const Model
     out.kernels.push_back(std::move(p));
   }
   for (auto& [type, batch] : batches) {
-    JP_TRY(auto energies, bundle.find(type)->model.predict_mj(batch.first));
-    for (std::size_t i = 0; i < energies.size(); ++i)
-      out.kernels[batch.second[i]].energy_mj = energies[i];
+    const KernelPredictor* predictor = bundle.find(type);
+    JP_TRY(auto energies, predictor->model.predict_mj(batch.first));
+    for (std::size_t i = 0; i < energies.size(); ++i) {
+      KernelPrediction& k = out.kernels[batch.second[i]];
+      k.energy_mj = energies[i];
+      if (predictor->interval) {
+        k.low_mj = predictor->interval->low_mj(energies[i]);
+        k.high_mj = predictor->interval->high_mj(energies[i]);
+      }
+    }
   }
+  bool every_interval = true;
+  double low = 0.0, high = 0.0;
   for (const KernelPrediction& k : out.kernels) {
     if (k.energy_mj) {
       out.predicted_total_mj += *k.energy_mj;
+      every_interval = every_interval && k.low_mj.has_value();
+      low += k.low_mj.value_or(0.0);
+      high += k.high_mj.value_or(0.0);
     } else {
       out.complete = false;
     }
+  }
+  if (every_interval && out.predicted_count() > 0) {
+    out.predicted_low_mj = low;
+    out.predicted_high_mj = high;
   }
   std::sort(out.missing_types.begin(), out.missing_types.end());
   out.missing_types.erase(std::unique(out.missing_types.begin(), out.missing_types.end()),

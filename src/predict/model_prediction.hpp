@@ -19,13 +19,19 @@ struct KernelPrediction {
   std::string type;              // predictor type
   std::vector<double> features;  // empty when they could not be computed
   std::optional<double> energy_mj;
+  // The predictor's 90 % interval around energy_mj, when its bundle has one.
+  std::optional<double> low_mj, high_mj;
   std::string unpredicted_reason;  // set when energy_mj is empty
 };
 
 struct ModelPrediction {
   std::string model;
   std::vector<KernelPrediction> kernels;
-  double predicted_total_mj = 0.0;         // sum over predicted kernels only
+  double predicted_total_mj = 0.0;  // sum over predicted kernels only
+  // Sums of the kernels' interval ends, when every predicted kernel has one: the interval if the
+  // kernels' errors move together (one device, one regressor), wider than if they were
+  // independent; its level is at least the kernels' only under that assumption.
+  std::optional<double> predicted_low_mj, predicted_high_mj;
   bool complete = true;                    // every kernel predicted
   std::vector<std::string> missing_types;  // types without a predictor, sorted, unique
   Provenance provenance = Provenance::kPredicted;

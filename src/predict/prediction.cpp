@@ -17,6 +17,8 @@ PredictedKernel public_kernel(const predict::KernelPrediction& k) {
   out.features = k.features;
   out.feature_names = predict::feature_names(predict::feature_set_of(k.type));
   out.energy_mj = k.energy_mj;
+  out.low_mj = k.low_mj;
+  out.high_mj = k.high_mj;
   out.unpredicted_reason = k.unpredicted_reason;
   return out;
 }
@@ -40,6 +42,8 @@ Result<std::vector<PredictedModel>> predict_model_energy(const std::string& mode
     model.model = m.model;
     for (const predict::KernelPrediction& k : m.kernels) model.kernels.push_back(public_kernel(k));
     model.predicted_total_mj = m.predicted_total_mj;
+    model.predicted_low_mj = m.predicted_low_mj;
+    model.predicted_high_mj = m.predicted_high_mj;
     model.complete = m.complete;
     model.missing_types = m.missing_types;
     model.provenance = m.provenance;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/json_fields.hpp"
@@ -68,6 +69,11 @@ Status save_bundle(PredictorBundle& bundle, const std::filesystem::path& dir) {
                    {"n_test", p.n_test},
                    {"test_metrics", metrics_json(p.test)},
                    {"sources", p.sources}};
+    if (p.interval) {
+      types[type]["interval"] = {{"level", p.interval->level},
+                                 {"log_half_width", p.interval->log_half_width},
+                                 {"held_out_coverage_pct", p.interval->held_out_coverage_pct}};
+    }
     spec[type] = {{"features", p.features}};
   }
   json manifest = {{"format", kBundleFormat},
@@ -117,7 +123,20 @@ Result<KernelPredictor> read_predictor(const std::filesystem::path& dir, TargetT
   JP_TRY(std::vector<std::string> sources,
          m.get_or<std::vector<std::string>>(entry, "sources", where, {}));
   KernelPredictor p{type,   expected, std::move(regressor), n_train,
-                    n_test, test,     std::move(sources)};
+                    n_test, test,     std::move(sources),   std::nullopt};
+  if (const json* interval = JsonFields::find(entry, "interval")) {
+    const std::string at = where + ".interval";
+    PredictionInterval i;
+    JP_TRY(i.level, m.get<double>(
+                        *interval, "level", at, [](double v) { return v > 0.0 && v < 1.0; },
+                        "is not between 0 and 1"));
+    JP_TRY(i.log_half_width, m.get<double>(
+                                 *interval, "log_half_width", at,
+                                 [](double v) { return std::isfinite(v) && v >= 0.0 && v < 50.0; },
+                                 "is not a half-width from 0 to 50 (in ln)"));
+    JP_TRY(i.held_out_coverage_pct, m.get_or<double>(*interval, "held_out_coverage_pct", at, -1.0));
+    p.interval = i;
+  }
   return p;
 }
 

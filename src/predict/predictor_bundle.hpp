@@ -11,10 +11,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "predict/metrics.hpp"
+#include "predict/prediction_interval.hpp"
 #include "predict/xgb_regressor.hpp"
 
 namespace jouleprof::predict {
@@ -30,6 +32,8 @@ struct KernelPredictor {
   std::size_t n_test = 0;
   AccuracyMetrics test;  // on the held-out split (n = 0 when nothing was held out)
   std::vector<std::string> sources;
+  // From the training part's cross-validation residuals; absent in bundles written before it.
+  std::optional<PredictionInterval> interval;
 };
 
 struct PredictorBundle {

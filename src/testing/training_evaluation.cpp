@@ -1,28 +1,40 @@
 #include "testing/training_evaluation.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <numeric>
 #include <random>
 
 #include "core/csv.hpp"
 #include "core/parse.hpp"
 #include "core/text_file.hpp"
+#include "predict/prediction_interval.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
+#include "testing/step_cross_validation.hpp"
 #include "training/baselines.hpp"
 #include "training/epoch_energy.hpp"
 #include "training/epoch_log.hpp"
 #include "training/pre.hpp"
+#include "training/utilisation_power.hpp"
 
 namespace jouleprof {
 
 const MethodScore* EvaluationReport::find(std::string_view method) const {
   for (const MethodScore& s : scores) {
     if (s.method == method) return &s;
+  }
+  return nullptr;
+}
+
+const MethodScore* EvaluationReport::find(std::string_view method, std::string_view scope) const {
+  for (const MethodScore& s : scores) {
+    if (s.method == method && s.scope == scope) return &s;
   }
   return nullptr;
 }
@@ -43,10 +55,15 @@ MethodScore score(std::string method, std::string scope, const std::vector<doubl
   return s;
 }
 
+constexpr const char* kUtilisationMethod = "utilisation model (power x T)";
+constexpr const char* kHybridMethod = "utilisation model + KRR on ratio";
+constexpr const char* kEachUnseenScope = "all, each unseen";
+
 }  // namespace
 
 Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOptions& options,
-                                       const GpuSpecTable& specs) {
+                                       const GpuSpecTable& specs, int cv_folds,
+                                       std::uint32_t cv_seed) {
   JP_TRY(PreTable table, read_pre_runs_csv(runs_csv, specs));
   // The trace paths: runs.csv's gpu_trace column, relative to its folder.
   JP_TRY(std::string content, read_text_file(runs_csv, "file"));
@@ -61,6 +78,7 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
 
   std::vector<double> measured, step, step_online, step_power, first_epoch, ml_co2, green,
       flops_tdp, flops;
+  std::vector<StepRun> step_runs;
   std::size_t fallbacks = 0;
   std::size_t run_index = 0;
   for (const auto& line : lines) {
@@ -92,6 +110,7 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
     }
     JP_TRY(GpuSpec spec, specs.find(run.gpu_name));
     measured.push_back(run.energy_j);
+    step_runs.push_back(StepRun{energies.energy_j, run.energy_j});
     step.push_back(projection.total_j);
     step_power.push_back(by_power.total_j);
     first_epoch.push_back(first_epoch_energy_j(energies.energy_j[0], run.epochs));
@@ -122,6 +141,10 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
   report.scores.push_back(
       score(fmt::format("STEP online stability (CV <= {:.2f})", options.stability_cv), scope,
             step_online, measured));
+  JP_TRY(const StepCrossValidation cv,
+         cross_validate_step(step_runs, StepGrid{}, cv_folds, cv_seed));
+  report.scores.push_back(score(fmt::format("STEP, s/w/rule by {}-fold CV over runs", cv_folds),
+                                scope, cv.predicted_j, measured));
   report.scores.push_back(score("STEP power variant", scope, step_power, measured));
   report.scores.push_back(score("first epoch E1 x N", scope, first_epoch, measured));
   report.scores.push_back(score("ML CO2 (TDP x T)", scope, ml_co2, measured));
@@ -136,6 +159,16 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
   report.notes.push_back(
       "measured = runs.csv energy_MJ (GPU only); every method is GPU-only "
       "(Green Algorithms without its RAM term)");
+  std::vector<std::string> chosen;
+  for (const StepOptions& o : cv.chosen) chosen.push_back(describe_step_setting(o));
+  const StepGrid grid;
+  report.notes.push_back(fmt::format(
+      "STEP CV: grid s in {{{}}}, w in {{{}}}, rule fixed or online with CV <= {{{}}}; "
+      "folds (seed {}) chose: {}; on all runs the rule picks {} ({:.2f} % in-sample)",
+      fmt::join(grid.stable_epochs, ","), fmt::join(grid.windows, ","),
+      fmt::join(std::vector<double>(grid.stability_cvs.begin() + 1, grid.stability_cvs.end()), ","),
+      cv_seed, fmt::join(chosen, "; "), describe_step_setting(cv.chosen_on_all),
+      cv.mape_on_all_percent));
   if (fallbacks > 0) report.notes.push_back(fmt::format("{} runs used a STEP fallback", fallbacks));
   return report;
 }
@@ -180,6 +213,15 @@ Result<EvaluationReport> evaluate_pre(const std::string& runs_csv, double test_f
                                        to_string(target), model.search.alpha, model.search.gamma,
                                        model.search.cv_mape_percent));
   }
+  JP_TRY(const UtilisationPowerModel utilisation, UtilisationPowerModel::fit(train));
+  JP_TRY(const UtilisationKrrModel hybrid, UtilisationKrrModel::fit(train, search));
+  std::vector<double> by_utilisation, by_hybrid;
+  for (const PreRun& r : test) {
+    by_utilisation.push_back(utilisation.predict_power_w(r) * r.duration_s);
+    by_hybrid.push_back(hybrid.predict_power_w(r) * r.duration_s);
+  }
+  report.scores.push_back(score(kUtilisationMethod, scope, by_utilisation, measured));
+  report.scores.push_back(score(kHybridMethod, scope, by_hybrid, measured));
   std::vector<double> ml_co2, green;
   for (const PreRun& r : test) {
     ml_co2.push_back(ml_co2_energy_j(r.features.gpu_tdp_w, r.duration_s));
@@ -196,6 +238,170 @@ Result<EvaluationReport> evaluate_pre(const std::string& runs_csv, double test_f
       "epoch energy x N its trained epochs (what a user states before training)");
   for (const std::string& note : table.notes) report.notes.push_back(note);
   return report;
+}
+
+Result<EvaluationReport> evaluate_pre_by_architecture(const std::string& runs_csv,
+                                                      const RandomSearchOptions& search,
+                                                      const GpuSpecTable& specs) {
+  JP_TRY(PreTable table, read_pre_runs_csv(runs_csv, specs));
+  std::vector<std::string> architectures;
+  for (const PreRun& run : table.runs) {
+    if (run.architecture.empty()) {
+      return invalid_input(runs_csv, "architecture", run.label,
+                           "column missing or empty: runs cannot be grouped by architecture");
+    }
+    if (std::find(architectures.begin(), architectures.end(), run.architecture) ==
+        architectures.end()) {
+      architectures.push_back(run.architecture);
+    }
+  }
+  std::sort(architectures.begin(), architectures.end());
+  if (architectures.size() < 3) {
+    return invalid_input(runs_csv, "architecture", fmt::format("{}", architectures.size()),
+                         "leaving one out needs at least 3 architectures");
+  }
+  const std::vector<std::string> methods = {"PRE KRR (power x T)",
+                                            "PRE KRR (epoch energy x N)",
+                                            kUtilisationMethod,
+                                            kHybridMethod,
+                                            "utilisation model, one intercept",
+                                            "GPU's mean power share (no FLOP/s)",
+                                            "Green Algorithms (GPU part)"};
+  std::vector<std::vector<double>> all_predicted(methods.size());
+  std::vector<double> all_measured;
+  std::size_t inside = 0;  // runs inside the utilisation model's 90 % interval
+  std::vector<double> half_widths;
+  EvaluationReport report;
+  for (const std::string& held_out : architectures) {
+    std::vector<PreRun> train, test;
+    for (const PreRun& run : table.runs) {
+      (run.architecture == held_out ? test : train).push_back(run);
+    }
+    PreOptions options;
+    options.target = PreTarget::kAveragePower;
+    options.search = search;
+    JP_TRY(const PreModel krr, train_pre(train, options));
+    options.target = PreTarget::kEpochEnergy;
+    JP_TRY(const PreModel krr_epoch, train_pre(train, options));
+    JP_TRY(const UtilisationPowerModel utilisation, UtilisationPowerModel::fit(train));
+    JP_TRY(const UtilisationKrrModel hybrid, UtilisationKrrModel::fit(train, search));
+    JP_TRY(const UtilisationPowerModel pooled, UtilisationPowerModel::fit(train, false));
+    JP_TRY(const std::vector<double> residuals, unseen_architecture_residuals(train));
+    const double half_width = predict::conformal_log_half_width(residuals, predict::kIntervalLevel);
+    for (const PreRun& run : test) {
+      inside +=
+          std::abs(std::log(run.average_power_w / utilisation.predict_power_w(run))) <= half_width;
+    }
+    half_widths.push_back(half_width);
+    std::map<std::string, std::pair<double, std::size_t>> share_by_gpu;
+    for (const PreRun& run : train) {
+      auto& [sum, n] = share_by_gpu[run.gpu.name];
+      sum += run.average_power_w / run.features.gpu_tdp_w;
+      ++n;
+    }
+    std::vector<std::vector<double>> predicted(methods.size());
+    std::vector<double> measured;
+    for (const PreRun& run : test) {
+      const auto share = share_by_gpu.find(run.gpu.name);
+      const double mean_share =
+          share == share_by_gpu.end()
+              ? 0.0
+              : share->second.first / static_cast<double>(share->second.second);
+      const double powers[] = {krr.predict_target(run.features),
+                               krr_epoch.predict_target(run.features) * run.epochs / run.duration_s,
+                               utilisation.predict_power_w(run),
+                               hybrid.predict_power_w(run),
+                               pooled.predict_power_w(run),
+                               mean_share * run.features.gpu_tdp_w,
+                               run.features.gpu_tdp_w * run.mean_gpu_utilisation.value_or(1.0)};
+      for (std::size_t m = 0; m < methods.size(); ++m) {
+        predicted[m].push_back(powers[m] * run.duration_s);
+        all_predicted[m].push_back(powers[m] * run.duration_s);
+      }
+      measured.push_back(run.energy_j);
+      all_measured.push_back(run.energy_j);
+    }
+    for (std::size_t m = 0; m < methods.size(); ++m) {
+      report.scores.push_back(
+          score(methods[m], fmt::format("without {}", held_out), predicted[m], measured));
+    }
+  }
+  for (std::size_t m = 0; m < methods.size(); ++m) {
+    report.scores.push_back(score(methods[m], kEachUnseenScope, all_predicted[m], all_measured));
+  }
+  report.interval_coverage_percent =
+      100.0 * static_cast<double>(inside) / static_cast<double>(all_measured.size());
+  std::vector<std::string> widths;
+  for (double h : half_widths) widths.push_back(fmt::format("x{:.2f}", std::exp(h)));
+  report.notes.push_back(fmt::format(
+      "utilisation model's 90 % interval (width from leaving each training architecture out in "
+      "turn: {} for {}) holds {:.1f} % of the unseen architectures' runs",
+      fmt::join(widths, ", "), fmt::join(architectures, ", "), *report.interval_coverage_percent));
+  // The floor: a run against the mean power of the other repeats of its configuration (the same
+  // architecture on the same GPU, so the same features); no model of these features does better.
+  double spread = 0.0;
+  std::size_t spread_runs = 0;
+  for (const PreRun& run : table.runs) {
+    double sum = 0.0;
+    std::size_t n = 0;
+    for (const PreRun& other : table.runs) {
+      if (&other == &run || other.architecture != run.architecture ||
+          other.gpu.name != run.gpu.name) {
+        continue;
+      }
+      sum += other.average_power_w;
+      ++n;
+    }
+    if (n == 0) continue;
+    spread += std::abs(sum / static_cast<double>(n) - run.average_power_w) / run.average_power_w;
+    ++spread_runs;
+  }
+  report.notes.push_back(fmt::format(
+      "floor: a run's average power against the mean of the other repeats of its (architecture, "
+      "GPU) configuration differs by {:.2f} % on average ({} runs)",
+      100.0 * spread / static_cast<double>(std::max<std::size_t>(spread_runs, 1)), spread_runs));
+  report.notes.push_back(fmt::format(
+      "{} runs, {} architectures; each column trains on the other architectures' runs (PRE KRR and "
+      "the ratio ridge: search {} iterations x {}-fold CV, seed {})",
+      table.runs.size(), architectures.size(), search.iterations, search.folds, search.seed));
+  report.notes.push_back(
+      "utilisation model: P / TDP = a_gpu + b ln(achieved FLOP/s / peak FP32), achieved FLOP/s = "
+      "(3 x training + validation samples) x GFLOPs x epochs / duration; power x T, like PRE's "
+      "power target, takes each run's measured duration as the expected one");
+  for (const std::string& note : table.notes) report.notes.push_back(note);
+  return report;
+}
+
+std::string format_report_by_scope(const EvaluationReport& report) {
+  std::vector<std::string> methods, scopes;
+  for (const MethodScore& s : report.scores) {
+    if (std::find(methods.begin(), methods.end(), s.method) == methods.end()) {
+      methods.push_back(s.method);
+    }
+    if (std::find(scopes.begin(), scopes.end(), s.scope) == scopes.end()) {
+      scopes.push_back(s.scope);
+    }
+  }
+  std::string out = fmt::format("| {:<36} |", "MAPE % / method");
+  std::string rule = fmt::format("|{:-<38}|", "");
+  for (const std::string& scope : scopes) {
+    out += fmt::format(" {:>{}} |", scope, std::max<std::size_t>(scope.size(), 8));
+    rule += fmt::format("{:->{}}|", "", std::max<std::size_t>(scope.size(), 8) + 2);
+  }
+  out += "\n" + rule + "\n";
+  for (const std::string& method : methods) {
+    out += fmt::format("| {:<36} |", method);
+    for (const std::string& scope : scopes) {
+      const MethodScore* s = report.find(method, scope);
+      const std::size_t width = std::max<std::size_t>(scope.size(), 8);
+      out += s == nullptr ? fmt::format(" {:>{}} |", "", width)
+                          : fmt::format(" {:>{}.2f} |", s->mape_percent, width);
+    }
+    out += "\n";
+  }
+  for (const std::string& note : report.notes) out += fmt::format("\n- {}", note);
+  out += "\n";
+  return out;
 }
 
 std::string format_report(const EvaluationReport& report) {

@@ -15,6 +15,7 @@
 #include "core/json_file.hpp"
 #include "core/parse.hpp"
 #include "core/text_file.hpp"
+#include "predict/prediction_interval.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -185,6 +186,7 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
     auto spec = specs.find(run.gpu_name);
     if (!spec) return spec.error().with_context(where);
     set_gpu(run.features, *spec);
+    run.gpu = *spec;
     JP_TRY(const double epochs, number("epochs"));
     if (!(epochs >= 1 && epochs <= kMaxEpochs) || epochs != std::floor(epochs)) {
       return invalid_input(where, "epochs", fields[column.at("epochs")],
@@ -221,6 +223,9 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
     for (const char* key : {"environment", "architecture", "run"}) {
       if (column.count(key) && column.at(key) < fields.size())
         label.emplace_back(fields[column.at(key)]);
+    }
+    if (column.count("architecture") && column.at("architecture") < fields.size()) {
+      run.architecture = std::string(fields[column.at("architecture")]);
     }
     run.label = label.empty() ? where : fmt::format("{}", fmt::join(label, "/"));
     table.runs.push_back(std::move(run));
@@ -297,6 +302,17 @@ Result<PreModel> train_pre(const std::vector<PreRun>& runs, const PreOptions& op
   model.kernel_ridge = KernelRidge::fit(scaled, y, model.search.alpha, model.search.gamma);
   model.linear = LinearModel::fit(scaled, y);
   model.training_runs = runs.size();
+  if (options.target == PreTarget::kAveragePower) {
+    // Optional: without it the model is PRE's as published, and predict says none is there.
+    if (auto utilisation = UtilisationPowerModel::fit(runs)) {
+      model.utilisation = *utilisation;
+      auto residuals = unseen_architecture_residuals(runs);
+      if (residuals && !residuals->empty()) {
+        model.utilisation->log_half_width =
+            predict::conformal_log_half_width(*residuals, predict::kIntervalLevel);
+      }
+    }
+  }
   return model;
 }
 
@@ -327,6 +343,16 @@ Status save_pre_model(const PreModel& model, const std::string& dir) {
                  {"alpha_range", {model.search_options.alpha_min, model.search_options.alpha_max}},
                  {"gamma_range", {model.search_options.gamma_min, model.search_options.gamma_max}},
                  {"cv_mape_percent", model.search.cv_mape_percent}};
+  if (model.utilisation) {
+    j["utilisation_model"] = {
+        {"rule", "P / TDP = a_gpu + slope ln(achieved FLOP/s / peak FP32 FLOP/s)"},
+        {"slope", model.utilisation->slope},
+        {"pooled_intercept", model.utilisation->pooled_intercept},
+        {"intercepts", model.utilisation->intercepts}};
+    if (model.utilisation->log_half_width) {
+      j["utilisation_model"]["log_half_width_90"] = *model.utilisation->log_half_width;
+    }
+  }
   j["training_runs"] = model.training_runs;
   j["gpu_specs"] = model.gpu_specs_origin;
   const std::string path = (std::filesystem::path(dir) / "pre_model.json").string();
@@ -378,6 +404,23 @@ Result<PreModel> load_pre_model(const std::string& dir) {
   JP_TRY(const double cv_mape, f.get<double>(*search, "cv_mape_percent", "search"));
   m.search = RandomSearchResult{m.kernel_ridge.alpha, m.kernel_ridge.gamma, cv_mape,
                                 m.search_options.iterations};
+  if (j.contains("utilisation_model")) {
+    JP_TRY(const json* u, f.object(j, "utilisation_model", ""));
+    UtilisationPowerModel utilisation;
+    JP_TRY(utilisation.slope, f.get<double>(*u, "slope", "utilisation_model"));
+    JP_TRY(utilisation.pooled_intercept,
+           f.get<double>(*u, "pooled_intercept", "utilisation_model"));
+    JP_TRY(utilisation.intercepts,
+           (f.get<std::map<std::string, double>>(*u, "intercepts", "utilisation_model")));
+    if (u->contains("log_half_width_90")) {
+      JP_TRY(utilisation.log_half_width,
+             f.get<double>(
+                 *u, "log_half_width_90", "utilisation_model",
+                 [](double v) { return std::isfinite(v) && v >= 0.0 && v < 50.0; },
+                 "is not a half-width from 0 to 50 (in ln)"));
+    }
+    m.utilisation = utilisation;
+  }
   JP_TRY(m.training_runs, f.get<std::size_t>(j, "training_runs", ""));
   JP_TRY(m.gpu_specs_origin, f.get_or<std::string>(j, "gpu_specs", "", ""));
   const std::size_t d = kPreFeatureNames.size();

@@ -13,6 +13,7 @@
 #include "jouleprof/result.hpp"
 #include "training/gpu_specs.hpp"
 #include "training/kernel_ridge.hpp"
+#include "training/utilisation_power.hpp"
 
 namespace jouleprof {
 
@@ -23,8 +24,10 @@ void set_gpu(PreFeatures& features, const GpuSpec& spec);
 
 // One finished run: its features and what it measured.
 struct PreRun {
-  std::string label;  // environment/architecture/run, for reports
+  std::string label;         // environment/architecture/run, for reports
+  std::string architecture;  // the table's architecture column, empty without one
   std::string gpu_name;
+  GpuSpec gpu;  // the specifications gpu_name matched (its name is the table's, not the file's)
   PreFeatures features;
   double duration_s = 0.0;
   int epochs = 0;
@@ -57,6 +60,9 @@ struct PreModel {
   FeatureScaler scaler;
   KernelRidge kernel_ridge;
   LinearModel linear;  // baseline on the same features
+  // Power target only: the utilisation model, for an architecture the runs do not hold (absent
+  // when it cannot be fitted, e.g. every run at one achieved FLOP/s).
+  std::optional<UtilisationPowerModel> utilisation;
   RandomSearchResult search;
   RandomSearchOptions search_options;
   std::size_t training_runs = 0;

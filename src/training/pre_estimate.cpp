@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "jouleprof/pre.hpp"
 #include "training/gpu_specs.hpp"
 #include "training/pre.hpp"
@@ -32,6 +34,34 @@ Result<PreEstimate> estimate_training_energy(const PreEstimateRequest& request) 
     e.energy_j = pre_energy_j(e.prediction, model.target, 0.0, *request.epochs);
     e.linear_energy_j = pre_energy_j(e.linear_prediction, model.target, 0.0, *request.epochs);
     e.energy_rule = fmt::format("epoch energy × {} epochs", *request.epochs);
+  }
+  if (!power) {
+    // Epoch-energy models carry no utilisation model: its power needs the duration.
+  } else if (!model.utilisation) {
+    e.utilisation_note =
+        "the model file holds no utilisation model (trained by an older jouleprof, or its runs "
+        "never differed in achieved FLOP/s on one GPU)";
+  } else if (!request.duration_s || !request.epochs) {
+    e.utilisation_note =
+        "the utilisation model needs both the duration and the epochs (its achieved FLOP/s)";
+  } else {
+    e.utilisation_power_w = model.utilisation->predict_power_w(
+        features, *request.epochs, *request.duration_s, gpu, &e.utilisation_note);
+    e.utilisation_energy_j = *e.utilisation_power_w * *request.duration_s;
+    if (const auto h = model.utilisation->log_half_width) {
+      e.utilisation_low_j = *e.utilisation_energy_j * std::exp(-*h);
+      e.utilisation_high_j = *e.utilisation_energy_j * std::exp(*h);
+    }
+    if (!(*e.utilisation_power_w > 0.0) || !std::isfinite(*e.utilisation_power_w)) {
+      e.warnings.push_back(fmt::format(
+          "the utilisation model predicts {} W, which no run can use: the achieved FLOP/s this "
+          "duration implies lies far outside the training runs' (left out)",
+          *e.utilisation_power_w));
+      e.utilisation_power_w.reset();
+      e.utilisation_energy_j.reset();
+      e.utilisation_low_j.reset();
+      e.utilisation_high_j.reset();
+    }
   }
   return e;
 }

@@ -49,11 +49,15 @@ TEST(Training, TooFewSamplesAreSkippedAndListed) {
 }
 
 // The seeded accuracy target: on both published conv-bn-relu sets the random forest beats the
-// FLOPs-linear baseline in ±10 % accuracy and in RMSPE on the held-out 20 %.
+// FLOPs-linear baseline in ±10 % accuracy and in RMSPE on the held-out 20 %. Against the best
+// simple baseline (issue 32) it is 20 % lower in RMSPE on the phone CPU set only; on the phone
+// GPU set the verdict must say plainly that it is not, naming k nearest neighbours. And the
+// forest's 90 % interval covers at least 85 % of the held-out kernels.
 struct PublishedSet {
   const char* config;
   const char* energy;
   std::size_t kernels;
+  bool beats_baselines_by_20_pct;
 };
 
 class PublishedAccuracy : public ::testing::TestWithParam<PublishedSet> {};
@@ -72,12 +76,27 @@ TEST_P(PublishedAccuracy, ForestBeatsTheFlopsBaseline) {
   ASSERT_TRUE(e.flops_baseline.has_value());
   EXPECT_GT(e.forest.within_10_pct, e.flops_baseline->within_10_pct);
   EXPECT_LT(e.forest.rmspe_pct, e.flops_baseline->rmspe_pct);
+  ASSERT_TRUE(e.knn.has_value());
+  ASSERT_TRUE(e.log_linear.has_value());
+  EXPECT_GE(e.knn_k, 1);
+  const auto verdict = compare_with_baselines(e, RegressorKind::kRandomForest);
+  ASSERT_TRUE(verdict.has_value());
+  EXPECT_EQ(verdict->meets_margin, GetParam().beats_baselines_by_20_pct) << verdict->text;
+  // The 90 % interval from the training part's CV residuals covers ≥ 85 % of the held-out part.
+  ASSERT_TRUE(e.interval.has_value());
+  EXPECT_EQ(e.interval->level, 0.9);
+  EXPECT_GE(e.interval->held_out_coverage_pct, 85.0);
+  EXPECT_GT(e.interval->log_half_width, 0.0);
+  if (!verdict->meets_margin) {
+    EXPECT_NE(verdict->text.find("does NOT beat"), std::string::npos) << verdict->text;
+    EXPECT_NE(verdict->text.find(verdict->best_baseline), std::string::npos) << verdict->text;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Sets, PublishedAccuracy,
-    ::testing::Values(PublishedSet{"conv-bn-relu_test.json", "conv-bn-relu_energy.json", 437},
-                      PublishedSet{"conv_GPU.json", "conv_energy_GPU.json", 592}),
+    ::testing::Values(PublishedSet{"conv-bn-relu_test.json", "conv-bn-relu_energy.json", 437, true},
+                      PublishedSet{"conv_GPU.json", "conv_energy_GPU.json", 592, false}),
     [](const auto& param_info) {
       return param_info.param.kernels == 437 ? "PhoneCpu437" : "PhoneGpu592";
     });

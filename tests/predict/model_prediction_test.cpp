@@ -34,6 +34,14 @@ TEST(ModelPrediction, KernelsWithoutPredictorMakeTheTotalIncomplete) {
   EXPECT_DOUBLE_EQ(p->predicted_total_mj, *p->kernels[0].energy_mj + *p->kernels[2].energy_mj);
   EXPECT_EQ(p->provenance, Provenance::kPredicted);
   EXPECT_NE(p->provenance_detail.find("test-bundle"), std::string::npos);
+  // Each predicted kernel carries its predictor's interval; the total, their sums.
+  const PredictionInterval& interval = *trained->bundle.find("conv-bn-relu")->interval;
+  ASSERT_TRUE(p->kernels[0].low_mj && p->kernels[0].high_mj);
+  EXPECT_DOUBLE_EQ(*p->kernels[0].low_mj, interval.low_mj(*p->kernels[0].energy_mj));
+  EXPECT_DOUBLE_EQ(*p->kernels[0].high_mj, interval.high_mj(*p->kernels[0].energy_mj));
+  EXPECT_LT(*p->kernels[0].low_mj, *p->kernels[0].energy_mj);
+  ASSERT_TRUE(p->predicted_low_mj && p->predicted_high_mj);
+  EXPECT_DOUBLE_EQ(*p->predicted_high_mj, *p->kernels[0].high_mj + *p->kernels[2].high_mj);
 
   model.kernels = {conv};
   auto complete = predict_model(trained->bundle, model);

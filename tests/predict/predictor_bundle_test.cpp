@@ -50,6 +50,13 @@ TEST_P(BundleRoundTrip, LoadsBackToIdenticalPredictions) {
   auto after = loaded->find("conv-bn-relu")->model.predict_mj(rows);
   ASSERT_TRUE(before.ok() && after.ok());
   EXPECT_EQ(*before, *after);  // bit-identical
+  const auto& interval = bundle.find("conv-bn-relu")->interval;
+  ASSERT_TRUE(interval.has_value());
+  ASSERT_TRUE(loaded->find("conv-bn-relu")->interval.has_value());
+  EXPECT_DOUBLE_EQ(loaded->find("conv-bn-relu")->interval->log_half_width,
+                   interval->log_half_width);
+  EXPECT_DOUBLE_EQ(loaded->find("conv-bn-relu")->interval->held_out_coverage_pct,
+                   interval->held_out_coverage_pct);
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "bundle/models/conv-bn-relu.json"));
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "bundle/feature_spec.json"));
 }

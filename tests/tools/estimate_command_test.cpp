@@ -41,5 +41,32 @@ TEST(EstimateCommand, APredictionOfKilojoulesPrintsKilojoules) {
   EXPECT_EQ(predict.out.find("e+"), std::string::npos) << predict.out;
 }
 
+TEST(EstimateCommand, APowerModelPrintsTheUtilisationModelBesideTheRidge) {
+  testing::TempDir dir;
+  const std::string runs = dir.write("runs.csv", runs_table()).string();
+  const std::string model = (dir.path() / "model").string();
+  const auto train = run_jouleprof({"estimate", "train", "--data", runs, "--target", "power",
+                                    "--output", model, "--iterations", "4", "--folds", "3"},
+                                   dir);
+  ASSERT_EQ(train.exit_code, 0) << train.err;
+  const std::vector<std::string> args = {
+      "estimate",     "predict", "--model",    model,      "--batch",    "48",
+      "--gflops",     "1",       "--gpu",      "RTX 3090", "--ram-gb",   "5",
+      "--train-size", "1500",    "--val-size", "200",      "--duration", "700"};
+  const auto without_epochs = run_jouleprof(args, dir);
+  ASSERT_EQ(without_epochs.exit_code, 0) << without_epochs.err;
+  EXPECT_NE(without_epochs.out.find("note: the utilisation model needs both the duration and the "
+                                    "epochs"),
+            std::string::npos)
+      << without_epochs.out;
+  std::vector<std::string> with_epochs = args;
+  with_epochs.insert(with_epochs.end(), {"--epochs", "12"});
+  const auto predict = run_jouleprof(with_epochs, dir);
+  ASSERT_EQ(predict.exit_code, 0) << predict.err;
+  EXPECT_NE(predict.out.find("utilisation model (for an architecture unlike the training runs'): "),
+            std::string::npos)
+      << predict.out;
+}
+
 }  // namespace
 }  // namespace jouleprof

@@ -88,6 +88,20 @@ TEST(Pre, SavedModelPredictsExactlyAsTrained) {
   }
   // A 3090 mobilenet run draws ~150 W.
   EXPECT_NEAR(model->predict_target(table->runs[0].features), 150.0, 15.0);
+  // The utilisation model travels with a power-target model, and says the same after loading.
+  ASSERT_TRUE(model->utilisation.has_value());
+  ASSERT_TRUE(loaded->utilisation.has_value());
+  EXPECT_EQ(loaded->utilisation->intercepts.size(), 3u);
+  // Five architectures: the interval for an unseen one is there, and travels.
+  ASSERT_TRUE(model->utilisation->log_half_width.has_value());
+  EXPECT_GT(*model->utilisation->log_half_width, 0.0);
+  EXPECT_DOUBLE_EQ(loaded->utilisation->log_half_width.value_or(-1.0),
+                   *model->utilisation->log_half_width);
+  for (const PreRun& run : table->runs) {
+    EXPECT_DOUBLE_EQ(loaded->utilisation->predict_power_w(run),
+                     model->utilisation->predict_power_w(run));
+  }
+  EXPECT_NEAR(model->utilisation->predict_power_w(table->runs[0]), 150.0, 15.0);
 
   dir.write("broken/pre_model.json", "{\"format\": \"something else\"}");
   const auto broken = load_pre_model((dir.path() / "broken").string());

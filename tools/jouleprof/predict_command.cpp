@@ -61,6 +61,11 @@ void print_table(const ModelPrediction& m) {
             ? std::string()
             : fmt::format(" (no predictor for {})", fmt::join(m.missing_types, ", ")));
   }
+  if (m.predicted_low_mj && m.predicted_high_mj) {
+    fmt::print("90 % interval: {:.4g} – {:.4g} mJ (the kernels' intervals summed{})\n",
+               *m.predicted_low_mj, *m.predicted_high_mj,
+               m.complete ? "" : ", predicted kernels only");
+  }
   fmt::print("provenance: {} — {}\n\n", to_string(m.provenance), m.provenance_detail);
 }
 
@@ -76,15 +81,21 @@ nlohmann::json to_json(const ModelPrediction& m) {
     if (k.energy_mj) {
       j["energy_mj"] = *k.energy_mj;
       j["share_pct"] = share_pct(k, m);
+      if (k.low_mj && k.high_mj) j["interval_90_mj"] = {*k.low_mj, *k.high_mj};
     } else {
       j["energy_mj"] = nullptr;
       j["not_predicted"] = k.unpredicted_reason;
     }
     kernels.push_back(std::move(j));
   }
+  nlohmann::json interval = nullptr;
+  if (m.predicted_low_mj && m.predicted_high_mj) {
+    interval = {*m.predicted_low_mj, *m.predicted_high_mj};
+  }
   return {{"model", m.model},
           {"kernels", kernels},
           {"predicted_total_mj", m.predicted_total_mj},
+          {"predicted_interval_90_mj", interval},
           {"complete", m.complete},
           {"missing_types", m.missing_types},
           {"provenance", {{"kind", to_string(m.provenance)}, {"detail", m.provenance_detail}}}};
