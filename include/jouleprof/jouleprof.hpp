@@ -42,6 +42,7 @@
 #include "jouleprof/fecom_records.hpp"
 #include "jouleprof/gated_measurement.hpp"
 #include "jouleprof/history.hpp"
+#include "jouleprof/history_import.hpp"
 #include "jouleprof/interval_trace.hpp"
 #include "jouleprof/live_epochs.hpp"
 #include "jouleprof/measurement_json.hpp"

@@ -143,6 +143,7 @@ TEST_F(Cli, HistoryListsRecordedRunsAndCompareTakesTheirIds) {
   ASSERT_TRUE(record_run(db, testing::sample_profile(), "").ok());
   testing::SampleProfileOptions o;
   o.scale = 1.1;
+  o.start_offset_ns = kNsPerS;  // a later run, not the first one again
   ASSERT_TRUE(record_run(db, testing::sample_profile(o), "").ok());
   const CommandResult table = jouleprof("history --db " + db);
   EXPECT_EQ(table.exit_code, 0) << table.err;
