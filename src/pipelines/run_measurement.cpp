@@ -259,7 +259,12 @@ Result<RunMeasurement> measure_run(const RunOptions& options) {
     const Result<std::int64_t> id =
         record_run(*options.history_db, profile, run.files.profile.string());
     if (!id) {
-      profile.warnings.push_back("run not recorded in the history: " + id.error().message());
+      // Marked in the profile on disk too, so that whoever finds it knows to import it.
+      profile.warnings.push_back(fmt::format(
+          "run not recorded in the history: {}; its profile is written: add it "
+          "later with `jouleprof history import {}`",
+          id.error().message(), run.files.directory.empty() ? "." : run.files.directory.string()));
+      JP_RETURN_IF_ERROR(write_profile_json(profile, run.files.profile.string()));
     }
   }
   return run;

@@ -138,6 +138,37 @@ TEST_F(Cli, HistoryShowsAndFiltersByProvenanceHostAndCommand) {
   EXPECT_EQ(jouleprof("history --db " + db + " --provenance guessed").exit_code, 2);
 }
 
+// A history server that cannot be reached costs the run nothing: the run's exit code, its profile
+// (which says it is not recorded), one warning without the password; `history import` adds it.
+TEST_F(Cli, AnUnreachableHistoryLeavesTheProfileForHistoryImport) {
+  const std::string run_dir = (dir_.path() / "run").string();
+  const std::string unreachable =
+      "'postgresql://ci:s3cret@/energy?host=" + dir_.path().string() + "&port=5999'";
+  const CommandResult run =
+      jouleprof("run --simulate 20 --output " + run_dir + " --db " + unreachable + " -- true");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err.find("s3cret"), std::string::npos) << run.err;
+  // The report wraps long warnings to its width: the parts are checked one by one.
+  EXPECT_NE(run.err.find("run not recorded in the history"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("postgresql://ci:***@/energy"), std::string::npos) << run.err;
+  const std::string profile = testing::read_file(run_dir + "/profile.json");
+  EXPECT_NE(profile.find("jouleprof history import " + run_dir), std::string::npos);
+  EXPECT_EQ(profile.find("s3cret"), std::string::npos);
+
+  const std::string db = (dir_.path() / "h.db").string();
+  const CommandResult imported = jouleprof("history import " + run_dir + " --db " + db);
+  EXPECT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_NE(imported.out.find("run 1: " + run_dir + "/profile.json"), std::string::npos)
+      << imported.out;
+  EXPECT_EQ(jouleprof("history import " + run_dir + " --db " + db).exit_code, 0);
+  const auto runs = nlohmann::json::parse(jouleprof("history --db " + db + " -f json").out);
+  ASSERT_EQ(runs.size(), 1u);  // imported twice, recorded once
+  EXPECT_EQ(runs[0].at("command"), "true");
+  EXPECT_FALSE(runs[0].at("run_key").get<std::string>().empty());
+  EXPECT_EQ(
+      jouleprof("history import " + (dir_.path() / "none").string() + " --db " + db).exit_code, 1);
+}
+
 TEST_F(Cli, HistoryListsRecordedRunsAndCompareTakesTheirIds) {
   const std::string db = (dir_.path() / "h.db").string();
   ASSERT_TRUE(record_run(db, testing::sample_profile(), "").ok());

@@ -252,8 +252,9 @@ CommandRunner add_run_command(CLI::App& parent) {
       ->type_name("N")
       ->check(count_up_to(kMaxEpochs));
   app->add_option("--db", flags->db,
-                  "Run history database (default: $JOULEPROF_DB, else the user's data directory)")
-      ->type_name("PATH");
+                  "Run history: a SQLite file or a postgresql:// URL (default: $JOULEPROF_DB, else "
+                  "the user's data directory)")
+      ->type_name("PATH|URL");
   app->add_flag("--no-history", flags->no_history, "Do not record this run in the history");
   app->add_option("--grid-intensity", flags->grid_g_per_kwh,
                   "Grid carbon intensity in g CO2e per kWh (default: $JOULEPROF_GRID_INTENSITY)")
