@@ -27,9 +27,23 @@
 namespace jouleprof {
 
 // Newest schema this build writes; `schema_migrations` lists the versions applied to a database.
-inline constexpr int kHistorySchemaVersion = 3;
+inline constexpr int kHistorySchemaVersion = 4;
 // How long a writer waits for another writer's transaction before giving up.
 inline constexpr int kHistoryBusyTimeoutMs = 30'000;
+
+// What a run is tagged with in the history, so that budgets can compare it with the runs of a
+// branch or a label (`run --label`, and the branch and commit of a CI job:
+// run_tags_from_environment). Empty fields are untagged.
+struct RunTags {
+  std::string label;
+  std::string branch;
+  std::string commit;
+};
+// `label` with the branch and commit the CI environment names: the branch from GITHUB_HEAD_REF
+// (a pull request's source), GITHUB_REF_NAME, CI_COMMIT_BRANCH, CI_COMMIT_REF_NAME (GitLab),
+// BRANCH_NAME or GIT_BRANCH (Jenkins); the commit from GITHUB_SHA, CI_COMMIT_SHA or GIT_COMMIT;
+// the first one set of each.
+RunTags run_tags_from_environment(std::string label);
 
 // One recorded run, as `jouleprof history` lists it.
 struct RunRecord {
@@ -56,12 +70,23 @@ struct RunRecord {
   Provenance provenance = Provenance::kMeasured;
   // run_key_of(its profile); empty for runs recorded before schema 3.
   std::string run_key;
+  RunTags tags;  // empty for runs recorded before schema 4
+  // The 95 % interval of total_energy_j (Profile::total_energy_band), when its profile had one.
+  std::optional<double> total_energy_low_j;
+  std::optional<double> total_energy_high_j;
+  // What measured it: its top-level channel ids, sorted and comma-separated.
+  std::string channels;
 };
 
 // Which runs `list` returns; empty fields match every run.
 struct HistoryFilter {
   std::string host;              // exactly this host
   std::string command_contains;  // the command (arguments joined by spaces) contains this
+  std::string command;           // exactly this command
+  std::string branch;            // exactly this branch
+  std::string label;             // exactly this label
+  std::string commit;            // exactly this commit
+  std::string branch_or_label;   // this branch or this label (a budget's baseline)
   std::optional<Provenance> provenance;
 };
 
@@ -117,8 +142,9 @@ class HistoryDb {
   Result<int> schema_version() const;
 
   // Records one run; returns its id. A run already there (same run_key_of) is not recorded again:
-  // its existing id is returned.
-  Result<std::int64_t> record(const Profile& profile, const std::string& profile_path);
+  // its existing id is returned (and its tags are kept).
+  Result<std::int64_t> record(const Profile& profile, const std::string& profile_path,
+                              const RunTags& tags = {});
   // Newest first; limit 0 = all.
   Result<std::vector<RunRecord>> list(std::size_t limit, const HistoryFilter& filter = {}) const;
   // A not-found error naming the id when there is no such run.
@@ -141,6 +167,6 @@ Result<std::string> history_path(const std::string& given);
 
 // Opens `db_path` and records one run: what run/profile/measure call after writing a profile.
 Result<std::int64_t> record_run(const std::string& db_path, const Profile& profile,
-                                const std::string& profile_path);
+                                const std::string& profile_path, const RunTags& tags = {});
 
 }  // namespace jouleprof

@@ -47,6 +47,7 @@
 #include "jouleprof/live_epochs.hpp"
 #include "jouleprof/measurement_json.hpp"
 #include "jouleprof/monitor.hpp"
+#include "jouleprof/noise_budget.hpp"
 #include "jouleprof/pre.hpp"
 #include "jouleprof/prediction.hpp"
 #include "jouleprof/profile.hpp"

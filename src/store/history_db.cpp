@@ -38,8 +38,9 @@ Result<HistoryDb> HistoryDb::open(const std::string& location) {
 
 Result<int> HistoryDb::schema_version() const { return backend_->schema_version(); }
 
-Result<std::int64_t> HistoryDb::record(const Profile& profile, const std::string& profile_path) {
-  return backend_->record(detail::stored_run_of(profile, profile_path));
+Result<std::int64_t> HistoryDb::record(const Profile& profile, const std::string& profile_path,
+                                       const RunTags& tags) {
+  return backend_->record(detail::stored_run_of(profile, profile_path, tags));
 }
 
 Result<std::vector<RunRecord>> HistoryDb::list(std::size_t limit,

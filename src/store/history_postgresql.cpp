@@ -121,8 +121,8 @@ class PostgresHistory final : public HistoryBackend {
 
  private:
   Error error(std::string_view what) const {
-    const ErrorCode code = PQstatus(conn_) == CONNECTION_OK ? ErrorCode::kIo
-                                                            : ErrorCode::kUnavailable;
+    const ErrorCode code =
+        PQstatus(conn_) == CONNECTION_OK ? ErrorCode::kIo : ErrorCode::kUnavailable;
     return Error(code, fmt::format("{}: {}: {}", shown_, what, one_line(PQerrorMessage(conn_))));
   }
   // A statement without parameters, or several separated by ';' (a migration).
@@ -168,7 +168,10 @@ constexpr const char* kPostgresRunColumns =
     "COALESCE(run_key, ''), "
     "(SELECT string_agg(provenance, ',') FROM run_channels c WHERE c.run_id = runs.id AND "
     "c.parent_id = ''), "
-    "(SELECT provenance FROM run_nodes n WHERE n.run_id = runs.id AND n.path = '')";
+    "(SELECT provenance FROM run_nodes n WHERE n.run_id = runs.id AND n.path = ''), "
+    "label, branch, commit_sha, total_energy_low_j, total_energy_high_j, "
+    "(SELECT string_agg(channel_id, ',') FROM run_channels c WHERE c.run_id = runs.id AND "
+    "c.parent_id = '')";
 
 RunRecord run_from_postgres_row(const PgResult& s, int row) {
   RunRecord r;
@@ -190,6 +193,10 @@ RunRecord run_from_postgres_row(const PgResult& s, int row) {
   r.observed = s.text(row, 16);
   r.run_key = s.text(row, 17);
   r.provenance = stored_provenance(s.text(row, 18), s.text(row, 19));
+  r.tags = RunTags{s.text(row, 20), s.text(row, 21), s.text(row, 22)};
+  r.total_energy_low_j = s.optional_real(row, 23);
+  r.total_energy_high_j = s.optional_real(row, 24);
+  r.channels = sorted_channels(s.text(row, 25));
   return r;
 }
 
@@ -197,15 +204,14 @@ Status PostgresHistory::migrate() {
   return in_transaction([&]() -> Status {
     PgParams lock;
     lock.add(kMigrationLockKey);
-    JP_RETURN_IF_ERROR(
-        command("SELECT pg_advisory_xact_lock($1::bigint)", lock, "waiting for the migration lock"));
+    JP_RETURN_IF_ERROR(command("SELECT pg_advisory_xact_lock($1::bigint)", lock,
+                               "waiting for the migration lock"));
     JP_RETURN_IF_ERROR(
         exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
              "description TEXT NOT NULL, applied_at_ns BIGINT NOT NULL)",
              "creating schema_migrations"));
-    JP_TRY(const PgResult current,
-           query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", {},
-                 "reading schema_migrations"));
+    JP_TRY(const PgResult current, query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+                                         {}, "reading schema_migrations"));
     const auto version = static_cast<int>(current.int64(0, 0));
     if (version > kHistorySchemaVersion) {
       return invalid_input(
@@ -218,9 +224,10 @@ Status PostgresHistory::migrate() {
       JP_RETURN_IF_ERROR(exec(m.postgresql_sql, fmt::format("migration {}", m.version)));
       PgParams note;
       note.add(std::int64_t{m.version}).add(std::string(m.description)).add(realtime_now_ns());
-      JP_RETURN_IF_ERROR(command("INSERT INTO schema_migrations (version, description, "
-                                 "applied_at_ns) VALUES ($1, $2, $3)",
-                                 note, "recording a migration"));
+      JP_RETURN_IF_ERROR(
+          command("INSERT INTO schema_migrations (version, description, "
+                  "applied_at_ns) VALUES ($1, $2, $3)",
+                  note, "recording a migration"));
     }
     return Status::Ok();
   });
@@ -240,12 +247,15 @@ Result<std::int64_t> PostgresHistory::record(const StoredRun& r) {
     run.add(r.command).add(r.tool_version).add(r.begin_ns).add(r.end_ns).add(r.exit_code);
     run.add(std::int64_t{r.partial ? 1 : 0}).add(r.total_energy_j).add(r.profile_path);
     run.add(r.warnings).add(r.process_energy_j).add(r.observed).add_key(r.run_key);
+    run.add(r.tags.label).add(r.tags.branch).add(r.tags.commit);
+    run.add(r.total_energy_low_j).add(r.total_energy_high_j);
     JP_TRY(const PgResult inserted,
            query("INSERT INTO runs (recorded_at_ns, kind, host, rank, world_size, command, "
                  "tool_version, begin_ns, end_ns, exit_code, partial, total_energy_j, "
-                 "profile_path, warnings, process_energy_j, observed, run_key) "
+                 "profile_path, warnings, process_energy_j, observed, run_key, label, branch, "
+                 "commit_sha, total_energy_low_j, total_energy_high_j) "
                  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, "
-                 "$17) ON CONFLICT (run_key) DO NOTHING RETURNING id",
+                 "$17, $18, $19, $20, $21, $22) ON CONFLICT (run_key) DO NOTHING RETURNING id",
                  run, "recording the run"));
     if (inserted.rows() == 0) {
       // Recorded before (a retry, a re-import, or another writer with the same run a moment
@@ -263,20 +273,22 @@ Result<std::int64_t> PostgresHistory::record(const StoredRun& r) {
       PgParams channel;
       channel.add(id).add(c.channel_id).add(c.device).add(c.domain).add(c.parent_id);
       channel.add(c.provenance).add(c.energy_j).add(c.mean_power_w).add(c.process_energy_j);
-      JP_RETURN_IF_ERROR(command("INSERT INTO run_channels (run_id, channel_id, device, domain, "
-                                 "parent_id, provenance, energy_j, mean_power_w, "
-                                 "process_energy_j) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                                 channel, "recording a channel"));
+      JP_RETURN_IF_ERROR(
+          command("INSERT INTO run_channels (run_id, channel_id, device, domain, "
+                  "parent_id, provenance, energy_j, mean_power_w, "
+                  "process_energy_j) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                  channel, "recording a channel"));
     }
     std::int64_t ord = 0;
     for (const NodeEnergy& n : r.nodes) {
       PgParams node;
       node.add(id).add(ord++).add(n.path).add(n.energy_j).add(n.self_energy_j).add(n.time_ns);
       node.add(static_cast<std::int64_t>(n.calls)).add(std::string(to_string(n.provenance)));
-      JP_RETURN_IF_ERROR(command("INSERT INTO run_nodes (run_id, ord, path, energy_j, "
-                                 "self_energy_j, time_ns, calls, provenance) "
-                                 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                                 node, "recording a tree node"));
+      JP_RETURN_IF_ERROR(
+          command("INSERT INTO run_nodes (run_id, ord, path, energy_j, "
+                  "self_energy_j, time_ns, calls, provenance) "
+                  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                  node, "recording a tree node"));
     }
     return Status::Ok();
   });
@@ -286,13 +298,16 @@ Result<std::int64_t> PostgresHistory::record(const StoredRun& r) {
 
 Result<std::vector<RunRecord>> PostgresHistory::list(std::size_t limit,
                                                      const HistoryFilter& filter) const {
-  // As in SQLite: host and command filtered by the server, the derived provenance here.
+  // As in SQLite: host, command and tags filtered by the server, the derived provenance here.
   const std::string sql = fmt::format(
       "SELECT {} FROM runs WHERE ($1 = '' OR host = $1) AND ($2 = '' OR strpos(command, $2) > 0) "
+      "AND ($3 = '' OR command = $3) AND ($4 = '' OR branch = $4) AND ($5 = '' OR label = $5) "
+      "AND ($6 = '' OR commit_sha = $6) AND ($7 = '' OR branch = $7 OR label = $7) "
       "ORDER BY id DESC",
       kPostgresRunColumns);
   PgParams params;
-  params.add(filter.host).add(filter.command_contains);
+  params.add(filter.host).add(filter.command_contains).add(filter.command);
+  params.add(filter.branch).add(filter.label).add(filter.commit).add(filter.branch_or_label);
   JP_TRY(const PgResult rows, query(sql.c_str(), params, "listing runs"));
   std::vector<RunRecord> runs;
   for (int row = 0; row < rows.rows() && (limit == 0 || runs.size() < limit); ++row) {
@@ -352,7 +367,8 @@ Result<std::unique_ptr<HistoryBackend>> open_postgresql_history(const std::strin
                                                       shown, one_line(PQerrorMessage(conn))));
   }
   // Notices ("relation already exists, skipping") are not the user's business.
-  PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+  PQsetNoticeProcessor(
+      conn, [](void*, const char*) {}, nullptr);
   JP_RETURN_IF_ERROR(db->migrate());
   return std::unique_ptr<HistoryBackend>(std::move(db));
 }

@@ -113,6 +113,25 @@ CREATE UNIQUE INDEX runs_by_key ON runs(run_key);
 ALTER TABLE runs ADD COLUMN run_key TEXT;
 CREATE UNIQUE INDEX runs_by_key ON runs(run_key);
 )sql"},
+    {4, "tags (label, branch, commit) and the total's 95 % interval, for budgets that know noise",
+     R"sql(
+ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN branch TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN commit_sha TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN total_energy_low_j REAL;
+ALTER TABLE runs ADD COLUMN total_energy_high_j REAL;
+CREATE INDEX runs_by_branch ON runs(branch);
+CREATE INDEX runs_by_label ON runs(label);
+)sql",
+     R"sql(
+ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN branch TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN commit_sha TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN total_energy_low_j DOUBLE PRECISION;
+ALTER TABLE runs ADD COLUMN total_energy_high_j DOUBLE PRECISION;
+CREATE INDEX runs_by_branch ON runs(branch);
+CREATE INDEX runs_by_label ON runs(label);
+)sql"},
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kHistorySchemaVersion);
 

@@ -155,7 +155,10 @@ constexpr const char* kSqliteRunColumns =
     "COALESCE(run_key, ''), "
     "(SELECT group_concat(provenance, ',') FROM run_channels c WHERE c.run_id = runs.id AND "
     "c.parent_id = ''), "
-    "(SELECT provenance FROM run_nodes n WHERE n.run_id = runs.id AND n.path = '')";
+    "(SELECT provenance FROM run_nodes n WHERE n.run_id = runs.id AND n.path = ''), "
+    "label, branch, commit_sha, total_energy_low_j, total_energy_high_j, "
+    "(SELECT group_concat(channel_id, ',') FROM run_channels c WHERE c.run_id = runs.id AND "
+    "c.parent_id = '')";
 
 RunRecord run_from_sqlite_row(const SqliteStatement& s) {
   RunRecord r;
@@ -177,6 +180,10 @@ RunRecord run_from_sqlite_row(const SqliteStatement& s) {
   r.observed = s.text(16);
   r.run_key = s.text(17);
   r.provenance = stored_provenance(s.text(18), s.text(19));
+  r.tags = RunTags{s.text(20), s.text(21), s.text(22)};
+  r.total_energy_low_j = s.optional_real(23);
+  r.total_energy_high_j = s.optional_real(24);
+  r.channels = sorted_channels(s.text(25));
   return r;
 }
 
@@ -251,8 +258,9 @@ Result<std::int64_t> SqliteHistory::record(const StoredRun& r) {
     SqliteStatement run(db_,
                         "INSERT INTO runs (recorded_at_ns, kind, host, rank, world_size, command, "
                         "tool_version, begin_ns, end_ns, exit_code, partial, total_energy_j, "
-                        "profile_path, warnings, process_energy_j, observed, run_key) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        "profile_path, warnings, process_energy_j, observed, run_key, label, "
+                        "branch, commit_sha, total_energy_low_j, total_energy_high_j) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                         "ON CONFLICT (run_key) DO NOTHING");
     run.bind(1, r.recorded_at_ns).bind(2, r.kind).bind(3, r.host).bind(4, r.rank);
     run.bind(5, r.world_size).bind(6, r.command).bind(7, r.tool_version).bind(8, r.begin_ns);
@@ -260,6 +268,8 @@ Result<std::int64_t> SqliteHistory::record(const StoredRun& r) {
     run.bind(12, r.total_energy_j).bind(13, r.profile_path).bind(14, r.warnings);
     run.bind(15, r.process_energy_j).bind(16, r.observed);
     run.bind(17, r.run_key.empty() ? std::nullopt : std::optional<std::string>(r.run_key));
+    run.bind(18, r.tags.label).bind(19, r.tags.branch).bind(20, r.tags.commit);
+    run.bind(21, r.total_energy_low_j).bind(22, r.total_energy_high_j);
     if (!run.ok() || run.step() != SQLITE_DONE)
       return sqlite_error(db_, path_, "recording the run");
     if (sqlite3_changes(db_) == 0) {
@@ -308,15 +318,19 @@ Result<std::int64_t> SqliteHistory::record(const StoredRun& r) {
 
 Result<std::vector<RunRecord>> SqliteHistory::list(std::size_t limit,
                                                    const HistoryFilter& filter) const {
-  // Host and command are filtered by SQLite; the provenance, derived per row, here (so the limit
-  // counts matching runs).
+  // Host, command and tags are filtered by SQLite; the provenance, derived per row, here (so the
+  // limit counts matching runs).
   const std::string sql = fmt::format(
       "SELECT {} FROM runs WHERE (?1 = '' OR host = ?1) AND (?2 = '' OR instr(command, ?2) > 0) "
+      "AND (?3 = '' OR command = ?3) AND (?4 = '' OR branch = ?4) AND (?5 = '' OR label = ?5) "
+      "AND (?6 = '' OR commit_sha = ?6) AND (?7 = '' OR branch = ?7 OR label = ?7) "
       "ORDER BY id DESC",
       kSqliteRunColumns);
   SqliteStatement s(db_, sql.c_str());
   if (!s.ok()) return sqlite_error(db_, path_, "listing runs");
-  s.bind(1, filter.host).bind(2, filter.command_contains);
+  s.bind(1, filter.host).bind(2, filter.command_contains).bind(3, filter.command);
+  s.bind(4, filter.branch).bind(5, filter.label).bind(6, filter.commit);
+  s.bind(7, filter.branch_or_label);
   std::vector<RunRecord> runs;
   int rc = SQLITE_ROW;
   while ((limit == 0 || runs.size() < limit) && (rc = s.step()) == SQLITE_ROW) {

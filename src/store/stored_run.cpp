@@ -3,12 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
 namespace jouleprof::detail {
 
-StoredRun stored_run_of(const Profile& profile, const std::string& profile_path) {
+StoredRun stored_run_of(const Profile& profile, const std::string& profile_path,
+                        const RunTags& tags) {
   const RunMetadata& m = profile.meta;
   StoredRun run;
   run.run_key = run_key_of(profile);
@@ -32,6 +34,11 @@ StoredRun stored_run_of(const Profile& profile, const std::string& profile_path)
   run.warnings = static_cast<std::int64_t>(profile.warnings.size());
   run.process_energy_j = profile.total_process_energy_j();
   run.observed = m.options.process.observed.value_or(std::string());
+  run.tags = tags;
+  if (const std::optional<EnergyBand> band = profile.total_energy_band()) {
+    run.total_energy_low_j = band->low_j;
+    run.total_energy_high_j = band->high_j;
+  }
 
   std::map<std::string, std::size_t> index_of_channel;
   for (const ChannelSummary& c : profile.channels) {
@@ -69,6 +76,20 @@ Provenance stored_provenance(const std::string& channels, const std::string& roo
   }
   if (least_direct) return *least_direct;
   return provenance_from_string(root).value_or(Provenance::kMeasured);
+}
+
+std::string sorted_channels(const std::string& channels) {
+  std::vector<std::string> ids;
+  std::size_t begin = 0;
+  while (begin < channels.size()) {
+    const std::size_t end = std::min(channels.find(',', begin), channels.size());
+    ids.push_back(channels.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  std::sort(ids.begin(), ids.end());
+  std::string out;
+  for (const std::string& id : ids) out += (out.empty() ? "" : ",") + id;
+  return out;
 }
 
 }  // namespace jouleprof::detail

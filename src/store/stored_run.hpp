@@ -40,15 +40,21 @@ struct StoredRun {
   std::int64_t warnings = 0;
   std::optional<double> process_energy_j;
   std::string observed;
+  RunTags tags;
+  std::optional<double> total_energy_low_j;
+  std::optional<double> total_energy_high_j;
   // Summaries of one channel id are summed into one row (a merged profile repeats ids).
   std::vector<StoredChannel> channels;
   std::vector<NodeEnergy> nodes;
 };
 
-StoredRun stored_run_of(const Profile& profile, const std::string& profile_path);
+StoredRun stored_run_of(const Profile& profile, const std::string& profile_path,
+                        const RunTags& tags);
 
 // Profile::total_provenance over what a database holds: the least direct of the top-level
 // channels' provenances (`channels`, comma-separated), else the tree root's, else measured.
 Provenance stored_provenance(const std::string& channels, const std::string& root);
+// The top-level channel ids as a database lists them (comma-separated, in any order), sorted.
+std::string sorted_channels(const std::string& channels);
 
 }  // namespace jouleprof::detail

@@ -173,6 +173,8 @@ INSERT INTO runs VALUES (1, 5, 'run', 'old-host', NULL, NULL, 'make', '0.1.0', 0
   EXPECT_DOUBLE_EQ(old->total_energy_j, 12.5);
   EXPECT_FALSE(old->process_energy_j.has_value());
   EXPECT_EQ(old->run_key, "");
+  EXPECT_EQ(old->tags.branch, "");
+  EXPECT_FALSE(old->total_energy_low_j.has_value());
   ASSERT_TRUE(db->record(testing::sample_profile(), "").ok());
   EXPECT_EQ(db->list(0)->size(), 2U);
 }
@@ -358,6 +360,49 @@ TEST_P(History, RecordsEachRunOnce) {
   ASSERT_TRUE(db.record(unanchored, "").ok());
   ASSERT_TRUE(db.record(unanchored, "").ok());
   EXPECT_EQ(db.list(0)->size(), 5u);
+}
+
+// Tags and the total's interval travel with a run, and list filters by them: the baseline of a
+// budget is a branch or a label, of one command.
+TEST_P(History, KeepsTagsAndTheTotalsIntervalAndFiltersByThem) {
+  HistoryDb db = open_fresh();
+  Profile banded = testing::sample_profile();
+  for (ChannelSummary& c : banded.channels) c.band = EnergyBand{0.9 * c.energy_j, 1.1 * c.energy_j};
+  ASSERT_TRUE(db.record(banded, "", RunTags{"nightly", "main", "abc123"}).ok());
+  ASSERT_TRUE(db.record(run_number(1), "", RunTags{"", "feature/x", "def456"}).ok());
+  Profile other_command = run_number(2);
+  other_command.meta.command = {"python", "eval.py"};
+  ASSERT_TRUE(db.record(other_command, "", RunTags{"", "main", "def456"}).ok());
+
+  auto all = db.list(0);
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 3u);
+  const RunRecord& first = all->back();
+  EXPECT_EQ(first.tags.label, "nightly");
+  EXPECT_EQ(first.tags.branch, "main");
+  EXPECT_EQ(first.tags.commit, "abc123");
+  ASSERT_TRUE(first.total_energy_low_j && first.total_energy_high_j);
+  EXPECT_NEAR(*first.total_energy_low_j, banded.total_energy_band()->low_j, 1e-9);
+  EXPECT_NEAR(*first.total_energy_high_j, banded.total_energy_band()->high_j, 1e-9);
+  EXPECT_FALSE((*all)[1].total_energy_low_j.has_value());
+  EXPECT_EQ(first.channels, "nvml:0:power,rapl:package-0");  // top-level only, sorted
+
+  HistoryFilter filter;
+  filter.branch = "main";
+  EXPECT_EQ(db.list(0, filter)->size(), 2u);
+  filter.command = "python train.py --epochs 1";
+  EXPECT_EQ(db.list(0, filter)->size(), 1u);
+  filter = {};
+  filter.label = "nightly";
+  EXPECT_EQ(db.list(0, filter)->front().id, first.id);
+  filter = {};
+  filter.commit = "def456";
+  EXPECT_EQ(db.list(0, filter)->size(), 2u);
+  filter = {};
+  filter.branch_or_label = "nightly";
+  EXPECT_EQ(db.list(0, filter)->size(), 1u);
+  filter.branch_or_label = "feature/x";
+  EXPECT_EQ(db.list(0, filter)->front().tags.commit, "def456");
 }
 
 // `history import DIR` after a run whose history was unreachable: every profile under DIR once,

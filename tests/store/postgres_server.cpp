@@ -36,9 +36,9 @@ std::string server_bin(std::string_view tool) {
        it.increment(ec)) {
     const fs::path candidate = it->path() / "bin" / tool;
     if (fs::exists(candidate) &&
-        (newest.empty() || to_int64(it->path().filename().string()).value_or(0) >
-                               to_int64(newest.parent_path().parent_path().filename().string())
-                                   .value_or(0))) {
+        (newest.empty() ||
+         to_int64(it->path().filename().string()).value_or(0) >
+             to_int64(newest.parent_path().parent_path().filename().string()).value_or(0))) {
       newest = candidate;
     }
   }
@@ -63,9 +63,8 @@ Result<int> free_port() {
 // `command` through the shell, as the unprivileged user when this process is root; its output
 // goes to `log`. Errors quote the log's end.
 Status run_as_server_user(const std::string& command, const fs::path& log) {
-  const std::string as_user = geteuid() == 0
-                                  ? fmt::format("runuser -u {} -- {}", kUnprivileged, command)
-                                  : command;
+  const std::string as_user =
+      geteuid() == 0 ? fmt::format("runuser -u {} -- {}", kUnprivileged, command) : command;
   const int rc = std::system(fmt::format("{} >>{} 2>&1", as_user, log.string()).c_str());
   if (rc == 0) return Status::Ok();
   std::ifstream in(log);
@@ -73,9 +72,9 @@ Status run_as_server_user(const std::string& command, const fs::path& log) {
   text << in.rdbuf();
   std::string tail = text.str();
   if (tail.size() > 600) tail = "…" + tail.substr(tail.size() - 600);
-  return Error(ErrorCode::kUnavailable,
-               fmt::format("the test PostgreSQL server: `{}` failed (status {}): {}", as_user, rc,
-                           tail));
+  return Error(
+      ErrorCode::kUnavailable,
+      fmt::format("the test PostgreSQL server: `{}` failed (status {}): {}", as_user, rc, tail));
 }
 
 fs::path url_file(const std::string& dir) { return fs::path(dir) / "url"; }
@@ -112,17 +111,15 @@ Result<std::string> start_postgres_server(const std::string& dir) {
   const fs::path log = fs::path(dir) / "server.log";
   if (geteuid() == 0) {
     const passwd* user = getpwnam(kUnprivileged);
-    if (chown(dir.c_str(), user->pw_uid, user->pw_gid) != 0 ||
-        chmod(dir.c_str(), 0700) != 0) {
+    if (chown(dir.c_str(), user->pw_uid, user->pw_gid) != 0 || chmod(dir.c_str(), 0700) != 0) {
       return Error(ErrorCode::kIo, dir + ": cannot hand it to " + kUnprivileged);
     }
   }
   JP_TRY(const int port, free_port());
   const fs::path data = fs::path(dir) / "data";
-  JP_RETURN_IF_ERROR(run_as_server_user(
-      fmt::format("{} -D {} -U {} --auth=trust -E UTF8 --no-sync", server_bin("initdb"),
-                  data.string(), kUser),
-      log));
+  JP_RETURN_IF_ERROR(run_as_server_user(fmt::format("{} -D {} -U {} --auth=trust -E UTF8 --no-sync",
+                                                    server_bin("initdb"), data.string(), kUser),
+                                        log));
   // fsync off: a test server's data needs no crash safety, and the tests write many runs.
   JP_RETURN_IF_ERROR(run_as_server_user(
       fmt::format("{} -D {} -l {} -w -t 30 -o \"-c listen_addresses=127.0.0.1 -c "
