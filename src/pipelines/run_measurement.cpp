@@ -257,7 +257,7 @@ Result<RunMeasurement> measure_run(const RunOptions& options) {
   JP_RETURN_IF_ERROR(write_run_files(profile, run.files));
   if (options.history_db) {
     const Result<std::int64_t> id =
-        record_run(*options.history_db, profile, run.files.profile.string());
+        record_run(*options.history_db, profile, run.files.profile.string(), options.history_tags);
     if (!id) {
       // Marked in the profile on disk too, so that whoever finds it knows to import it.
       profile.warnings.push_back(fmt::format(

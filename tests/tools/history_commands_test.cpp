@@ -169,6 +169,56 @@ TEST_F(Cli, AnUnreachableHistoryLeavesTheProfileForHistoryImport) {
       jouleprof("history import " + (dir_.path() / "none").string() + " --db " + db).exit_code, 1);
 }
 
+// compare --baseline: the last runs of a branch against this commit's runs, with the verdict
+// the 95 % interval gives, and mixed provenance refused unless --allow-mixed.
+TEST_F(Cli, CompareAgainstTheLastRunsOfABranch) {
+  const std::string db = (dir_.path() / "h.db").string();
+  // Energies that spread about ±5 %: ten on main, then three of commit c3 3 % up, three of c10
+  // 10 % up.
+  const double spread[] = {0.95, 1.04, 1.0, 0.97, 1.06, 1.01, 0.94, 1.03, 0.99, 1.01};
+  int start = 0;
+  const auto record = [&](double scale, const RunTags& tags) {
+    testing::SampleProfileOptions o;
+    o.scale = scale;
+    o.start_offset_ns = ++start * kNsPerS;
+    ASSERT_TRUE(record_run(db, testing::sample_profile(o), "", tags).ok());
+  };
+  for (double s : spread) record(s, RunTags{"", "main", "c0"});
+  for (int i = 0; i < 3; ++i) record(1.03 * spread[i + 2], RunTags{"", "feature", "c3"});
+  for (int i = 0; i < 10; ++i) record(1.10 * spread[i], RunTags{"", "feature", "c10"});
+
+  const std::string base = "compare --db " + db + " --baseline main --last 10 --budget 5%";
+  const CommandResult noise = jouleprof(base + " --commit c3");
+  EXPECT_EQ(noise.exit_code, 0) << noise.out << noise.err;
+  EXPECT_NE(noise.out.find("within noise"), std::string::npos) << noise.out;
+  const CommandResult regression = jouleprof(base + " --commit c10 --format json");
+  EXPECT_EQ(regression.exit_code, 3) << regression.out << regression.err;
+  const auto doc = nlohmann::json::parse(regression.out);
+  EXPECT_EQ(doc.at("baseline").at("runs").size(), 10u);
+  EXPECT_EQ(doc.at("candidate").at("runs").size(), 10u);
+  EXPECT_TRUE(doc.at("budget").at("exceeded").get<bool>());
+  EXPECT_GT(doc.at("relative_interval_95").at(0).get<double>(), 0.05);
+  // Without candidates and without a commit: the newest run alone, which has no error bar.
+  const CommandResult alone = jouleprof("compare --db " + db + " --baseline main --budget 5%");
+  EXPECT_EQ(alone.exit_code, 1);
+  EXPECT_NE(alone.err.find("without an error bar"), std::string::npos) << alone.err;
+  EXPECT_EQ(jouleprof(base + " --commit nowhere").exit_code, 1);
+
+  testing::SampleProfileOptions o;
+  o.start_offset_ns = 100 * kNsPerS;
+  Profile simulated = testing::sample_profile(o);
+  for (ChannelSummary& c : simulated.channels) c.provenance = Provenance::kSimulated;
+  ASSERT_TRUE(record_run(db, simulated, "", RunTags{"", "sim", "csim"}).ok());
+  record(1.0, RunTags{"", "sim", "csim"});
+  const CommandResult mixed = jouleprof(base + " --commit csim");
+  EXPECT_EQ(mixed.exit_code, 1);
+  EXPECT_NE(mixed.err.find("simulated"), std::string::npos) << mixed.err;
+  EXPECT_NE(mixed.err.find("--allow-mixed"), std::string::npos) << mixed.err;
+  EXPECT_EQ(jouleprof(base + " --commit csim --allow-mixed").exit_code, 0);
+  // Two runs and no --baseline is the classic compare; one is a usage error.
+  EXPECT_EQ(jouleprof("compare 1 --db " + db).exit_code, 2);
+}
+
 TEST_F(Cli, HistoryListsRecordedRunsAndCompareTakesTheirIds) {
   const std::string db = (dir_.path() / "h.db").string();
   ASSERT_TRUE(record_run(db, testing::sample_profile(), "").ok());

@@ -44,7 +44,14 @@ nlohmann::json to_json(const RunRecord& r) {
           {"provenance", to_string(r.provenance)},
           {"profile_path", r.profile_path},
           {"warnings", r.warnings},
-          {"run_key", r.run_key}};
+          {"run_key", r.run_key},
+          {"label", r.tags.label},
+          {"branch", r.tags.branch},
+          {"commit", r.tags.commit},
+          {"total_energy_low_j",
+           r.total_energy_low_j ? nlohmann::json(*r.total_energy_low_j) : nlohmann::json()},
+          {"total_energy_high_j",
+           r.total_energy_high_j ? nlohmann::json(*r.total_energy_high_j) : nlohmann::json()}};
 }
 
 std::string csv_quoted(const std::string& s) {
@@ -92,6 +99,11 @@ CommandRunner add_history_command(CLI::App& parent) {
   cmd->add_option("--host", o->filter.host, "Only runs on this host");
   cmd->add_option("--command", o->filter.command_contains, "Only runs whose command contains TEXT")
       ->type_name("TEXT");
+  cmd->add_option("--branch", o->filter.branch, "Only runs tagged with this branch")
+      ->type_name("NAME");
+  cmd->add_option("--label", o->filter.label, "Only runs tagged with this label (run --label)")
+      ->type_name("NAME");
+  cmd->add_option("--commit", o->filter.commit, "Only runs of this commit")->type_name("SHA");
   cmd->add_option("--provenance", o->provenance,
                   "Only runs whose total is measured, interpolated, imported, estimated, predicted "
                   "or simulated")
@@ -128,17 +140,18 @@ CommandRunner add_history_command(CLI::App& parent) {
     } else if (o->format == OutputFormat::kCsv) {
       std::cout << "id,recorded_at,kind,host,rank,world_size,duration_ns,total_energy_j,"
                    "process_energy_j,provenance,exit_code,partial,warnings,command,observed,"
-                   "profile_path,run_key\n";
+                   "profile_path,run_key,label,branch,commit\n";
       for (const RunRecord& r : *runs) {
         std::cout << fmt::format(
-            "{},{},{},{},{},{},{},{:.9g},{},{},{},{},{},{},{},{},{}\n", r.id,
+            "{},{},{},{},{},{},{},{:.9g},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.id,
             utc_time(r.recorded_at_realtime_ns), csv_quoted(r.kind), csv_quoted(r.host),
             r.rank ? std::to_string(*r.rank) : "",
             r.world_size ? std::to_string(*r.world_size) : "", r.duration_ns, r.total_energy_j,
             r.process_energy_j ? fmt::format("{:.9g}", *r.process_energy_j) : "",
             to_string(r.provenance), r.exit_code ? std::to_string(*r.exit_code) : "",
             r.partial ? 1 : 0, r.warnings, csv_quoted(r.command), csv_quoted(r.observed),
-            csv_quoted(r.profile_path), csv_quoted(r.run_key));
+            csv_quoted(r.profile_path), csv_quoted(r.run_key), csv_quoted(r.tags.label),
+            csv_quoted(r.tags.branch), csv_quoted(r.tags.commit));
       }
     } else {
       if (runs->empty()) {
