@@ -13,6 +13,7 @@
 #include "core/parse.hpp"
 #include "store/history_backend.hpp"
 #include "store/history_schema.hpp"
+#include "store/run_queries.hpp"
 
 namespace jouleprof::detail {
 namespace {
@@ -68,6 +69,17 @@ class PgResult {
 
  private:
   PGresult* result_;
+};
+
+// One row of a result, read the way run_from_row reads a row.
+struct PgRow {
+  const PgResult& result;
+  int row;
+  std::int64_t int64(int col) const { return result.int64(row, col); }
+  double real(int col) const { return result.real(row, col); }
+  std::string text(int col) const { return result.text(row, col); }
+  std::optional<int> optional_int(int col) const { return result.optional_int(row, col); }
+  std::optional<double> optional_real(int col) const { return result.optional_real(row, col); }
 };
 
 // Text parameters of one statement; nullopt is SQL NULL.
@@ -161,45 +173,6 @@ class PostgresHistory final : public HistoryBackend {
   std::string shown_;
 };
 
-// The same columns as SQLite's, string_agg for group_concat.
-constexpr const char* kPostgresRunColumns =
-    "id, recorded_at_ns, kind, host, rank, world_size, command, tool_version, begin_ns, end_ns, "
-    "exit_code, partial, total_energy_j, profile_path, warnings, process_energy_j, observed, "
-    "COALESCE(run_key, ''), "
-    "(SELECT string_agg(provenance, ',') FROM run_channels c WHERE c.run_id = runs.id AND "
-    "c.parent_id = ''), "
-    "(SELECT provenance FROM run_nodes n WHERE n.run_id = runs.id AND n.path = ''), "
-    "label, branch, commit_sha, total_energy_low_j, total_energy_high_j, "
-    "(SELECT string_agg(channel_id, ',') FROM run_channels c WHERE c.run_id = runs.id AND "
-    "c.parent_id = '')";
-
-RunRecord run_from_postgres_row(const PgResult& s, int row) {
-  RunRecord r;
-  r.id = s.int64(row, 0);
-  r.recorded_at_realtime_ns = s.int64(row, 1);
-  r.kind = s.text(row, 2);
-  r.host = s.text(row, 3);
-  r.rank = s.optional_int(row, 4);
-  r.world_size = s.optional_int(row, 5);
-  r.command = s.text(row, 6);
-  r.tool_version = s.text(row, 7);
-  r.duration_ns = s.int64(row, 9) - s.int64(row, 8);
-  r.exit_code = s.optional_int(row, 10);
-  r.partial = s.int64(row, 11) != 0;
-  r.total_energy_j = s.real(row, 12);
-  r.profile_path = s.text(row, 13);
-  r.warnings = static_cast<std::size_t>(s.int64(row, 14));
-  r.process_energy_j = s.optional_real(row, 15);
-  r.observed = s.text(row, 16);
-  r.run_key = s.text(row, 17);
-  r.provenance = stored_provenance(s.text(row, 18), s.text(row, 19));
-  r.tags = RunTags{s.text(row, 20), s.text(row, 21), s.text(row, 22)};
-  r.total_energy_low_j = s.optional_real(row, 23);
-  r.total_energy_high_j = s.optional_real(row, 24);
-  r.channels = sorted_channels(s.text(row, 25));
-  return r;
-}
-
 Status PostgresHistory::migrate() {
   return in_transaction([&]() -> Status {
     PgParams lock;
@@ -250,13 +223,7 @@ Result<std::int64_t> PostgresHistory::record(const StoredRun& r) {
     run.add(r.tags.label).add(r.tags.branch).add(r.tags.commit);
     run.add(r.total_energy_low_j).add(r.total_energy_high_j);
     JP_TRY(const PgResult inserted,
-           query("INSERT INTO runs (recorded_at_ns, kind, host, rank, world_size, command, "
-                 "tool_version, begin_ns, end_ns, exit_code, partial, total_energy_j, "
-                 "profile_path, warnings, process_energy_j, observed, run_key, label, branch, "
-                 "commit_sha, total_energy_low_j, total_energy_high_j) "
-                 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, "
-                 "$17, $18, $19, $20, $21, $22) ON CONFLICT (run_key) DO NOTHING RETURNING id",
-                 run, "recording the run"));
+           query(insert_run_sql(kPostgresDialect).c_str(), run, "recording the run"));
     if (inserted.rows() == 0) {
       // Recorded before (a retry, a re-import, or another writer with the same run a moment
       // ago, whose commit this insert waited for): the row there is the run.
@@ -274,10 +241,7 @@ Result<std::int64_t> PostgresHistory::record(const StoredRun& r) {
       channel.add(id).add(c.channel_id).add(c.device).add(c.domain).add(c.parent_id);
       channel.add(c.provenance).add(c.energy_j).add(c.mean_power_w).add(c.process_energy_j);
       JP_RETURN_IF_ERROR(
-          command("INSERT INTO run_channels (run_id, channel_id, device, domain, "
-                  "parent_id, provenance, energy_j, mean_power_w, "
-                  "process_energy_j) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                  channel, "recording a channel"));
+          command(insert_channel_sql(kPostgresDialect).c_str(), channel, "recording a channel"));
     }
     std::int64_t ord = 0;
     for (const NodeEnergy& n : r.nodes) {
@@ -285,10 +249,7 @@ Result<std::int64_t> PostgresHistory::record(const StoredRun& r) {
       node.add(id).add(ord++).add(n.path).add(n.energy_j).add(n.self_energy_j).add(n.time_ns);
       node.add(static_cast<std::int64_t>(n.calls)).add(std::string(to_string(n.provenance)));
       JP_RETURN_IF_ERROR(
-          command("INSERT INTO run_nodes (run_id, ord, path, energy_j, "
-                  "self_energy_j, time_ns, calls, provenance) "
-                  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                  node, "recording a tree node"));
+          command(insert_node_sql(kPostgresDialect).c_str(), node, "recording a tree node"));
     }
     return Status::Ok();
   });
@@ -298,33 +259,26 @@ Result<std::int64_t> PostgresHistory::record(const StoredRun& r) {
 
 Result<std::vector<RunRecord>> PostgresHistory::list(std::size_t limit,
                                                      const HistoryFilter& filter) const {
-  // As in SQLite: host, command and tags filtered by the server, the derived provenance here.
-  const std::string sql = fmt::format(
-      "SELECT {} FROM runs WHERE ($1 = '' OR host = $1) AND ($2 = '' OR strpos(command, $2) > 0) "
-      "AND ($3 = '' OR command = $3) AND ($4 = '' OR branch = $4) AND ($5 = '' OR label = $5) "
-      "AND ($6 = '' OR commit_sha = $6) AND ($7 = '' OR branch = $7 OR label = $7) "
-      "ORDER BY id DESC",
-      kPostgresRunColumns);
+  const std::string sql = list_runs_sql(kPostgresDialect);
   PgParams params;
-  params.add(filter.host).add(filter.command_contains).add(filter.command);
-  params.add(filter.branch).add(filter.label).add(filter.commit).add(filter.branch_or_label);
+  for (const std::string& value : list_parameters(filter)) params.add(value);
   JP_TRY(const PgResult rows, query(sql.c_str(), params, "listing runs"));
   std::vector<RunRecord> runs;
   for (int row = 0; row < rows.rows() && (limit == 0 || runs.size() < limit); ++row) {
-    RunRecord r = run_from_postgres_row(rows, row);
+    RunRecord r = run_from_row(PgRow{rows, row});
     if (!filter.provenance || r.provenance == *filter.provenance) runs.push_back(std::move(r));
   }
   return runs;
 }
 
 Result<RunRecord> PostgresHistory::run(std::int64_t id) const {
-  const std::string sql = fmt::format("SELECT {} FROM runs WHERE id = $1", kPostgresRunColumns);
+  const std::string sql = run_by_id_sql(kPostgresDialect);
   PgParams params;
   params.add(id);
   JP_TRY(const PgResult rows, query(sql.c_str(), params, "reading a run"));
   if (rows.rows() == 0)
     return Error(ErrorCode::kNotFound, fmt::format("{}: no run with id {}", shown_, id));
-  return run_from_postgres_row(rows, 0);
+  return run_from_row(PgRow{rows, 0});
 }
 
 Result<std::vector<NodeEnergy>> PostgresHistory::nodes(std::int64_t id) const {

@@ -12,6 +12,7 @@
 
 #include "store/history_backend.hpp"
 #include "store/history_schema.hpp"
+#include "store/run_queries.hpp"
 
 namespace jouleprof::detail {
 namespace {
@@ -148,45 +149,6 @@ Status migrate_sqlite(sqlite3* db, const std::string& path) {
   });
 }
 
-// The last two columns give the run's provenance: its top-level channels' and its tree root's.
-constexpr const char* kSqliteRunColumns =
-    "id, recorded_at_ns, kind, host, rank, world_size, command, tool_version, begin_ns, end_ns, "
-    "exit_code, partial, total_energy_j, profile_path, warnings, process_energy_j, observed, "
-    "COALESCE(run_key, ''), "
-    "(SELECT group_concat(provenance, ',') FROM run_channels c WHERE c.run_id = runs.id AND "
-    "c.parent_id = ''), "
-    "(SELECT provenance FROM run_nodes n WHERE n.run_id = runs.id AND n.path = ''), "
-    "label, branch, commit_sha, total_energy_low_j, total_energy_high_j, "
-    "(SELECT group_concat(channel_id, ',') FROM run_channels c WHERE c.run_id = runs.id AND "
-    "c.parent_id = '')";
-
-RunRecord run_from_sqlite_row(const SqliteStatement& s) {
-  RunRecord r;
-  r.id = s.int64(0);
-  r.recorded_at_realtime_ns = s.int64(1);
-  r.kind = s.text(2);
-  r.host = s.text(3);
-  r.rank = s.optional_int(4);
-  r.world_size = s.optional_int(5);
-  r.command = s.text(6);
-  r.tool_version = s.text(7);
-  r.duration_ns = s.int64(9) - s.int64(8);
-  r.exit_code = s.optional_int(10);
-  r.partial = s.int64(11) != 0;
-  r.total_energy_j = s.real(12);
-  r.profile_path = s.text(13);
-  r.warnings = static_cast<std::size_t>(s.int64(14));
-  r.process_energy_j = s.optional_real(15);
-  r.observed = s.text(16);
-  r.run_key = s.text(17);
-  r.provenance = stored_provenance(s.text(18), s.text(19));
-  r.tags = RunTags{s.text(20), s.text(21), s.text(22)};
-  r.total_energy_low_j = s.optional_real(23);
-  r.total_energy_high_j = s.optional_real(24);
-  r.channels = sorted_channels(s.text(25));
-  return r;
-}
-
 class SqliteHistory final : public HistoryBackend {
  public:
   SqliteHistory(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
@@ -255,13 +217,8 @@ Result<int> SqliteHistory::schema_version() const {
 Result<std::int64_t> SqliteHistory::record(const StoredRun& r) {
   std::int64_t id = 0;
   const Status s = in_sqlite_transaction(db_, path_, [&]() -> Status {
-    SqliteStatement run(db_,
-                        "INSERT INTO runs (recorded_at_ns, kind, host, rank, world_size, command, "
-                        "tool_version, begin_ns, end_ns, exit_code, partial, total_energy_j, "
-                        "profile_path, warnings, process_energy_j, observed, run_key, label, "
-                        "branch, commit_sha, total_energy_low_j, total_energy_high_j) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                        "ON CONFLICT (run_key) DO NOTHING");
+    const std::string insert_run = insert_run_sql(kSqliteDialect);
+    SqliteStatement run(db_, insert_run.c_str());
     run.bind(1, r.recorded_at_ns).bind(2, r.kind).bind(3, r.host).bind(4, r.rank);
     run.bind(5, r.world_size).bind(6, r.command).bind(7, r.tool_version).bind(8, r.begin_ns);
     run.bind(9, r.end_ns).bind(10, r.exit_code).bind(11, std::int64_t{r.partial ? 1 : 0});
@@ -270,9 +227,10 @@ Result<std::int64_t> SqliteHistory::record(const StoredRun& r) {
     run.bind(17, r.run_key.empty() ? std::nullopt : std::optional<std::string>(r.run_key));
     run.bind(18, r.tags.label).bind(19, r.tags.branch).bind(20, r.tags.commit);
     run.bind(21, r.total_energy_low_j).bind(22, r.total_energy_high_j);
-    if (!run.ok() || run.step() != SQLITE_DONE)
+    const int inserted = run.ok() ? run.step() : SQLITE_ERROR;
+    if (inserted != SQLITE_ROW && inserted != SQLITE_DONE)
       return sqlite_error(db_, path_, "recording the run");
-    if (sqlite3_changes(db_) == 0) {
+    if (inserted == SQLITE_DONE) {
       // Recorded before (a retry or a re-import): the row there is the run.
       SqliteStatement existing(db_, "SELECT id FROM runs WHERE run_key = ?");
       existing.bind(1, r.run_key);
@@ -281,13 +239,11 @@ Result<std::int64_t> SqliteHistory::record(const StoredRun& r) {
       id = existing.int64(0);
       return Status::Ok();
     }
-    id = sqlite3_last_insert_rowid(db_);
+    id = run.int64(0);  // RETURNING id
+    if (run.step() != SQLITE_DONE) return sqlite_error(db_, path_, "recording the run");
 
-    SqliteStatement channel(
-        db_,
-        "INSERT INTO run_channels (run_id, channel_id, device, domain, parent_id, "
-        "provenance, energy_j, mean_power_w, process_energy_j) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const std::string insert_channel = insert_channel_sql(kSqliteDialect);
+    SqliteStatement channel(db_, insert_channel.c_str());
     for (const StoredChannel& c : r.channels) {
       channel.bind(1, id).bind(2, c.channel_id).bind(3, c.device).bind(4, c.domain);
       channel.bind(5, c.parent_id).bind(6, c.provenance).bind(7, c.energy_j);
@@ -296,10 +252,8 @@ Result<std::int64_t> SqliteHistory::record(const StoredRun& r) {
         return sqlite_error(db_, path_, "recording a channel");
       channel.reset();
     }
-    SqliteStatement node(
-        db_,
-        "INSERT INTO run_nodes (run_id, ord, path, energy_j, self_energy_j, time_ns, "
-        "calls, provenance) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    const std::string insert_node = insert_node_sql(kSqliteDialect);
+    SqliteStatement node(db_, insert_node.c_str());
     std::int64_t ord = 0;
     for (const NodeEnergy& n : r.nodes) {
       node.bind(1, id).bind(2, ord++).bind(3, n.path).bind(4, n.energy_j).bind(5, n.self_energy_j);
@@ -318,23 +272,15 @@ Result<std::int64_t> SqliteHistory::record(const StoredRun& r) {
 
 Result<std::vector<RunRecord>> SqliteHistory::list(std::size_t limit,
                                                    const HistoryFilter& filter) const {
-  // Host, command and tags are filtered by SQLite; the provenance, derived per row, here (so the
-  // limit counts matching runs).
-  const std::string sql = fmt::format(
-      "SELECT {} FROM runs WHERE (?1 = '' OR host = ?1) AND (?2 = '' OR instr(command, ?2) > 0) "
-      "AND (?3 = '' OR command = ?3) AND (?4 = '' OR branch = ?4) AND (?5 = '' OR label = ?5) "
-      "AND (?6 = '' OR commit_sha = ?6) AND (?7 = '' OR branch = ?7 OR label = ?7) "
-      "ORDER BY id DESC",
-      kSqliteRunColumns);
+  const std::string sql = list_runs_sql(kSqliteDialect);
   SqliteStatement s(db_, sql.c_str());
   if (!s.ok()) return sqlite_error(db_, path_, "listing runs");
-  s.bind(1, filter.host).bind(2, filter.command_contains).bind(3, filter.command);
-  s.bind(4, filter.branch).bind(5, filter.label).bind(6, filter.commit);
-  s.bind(7, filter.branch_or_label);
+  int i = 0;
+  for (const std::string& value : list_parameters(filter)) s.bind(++i, value);
   std::vector<RunRecord> runs;
   int rc = SQLITE_ROW;
   while ((limit == 0 || runs.size() < limit) && (rc = s.step()) == SQLITE_ROW) {
-    RunRecord r = run_from_sqlite_row(s);
+    RunRecord r = run_from_row(s);
     if (!filter.provenance || r.provenance == *filter.provenance) runs.push_back(std::move(r));
   }
   if (rc != SQLITE_DONE && rc != SQLITE_ROW) return sqlite_error(db_, path_, "listing runs");
@@ -342,12 +288,12 @@ Result<std::vector<RunRecord>> SqliteHistory::list(std::size_t limit,
 }
 
 Result<RunRecord> SqliteHistory::run(std::int64_t id) const {
-  const std::string sql = fmt::format("SELECT {} FROM runs WHERE id = ?", kSqliteRunColumns);
+  const std::string sql = run_by_id_sql(kSqliteDialect);
   SqliteStatement s(db_, sql.c_str());
   if (!s.ok()) return sqlite_error(db_, path_, "reading a run");
   s.bind(1, id);
   const int rc = s.step();
-  if (rc == SQLITE_ROW) return run_from_sqlite_row(s);
+  if (rc == SQLITE_ROW) return run_from_row(s);
   if (rc == SQLITE_DONE)
     return Error(ErrorCode::kNotFound, fmt::format("{}: no run with id {}", path_, id));
   return sqlite_error(db_, path_, "reading a run");
