@@ -26,6 +26,7 @@ jouleprof_require(simdjson libsimdjson-dev)
 jouleprof_require(Eigen3 libeigen3-dev NO_MODULE)
 
 jouleprof_optional(JOULEPROF_WITH_SQLITE SQLite3 libsqlite3-dev)
+jouleprof_optional(JOULEPROF_WITH_POSTGRESQL PostgreSQL libpq-dev)
 if(JOULEPROF_WITH_HTTP)
   find_path(HTTPLIB_INCLUDE_DIR httplib.h)
   if(NOT HTTPLIB_INCLUDE_DIR)

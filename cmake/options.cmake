@@ -3,6 +3,7 @@ option(JOULEPROF_WITH_TORCH "Build the libtorch adapter and model zoo (needs Tor
 option(JOULEPROF_WITH_ONNX "Import ONNX model graphs (needs libonnx)" ON)
 option(JOULEPROF_WITH_XGBOOST "Random-forest and boosting kernel predictors (needs XGBoost)" ON)
 option(JOULEPROF_WITH_SQLITE "Run history in SQLite" ON)
+option(JOULEPROF_WITH_POSTGRESQL "Run history on a PostgreSQL server (needs libpq)" ON)
 option(JOULEPROF_WITH_HTTP "Prometheus exporter (needs cpp-httplib)" ON)
 option(JOULEPROF_BUILD_TESTS "Build the unit and integration tests" ON)
 option(JOULEPROF_BUILD_BENCH "Build the benchmarks in bench/" ON)
@@ -13,7 +14,7 @@ option(JOULEPROF_FUZZ "Build the fuzz/ harnesses with libFuzzer (clang; scripts/
 set(JOULEPROF_SANITIZE "" CACHE STRING "Sanitizers: '', 'address,undefined' or 'thread'")
 
 set(_jouleprof_options JOULEPROF_WITH_TORCH JOULEPROF_WITH_ONNX JOULEPROF_WITH_XGBOOST
-    JOULEPROF_WITH_SQLITE JOULEPROF_WITH_HTTP JOULEPROF_BUILD_TESTS JOULEPROF_BUILD_BENCH
+    JOULEPROF_WITH_SQLITE JOULEPROF_WITH_POSTGRESQL JOULEPROF_WITH_HTTP JOULEPROF_BUILD_TESTS JOULEPROF_BUILD_BENCH
     JOULEPROF_BUILD_EVAL JOULEPROF_WERROR JOULEPROF_ODR_CHECK JOULEPROF_FUZZ JOULEPROF_SANITIZE)
 
 function(jouleprof_report_options)

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "jouleprof/command_measurement.hpp"
+#include "jouleprof/history.hpp"
 #include "jouleprof/live_epochs.hpp"
 #include "jouleprof/monitor.hpp"
 #include "jouleprof/result.hpp"
@@ -41,8 +42,11 @@ struct RunOptions {
   // (FILE.samples.csv, FILE.spans.json beside it); "": ./jouleprof-runs/<UTC time>.
   std::string output;
   // The run history to record the run in (default_history_path() for the user's); none: not
-  // recorded. A history that cannot be written is a warning in the profile.
+  // recorded. A history that cannot be written (a server down) is a warning in the profile,
+  // written to its file too, that says how to add the run later (`jouleprof history import`).
   std::optional<std::string> history_db;
+  // What the run is tagged with there (run_tags_from_environment for a CI job's branch and commit).
+  RunTags history_tags;
   // Called about every 250 ms while the command runs, and after each epoch end.
   std::function<void(const LiveStatus&)> on_status;
   std::function<void(const EpochUpdate&, const StepOptions&)> on_epoch;

@@ -312,9 +312,14 @@ Result<RunMeasurement> measure_run(const RunOptions& options) {
   JP_RETURN_IF_ERROR(write_run_files(profile, run.files));
   if (options.history_db) {
     const Result<std::int64_t> id =
-        record_run(*options.history_db, profile, run.files.profile.string());
+        record_run(*options.history_db, profile, run.files.profile.string(), options.history_tags);
     if (!id) {
-      profile.warnings.push_back("run not recorded in the history: " + id.error().message());
+      // Marked in the profile on disk too, so that whoever finds it knows to import it.
+      profile.warnings.push_back(fmt::format(
+          "run not recorded in the history: {}; its profile is written: add it "
+          "later with `jouleprof history import {}`",
+          id.error().message(), run.files.directory.empty() ? "." : run.files.directory.string()));
+      JP_RETURN_IF_ERROR(write_profile_json(profile, run.files.profile.string()));
     }
   }
   return run;

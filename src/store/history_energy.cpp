@@ -55,9 +55,9 @@ Result<std::string> history_path(const std::string& given) {
 }
 
 Result<std::int64_t> record_run(const std::string& db_path, const Profile& profile,
-                                const std::string& profile_path) {
+                                const std::string& profile_path, const RunTags& tags) {
   JP_TRY(HistoryDb db, HistoryDb::open(db_path));
-  return db.record(profile, profile_path);
+  return db.record(profile, profile_path, tags);
 }
 
 }  // namespace jouleprof

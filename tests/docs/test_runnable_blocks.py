@@ -2,8 +2,11 @@
 "```sh runnable") runs here, as the reader would paste it: in a fresh directory holding
 tests/docs/fixtures, with this build's jouleprof first on PATH, and — where the block needs
 hardware — the simulated source instead (JOULEPROF_SOURCE=simulated, JOULEPROF_SET=the settings
-written after "runnable", else simulate.watts=20). A block passes when bash -euo pipefail runs it
-to exit code 0."""
+written after "runnable", else simulate.watts=20). A block whose settings begin with the word
+`postgresql` records into the test suite's PostgreSQL server (the CTest fixture store.postgres_start,
+found through JOULEPROF_TEST_POSTGRES, which only a build with libpq sets; without it the block is
+skipped): JOULEPROF_DB is its URL. A block passes when
+bash -euo pipefail runs it to exit code 0."""
 
 import os
 import pathlib
@@ -46,12 +49,26 @@ def runnable_blocks():
 BLOCKS = runnable_blocks()
 
 
+def postgres_url():
+    server = os.environ.get("JOULEPROF_TEST_POSTGRES", "")
+    if not server:
+        pytest.skip("this build has no PostgreSQL history (JOULEPROF_WITH_POSTGRESQL=OFF)")
+    url_file = pathlib.Path(server) / "url"
+    assert url_file.exists(), (
+        "a postgresql block needs the test PostgreSQL server: run it through ctest (the fixture "
+        f"store.postgres_start); JOULEPROF_TEST_POSTGRES={server!r}")
+    return url_file.read_text(encoding="utf-8").strip()
+
+
 def environment(home, settings):
     cli = pathlib.Path(os.environ["JOULEPROF_CLI"])
     env = dict(os.environ)
     env["PATH"] = f"{cli.parent}{os.pathsep}{env.get('PATH', '')}"
     env["HOME"] = str(home)
     env["JOULEPROF_DB"] = str(home / "history.db")
+    if settings.split(" ", 1)[0] == "postgresql":
+        env["JOULEPROF_DB"] = postgres_url()
+        settings = settings[len("postgresql"):].strip()
     env["JOULEPROF_SOURCE"] = "simulated"
     env["JOULEPROF_SET"] = settings or DEFAULT_SETTINGS
     env["PYTHONPATH"] = str(ROOT / "python")

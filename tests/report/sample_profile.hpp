@@ -15,6 +15,8 @@ struct SampleProfileOptions {
   std::string host = "host-a";
   int rank = 0;
   std::string extra_op;  // when set, an extra operator node under "forward"
+  // Moves the run's realtime start: another run of the same host for the history (run_key_of).
+  TimeNs start_offset_ns = 0;
 };
 
 inline Profile sample_profile(const SampleProfileOptions& o = {}) {
@@ -25,7 +27,7 @@ inline Profile sample_profile(const SampleProfileOptions& o = {}) {
   p.meta.host = o.host;
   p.meta.rank = o.rank;
   p.meta.world_size = 2;
-  p.meta.anchor = ClockAnchor{1'000'000'000, 1'700'000'000'000'000'000};
+  p.meta.anchor = ClockAnchor{1'000'000'000, 1'700'000'000'000'000'000 + o.start_offset_ns};
   p.meta.begin_ns = 1'000'000'000;
   p.meta.end_ns = 3'000'000'000;
   p.meta.exit_code = 0;

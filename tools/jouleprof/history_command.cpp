@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "core/quantity_text.hpp"
 #include "jouleprof/history.hpp"
+#include "jouleprof/history_import.hpp"
 #include "output_format.hpp"
 #include "report/text_layout.hpp"
 #include "terminal.hpp"
@@ -42,7 +43,15 @@ nlohmann::json to_json(const RunRecord& r) {
           {"observed", r.observed},
           {"provenance", to_string(r.provenance)},
           {"profile_path", r.profile_path},
-          {"warnings", r.warnings}};
+          {"warnings", r.warnings},
+          {"run_key", r.run_key},
+          {"label", r.tags.label},
+          {"branch", r.tags.branch},
+          {"commit", r.tags.commit},
+          {"total_energy_low_j",
+           r.total_energy_low_j ? nlohmann::json(*r.total_energy_low_j) : nlohmann::json()},
+          {"total_energy_high_j",
+           r.total_energy_high_j ? nlohmann::json(*r.total_energy_high_j) : nlohmann::json()}};
 }
 
 std::string csv_quoted(const std::string& s) {
@@ -50,6 +59,24 @@ std::string csv_quoted(const std::string& s) {
   std::string out = "\"";
   for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
+}
+
+// `history import DIR`: the profiles under DIR into the history, each run once.
+int import_into_history(const std::string& db_flag, const std::string& dir) {
+  const Result<std::string> path = history_path(db_flag);
+  if (!path) return report_error(path.error());
+  const Result<HistoryImport> done = import_profiles(*path, dir);
+  if (!done) return report_error(done.error());
+  for (const HistoryImport::Recorded& r : done->recorded)
+    std::cout << fmt::format("run {}: {}\n", r.id, r.path);
+  for (const HistoryImport::Skipped& s : done->skipped)
+    std::cerr << fmt::format("jouleprof: skipped {}: {}\n", s.path, s.reason);
+  std::cout << fmt::format("{} profile(s) in {}; a run recorded before keeps its id\n",
+                           done->recorded.size(), redact_history_location(*path));
+  if (done->recorded.empty()) {
+    return report_error(Error(ErrorCode::kNotFound, dir + ": no profile to import under it"));
+  }
+  return kExitOk;
 }
 
 }  // namespace
@@ -64,14 +91,19 @@ CommandRunner add_history_command(CLI::App& parent) {
     std::string provenance;
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option(
-      "--db", o->db,
-      "History database (default: $JOULEPROF_DB, else $XDG_DATA_HOME/jouleprof/history.db, else "
-      "~/.local/share/jouleprof/history.db)");
+  constexpr const char* kDbHelp =
+      "History database: a SQLite file or a postgresql:// URL (default: $JOULEPROF_DB, else "
+      "$XDG_DATA_HOME/jouleprof/history.db, else ~/.local/share/jouleprof/history.db)";
+  cmd->add_option("--db", o->db, kDbHelp);
   cmd->add_option("--limit,-n", o->limit, "Runs to list; 0 = all")->capture_default_str();
   cmd->add_option("--host", o->filter.host, "Only runs on this host");
   cmd->add_option("--command", o->filter.command_contains, "Only runs whose command contains TEXT")
       ->type_name("TEXT");
+  cmd->add_option("--branch", o->filter.branch, "Only runs tagged with this branch")
+      ->type_name("NAME");
+  cmd->add_option("--label", o->filter.label, "Only runs tagged with this label (run --label)")
+      ->type_name("NAME");
+  cmd->add_option("--commit", o->filter.commit, "Only runs of this commit")->type_name("SHA");
   cmd->add_option("--provenance", o->provenance,
                   "Only runs whose total is measured, interpolated, imported, estimated, predicted "
                   "or simulated")
@@ -80,7 +112,20 @@ CommandRunner add_history_command(CLI::App& parent) {
   add_format_option(*cmd, o->format,
                     {OutputFormat::kTable, OutputFormat::kJson, OutputFormat::kCsv},
                     "table, json or csv", /*short_flag=*/true);
-  return [o] {
+  auto* import = cmd->add_subcommand(
+      "import",
+      "Record the profiles under DIR (every *.json that is a profile, recursively): runs that "
+      "could not be recorded when they ran, or runs from elsewhere. A run already in the history "
+      "is not added twice");
+  auto import_dir = std::make_shared<std::string>();
+  auto import_db = std::make_shared<std::string>();
+  import->add_option("dir", *import_dir, "Directory of profiles (a run's --output directory)")
+      ->required()
+      ->type_name("DIR");
+  import->add_option("--db", *import_db, kDbHelp);
+  return [o, import, import_dir, import_db] {
+    if (import->parsed())
+      return import_into_history(import_db->empty() ? o->db : *import_db, *import_dir);
     const Result<std::string> path = history_path(o->db);
     if (!path) return report_error(path.error());
     auto db = HistoryDb::open_existing(*path);
@@ -95,21 +140,22 @@ CommandRunner add_history_command(CLI::App& parent) {
     } else if (o->format == OutputFormat::kCsv) {
       std::cout << "id,recorded_at,kind,host,rank,world_size,duration_ns,total_energy_j,"
                    "process_energy_j,provenance,exit_code,partial,warnings,command,observed,"
-                   "profile_path\n";
+                   "profile_path,run_key,label,branch,commit\n";
       for (const RunRecord& r : *runs) {
         std::cout << fmt::format(
-            "{},{},{},{},{},{},{},{:.9g},{},{},{},{},{},{},{},{}\n", r.id,
+            "{},{},{},{},{},{},{},{:.9g},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.id,
             utc_time(r.recorded_at_realtime_ns), csv_quoted(r.kind), csv_quoted(r.host),
             r.rank ? std::to_string(*r.rank) : "",
             r.world_size ? std::to_string(*r.world_size) : "", r.duration_ns, r.total_energy_j,
             r.process_energy_j ? fmt::format("{:.9g}", *r.process_energy_j) : "",
             to_string(r.provenance), r.exit_code ? std::to_string(*r.exit_code) : "",
             r.partial ? 1 : 0, r.warnings, csv_quoted(r.command), csv_quoted(r.observed),
-            csv_quoted(r.profile_path));
+            csv_quoted(r.profile_path), csv_quoted(r.run_key), csv_quoted(r.tags.label),
+            csv_quoted(r.tags.branch), csv_quoted(r.tags.commit));
       }
     } else {
       if (runs->empty()) {
-        std::cout << "no runs recorded in " << *path << '\n';
+        std::cout << "no runs recorded in " << redact_history_location(*path) << '\n';
         return kExitOk;
       }
       // Two figures: the machine's (every process on the counters) and the observed

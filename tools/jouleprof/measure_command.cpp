@@ -333,8 +333,8 @@ CommandRunner add_measure_command(CLI::App& parent) {
                   "With a command: directory for profile.json and measure.json (the run is then "
                   "also recorded in the history). With --op: the CSV file of results");
   cmd->add_option("--db", args->db,
-                  "Run history database (default: $JOULEPROF_DB, else the user's "
-                  "data directory)");
+                  "Run history: a SQLite file or a postgresql:// URL (default: $JOULEPROF_DB, "
+                  "else the user's data directory)");
   cmd->add_flag("--no-history", args->no_history, "Do not record the measurement in the history");
   args->gated = std::make_unique<GatedFlags>(*cmd, gated_preset(GatedPreset::kStandard));
   args->progress.add_to(*cmd);

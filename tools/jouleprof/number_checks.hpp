@@ -17,6 +17,8 @@ inline constexpr std::int64_t kMaxTrees = 100'000;
 inline constexpr std::int64_t kMaxEpochs = 1'000'000;
 // Steps, repetitions, draws and samples are each at least one measured call or fit.
 inline constexpr std::int64_t kMaxRepetitions = 10'000'000;
+// compare --last: a baseline is the recent past of a branch, every run of it read from the history.
+inline constexpr std::int64_t kMaxBaselineRuns = 10'000;
 // More threads than any machine's cores only adds contention.
 inline constexpr std::int64_t kMaxThreads = 1024;
 // 100 years: s_to_ns of anything up to it fits 64-bit nanoseconds (which end after 292 years).

@@ -37,6 +37,9 @@ struct RunFlags {
   std::optional<int> epochs;
   std::string db;
   bool no_history = false;
+  std::string label;  // history tags; branch and commit default to the CI environment's
+  std::string branch;
+  std::string commit;
   bool spans = false;      // collect the command's spans (JOULEPROF_SPANS_FILE)
   bool nvtx = false;       // … and its NVTX ranges (NVTX_INJECTION64_PATH)
   std::optional<int> pid;  // observe a running process (and its descendants) instead
@@ -177,6 +180,9 @@ Result<RunOptions> options_from_flags(const RunFlags& flags) {
   options.output = flags.output;
   if (!flags.no_history) {
     const Result<std::string> db = history_path(flags.db);
+    options.history_tags = run_tags_from_environment(flags.label);
+    if (!flags.branch.empty()) options.history_tags.branch = flags.branch;
+    if (!flags.commit.empty()) options.history_tags.commit = flags.commit;
     if (db) {
       options.history_db = *db;
     } else {
@@ -260,9 +266,22 @@ CommandRunner add_run_command(CLI::App& parent) {
       ->type_name("N")
       ->check(count_up_to(kMaxEpochs));
   app->add_option("--db", flags->db,
-                  "Run history database (default: $JOULEPROF_DB, else the user's data directory)")
-      ->type_name("PATH");
+                  "Run history: a SQLite file or a postgresql:// URL (default: $JOULEPROF_DB, else "
+                  "the user's data directory)")
+      ->type_name("PATH|URL");
   app->add_flag("--no-history", flags->no_history, "Do not record this run in the history");
+  app->add_option("--label", flags->label,
+                  "Tag the run in the history with NAME, a baseline for `compare --baseline NAME`")
+      ->type_name("NAME");
+  app->add_option("--branch", flags->branch,
+                  "The branch the run is tagged with (default: the CI job's, from GITHUB_HEAD_REF, "
+                  "GITHUB_REF_NAME, CI_COMMIT_BRANCH, CI_COMMIT_REF_NAME, BRANCH_NAME or "
+                  "GIT_BRANCH)")
+      ->type_name("NAME");
+  app->add_option("--commit", flags->commit,
+                  "The commit the run is tagged with (default: GITHUB_SHA, CI_COMMIT_SHA or "
+                  "GIT_COMMIT)")
+      ->type_name("SHA");
   app->add_option("--grid-intensity", flags->grid_g_per_kwh,
                   "Grid carbon intensity in g CO2e per kWh (default: $JOULEPROF_GRID_INTENSITY)")
       ->type_name("G_PER_KWH")
