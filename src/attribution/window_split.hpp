@@ -4,15 +4,12 @@
 // time × weight. A piece whose share of the window is s is off when its weight is: with relative
 // errors ε_i of its weight and ε_k of the others', its energy e = s·E_j is off by
 // e·(1 − s)·ε_i − s·Σ_k e_k·ε_k (to first order). At 95 %, with ρ the weights' 95 % relative
-// errors and the weights erring independently, the piece's half-width is the length of the
-// vector of its terms: √(((1 − s)·e·ρ_i)² + s²·Σ_k (e_k·ρ_k)²). A weight nobody measured (plain
-// interpolation's mean power, an unidentified class) may be anywhere in the channel's power
-// range: its e·ρ is then the piece's time times the farther end of the range from the power the
-// split gave it. A weight's error has one sign in every window (it is the same weight), so a
-// segment's half-widths over its windows add: the length of a sum of vectors is at most the sum
-// of their lengths (the triangle inequality), so the sum holds the exact first-order figure, the
-// root sum of squares of each weight's summed terms, without a vector over the weights per
-// segment.
+// errors: the own part (1 − s)·e·ρ_i, and the others' part s·√(Σ_k (e_k·ρ_k)²), as the others'
+// weights err independently. A weight nobody measured (plain interpolation's mean power, an
+// unidentified class) may be anywhere in the channel's power range: its e·ρ is then the piece's
+// time times the farther end of the range from the power the split gave it. A weight's error has
+// one sign in every window (it is the same weight), so a segment's half-widths over its windows
+// add.
 #pragma once
 
 #include <algorithm>
@@ -110,9 +107,8 @@ WindowSplit split_windows(const WindowSplitInputs& in, const WeightOf& weight_of
   const auto split_of = [&](std::size_t j, double energy_j, double own_error_j) {
     if (in.window_energy_j[j] == 0.0) return 0.0;
     const double s = std::abs(energy_j / in.window_energy_j[j]);
-    const double own = (1.0 - s) * own_error_j;
-    const double others_squared = std::max(0.0, own_squared[j] - own_error_j * own_error_j);
-    return std::sqrt(own * own + s * s * others_squared);
+    const double others = std::sqrt(std::max(0.0, own_squared[j] - own_error_j * own_error_j));
+    return (1.0 - s) * own_error_j + s * others;
   };
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const PieceWeight pw = weight_of(segments[i]);
@@ -188,9 +184,7 @@ inline WindowSplit split_at_window_mean_power(const WindowSplitInputs& in) {
     if (given_w[j] == 0.0 || in.window_energy_j[j] == 0.0) return 0.0;
     const double own = farther_w[j] * piece_s;
     const double s = std::abs(given_w[j] * piece_s / in.window_energy_j[j]);
-    const double own_part = (1.0 - s) * own;
-    const double others_squared = std::max(0.0, own_squared[j] - own * own);
-    return std::sqrt(own_part * own_part + s * s * others_squared);
+    return (1.0 - s) * own + s * std::sqrt(std::max(0.0, own_squared[j] - own * own));
   };
   for (std::size_t i = 0; i < segments.size(); ++i) {
     double split = 0.0;

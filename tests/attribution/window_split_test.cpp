@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <random>
 
 namespace jouleprof::attribution {
@@ -70,29 +69,6 @@ TEST(WindowSplit, TheMeanPowerFormGivesTheGeneralFormsFigures) {
     EXPECT_NEAR(fast.idle_split_j, general.idle_split_j,
                 1e-7 * std::max(1e-3, general.idle_split_j));
   }
-}
-
-// Two pieces share a 1 s window of 2 J half and half, their weights each known to ±10 %: each
-// piece's energy moves by 0.5·(ε_own − ε_other) J, whose 95 % half-width, with independent
-// errors, is √(0.05² + 0.05²) J: the length of the vector of the terms, not their sum (0.1 J).
-TEST(WindowSplit, APiecesOwnAndItsNeighboursTermsAddInSquares) {
-  const std::vector<Segment> segments{Segment{0, kNsPerS / 2, 0, 0, 1.0},
-                                      Segment{kNsPerS / 2, kNsPerS, 1, 1, 1.0}};
-  const std::vector<TimeNs> edges{0, kNsPerS};
-  const SweepResult sweep = sweep_segments(segments, nullptr, edges);
-  WindowSplitInputs in;
-  in.segments = &segments;
-  in.sweep = &sweep;
-  in.window_s = {1.0};
-  in.window_energy_j = {2.0};
-  in.power_range = PowerRange{1.0, 3.0};
-  const WindowSplit split = split_windows(in, [](const Segment&) {
-    return PieceWeight{2.0, 0.10};
-  });
-  ASSERT_EQ(split.segment_split_j.size(), 2u);
-  for (const double half_width : split.segment_split_j)
-    EXPECT_NEAR(half_width, std::sqrt(2.0) * 0.05, 1e-12);
-  EXPECT_DOUBLE_EQ(split.segment_energy_j[0], 1.0);
 }
 
 }  // namespace
