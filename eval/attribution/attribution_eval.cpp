@@ -1,6 +1,7 @@
 // Known-answer evaluation of the attribution methods: prints, per workload × counter × method,
 // the per-class relative error against the simulator's truth, and how often the 95 % intervals
-// hold it over COVERAGE_SEEDS seeds (default 20). Usage: eval_attribution [SEED [COVERAGE_SEEDS]]
+// hold it over COVERAGE_SEEDS seeds (default 20) of RUN_S-second runs (default 40; shorter runs
+// weigh the window's ends more). Usage: eval_attribution [SEED [COVERAGE_SEEDS [RUN_S]]]
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
@@ -11,15 +12,21 @@
 int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   std::uint64_t coverage_seeds = 20;
-  for (int i = 1; i < argc && i <= 2; ++i) {
+  std::uint64_t run_s = 40;
+  constexpr const char* kArgumentNames[] = {"SEED", "COVERAGE_SEEDS", "RUN_S"};
+  std::uint64_t* const arguments[] = {&seed, &coverage_seeds, &run_s};
+  for (int i = 1; i < argc && i <= 3; ++i) {
     char* end = nullptr;
     const std::uint64_t value = std::strtoull(argv[i], &end, 10);
-    if (end == argv[i] || *end != '\0') {
-      std::cerr << "eval_attribution: " << (i == 1 ? "SEED" : "COVERAGE_SEEDS")
-                << " must be a non-negative integer, got '" << argv[i] << "'\n";
+    // A run of over a day is not what anyone meant, and its nanoseconds would near int64's end.
+    if (end == argv[i] || *end != '\0' || (i == 3 && (value == 0 || value > 86'400))) {
+      std::cerr << "eval_attribution: " << kArgumentNames[i - 1]
+                << (i == 3 ? " must be a whole number of seconds from 1 to 86400"
+                           : " must be a non-negative integer")
+                << ", got '" << argv[i] << "'\n";
       return 2;
     }
-    (i == 1 ? seed : coverage_seeds) = value;
+    *arguments[i - 1] = value;
   }
   using namespace jouleprof::attribution;
   std::cout << "Attribution known-answer evaluation (seed " << seed
@@ -31,11 +38,13 @@ int main(int argc, char** argv) {
                "durations scaled\n"
                "(per-class error vs op length / update period; 20 s runs):\n\n"
             << format_duration_sweep(run_duration_sweep(seed));
-  std::cout << "\n95 % intervals over " << coverage_seeds << " seeds from " << seed
-            << " (40 s runs): coverage = share of (class, seed) pairs whose interval holds the\n"
+  std::cout << "\n95 % intervals over " << coverage_seeds << " seeds from " << seed << " (" << run_s
+            << " s runs): coverage = share of (class, seed) pairs whose interval holds the\n"
                "true energy; median ± = median relative half-width; ± / err = its ratio to the "
-               "median relative error\n\n"
+               "median relative error;\np90/med = the errors' 90th percentile over their median, "
+               "the least ± / err that bands of one\nrelative width can have at 90 % coverage\n\n"
             << format_coverage_table(
-                   run_coverage_grid(seed, coverage_seeds, 40 * jouleprof::kNsPerS));
+                   run_coverage_grid(seed, coverage_seeds,
+                                     static_cast<jouleprof::TimeNs>(run_s) * jouleprof::kNsPerS));
   return 0;
 }

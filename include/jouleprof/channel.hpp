@@ -61,6 +61,11 @@ struct Channel {
   // P_idle); measured channels leave it unset and need a measured idle baseline instead.
   std::optional<double> static_power_w = std::nullopt;
   std::string label = {};  // what the device is, for people: "NVIDIA H200"; empty when unknown
+  // A power channel whose readings are each the mean power over this long before them, not an
+  // instant's (NVML's board power on Ampere and newer except GA100: 1 s). The energy read in a
+  // window is then the true energy of a window up to this much earlier, smeared (the
+  // `averaging` uncertainty term). 0: an instant's power, an energy counter, or not known.
+  TimeNs averaging_ns = 0;
 
   bool is_top_level() const { return parent_id.empty(); }
   // "gpu0 (NVIDIA H200)", or the device alone when it has no label.

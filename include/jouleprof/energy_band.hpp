@@ -23,8 +23,9 @@ enum class UncertaintyTerm : std::uint8_t {
   kEstimateModel,  // an estimate source's own model error (CPU utilisation × TDP)
   kSplit,          // attribution: the split of a counter window between the work inside it
   kRepetition,     // the Student-t interval over repeated steps or runs
+  kAveraging,      // a power reading averaged over a window (Channel::averaging_ns) lags the truth
 };
-inline constexpr std::size_t kUncertaintyTermCount = 8;
+inline constexpr std::size_t kUncertaintyTermCount = 9;
 
 std::string_view to_string(UncertaintyTerm term);
 std::optional<UncertaintyTerm> uncertainty_term_from_string(std::string_view name);
@@ -65,8 +66,9 @@ EnergyBand add_correlated_bands(const EnergyBand& a, const EnergyBand& b);
 EnergyBand add_independent_bands(double a_j, const EnergyBand& a, double b_j, const EnergyBand& b);
 
 // Whether a term is alike in every repetition of a measurement, so that repeating does not shrink
-// it: a source's gain, an estimate's model error, and the read delay (each window's ends lag the
-// same way behind the counter: a bias, not a spread). The others vary from window to window.
+// it: a source's gain, an estimate's model error, the read delay and the averaging (each window's
+// ends lag the same way behind the truth: a bias, not a spread). The others vary from window to
+// window.
 bool repeats_alike(UncertaintyTerm term);
 
 // The interval of a mean over repeated measurements of one figure (docs/uncertainty.md,

@@ -11,8 +11,8 @@ namespace jouleprof {
 namespace {
 
 constexpr std::array<std::string_view, kUncertaintyTermCount> kTermNames{
-    "gain", "quantisation",   "window-edges", "read-delay",
-    "gaps", "estimate-model", "split",        "repetition"};
+    "gain",           "quantisation", "window-edges", "read-delay", "gaps",
+    "estimate-model", "split",        "repetition",   "averaging"};
 
 }  // namespace
 
@@ -78,7 +78,7 @@ EnergyBand add_independent_bands(double a_j, const EnergyBand& a, double b_j, co
 
 bool repeats_alike(UncertaintyTerm term) {
   return term == UncertaintyTerm::kGain || term == UncertaintyTerm::kEstimateModel ||
-         term == UncertaintyTerm::kReadDelay;
+         term == UncertaintyTerm::kReadDelay || term == UncertaintyTerm::kAveraging;
 }
 
 EnergyBand repeated_band(std::span<const double> per_repetition_j,

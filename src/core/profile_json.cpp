@@ -61,6 +61,7 @@ json channel_to_json(const Channel& c) {
          {"nominal_period_ns", c.nominal_period_ns},
          {"measured_period_ns", c.measured_period_ns}};
   if (c.static_power_w) j["static_power_w"] = *c.static_power_w;
+  if (c.averaging_ns > 0) j["averaging_ns"] = c.averaging_ns;
   return j;
 }
 
@@ -481,6 +482,9 @@ Result<Channel> channel_from_json(const JsonFields& f, const json& j, const std:
   JP_TRY(c.nominal_period_ns, f.get<TimeNs>(j, "nominal_period_ns", where));
   JP_TRY(c.measured_period_ns, f.get<TimeNs>(j, "measured_period_ns", where));
   JP_TRY(c.static_power_w, f.optional<double>(j, "static_power_w", where));
+  JP_TRY(const std::optional<TimeNs> averaging_ns,
+         f.optional<TimeNs>(j, "averaging_ns", where));  // absent: not averaged, or not known
+  c.averaging_ns = averaging_ns.value_or(0);
   if (schema_version == 1) upgrade_version_1(c);
   return c;
 }

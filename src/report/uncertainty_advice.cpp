@@ -23,6 +23,9 @@ std::string_view shrink_advice(UncertaintyTerm term) {
       return "readings were missing (see the warnings): a steadier reader, or a shorter interval";
     case UncertaintyTerm::kEstimateModel:
       return "an estimate: a measured source replaces it (jouleprof sensors lists them)";
+    case UncertaintyTerm::kAveraging:
+      return "the power reading is a moving average: read the energy counter instead, or measure "
+             "for many times its averaging window";
     case UncertaintyTerm::kRepetition:
       return "more repetitions: 4 trials with randomised start delays (measure --repeat)";
   }

@@ -38,6 +38,37 @@ double edge_half_width_j(double interval_j, TimeNs k0, TimeNs t, TimeNs k1, Powe
   return std::max(0.0, 0.5 * (highest - lowest));
 }
 
+// The energy a power reading averaged over the A before it leaves out of [a, b] (docs/
+// uncertainty.md, `averaging`). Such readings weigh the true power p at u by
+// w(u) = |[a, b] ∩ [u, u + A]| / A: the window's own weight, b − a, but m of it taken from before
+// each end and m left out after. For b − a ≥ A, m = A/2 and w rises linearly over [a − A, a] and
+// falls over [b − A, b], so the readings leave out m × (P̃_b − P̃_a), P̃ the power weighted by
+// those ramps. The readings at a and b are the same stretches' flat means, and a ramp's weights
+// differ from flat ones by 1/4 in total variation, so each P̃ lies within a quarter of the range
+// of its reading: what is missing lies in m × (P(b) − P(a)) ± m × (high − low) / 2, and in
+// ± m × (high − low) (both P̃ within the range) too. A shorter window (m = (b − a)(1 −
+// (b − a) / 2A)) has only that bound. The range of the readings stands in for the power's: an
+// average shows no more. A bias, not a spread: it moves the interval's ends, as a gap does.
+UncertaintyPart averaging_part(const Series& s, TimeNs a, TimeNs b, PowerRange range) {
+  const double averaging_s = ns_to_s(s.channel().averaging_ns);
+  const double window_s = ns_to_s(b - a);
+  const double spread_w = std::max(0.0, range.high_w - range.low_w);
+  double low_j = 0.0;
+  double high_j = 0.0;
+  if (window_s >= averaging_s) {
+    const double m = 0.5 * averaging_s;
+    const double estimate_j = m * (s.value_at(b) - s.value_at(a));
+    low_j = std::max(-m * spread_w, estimate_j - 0.5 * m * spread_w);
+    high_j = std::min(m * spread_w, estimate_j + 0.5 * m * spread_w);
+  } else {
+    const double m = window_s * (1.0 - window_s / (2.0 * averaging_s));
+    low_j = -m * spread_w;
+    high_j = m * spread_w;
+  }
+  // The interval holds its figure whatever the estimate says.
+  return {UncertaintyTerm::kAveraging, 0.0, std::min(0.0, low_j), std::max(0.0, high_j)};
+}
+
 // Half-width at 95 % of the difference of two readings each read up to a counter unit `unit`
 // apart from the truth (rounding down to the unit): the sum of two uniform errors, ±unit.
 double quantisation_half_width_j(double unit_j) { return unit_j; }
@@ -167,6 +198,10 @@ std::vector<UncertaintyPart> window_uncertainty(const Series& s, TimeNs begin_ns
   const double mean_power_w = magnitude / ns_to_s(b - a);
   add(UncertaintyTerm::kReadDelay,
       mean_power_w * (1.0 - std::sqrt(0.05)) * ns_to_s(reading_staleness_ns(s)));
+  if (s.channel().kind == ChannelKind::kPower && s.channel().averaging_ns > 0) {
+    const UncertaintyPart averaging = averaging_part(s, a, b, range);
+    if (averaging.missing_high_j > averaging.missing_low_j) parts.push_back(averaging);
+  }
 
   TimeNs gap_ns = 0;
   for (const Gap& g : s.gaps()) {

@@ -133,6 +133,8 @@ Status parse_channel_line(const LineReader& at, std::string_view rest, Table& ta
       JP_TRY(c.measured_period_ns, at.integer(key, value));
     } else if (key == "static_power_w") {
       JP_TRY(c.static_power_w, at.number(key, value));
+    } else if (key == "averaging_ns") {
+      JP_TRY(c.averaging_ns, at.integer(key, value));
     }  // unknown keys are kept for newer writers: ignored
   }
   table.index.emplace(c.id, table.series.size());
@@ -177,10 +179,11 @@ Status write_samples_csv(const std::vector<Series>& series, const std::string& p
     const Channel& c = s.channel();
     out << fmt::format(
         "# channel {} source={} device={} domain={} kind={} provenance={} parent={} "
-        "nominal_period_ns={} measured_period_ns={}{} detail={}\n",
+        "nominal_period_ns={} measured_period_ns={}{}{} detail={}\n",
         encode(c.id), encode(c.source), encode(c.device), encode(c.domain), to_string(c.kind),
         to_string(c.provenance), encode(c.parent_id), c.nominal_period_ns, c.measured_period_ns,
         c.static_power_w ? fmt::format(" static_power_w={}", *c.static_power_w) : std::string(),
+        c.averaging_ns > 0 ? fmt::format(" averaging_ns={}", c.averaging_ns) : std::string(),
         encode(c.provenance_detail));
   }
   for (const Series& s : series) {

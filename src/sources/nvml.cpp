@@ -11,10 +11,12 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sources/backends.hpp"
@@ -80,6 +82,7 @@ struct NvmlSymbols {
   nvml::DeviceGetProcessUtilizationFn get_process_utilization = nullptr;
   nvml::DeviceGetComputeRunningProcessesFn get_compute_processes = nullptr;
   nvml::DeviceGetMigModeFn get_mig_mode = nullptr;
+  nvml::DeviceGetArchitectureFn get_architecture = nullptr;
 };
 
 struct Gpu {
@@ -114,6 +117,24 @@ struct NvmlSlot {
   unsigned long long baseline_mj = 0;
   std::string read_error;
 };
+
+// Whether a board name is one of the GA100's (A100, A800, A30), whose power reading is an
+// instant's although it is an Ampere. "A30" must not be the start of "A3000" (a GA104).
+bool names_ga100(std::string_view name) {
+  for (const std::string_view board : {"A100", "A800", "A30"}) {
+    for (std::size_t at = name.find(board); at != std::string_view::npos;
+         at = name.find(board, at + 1)) {
+      const std::size_t after = at + board.size();
+      if (after == name.size() || !std::isdigit(static_cast<unsigned char>(name[after])))
+        return true;
+    }
+  }
+  return false;
+}
+
+// nvmlDeviceGetPowerUsage "on Ampere (except GA100) or newer GPUs ... returns power averaged over
+// 1 sec interval"; on GA100 and older it is an instant's (NVIDIA's NVML API reference).
+constexpr TimeNs kNvmlPowerAveragingNs = kNsPerS;
 
 std::string field_name(unsigned field_id) {
   return field_id == nvml::kFieldPowerInstant ? "NVML_FI_DEV_POWER_INSTANT (186)"
@@ -442,6 +463,7 @@ class NvmlSource final : public VendorGpuSource {
       bind.optional(symbols_.get_process_utilization, "nvmlDeviceGetProcessUtilization");
       bind.optional(symbols_.get_compute_processes, "nvmlDeviceGetComputeRunningProcesses_v2");
       bind.optional(symbols_.get_mig_mode, "nvmlDeviceGetMigMode");
+      bind.optional(symbols_.get_architecture, "nvmlDeviceGetArchitecture");
     });
   }
 
@@ -452,6 +474,17 @@ class NvmlSource final : public VendorGpuSource {
     slot.quantity = quantity;
     slot.field_id = field_id;
     slots_.push_back(std::move(slot));
+  }
+
+  // How long the board power reading averages over; 0 where it is an instant's or the
+  // architecture is not known (a driver without nvmlDeviceGetArchitecture).
+  TimeNs power_usage_averaging_ns(nvml::Device handle, std::string_view name) const {
+    if (symbols_.get_architecture == nullptr) return 0;
+    unsigned architecture = nvml::kDeviceArchUnknown;
+    if (symbols_.get_architecture(handle, &architecture) != nvml::kSuccess) return 0;
+    const bool ampere_or_newer =
+        architecture >= nvml::kDeviceArchAmpere && architecture != nvml::kDeviceArchUnknown;
+    return ampere_or_newer && !names_ga100(name) ? kNvmlPowerAveragingNs : 0;
   }
 
   // Channels of one GPU: the energy counter, or the board power where there is no counter (the
@@ -498,6 +531,7 @@ class NvmlSource final : public VendorGpuSource {
                                             : ""),
                        top_id, kNvmlUpdatePeriodNs),
           gpu_slot, NvmlQuantity::kPower);
+      channels_.back().averaging_ns = power_usage_averaging_ns(handle, name);
       if (fallback) top_id = fmt::format("nvml:{}:power", index);
     } else if (code != nvml::kErrorNotSupported) {
       note_failure("nvmlDeviceGetPowerUsage", index, code);

@@ -47,6 +47,10 @@ inline constexpr Return kErrorGpuNotFound = 28;
 inline constexpr Return kErrorInvalidState = 29;
 inline constexpr Return kErrorUnknown = 999;
 
+// nvmlDeviceArchitecture_t: Ampere; later architectures have larger numbers (Ada 8, Hopper 9,
+// Blackwell 10), and 0xffffffff is unknown.
+inline constexpr unsigned kDeviceArchAmpere = 7;
+inline constexpr unsigned kDeviceArchUnknown = 0xffffffff;
 // nvmlTemperatureSensors_t: the GPU die.
 inline constexpr int kTemperatureGpu = 0;
 // Field ids for nvmlDeviceGetFieldValues (mW).
@@ -129,6 +133,7 @@ using DeviceGetComputeRunningProcessesFn = Return (*)(Device device, unsigned in
                                                       ProcessInfoV2* infos);
 using DeviceGetMigModeFn = Return (*)(Device device, unsigned int* current_mode,
                                       unsigned int* pending_mode);
+using DeviceGetArchitectureFn = Return (*)(Device device, unsigned int* architecture);
 }
 
 // What an NVML return code means and, where there is one, what the user can do about it.

@@ -97,6 +97,10 @@ class SimulatedSource final : public Source {
       c.kind = ChannelKind::kPower;
       c.provenance_detail = fmt::format("{}, power averaged over max(window {} ms, one update)",
                                         detail, ns_to_s(settings_.average_window_ns) * 1e3);
+      // A window longer than one update is a moving average of the kind NVML's is (its lag is
+      // the `averaging` term); over one update the reading is that interval's mean power.
+      if (settings_.average_window_ns > settings_.update_period_ns)
+        c.averaging_ns = settings_.average_window_ns;
       // The same package as the counter: nested so that totals count it once.
       if (energy) c.parent_id = "simulated:package";
       channels_.push_back(c);

@@ -93,6 +93,11 @@ struct CoverageRow {
   double coverage = 0.0;
   double median_half_width = 0.0;
   double median_error = 0.0;
+  // The 90th percentile of the relative errors: a band of one relative width for every class
+  // covers 90 % of the pairs only if it is this wide, so p90_error / median_error is the least
+  // ratio of width to error such a band can have (a narrower ratio needs a band that knows
+  // which classes are off).
+  double p90_error = 0.0;
 };
 std::vector<CoverageRow> run_coverage_grid(std::uint64_t first_seed, std::size_t seeds,
                                            TimeNs run_ns);

@@ -297,6 +297,7 @@ Series simulate_averaged_power(const SimulatedWorkload& w, TimeNs period_ns, Tim
              "",
              period_ns,
              0};
+  ch.averaging_ns = average_ns;
   Series s(std::move(ch));
   for (TimeNs t = w.begin_ns; t <= w.end_ns; t += period_ns) {
     const TimeNs from = std::max(w.begin_ns, t - average_ns);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 namespace jouleprof::attribution {
 namespace {
 
@@ -163,19 +165,41 @@ namespace {
 
 // docs/uncertainty.md: the 95 % intervals hold the true class energy for at least 90 % of the
 // (class, seed) pairs, for every workload, counter and method, over 20 seeds of 40 s runs: the
-// table eval_attribution prints. (On 10 s runs the 1 s-averaged power covers only ~75 % with
-// calibrated weights: docs/uncertainty.md says why.)
+// table eval_attribution prints (printed here too). Where the weights were measured and the
+// counter is slower than the spans (calibrated, and auto, which picks it there), the median
+// half-width is at most 3× the median error, as issue 28 asks.
 TEST(KnownAnswer, IntervalsHoldTheTruthForNineTenthsOfTheClassesOverTwentySeeds) {
   const std::vector<CoverageRow> rows = run_coverage_grid(1, 20, 40 * kNsPerS);
+  std::cout << format_coverage_table(rows);
   ASSERT_EQ(rows.size(), 2u * 3u * 7u);
   for (const CoverageRow& r : rows) {
     const std::string method = r.plain ? "plain interp" : std::string(to_string(r.method));
+    const std::string row =
+        std::string(to_string(r.shape)) + ", " + std::string(to_string(r.counter)) + ", " + method;
     EXPECT_GE(r.pairs, 20u * 40u);
+    EXPECT_GE(r.coverage, 0.90) << row << ": " << r.pairs << " pairs";
+    const bool measured_weights =
+        r.method == AttributionMethod::kCalibrated || r.method == AttributionMethod::kAuto;
+    if (r.method == AttributionMethod::kCalibrated && r.counter == SimulatedCounter::kRapl1ms) {
+      EXPECT_LE(r.median_half_width, 0.10) << row;  // measured weights say more
+    }
+    if (measured_weights && r.counter != SimulatedCounter::kRapl1ms) {
+      EXPECT_LE(r.median_half_width, 3.0 * r.median_error) << row;
+    }
+  }
+}
+
+// On 10 s runs a reading averaged over 1 s lags the truth by a larger share of the run: without
+// the averaging term calibrated weights on the averaged power covered 73–74 % of the classes
+// (docs/uncertainty.md); with it every row holds at least 90 % on short runs too.
+TEST(KnownAnswer, IntervalsHoldOnTenSecondRunsToo) {
+  const std::vector<CoverageRow> rows = run_coverage_grid(1, 20, 10 * kNsPerS);
+  std::cout << format_coverage_table(rows);
+  ASSERT_EQ(rows.size(), 2u * 3u * 7u);
+  for (const CoverageRow& r : rows) {
+    const std::string method = r.plain ? "plain interp" : std::string(to_string(r.method));
     EXPECT_GE(r.coverage, 0.90) << to_string(r.shape) << ", " << to_string(r.counter) << ", "
                                 << method << ": " << r.pairs << " pairs";
-    if (r.method == AttributionMethod::kCalibrated && r.counter == SimulatedCounter::kRapl1ms) {
-      EXPECT_LE(r.median_half_width, 0.10) << to_string(r.shape);  // measured weights say more
-    }
   }
 }
 

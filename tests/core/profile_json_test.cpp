@@ -102,6 +102,25 @@ TEST(ProfileJson, RoundTripIsIdentical) {
   EXPECT_EQ(back->epochs[0].duration_ns(), 110);
 }
 
+// A power channel's averaging window survives a round trip; a channel written without one (every
+// channel before it existed) reads as an instant's.
+TEST(ProfileJson, AnAveragingWindowRoundTripsAndItsAbsenceIsNone) {
+  Profile p = sample_profile();
+  Channel c = p.series[0].channel();
+  c.id = "nvml:0:power";
+  c.kind = ChannelKind::kPower;
+  c.averaging_ns = kNsPerS;
+  p.series.emplace_back(c);
+  const std::string text = profile_to_json_string(p);
+  const Result<Profile> back = profile_from_json_string(text, "memory");
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_EQ(back->series.back().channel().averaging_ns, kNsPerS);
+  EXPECT_EQ(back->series.front().channel().averaging_ns, 0);
+  EXPECT_EQ(profile_to_json_string(*back), text);
+  const nlohmann::json j = nlohmann::json::parse(text);
+  EXPECT_FALSE(j["series"][0]["channel"].contains("averaging_ns"));  // written only where set
+}
+
 TEST(ProfileJson, AProfileWithoutEpochsStillReads) {
   nlohmann::json j = nlohmann::json::parse(profile_to_json_string(sample_profile()));
   j.erase("epochs");

@@ -96,6 +96,47 @@ TEST(CounterUncertainty, AWindowCutThroughAnUpdateIntervalHasEdgesAWindowOnTheUp
             nullptr);
 }
 
+// Power readings every 100 ms between 100 and 300 W, averaged over `averaging_ns` (0: an
+// instant's).
+Series averaged_power(TimeNs averaging_ns) {
+  Channel c;
+  c.id = "p";
+  c.source = "simulated";
+  c.kind = ChannelKind::kPower;
+  c.provenance = Provenance::kSimulated;
+  c.nominal_period_ns = 100 * kNsPerMs;
+  c.averaging_ns = averaging_ns;
+  Series s(c);
+  for (int i = 0; i <= 40; ++i) EXPECT_TRUE(s.append(i * 100 * kNsPerMs, i < 20 ? 100 : 300).ok());
+  return s;
+}
+
+// A 1 s average lags the truth: over a window at least 1 s long it leaves out half a second of
+// the difference between its readings at the ends, give or take a quarter of the range at each
+// end (and never more than half a second of the range); a shorter window has only the bound,
+// (b − a)(1 − (b − a)/2 s) of the range either way. An instant's reading lags nothing.
+TEST(CounterUncertainty, AnAveragedPowerLeavesOutWhatItLagsBehind) {
+  EXPECT_EQ(find(channel_uncertainty(averaged_power(0), 0, 4 * kNsPerS, 800.0),
+                 UncertaintyTerm::kAveraging),
+            nullptr);
+  const Series s = averaged_power(kNsPerS);
+  // Readings 100 W at 0 s and 300 W at 4 s: 0.5 s × 200 W = 100 J left out, ± 0.5 s × 200 W / 2;
+  // at most 0.5 s × 200 W. The interval keeps its figure: 0 to 100 J missing.
+  const auto whole = channel_uncertainty(s, 0, 4 * kNsPerS, 800.0);
+  const UncertaintyPart* lag = find(whole, UncertaintyTerm::kAveraging);
+  ASSERT_NE(lag, nullptr);
+  EXPECT_DOUBLE_EQ(lag->half_width_j, 0.0);
+  EXPECT_NEAR(lag->missing_low_j, 0.0, 1e-9);
+  EXPECT_NEAR(lag->missing_high_j, 100.0, 1e-9);
+  // 400 ms: 0.4 × (1 − 0.2) = 0.32 s of a 200 W range, either sign.
+  const auto short_window = channel_uncertainty(s, 1800 * kNsPerMs, 2200 * kNsPerMs, 80.0);
+  lag = find(short_window, UncertaintyTerm::kAveraging);
+  ASSERT_NE(lag, nullptr);
+  EXPECT_NEAR(lag->missing_low_j, -0.32 * 200.0, 1e-9);
+  EXPECT_NEAR(lag->missing_high_j, 0.32 * 200.0, 1e-9);
+  EXPECT_TRUE(repeats_alike(UncertaintyTerm::kAveraging));  // a lag, the same in every window
+}
+
 TEST(CounterUncertainty, AGapMayHoldAnythingInTheRangeAndTheSummaryIntervalSaysSo) {
   Series s = counter("nvml", Provenance::kMeasured, 100.0, 100 * kNsPerMs, 1e-3);
   s.add_gap(Gap{kNsPerS, kNsPerS + 200 * kNsPerMs, "failed read"});

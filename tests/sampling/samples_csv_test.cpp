@@ -25,6 +25,7 @@ std::vector<Series> example() {
   power.kind = ChannelKind::kPower;
   power.parent_id = "rapl:package-0";
   power.provenance = Provenance::kImported;
+  power.averaging_ns = kNsPerS;  // a moving average, as NVML's board power from Ampere on
   std::vector<Series> series;
   series.emplace_back(counter);
   series.emplace_back(power);
@@ -61,6 +62,7 @@ TEST(SamplesCsv, RoundTripIsExact) {
     EXPECT_EQ(a.parent_id, b.parent_id);
     EXPECT_EQ(a.nominal_period_ns, b.nominal_period_ns);
     EXPECT_EQ(a.measured_period_ns, b.measured_period_ns);
+    EXPECT_EQ(a.averaging_ns, b.averaging_ns);
     ASSERT_EQ(written[k].size(), (*read)[k].size());
     for (std::size_t i = 0; i < written[k].size(); ++i) {
       EXPECT_EQ(written[k][i].t_ns, (*read)[k][i].t_ns);

@@ -125,6 +125,17 @@ TEST_F(NvmlTest, EnergyCounterWhereSupportedPowerFallbackElsewhere) {
   EXPECT_GE(source->default_period_ns(), 10 * kNsPerMs);  // never poll a 4 ms read faster
 }
 
+// NVML's board power is a 1 s moving average from Ampere on (the fake's gpu 0, a Hopper), an
+// instant's before (gpu 1, a Pascal); the other channels are no averages.
+TEST_F(NvmlTest, TheBoardPowerOfAnAmpereOrNewerIsAOneSecondAverage) {
+  auto source = open("two_gpus");
+  const auto index = index_by_id(*source);
+  EXPECT_EQ(source->channels()[index.at("nvml:0:power")].averaging_ns, kNsPerS);
+  EXPECT_EQ(source->channels()[index.at("nvml:1:power")].averaging_ns, 0);
+  EXPECT_EQ(source->channels()[index.at("nvml:0:energy")].averaging_ns, 0);
+  EXPECT_EQ(source->channels()[index.at("nvml:0:power-instant")].averaging_ns, 0);
+}
+
 TEST_F(NvmlTest, ReadingsAreConvertedToJoulesWattsAndCelsius) {
   auto source = open("two_gpus");
   const auto index = index_by_id(*source);

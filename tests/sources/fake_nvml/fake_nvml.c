@@ -299,6 +299,13 @@ nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int* current,
   return SUCCESS;
 }
 
+/* gpu 0 is a Hopper (9), whose board power is a 1 s average; gpu 1 a Pascal (4): an instant's. */
+nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t device, unsigned int* architecture) {
+  if (!initialised) return ERROR_UNINITIALIZED;
+  *architecture = device->index == 0 ? 9u : 4u;
+  return SUCCESS;
+}
+
 int fake_nvml_process_utilisation_calls(void) { return utilisation_calls; }
 int fake_nvml_init_calls(void) { return init_calls; }
 int fake_nvml_shutdown_calls(void) { return shutdown_calls; }
