@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "core/figure_bounds.hpp"
 #include "jouleprof/pre.hpp"
 #include "training/gpu_specs.hpp"
 #include "training/pre.hpp"
@@ -32,6 +33,17 @@ Result<PreEstimate> estimate_training_energy(const PreEstimateRequest& request) 
     e.energy_j = pre_energy_j(e.prediction, model.target, 0.0, *request.epochs);
     e.linear_energy_j = pre_energy_j(e.linear_prediction, model.target, 0.0, *request.epochs);
     e.energy_rule = fmt::format("epoch energy × {} epochs", *request.epochs);
+  }
+  // Nothing impossible leaves: a prediction far outside the training runs can reach 1e308.
+  const FigureKind target_kind = power ? FigureKind::kDevicePower : FigureKind::kEnergy;
+  const auto withhold = [&](FigureKind kind, std::string_view what, double& value) {
+    if (auto warning = withhold_implausible(kind, what, value)) e.warnings.push_back(*warning);
+  };
+  withhold(target_kind, "the kernel ridge model's prediction", e.prediction);
+  withhold(target_kind, "the linear baseline's prediction", e.linear_prediction);
+  if (e.energy_j) withhold(FigureKind::kEnergy, "the predicted energy", *e.energy_j);
+  if (e.linear_energy_j) {
+    withhold(FigureKind::kEnergy, "the linear baseline's energy", *e.linear_energy_j);
   }
   return e;
 }
