@@ -16,7 +16,12 @@ namespace jouleprof {
 inline constexpr double kRamWattsPerGb = 0.375;
 
 struct EpochEnergies {
-  std::vector<double> energy_j;       // one per epoch, all series summed
+  std::vector<double> energy_j;  // one per epoch, all series summed, gaps filled (below)
+  // One per epoch: the part of energy_j that fills the power series' gaps. A gap is no reading,
+  // not 0 W:
+  // its time is given the mean power of the rest of the epoch (of the whole series when the gap
+  // covers the epoch), and projections widen their bands by what was filled.
+  std::vector<double> filled_j;
   std::vector<double> duration_s;     // one per epoch
   std::vector<std::string> channels;  // the series that were summed, with their provenance
   std::vector<std::string> warnings;  // e.g. epochs that fall (partly) outside a series
@@ -25,7 +30,8 @@ struct EpochEnergies {
 };
 
 // Sums each series' energy over each epoch. Series must carry energy (counter or power); an
-// epoch not covered by a series is a warning, never silently zero.
+// epoch not covered by a series is a warning, never silently zero; time in a series' gaps is
+// filled (EpochEnergies::filled_j), with a warning.
 Result<EpochEnergies> epoch_energies(const std::vector<const Series*>& series, const EpochLog& log,
                                      IntegrationRule rule = IntegrationRule::kTrapezoid);
 
