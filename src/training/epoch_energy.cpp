@@ -36,6 +36,30 @@ double covered_seconds(const Series& s, TimeNs a, TimeNs b) {
 
 }  // namespace
 
+double mean_power_outside_gaps_w(const Series& s, IntegrationRule rule) {
+  if (s.empty()) return 0.0;
+  const double covered_s = covered_seconds(s, s.begin_ns(), s.end_ns());
+  return covered_s > 0.0 ? s.energy_between_j(s.begin_ns(), s.end_ns(), rule) / covered_s : 0.0;
+}
+
+GapFilledEnergy energy_with_gaps_filled(const Series& s, TimeNs a, TimeNs b, double fallback_w,
+                                        IntegrationRule rule) {
+  GapFilledEnergy out;
+  out.energy_j = s.energy_between_j(a, b, rule);
+  const TimeNs in_a = std::max(a, s.begin_ns());
+  const TimeNs in_b = std::min(b, s.end_ns());
+  // A counter's reading after a gap still holds the energy spent in it (or, after a reset, the
+  // plausibility judge has said what was lost): only power is integrated around gaps.
+  if (s.channel().kind != ChannelKind::kPower || in_b <= in_a || !has_gap_in(s, in_a, in_b)) {
+    return out;
+  }
+  const double covered_s = covered_seconds(s, in_a, in_b);
+  out.gap_s = std::max(0.0, ns_to_s(in_b - in_a) - covered_s);
+  out.filled_j = out.gap_s * (covered_s > 0.0 ? out.energy_j / covered_s : fallback_w);
+  out.energy_j += out.filled_j;
+  return out;
+}
+
 double EpochEnergies::total_j() const {
   return std::accumulate(energy_j.begin(), energy_j.end(), 0.0);
 }
@@ -62,33 +86,18 @@ Result<EpochEnergies> epoch_energies(const std::vector<const Series*>& series, c
     std::size_t with_gaps = 0;
     double lost_s = 0.0;
     double filled_j = 0.0;
-    // The series' mean power outside its gaps: what an epoch wholly in a gap is given.
-    const double covered_total_s = covered_seconds(*s, s->begin_ns(), s->end_ns());
-    const double series_mean_w =
-        covered_total_s > 0.0
-            ? s->energy_between_j(s->begin_ns(), s->end_ns(), rule) / covered_total_s
-            : 0.0;
+    const double series_mean_w = mean_power_outside_gaps_w(*s, rule);
     for (std::size_t e = 0; e < log.size(); ++e) {
       const TimeNs a = log.epoch_begin_ns(e);
       const TimeNs b = log.end_ns[e];
       if (a < s->begin_ns() || b > s->end_ns()) ++uncovered;
-      const double measured_j = s->energy_between_j(a, b, rule);
-      out.energy_j[e] += measured_j;
-      const TimeNs in_a = std::max(a, s->begin_ns());
-      const TimeNs in_b = std::min(b, s->end_ns());
-      // A counter's reading after a gap still holds the energy spent in it (or, after a reset,
-      // the plausibility judge has said what was lost): only power is integrated around gaps.
-      if (s->channel().kind != ChannelKind::kPower || in_b <= in_a || !has_gap_in(*s, in_a, in_b))
-        continue;
-      const double covered_s = covered_seconds(*s, in_a, in_b);
-      const double gap_s = ns_to_s(in_b - in_a) - covered_s;
-      if (gap_s <= 0.0) continue;
-      const double fill_j = gap_s * (covered_s > 0.0 ? measured_j / covered_s : series_mean_w);
-      out.energy_j[e] += fill_j;
-      out.filled_j[e] += fill_j;
+      const GapFilledEnergy energy = energy_with_gaps_filled(*s, a, b, series_mean_w, rule);
+      out.energy_j[e] += energy.energy_j;
+      out.filled_j[e] += energy.filled_j;
+      if (energy.gap_s <= 0.0) continue;
       ++with_gaps;
-      lost_s += gap_s;
-      filled_j += fill_j;
+      lost_s += energy.gap_s;
+      filled_j += energy.filled_j;
     }
     if (uncovered > 0) {
       out.warnings.push_back(

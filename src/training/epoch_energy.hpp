@@ -29,6 +29,20 @@ struct EpochEnergies {
   double total_j() const;
 };
 
+// The energy of `s` over [a, b] with the time of its gaps filled: a power series' gap gets the
+// mean power of the rest of [a, b], or `fallback_w` when the gap covers all of it (counters are
+// left as they are: their next reading holds what a gap spent).
+struct GapFilledEnergy {
+  double energy_j = 0.0;  // measured + filled
+  double filled_j = 0.0;
+  double gap_s = 0.0;  // seconds of [a, b] in gaps
+};
+GapFilledEnergy energy_with_gaps_filled(const Series& s, TimeNs a, TimeNs b, double fallback_w,
+                                        IntegrationRule rule = IntegrationRule::kTrapezoid);
+// The mean power of `s` over the time outside its gaps (0 without any).
+double mean_power_outside_gaps_w(const Series& s,
+                                 IntegrationRule rule = IntegrationRule::kTrapezoid);
+
 // Sums each series' energy over each epoch. Series must carry energy (counter or power); an
 // epoch not covered by a series is a warning, never silently zero; time in a series' gaps is
 // filled (EpochEnergies::filled_j), with a warning.
