@@ -77,8 +77,22 @@ TEST(ProfileFigures, ImpossibleFiguresAreNamed) {
   p.channels.push_back(ChannelSummary{"meter", std::nan(""), {}, {}, 0, 0.0, 0.0, {}});
   problems = figure_problems(p);
   ASSERT_EQ(problems.size(), 2u);
-  EXPECT_NE(problems[0].find("channel meter (nan J)"), std::string::npos) << problems[0];
+  // Said in words: a warning printing "nan" would be what it warns of.
+  EXPECT_NE(problems[0].find("channel meter (not a number)"), std::string::npos) << problems[0];
   EXPECT_NE(problems[1].find("run/gemm (-0.5 J)"), std::string::npos) << problems[1];
+
+  // Beyond what any run can consume (core/figure_bounds.hpp): named, without the figure.
+  p.channels.clear();
+  p.tree->energy_j = p.tree->children[0].energy_j = 1e308;
+  problems = figure_problems(p);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("2 energy figure(s) beyond the 1e+15 J any run can consume"),
+            std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[0].find("run; run/gemm"), std::string::npos) << problems[0];
+  EXPECT_EQ(problems[0].find("e+308"), std::string::npos) << problems[0];
+  p.tree->energy_j = 1.0;
+  p.tree->children[0].energy_j = -0.5;
 
   // A battery may give energy back (charging): negative figures are then no problem.
   p.channels.clear();
