@@ -1127,5 +1127,27 @@ TEST(BadInputCatalogue, TheMeasurementIsNeverLost) {
   fs::current_path(previous);
 }
 
+#ifdef JOULEPROF_TEST_XGBOOST
+// Class 9: a predictor bundle whose model file is gone is named, not answered by XGBoost's native
+// stack trace.
+TEST(BadInputCatalogue, APredictorBundleMissingItsModelSaysSo) {
+  Case missing{
+      "a predictor bundle without its model files",
+      {{"bundle/manifest.json",
+        R"({"energy_unit": "mJ", "format": "jouleprof-kernel-predictor", "jouleprof_version": "0.2.0", "regressor": "random-forest", "seed": 42, "target": "raw", "train_fraction": 0.8, "version": 1, "kernel_types": {"fc": {"model": "models/fc.json", "n_test": 1, "n_train": 5, "sources": ["k.csv"], "test_metrics": {"n": 1, "rmse_mj": 0.5, "rmspe_pct": 10.0, "within_10_pct": 0.0, "within_15_pct": 0.0, "within_5_pct": 0.0}}}})"},
+       {"bundle/feature_spec.json",
+        R"({"fc": {"features": ["CIN", "COUT", "FLOPS/2e6", "FLOPS/1e6"]}})"},
+       {"model.json",
+        R"({"x": {"inbounds": [], "attr": {"name": "x", "type": "Placeholder", "output_shape": [[1, 8]], "attr": {}}, "outbounds": ["fc"]}, "fc": {"inbounds": ["x"], "attr": {"name": "fc", "type": "MatMul", "input_shape": [[1, 8]], "output_shape": [[1, 4]], "attr": {}}, "outbounds": []}})"}},
+      {"predict", "--model", "{dir}/model.json", "--predictor", "{dir}/bundle"},
+      1,
+      "jouleprof: {dir}/bundle/models/fc.json: the predictor's model file is missing"};
+  missing.also = [](const TempDir&, const Invocation& inv) {
+    EXPECT_EQ(inv.err.find("Stack trace"), std::string::npos) << inv.err;
+  };
+  check(missing);
+}
+#endif
+
 }  // namespace
 }  // namespace jouleprof
