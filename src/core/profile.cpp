@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/figure_bounds.hpp"
+#include "core/unread_channel.hpp"
 
 namespace jouleprof {
 
@@ -79,6 +80,7 @@ std::vector<std::string> figure_problems(const Profile& profile) {
   Problem oversubscribed;
   Problem not_finite;
   Problem beyond_bounds;
+  Problem never_read;
   Problem negative;
   if (profile.tree) {
     std::vector<const std::string*> chain;
@@ -121,6 +123,7 @@ std::vector<std::string> figure_problems(const Profile& profile) {
                !plausible(FigureKind::kPowerChange, c.mean_power_w)) {
       beyond_bounds.add(fmt::format("channel {}", c.channel_id));
     }
+    if (has_no_reading(profile, c)) never_read.add(c.channel_id);
   }
   std::vector<std::string> warnings;
   const auto report = [&](const Problem& p, std::string_view what) {
@@ -140,6 +143,9 @@ std::vector<std::string> figure_problems(const Profile& profile) {
   report(negative,
          "negative energy figure(s) although no channel of this profile may go "
          "negative");
+  report(never_read,
+         "channel(s) with no reading at all (every read failed, see the warnings): their 0 J "
+         "measures nothing and is shown as invalid");
   return warnings;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/figure_bounds.hpp"
 #include "core/text_file.hpp"
+#include "core/unread_channel.hpp"
 #include "jouleprof/report.hpp"
 #include "report/writers.hpp"
 
@@ -12,8 +13,9 @@ namespace jouleprof {
 namespace {
 
 // The output half of the plausibility gate for a whole profile: an energy or power beyond what any
-// run can hold becomes NaN, which every format shows as invalid (JSON: null), so no 300-digit
-// figure is printed; figure_problems has said which figures they were.
+// run can hold, and the 0 J of a channel that never gave a reading, become NaN, which every format
+// shows as invalid (JSON: null), so no 300-digit or made-up figure is printed; figure_problems has
+// said which figures they were.
 void withhold_implausible_figures(Profile& profile) {
   constexpr double kWithheld = std::numeric_limits<double>::quiet_NaN();
   const auto energy = [&](double& j) {
@@ -36,6 +38,7 @@ void withhold_implausible_figures(Profile& profile) {
     });
   }
   for (ChannelSummary& c : profile.channels) {
+    if (has_no_reading(profile, c)) c.energy_j = c.mean_power_w = kWithheld;
     energy(c.energy_j);
     if (c.net_energy_j) energy(*c.net_energy_j);
     power(c.mean_power_w);

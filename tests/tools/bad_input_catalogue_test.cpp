@@ -832,6 +832,22 @@ TEST(BadInputCatalogue, WeakAnswersSayWhatIsWrong) {
        {},
        [](const TempDir& dir, const Invocation&) { EXPECT_NEAR(tree_energy(dir), 20.0, 1e-6); },
        "written to"},
+      {"a RAPL zone whose every read is above its max_energy_range_uj",
+       {{"root/sys/class/powercap/intel-rapl:0/name", "package-0\n"},
+        {"root/sys/class/powercap/intel-rapl:0/energy_uj", "300000000000\n"},
+        {"root/sys/class/powercap/intel-rapl:0/max_energy_range_uj", "262143328850\n"}},
+       {"run", "--sysfs-root", "{dir}/root", "--source", "rapl-powercap", "--no-history",
+        "--output", "{dir}/out", "--", "sleep", "0.2"},
+       0,
+       "1 channel(s) with no reading at all (every read failed, see the warnings): their 0 J "
+       "measures nothing",
+       true,
+       {},
+       [](const TempDir&, const Invocation& inv) {
+         EXPECT_EQ(inv.err.find("total 0 J"), std::string::npos) << inv.err;
+         EXPECT_NE(inv.err.find("total invalid"), std::string::npos) << inv.err;
+       },
+       "no reading at all"},
       {"an epochs CSV with more epochs than --epochs",
        {{"gpu.csv", nvidia_smi_log()}, {"epochs.csv", "epoch,end_s\n1,10\n2,20\n3,30\n"}},
        {"project", "--trace", "{dir}/gpu.csv", "--epochs", "2", "--epochs-csv", "{dir}/epochs.csv"},
