@@ -74,6 +74,8 @@ struct ScoreReport {
   std::vector<std::string> missing_cells;  // "DNN2/CPU4: <device>", one per missing cell
   std::vector<std::string> skipped_rows;   // "DNN2/CPU4" (kSkipRow)
   std::optional<Agreement> pcs_agreement, iecs_agreement;
+  // Scores withheld because no device can be that far ahead (core/figure_bounds.hpp).
+  std::vector<std::string> warnings;
 };
 
 struct ScoreOptions {

@@ -27,8 +27,12 @@ namespace jouleprof {
 Status write_samples_csv(const std::vector<Series>& series, const std::string& path);
 
 // Channels without a `# channel` line get their id and kind from the data and provenance
-// imported. Errors name the file, the line and the field.
-Result<std::vector<Series>> read_samples_csv(const std::string& path);
-Result<std::vector<Series>> parse_samples_csv(std::string_view text, const std::string& origin);
+// imported. Errors name the file, the line and the field. Readings that cannot be true (a counter
+// stepping back or jumping to 1e308 J) become gaps, each channel's said in `warnings` when given
+// (sources/plausibility.hpp, the rule every reader keeps).
+Result<std::vector<Series>> read_samples_csv(const std::string& path,
+                                             std::vector<std::string>* warnings = nullptr);
+Result<std::vector<Series>> parse_samples_csv(std::string_view text, const std::string& origin,
+                                              std::vector<std::string>* warnings = nullptr);
 
 }  // namespace jouleprof

@@ -897,6 +897,34 @@ ProfileNode roll_up_tree(const std::vector<ChannelWork>& work, const Timeline& t
 
 }  // namespace
 
+namespace {
+
+// An idle power above what a channel drew on average over the window would make the tree's dynamic
+// energy negative (--idle-w 100 on a 50 W run gave dynamic -22 J): such a channel's idle power is
+// its mean power, with a warning, so the whole window is static and no figure goes below zero.
+AttributionOptions cap_idle_power(const std::vector<const Series*>& series,
+                                  const AttributionOptions& options, AttributionResult& result) {
+  AttributionOptions capped = options;
+  for (const Series* s : series) {
+    const auto it = capped.idle_power_w.find(s->channel().id);
+    if (it == capped.idle_power_w.end() || !s->channel().carries_energy()) continue;
+    const TimeNs begin = std::max(result.window_begin_ns, s->begin_ns());
+    const TimeNs end = std::min(result.window_end_ns, s->end_ns());
+    if (end <= begin) continue;
+    const double mean_w = s->energy_between_j(begin, end) / ns_to_s(end - begin);
+    if (!std::isfinite(mean_w) || it->second <= mean_w) continue;
+    result.warnings.push_back(fmt::format(
+        "channel {}: the idle power given ({:.4g} W) is above the channel's mean power over the "
+        "window ({:.4g} W): its idle power is taken as the mean, so its dynamic energy is 0; "
+        "measure the baseline again (run --idle) or check --idle-w",
+        it->first, it->second, std::max(0.0, mean_w)));
+    it->second = std::max(0.0, mean_w);
+  }
+  return capped;
+}
+
+}  // namespace
+
 Result<AttributionResult> attribute(const std::vector<Series>& series, const Timeline& timeline,
                                     const AttributionOptions& options) {
   std::vector<const Series*> pointers;
@@ -906,9 +934,10 @@ Result<AttributionResult> attribute(const std::vector<Series>& series, const Tim
 }
 
 Result<AttributionResult> attribute(const std::vector<const Series*>& series,
-                                    const Timeline& timeline, const AttributionOptions& options) {
+                                    const Timeline& timeline, const AttributionOptions& given) {
   AttributionResult result;
-  JP_RETURN_IF_ERROR(check_inputs(series, timeline, options, result));
+  JP_RETURN_IF_ERROR(check_inputs(series, timeline, given, result));
+  const AttributionOptions options = cap_idle_power(series, given, result);
   const SharedInputs in = shared_inputs(series, timeline, options);
   std::vector<ChannelWork> work;
   for (const Series* s : series) {

@@ -213,8 +213,10 @@ void roll_up(ProfileNode& tree) {
     }
     node.energy_j = energy;
     if (node.static_energy_j.has_value()) {
-      node.static_energy_j = static_j;
-      node.dynamic_energy_j = energy - static_j;
+      // A node whose power stayed below the idle power (a wait, a stall) holds less than idle ×
+      // time: all of it is static, and its dynamic part 0, never negative.
+      node.static_energy_j = std::clamp(static_j, 0.0, std::max(0.0, energy));
+      node.dynamic_energy_j = energy - *node.static_energy_j;
     }
     if (node.calls == 0 && node.time_ns == 0) node.time_ns = child_time;
     std::stable_sort(

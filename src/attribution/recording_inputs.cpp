@@ -20,7 +20,8 @@ constexpr std::string_view kNvmlHeader = "t_ns,instant_mw,instant_nvml_ts_us,avg
 
 }  // namespace
 
-Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const std::string& device) {
+Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const std::string& device,
+                                               std::vector<std::string>* warnings) {
   JP_TRY(const std::string text, read_text_file(path, "NVML poll log"));
   const std::vector<TextLine> lines = split_lines(text);
   const std::string_view header = lines.empty() ? std::string_view() : lines[0].text;
@@ -62,17 +63,20 @@ Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const st
     if (Status s = out[2].append(t, avg_mw / 1000.0); !s) return s.error().with_context(where);
   }
   // A counter read that steps back, a reading above what a GPU can draw: gaps, not energy.
-  (void)enforce_plausibility(out, path);
+  std::vector<std::string> implausible = enforce_plausibility(out, path);
+  if (warnings != nullptr)
+    warnings->insert(warnings->end(), implausible.begin(), implausible.end());
   for (Series& s : out) s.channel().measured_period_ns = s.measured_update_period_ns();
   return out;
 }
 
-Result<std::vector<Series>> read_energy_samples(const std::string& path) {
+Result<std::vector<Series>> read_energy_samples(const std::string& path,
+                                                std::vector<std::string>* warnings) {
   JP_TRY(const std::string text, read_text_file(path, "samples file"));
   std::string_view first = std::string_view(text).substr(0, text.find('\n'));
   if (!first.empty() && first.back() == '\r') first.remove_suffix(1);
-  if (first == kNvmlHeader) return read_nvml_poll_csv(path);
-  return parse_samples_csv(text, path);
+  if (first == kNvmlHeader) return read_nvml_poll_csv(path, "gpu0", warnings);
+  return parse_samples_csv(text, path, warnings);
 }
 
 Result<RecordingMeta> read_recording_meta(const std::string& path) {

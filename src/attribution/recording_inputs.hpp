@@ -19,11 +19,14 @@ namespace jouleprof::attribution {
 // read it), "nvml:<device>:instant" (field 186, W) and "nvml:<device>:average" (GetPowerUsage, W).
 // Only the energy channel is top level; the two power channels nest in it, so totals never add
 // them.
+// Implausible readings become gaps, said in `warnings` when given.
 Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path,
-                                               const std::string& device = "gpu0");
+                                               const std::string& device = "gpu0",
+                                               std::vector<std::string>* warnings = nullptr);
 
 // samples.csv (jouleprof's format) or an NVML poll log, told apart by the header line.
-Result<std::vector<Series>> read_energy_samples(const std::string& path);
+Result<std::vector<Series>> read_energy_samples(const std::string& path,
+                                                std::vector<std::string>* warnings = nullptr);
 
 struct RecordingMeta {
   std::optional<ClockAnchor> anchor;

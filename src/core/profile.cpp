@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/figure_bounds.hpp"
+#include "core/unread_channel.hpp"
+
 namespace jouleprof {
 
 ProfileNode::ProfileNode(const ProfileNode& other) : ProfileNodeFigures(other) {
@@ -52,6 +55,16 @@ ProfileNode* ProfileNode::child(std::string_view child_name) {
   return nullptr;
 }
 
+namespace {
+
+// Said in words: a warning that prints "inf" or "nan" is what it warns of.
+std::string_view non_finite_name(double value) {
+  if (std::isnan(value)) return "not a number";
+  return "infinite";
+}
+
+}  // namespace
+
 std::vector<std::string> figure_problems(const Profile& profile) {
   constexpr std::size_t kNamed = 3;  // nodes named per problem; the rest are counted
   struct Problem {
@@ -66,6 +79,8 @@ std::vector<std::string> figure_problems(const Profile& profile) {
                   [](const Series& s) { return s.channel().domain == "battery"; });
   Problem oversubscribed;
   Problem not_finite;
+  Problem beyond_bounds;
+  Problem never_read;
   Problem negative;
   if (profile.tree) {
     std::vector<const std::string*> chain;
@@ -78,7 +93,12 @@ std::vector<std::string> figure_problems(const Profile& profile) {
       chain.resize(static_cast<std::size_t>(depth));
       chain.push_back(&node.name);
       if (!std::isfinite(node.energy_j) || !std::isfinite(node.self_energy_j)) {
-        not_finite.add(fmt::format("{} ({} J)", path(), node.energy_j));
+        not_finite.add(fmt::format("{} ({})", path(), non_finite_name(node.energy_j)));
+        return;
+      }
+      if (!plausible(FigureKind::kEnergyChange, node.energy_j) ||
+          !plausible(FigureKind::kEnergyChange, node.self_energy_j)) {
+        beyond_bounds.add(path());
         return;
       }
       if (!may_go_negative && node.energy_j < 0.0) {
@@ -96,8 +116,14 @@ std::vector<std::string> figure_problems(const Profile& profile) {
   }
   for (const ChannelSummary& c : profile.channels) {
     if (!std::isfinite(c.energy_j) || !std::isfinite(c.mean_power_w)) {
-      not_finite.add(fmt::format("channel {} ({} J)", c.channel_id, c.energy_j));
+      not_finite.add(
+          fmt::format("channel {} ({})", c.channel_id,
+                      non_finite_name(std::isfinite(c.energy_j) ? c.mean_power_w : c.energy_j)));
+    } else if (!plausible(FigureKind::kEnergyChange, c.energy_j) ||
+               !plausible(FigureKind::kPowerChange, c.mean_power_w)) {
+      beyond_bounds.add(fmt::format("channel {}", c.channel_id));
     }
+    if (has_no_reading(profile, c)) never_read.add(c.channel_id);
   }
   std::vector<std::string> warnings;
   const auto report = [&](const Problem& p, std::string_view what) {
@@ -110,9 +136,16 @@ std::vector<std::string> figure_problems(const Profile& profile) {
          "tree node(s) whose children hold more energy than the node (the tree does not sum, so "
          "shares exceed 100 %)");
   report(not_finite, "energy figure(s) that are not finite numbers");
+  report(beyond_bounds,
+         fmt::format("energy figure(s) beyond the {:g} J any run can consume ({}), shown as "
+                     "invalid",
+                     bound_of(FigureKind::kEnergy).max, bound_of(FigureKind::kEnergy).why));
   report(negative,
          "negative energy figure(s) although no channel of this profile may go "
          "negative");
+  report(never_read,
+         "channel(s) with no reading at all (every read failed, see the warnings): their 0 J "
+         "measures nothing and is shown as invalid");
   return warnings;
 }
 

@@ -6,12 +6,17 @@
 #include <array>
 #include <cmath>
 
+#include "core/figure_bounds.hpp"
+
 namespace jouleprof {
 
 namespace {
 
 // What rounds to zero at picounits, the smallest prefix: printed as "0", never "-0.00".
 constexpr double kSmallestShown = 0.995e-12;
+// Beyond 1e15 of any unit no figure is a measurement (core/figure_bounds.hpp), and in P it would
+// print as a 300-digit number.
+constexpr double kMaxPrintedValue = 1e15;
 
 // 100 → "100", 12.34 → "12.3", 1.234 → "1.23", 0.01234 → "0.0123": three significant digits.
 std::string three_digits(double value) {
@@ -42,13 +47,15 @@ SiPrefix si_prefix_of(double reference) {
 }
 
 std::string format_in(double value, SiPrefix prefix) {
-  if (!std::isfinite(value)) return "invalid";
+  if (!std::isfinite(value) || std::fabs(value) > kMaxPrintedValue) return "invalid";
   if (std::fabs(value) < kSmallestShown) return "0";
   return three_digits(value / prefix.factor);
 }
 
 std::string format_si(double value, std::string_view unit) {
-  if (!std::isfinite(value)) return "invalid";
+  // The output half of the plausibility gate: 1e308 J is no energy, and printed in P it would
+  // take 300 digits.
+  if (!plausible_magnitude(unit, value)) return "invalid";
   const SiPrefix prefix = si_prefix_of(value);
   return fmt::format("{} {}{}", format_in(value, prefix), prefix.symbol, unit);
 }
@@ -68,7 +75,7 @@ std::string format_duration(TimeNs ns) {
 }
 
 std::string format_share(double fraction) {
-  if (!std::isfinite(fraction)) return "invalid";
+  if (!plausible(FigureKind::kPercent, fraction * 100.0)) return "invalid";
   if (std::fabs(fraction) < 0.0005) return "0.0 %";
   return fmt::format("{:.1f} %", fraction * 100.0);
 }

@@ -64,8 +64,16 @@ AttributionOptions attribution_options(const Profile& profile,
     out.window_begin_ns = begin_ns;
     out.window_end_ns = end_ns;
   } else if (!options.marks.empty()) {
-    out.window_begin_ns = options.marks.front().second;
-    out.window_end_ns = options.marks.back().second;
+    // The marks' span, whatever their order in the file (marks written last-to-first, or by
+    // several threads, bound the same window).
+    const auto [first, last] =
+        std::minmax_element(options.marks.begin(), options.marks.end(),
+                            [](const auto& a, const auto& b) { return a.second < b.second; });
+    // One instant is no window: the run's or the spans' is taken instead.
+    if (first->second < last->second) {
+      out.window_begin_ns = first->second;
+      out.window_end_ns = last->second;
+    }
   }
   // Otherwise attribute_profile takes the profile's run window, else the spans' extent.
   return out;
@@ -118,7 +126,7 @@ Result<AttributedRecording> attribute_recording_files(const RecordingFiles& file
   if (files.samples.size() > 5 && files.samples.ends_with(".json")) {
     JP_TRY(recording, read_profile_json(files.samples));
   } else {
-    JP_TRY(recording.series, attribution::read_energy_samples(files.samples));
+    JP_TRY(recording.series, attribution::read_energy_samples(files.samples, &recording.warnings));
     recording.meta.tool_version = JOULEPROF_VERSION;
     recording.meta.command = {"attribute", options.trace_path, files.samples};
   }

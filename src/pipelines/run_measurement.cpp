@@ -7,8 +7,10 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <iostream>
 
 #include "core/quantity_text.hpp"
+#include "core/rescue_directories.hpp"
 #include "jouleprof/cluster.hpp"
 #include "jouleprof/epoch_file.hpp"
 #include "jouleprof/epoch_summary.hpp"
@@ -17,6 +19,7 @@
 #include "jouleprof/samples_csv.hpp"
 #include "pipelines/child_spans.hpp"
 #include "pipelines/rank_spans.hpp"
+#include "sources/process_activity.hpp"
 #include "training/epoch_log.hpp"
 
 namespace jouleprof {
@@ -167,21 +170,28 @@ void record_run_options(const RunOptions& options, RunMetadata& meta) {
 }
 
 // profile.json and samples.csv; when they cannot be written (a full disk, a directory removed
-// during the run), a temporary directory gets them and the error names it.
+// or replaced during the run), the temporary directory gets them, else the working directory,
+// else stderr, and the error says where they went.
 Status write_run_files(const Profile& profile, const RunFiles& files) {
   Status written = write_profile_json(profile, files.profile.string());
   if (written) written = write_samples_csv(profile.series, files.samples.string());
   if (written) return written;
-  const fs::path rescue = fs::temp_directory_path() / fmt::format("jouleprof-run-{}", getpid());
-  std::error_code ec;
-  fs::create_directories(rescue, ec);
-  if (write_profile_json(profile, (rescue / "profile.json").string()) &&
-      write_samples_csv(profile.series, (rescue / "samples.csv").string())) {
-    return Error(written.error().code(),
-                 fmt::format("{}; the measurement was written to {} instead",
-                             written.error().message(), rescue.string()));
+  for (const fs::path& rescue : rescue_directories(fmt::format("jouleprof-run-{}", getpid()))) {
+    std::error_code ec;
+    fs::create_directories(rescue, ec);
+    if (write_profile_json(profile, (rescue / "profile.json").string()) &&
+        write_samples_csv(profile.series, (rescue / "samples.csv").string())) {
+      return Error(written.error().code(),
+                   fmt::format("{}; the measurement was written to {} instead",
+                               written.error().message(), rescue.string()));
+    }
   }
-  return written;
+  // No directory takes it: the profile (which holds the samples too) is the last thing said.
+  std::cerr << profile_to_json_string(profile) << '\n';
+  return Error(written.error().code(),
+               fmt::format("{}; neither the temporary nor the working directory could take the "
+                           "measurement: its profile.json was written to stderr above",
+                           written.error().message()));
 }
 
 // The ranks' profiles and their merge, before profile.json, so that a file that cannot be
@@ -229,6 +239,16 @@ Result<RunMeasurement> measure_run(const RunOptions& options) {
   // Spans weigh by their thread's CPU time: the process source then follows every thread.
   if (spans) monitor_options.sources.settings["processes.threads"] = "1";
   JP_TRY(std::unique_ptr<Monitor> monitor, Monitor::open(monitor_options));
+  if (observe_running) {
+    // Nothing to wait for when what is observed cannot be read (--cgroup /nonexistent/cg): said
+    // now, not after a run that ends only by a signal and shows no share.
+    for (const UnavailableSource& u : monitor->unavailable()) {
+      if (u.name != process_activity::kSourceName) continue;
+      return invalid_input(
+          "run", "what to observe", options.monitor.sources.observed->describe(),
+          fmt::format("cannot be observed: {} ({})", u.availability.reason, u.availability.fix));
+    }
+  }
   JP_TRY(RunFiles files, prepare_run_files(options.output));
 
   CommandMeasurementOptions measurement;
@@ -247,9 +267,9 @@ Result<RunMeasurement> measure_run(const RunOptions& options) {
   };
   if (options.epochs) {
     // The job's epoch_end() calls append to this file (named in the child's environment).
-    epoch_file =
-        (fs::temp_directory_path() / fmt::format("jouleprof-epochs-{}", getpid())).string();
-    fs::remove(epoch_file);
+    epoch_file = (scratch_directory() / fmt::format("jouleprof-epochs-{}", getpid())).string();
+    std::error_code ignored;
+    fs::remove(epoch_file, ignored);
     measurement.environment.emplace_back(kEpochFileEnv, epoch_file);
     epochs.emplace(epoch_file, *options.epochs);
   }
@@ -265,8 +285,7 @@ Result<RunMeasurement> measure_run(const RunOptions& options) {
     if (options.nvtx) {
       JP_TRY(nvtx_library, find_nvtx_library());
     }
-    const fs::path spans_dir =
-        fs::temp_directory_path() / fmt::format("jouleprof-spans-{}", getpid());
+    const fs::path spans_dir = scratch_directory() / fmt::format("jouleprof-spans-{}", getpid());
     JP_TRY(capture, prepare_child_span_capture(spans_dir.string(), nvtx_library));
     measurement.environment.insert(measurement.environment.end(), capture->environment.begin(),
                                    capture->environment.end());
@@ -284,7 +303,8 @@ Result<RunMeasurement> measure_run(const RunOptions& options) {
   record_cluster_identity(profile);
   if (epochs) {
     report_epochs(epochs->poll(profile.series, profile.meta.begin_ns));  // after the last tick
-    fs::remove(epoch_file);
+    std::error_code ignored;
+    fs::remove(epoch_file, ignored);
     profile.meta.options.epochs.total = *options.epochs;
     if (epochs->epoch_energies_j().empty()) {
       profile.warnings.push_back(

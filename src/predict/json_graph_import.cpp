@@ -105,6 +105,7 @@ Result<std::vector<std::int64_t>> dims_of(const JsonFields& f, const std::string
     JP_TRY(const std::int64_t d, f.value<std::int64_t>((*list)[i], indexed_path(where, i)));
     dims.push_back(d);
   }
+  JP_RETURN_IF_ERROR(check_dims(dims, f.origin(), where));
   return dims;
 }
 

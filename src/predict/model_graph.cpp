@@ -1,5 +1,7 @@
 #include "predict/model_graph.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -32,6 +34,19 @@ TensorShape shape_from_dims(std::span<const std::int64_t> dims, TensorLayout lay
     s.c = dims[0];
   }
   return s;
+}
+
+Status check_dims(std::span<const std::int64_t> dims, std::string_view file,
+                  std::string_view field) {
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    const std::int64_t lowest = i == 0 ? -1 : 0;
+    if (dims[i] < lowest || dims[i] > kMaxTensorDim) {
+      return invalid_input(
+          file, fmt::format("{}[{}]", field, i), fmt::format("{}", dims[i]),
+          fmt::format("is not a tensor dimension (from {} to {})", lowest, kMaxTensorDim));
+    }
+  }
+  return Status::Ok();
 }
 
 }  // namespace jouleprof::predict

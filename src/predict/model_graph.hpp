@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "jouleprof/result.hpp"
@@ -24,6 +26,14 @@ struct TensorShape {
 
 // Rank 4 dims in the given layout → NHWC fields; rank 2 [N, C]; rank 3 [N, L, C] (h = L).
 TensorShape shape_from_dims(std::span<const std::int64_t> dims, TensorLayout layout);
+
+// The largest tensor dimension a model file may give: what the kernel configurations' int CIN,
+// COUT and HW hold (an nn-Meter shape of 1e18 became COUT -1486618624, then a total of 0 mJ).
+inline constexpr std::int64_t kMaxTensorDim = std::numeric_limits<std::int32_t>::max();
+// Each dimension from 0 to kMaxTensorDim, the first (the batch) also -1 (unknown); else an error
+// naming `file`, `field` and the dimension.
+Status check_dims(std::span<const std::int64_t> dims, std::string_view file,
+                  std::string_view field);
 
 struct GraphNode {
   std::string name;

@@ -126,6 +126,7 @@ Result<ModelGraph> import_onnx(const std::filesystem::path& path, TensorLayout l
                              "tensor has no static shape after ONNX shape inference (give the "
                              "model inputs fixed dimensions)");
       }
+      JP_RETURN_IF_ERROR(check_dims(*it->second, file, fmt::format("tensor '{}' shape", tensor)));
       return *it->second;
     };
     for (const auto& input : node.input()) {

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #ifdef JOULEPROF_HAS_XGBOOST
@@ -41,9 +44,19 @@ namespace {
 // The API where a handle exists, which only a loaded API made.
 const XgboostApi& loaded_xgboost() { return *xgboost_api().value(); }
 
+// XGBoost's last error without the native stack trace (addresses and mangled names) that it
+// appends: "[10:01:02] …/io.cc:63: Opening foo failed: No such file or directory".
+std::string xgb_last_error() {
+  std::string_view text = loaded_xgboost().get_last_error();
+  if (const std::size_t trace = text.find("Stack trace:"); trace != std::string_view::npos) {
+    text = text.substr(0, trace);
+  }
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  return std::string(text);
+}
+
 Error xgb_error(std::string_view what) {
-  return Error(ErrorCode::kInternal,
-               fmt::format("XGBoost {}: {}", what, loaded_xgboost().get_last_error()));
+  return Error(ErrorCode::kInternal, fmt::format("XGBoost {}: {}", what, xgb_last_error()));
 }
 
 // Owns a DMatrix for the duration of one call.
@@ -149,9 +162,15 @@ Result<XgbRegressor> XgbRegressor::load(const std::filesystem::path& path, Targe
   BoosterHandle booster = nullptr;
   if (xgb->booster_create(nullptr, 0, &booster) != 0) return xgb_error("booster");
   XgbRegressor model(booster, target);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return Error(ErrorCode::kNotFound,
+                 fmt::format("{}: the predictor's model file is missing (the bundle is "
+                             "incomplete: train it again with jouleprof train-predictor)",
+                             path.string()));
+  }
   if (xgb->booster_load_model(booster, path.c_str()) != 0) {
-    return invalid_input(path.string(), "model", "",
-                         std::string("XGBoost cannot load it: ") + xgb->get_last_error());
+    return invalid_input(path.string(), "model", "", "XGBoost cannot load it: " + xgb_last_error());
   }
   return model;
 }

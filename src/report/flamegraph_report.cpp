@@ -14,6 +14,7 @@
 
 #include "core/quantity_text.hpp"
 #include "report/markup.hpp"
+#include "report/text_layout.hpp"
 #include "report/tree_rows.hpp"
 #include "report/writers.hpp"
 
@@ -88,6 +89,35 @@ std::string diff_colour(double relative_change) {
                                 : fmt::format("rgb({},{},255)", fade, fade);
 }
 
+constexpr std::size_t kMaxWarningLines = 8;
+constexpr double kWarningLinePx = 16.0;
+
+// The profile's warnings as lines that fit the picture's width ("warning: " and a hanging indent),
+// at most kMaxWarningLines of them, the last saying how many more the profile holds.
+std::vector<std::string> warning_lines_within_width(const std::vector<std::string>& warnings) {
+  const auto columns = static_cast<std::size_t>((kWidthPx - 16.0) / kCharPx);
+  std::vector<std::string> lines;
+  std::size_t shown = 0;
+  for (const std::string& w : warnings) {
+    const std::string wrapped = wrap_text(w, columns, "warning: ", "  ");
+    std::vector<std::string> these;
+    for (std::size_t at = 0; at < wrapped.size();) {
+      const std::size_t end = wrapped.find('\n', at);
+      these.push_back(wrapped.substr(at, end - at));
+      at = end == std::string::npos ? wrapped.size() : end + 1;
+    }
+    if (lines.size() + these.size() > kMaxWarningLines - 1 && shown > 0) break;
+    lines.insert(lines.end(), these.begin(), these.end());
+    ++shown;
+  }
+  if (lines.size() > kMaxWarningLines) lines.resize(kMaxWarningLines - 1);
+  if (shown < warnings.size()) {
+    lines.push_back(
+        fmt::format("… and {} more warning(s) in the profile", warnings.size() - shown));
+  }
+  return lines;
+}
+
 std::string frame_label(const std::string& name, double width_px) {
   const auto fits = static_cast<std::size_t>((width_px - 6.0) / kCharPx);
   if (fits < 3) return {};
@@ -114,9 +144,8 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
   for (const FlameLayout& f : frames) depth = std::max(depth, f.depth);
   // The profile's warnings (the first few) go under the legend: a figure that cannot be trusted
   // says so in the picture too.
-  constexpr std::size_t kMaxWarningLines = 5;
-  constexpr double kWarningLinePx = 16.0;
-  const std::size_t warning_lines = std::min(profile.warnings.size(), kMaxWarningLines);
+  const std::vector<std::string> warning_text = warning_lines_within_width(profile.warnings);
+  const std::size_t warning_lines = warning_text.size();
   const double height = kHeaderPx + (depth + 1) * kRowPx + kFooterPx +
                         static_cast<double>(warning_lines) * kWarningLinePx;
 
@@ -226,10 +255,9 @@ Result<std::string> write_flamegraph(const Profile& profile, const ReportOptions
         << '\n';
   }
   for (std::size_t i = 0; i < warning_lines; ++i) {
-    svg << fmt::format(
-               R"(<text class="warning" x="8" y="{:.0f}" fill="#b00020">warning: {}</text>)",
-               legend_y + kFooterPx + static_cast<double>(i) * kWarningLinePx,
-               xml_escape(profile.warnings[i]))
+    svg << fmt::format(R"(<text class="warning" x="8" y="{:.0f}" fill="#b00020">{}</text>)",
+                       legend_y + kFooterPx + static_cast<double>(i) * kWarningLinePx,
+                       xml_escape(warning_text[i]))
         << '\n';
   }
   svg << "</svg>\n";

@@ -78,7 +78,9 @@ ChannelSummary summarize_channel(const Series& series, TimeNs begin_ns, TimeNs e
 
 void apply_idle_power(ChannelSummary& summary, double idle_power_w) {
   summary.idle_power_w = idle_power_w;
-  summary.net_energy_j = summary.energy_j - idle_power_w * ns_to_s(summary.duration_ns);
+  // Below the baseline on average is noise around it, not energy given back.
+  summary.net_energy_j =
+      std::max(0.0, summary.energy_j - idle_power_w * ns_to_s(summary.duration_ns));
 }
 
 }  // namespace jouleprof

@@ -205,7 +205,8 @@ Status write_samples_csv(const std::vector<Series>& series, const std::string& p
   return Status::Ok();
 }
 
-Result<std::vector<Series>> parse_samples_csv(std::string_view text, const std::string& origin) {
+Result<std::vector<Series>> parse_samples_csv(std::string_view text, const std::string& origin,
+                                              std::vector<std::string>* warnings) {
   Table table;
   bool header_seen = false;
   std::size_t line_no = 0;
@@ -257,13 +258,18 @@ Result<std::vector<Series>> parse_samples_csv(std::string_view text, const std::
     return invalid_input(origin, "header", "", fmt::format("no '{}' line", kHeader));
   // A hand-made or foreign file may hold counters that step back or jump: those readings become
   // gaps (a file jouleprof wrote passes unchanged: the sampler judged its readings already).
-  (void)enforce_plausibility(table.series, origin);
+  std::vector<std::string> implausible = enforce_plausibility(table.series, origin);
+  if (warnings != nullptr) {
+    warnings->insert(warnings->end(), std::make_move_iterator(implausible.begin()),
+                     std::make_move_iterator(implausible.end()));
+  }
   return std::move(table.series);
 }
 
-Result<std::vector<Series>> read_samples_csv(const std::string& path) {
+Result<std::vector<Series>> read_samples_csv(const std::string& path,
+                                             std::vector<std::string>* warnings) {
   JP_TRY(const std::string text, read_text_file(path, "samples file"));
-  return parse_samples_csv(text, path);
+  return parse_samples_csv(text, path, warnings);
 }
 
 }  // namespace jouleprof

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/csv.hpp"
+#include "core/figure_bounds.hpp"
 #include "core/parse.hpp"
 
 namespace jouleprof::scoring {
@@ -152,6 +153,19 @@ Result<MissingCells> missing_cells_from_string(std::string_view s) {
   return invalid_input("missing", "missing", std::string(s), "expected skip-row or skip-cell");
 }
 
+namespace {
+
+// What a table's cells are, by its value column's unit suffix: energy (J), power (W), or a
+// score.
+FigureKind cell_kind(std::string_view value_column) {
+  if (value_column.ends_with("_j") || value_column.ends_with("_mj")) return FigureKind::kEnergy;
+  if (value_column.ends_with("_w") || value_column.ends_with("_mw"))
+    return FigureKind::kDevicePower;
+  return FigureKind::kScore;
+}
+
+}  // namespace
+
 Result<LongTable> read_long_table(const std::filesystem::path& path) {
   JP_TRY(CsvTable csv, read_csv_table(path));
   JP_TRY(std::size_t dnn_col, csv.require_column("dnn"));
@@ -177,6 +191,11 @@ Result<LongTable> read_long_table(const std::filesystem::path& path) {
       return invalid_input(where, table.value_column, field, "not a number");
     if (value && *value <= 0.0)
       return invalid_input(where, table.value_column, field, "must be positive");
+    // Cells are divided by (best / cell): a cell of 1e-308 would put its device 1e300 ahead.
+    if (value && !row[delegate_col].empty()) {
+      JP_RETURN_IF_ERROR(
+          check_measured_divisor(cell_kind(table.value_column), where, table.value_column, *value));
+    }
     if (row[delegate_col].empty()) {  // a published score row, e.g. PCS,,<device>,75
       if (!value)
         return invalid_input(where, row[dnn_col], field, "published score without a value");
@@ -271,6 +290,14 @@ Result<ScoreReport> compute_scores(const LongTable& power_w, const LongTable& en
       s.published_pcs = it->second;
     if (auto it = energy_j.published.find(d); it != energy_j.published.end())
       s.published_iecs = it->second;
+    for (auto [score, name] : {std::pair{&s.pcs, "PCS"}, std::pair{&s.iecs, "IECS"}}) {
+      if (!*score) continue;
+      if (auto warning = withhold_implausible(FigureKind::kScore,
+                                              fmt::format("the {} of {}", name, d), **score)) {
+        report.warnings.push_back(std::move(*warning));
+        score->reset();
+      }
+    }
     if (s.pcs && s.published_pcs) pcs_pairs.emplace_back(*s.pcs, *s.published_pcs);
     if (s.iecs && s.published_iecs) iecs_pairs.emplace_back(*s.iecs, *s.published_iecs);
     report.devices.push_back(std::move(s));

@@ -44,7 +44,10 @@ ReadingJudge::Verdict ReadingJudge::judge(TimeNs t_ns, double value) {
 
 ReadingJudge::Verdict ReadingJudge::judge_counter(TimeNs t_ns, double value) {
   if (std::fabs(value) > kAbsurdCounterJ) {
-    return {false, 0.0, fmt::format("read an absurd counter value ({} J)", value)};
+    // The value quoted as read input is: it is no figure, and must not look like one.
+    return {false, 0.0,
+            fmt::format("read an absurd counter value ('{}' J, beyond {:g} J)", value,
+                        kAbsurdCounterJ)};
   }
   if (!reference_) {
     reference_ = Point{t_ns, value};

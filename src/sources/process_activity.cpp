@@ -157,7 +157,7 @@ namespace {
 using process_activity::TaskStat;
 using process_activity::TreeCpuTime;
 
-constexpr std::string_view kProcessActivitySourceName = "processes";
+constexpr std::string_view kProcessActivitySourceName = process_activity::kSourceName;
 constexpr const char* kProcessesPollPeriodSetting = "processes.poll_period_ms";
 constexpr const char* kProcessesThreadsSetting = "processes.threads";
 constexpr TimeNs kProcessActivityDefaultPollPeriodNs = 100 * kNsPerMs;

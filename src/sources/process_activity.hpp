@@ -24,6 +24,9 @@
 
 namespace jouleprof::process_activity {
 
+// The source's name, as Monitor::unavailable() names it when it cannot observe.
+inline constexpr std::string_view kSourceName = "processes";
+
 // Threads that get a channel of their own; later ones are counted in their process only (their
 // spans then weigh as a thread without a CPU-time series: 1).
 inline constexpr std::size_t kMaxThreadChannels = 256;

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 
+#include "core/figure_bounds.hpp"
 #include "core/parse.hpp"
 #include "core/quantity_text.hpp"
 
@@ -23,11 +24,30 @@ EnergySnapshot snapshot_of(const Profile& profile, std::string label) {
       node_energies_of(profile), profile.total_provenance(), profile.total_energy_band()};
 }
 
+namespace {
+
+// The input half of the plausibility gate: a total of 1e308 J would print as a change of +inf J
+// and a budget of -5e+306 J.
+Result<EnergySnapshot> plausible_snapshot(EnergySnapshot s, std::string_view where) {
+  JP_RETURN_IF_ERROR(check_figure(FigureKind::kEnergy, where, "total energy", s.total_energy_j));
+  if (s.process_energy_j) {
+    JP_RETURN_IF_ERROR(
+        check_figure(FigureKind::kEnergy, where, "process energy", *s.process_energy_j));
+  }
+  for (const NodeEnergy& n : s.nodes) {
+    JP_RETURN_IF_ERROR(check_figure(FigureKind::kEnergy, where,
+                                    fmt::format("energy of node '{}'", n.path), n.energy_j));
+  }
+  return s;
+}
+
+}  // namespace
+
 Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::string& db_path) {
   std::error_code ec;
   if (std::filesystem::is_regular_file(reference, ec)) {
     JP_TRY(Profile profile, read_profile_json(reference));
-    return snapshot_of(profile, reference);
+    return plausible_snapshot(snapshot_of(profile, reference), reference);
   }
   const std::optional<std::int64_t> id = to_int64(reference);
   if (!id) {
@@ -37,8 +57,9 @@ Result<EnergySnapshot> load_snapshot(const std::string& reference, const std::st
   JP_TRY(HistoryDb db, HistoryDb::open_existing(db_path));
   JP_TRY(RunRecord run, db.run(*id));
   JP_TRY(std::vector<NodeEnergy> nodes, db.nodes(*id));
-  return EnergySnapshot{fmt::format("run {}", *id), run.total_energy_j, run.process_energy_j,
-                        std::move(nodes), run.provenance};
+  return plausible_snapshot(EnergySnapshot{fmt::format("run {}", *id), run.total_energy_j,
+                                           run.process_energy_j, std::move(nodes), run.provenance},
+                            fmt::format("{}: run {}", db_path, *id));
 }
 
 RunComparison compare_runs(const EnergySnapshot& before, const EnergySnapshot& after) {

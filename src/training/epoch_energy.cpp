@@ -3,14 +3,62 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <numeric>
+#include <utility>
 
 #include "core/csv.hpp"
+#include "core/gap_overlap.hpp"
 #include "core/parse.hpp"
 #include "core/text_file.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
+
+namespace {
+
+// Seconds of [a, b] outside the series' gaps (gaps may overlap one another).
+double covered_seconds(const Series& s, TimeNs a, TimeNs b) {
+  std::vector<std::pair<TimeNs, TimeNs>> lost;
+  for (const Gap& g : s.gaps()) {
+    if (gap_overlaps(g, a, b)) lost.emplace_back(std::max(a, g.begin_ns), std::min(b, g.end_ns));
+  }
+  std::sort(lost.begin(), lost.end());
+  TimeNs lost_ns = 0;
+  TimeNs reached = a;
+  for (const auto& [begin, end] : lost) {
+    const TimeNs from = std::max(begin, reached);
+    if (end > from) lost_ns += end - from;
+    reached = std::max(reached, end);
+  }
+  return ns_to_s(b - a - lost_ns);
+}
+
+}  // namespace
+
+double mean_power_outside_gaps_w(const Series& s, IntegrationRule rule) {
+  if (s.empty()) return 0.0;
+  const double covered_s = covered_seconds(s, s.begin_ns(), s.end_ns());
+  return covered_s > 0.0 ? s.energy_between_j(s.begin_ns(), s.end_ns(), rule) / covered_s : 0.0;
+}
+
+GapFilledEnergy energy_with_gaps_filled(const Series& s, TimeNs a, TimeNs b, double fallback_w,
+                                        IntegrationRule rule) {
+  GapFilledEnergy out;
+  out.energy_j = s.energy_between_j(a, b, rule);
+  const TimeNs in_a = std::max(a, s.begin_ns());
+  const TimeNs in_b = std::min(b, s.end_ns());
+  // A counter's reading after a gap still holds the energy spent in it (or, after a reset, the
+  // plausibility judge has said what was lost): only power is integrated around gaps.
+  if (s.channel().kind != ChannelKind::kPower || in_b <= in_a || !has_gap_in(s, in_a, in_b)) {
+    return out;
+  }
+  const double covered_s = covered_seconds(s, in_a, in_b);
+  out.gap_s = std::max(0.0, ns_to_s(in_b - in_a) - covered_s);
+  out.filled_j = out.gap_s * (covered_s > 0.0 ? out.energy_j / covered_s : fallback_w);
+  out.energy_j += out.filled_j;
+  return out;
+}
 
 double EpochEnergies::total_j() const {
   return std::accumulate(energy_j.begin(), energy_j.end(), 0.0);
@@ -21,6 +69,7 @@ Result<EpochEnergies> epoch_energies(const std::vector<const Series*>& series, c
   if (log.size() == 0) return invalid_input("epoch log", "epochs", "0", "no epochs to measure");
   EpochEnergies out;
   out.energy_j.assign(log.size(), 0.0);
+  out.filled_j.assign(log.size(), 0.0);
   for (std::size_t e = 0; e < log.size(); ++e) out.duration_s.push_back(log.epoch_duration_s(e));
   for (const Series* s : series) {
     if (s == nullptr || !s->channel().carries_energy()) {
@@ -34,11 +83,21 @@ Result<EpochEnergies> epoch_energies(const std::vector<const Series*>& series, c
                                        to_string(s->channel().provenance),
                                        s->channel().provenance_detail));
     std::size_t uncovered = 0;
+    std::size_t with_gaps = 0;
+    double lost_s = 0.0;
+    double filled_j = 0.0;
+    const double series_mean_w = mean_power_outside_gaps_w(*s, rule);
     for (std::size_t e = 0; e < log.size(); ++e) {
       const TimeNs a = log.epoch_begin_ns(e);
       const TimeNs b = log.end_ns[e];
       if (a < s->begin_ns() || b > s->end_ns()) ++uncovered;
-      out.energy_j[e] += s->energy_between_j(a, b, rule);
+      const GapFilledEnergy energy = energy_with_gaps_filled(*s, a, b, series_mean_w, rule);
+      out.energy_j[e] += energy.energy_j;
+      out.filled_j[e] += energy.filled_j;
+      if (energy.gap_s <= 0.0) continue;
+      ++with_gaps;
+      lost_s += energy.gap_s;
+      filled_j += energy.filled_j;
     }
     if (uncovered > 0) {
       out.warnings.push_back(
@@ -48,9 +107,13 @@ Result<EpochEnergies> epoch_energies(const std::vector<const Series*>& series, c
                       s->channel().id, uncovered, log.size(), ns_to_s(s->end_ns() - s->begin_ns()),
                       ns_to_s(s->begin_ns() - log.begin_ns)));
     }
-    if (!s->gaps().empty()) {
-      out.warnings.push_back(fmt::format("{}: {} gaps in the series are not integrated",
-                                         s->channel().id, s->gaps().size()));
+    if (with_gaps > 0) {
+      out.warnings.push_back(fmt::format(
+          "{}: {} of {} epochs overlap the series' {} gap(s), {:.1f} s without readings: that "
+          "time is given the mean power of the rest of its epoch (of the whole series where a gap "
+          "covers the epoch), {:.4g} J in all (the measured figure leaves it out), by which the "
+          "projections' bands widen",
+          s->channel().id, with_gaps, log.size(), s->gaps().size(), lost_s, filled_j));
     }
   }
   return out;

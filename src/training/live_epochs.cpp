@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "jouleprof/epoch_file.hpp"
+#include "training/epoch_energy.hpp"
 #include "training/epoch_log.hpp"
 #include "training/epoch_summary.hpp"
 
@@ -55,8 +56,16 @@ Result<std::vector<EpochUpdate>> LiveEpochProjector::poll(const std::vector<Seri
                      [end](const Series* s) { return read_past(*s, end); })) {
       break;  // the next poll closes it, with the same energy the profile will hold
     }
+    // A gap is no reading, not 0 W: its time gets its epoch's mean power, as project does (the
+    // series' mean, read only for an epoch wholly in a gap).
     double energy = 0.0;
-    for (const Series* s : energy_series) energy += s->energy_between_j(begin, end);
+    for (const Series* s : energy_series) {
+      GapFilledEnergy filled = energy_with_gaps_filled(*s, begin, end, 0.0);
+      if (filled.gap_s > 0.0 && filled.filled_j == 0.0) {
+        filled = energy_with_gaps_filled(*s, begin, end, mean_power_outside_gaps_w(*s));
+      }
+      energy += filled.energy_j;
+    }
     energies_j_.push_back(energy);
     ends_ns_.push_back(end);
     JP_TRY(LiveProjection projection, project_live(energies_j_, total_epochs_, options_));

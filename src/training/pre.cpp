@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/csv.hpp"
+#include "core/figure_bounds.hpp"
 #include "core/json_fields.hpp"
 #include "core/json_file.hpp"
 #include "core/parse.hpp"
@@ -210,10 +211,20 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
                            fmt::format("{}/{}", run.duration_s, run.energy_j),
                            "must both be positive");
     }
+    // The input half of the plausibility gate: one run of 1e308 J made the cross-validated MAPE
+    // a 300-digit number.
+    JP_RETURN_IF_ERROR(check_figure(FigureKind::kEnergy, where, "energy_j", run.energy_j));
+    JP_RETURN_IF_ERROR(check_figure(FigureKind::kDuration, where, "duration_s", run.duration_s));
+    JP_RETURN_IF_ERROR(
+        check_figure(FigureKind::kFlops, where, "gflops", run.features.gflops_per_sample));
     if (column.count("average_power_w")) {
       JP_TRY(run.average_power_w, number("average_power_w"));
+      JP_RETURN_IF_ERROR(
+          check_figure(FigureKind::kDevicePower, where, "average_power_w", run.average_power_w));
     } else {
       run.average_power_w = run.energy_j / run.duration_s;
+      JP_RETURN_IF_ERROR(check_figure(FigureKind::kDevicePower, where, "energy_j / duration_s",
+                                      run.average_power_w));
     }
     if (column.count("gpu_usage_percent")) {
       JP_TRY(const double percent, number("gpu_usage_percent"));

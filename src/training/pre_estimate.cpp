@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/figure_bounds.hpp"
 #include "jouleprof/pre.hpp"
 #include "training/gpu_specs.hpp"
 #include "training/pre.hpp"
@@ -59,6 +60,28 @@ Result<PreEstimate> estimate_training_energy(const PreEstimateRequest& request) 
           *e.utilisation_power_w));
       e.utilisation_power_w.reset();
       e.utilisation_energy_j.reset();
+      e.utilisation_low_j.reset();
+      e.utilisation_high_j.reset();
+    }
+  }
+  // Nothing impossible leaves: a prediction far outside the training runs can reach 1e308.
+  const FigureKind target_kind = power ? FigureKind::kDevicePower : FigureKind::kEnergy;
+  const auto withhold = [&](FigureKind kind, std::string_view what, double& value) {
+    if (auto warning = withhold_implausible(kind, what, value)) e.warnings.push_back(*warning);
+  };
+  withhold(target_kind, "the kernel ridge model's prediction", e.prediction);
+  withhold(target_kind, "the linear baseline's prediction", e.linear_prediction);
+  if (e.energy_j) withhold(FigureKind::kEnergy, "the predicted energy", *e.energy_j);
+  if (e.linear_energy_j) {
+    withhold(FigureKind::kEnergy, "the linear baseline's energy", *e.linear_energy_j);
+  }
+  // The utilisation model's figures pass the same gate (its power is one device's).
+  if (e.utilisation_power_w) {
+    withhold(FigureKind::kDevicePower, "the utilisation model's power", *e.utilisation_power_w);
+  }
+  if (e.utilisation_energy_j) {
+    withhold(FigureKind::kEnergy, "the utilisation model's energy", *e.utilisation_energy_j);
+    if (std::isnan(*e.utilisation_energy_j)) {  // withheld: no interval around it either
       e.utilisation_low_j.reset();
       e.utilisation_high_j.reset();
     }

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <numeric>
 
+#include "core/figure_bounds.hpp"
 #include "core/time_range.hpp"
 #include "jouleprof/profile.hpp"
 #include "jouleprof/samples_csv.hpp"
@@ -86,7 +87,7 @@ Result<ProjectTrace> read_project_trace(const ProjectRequest& request,
       trace.log.series = std::move(profile.series);
       trace.profile = std::move(profile);
     } else {
-      JP_TRY(trace.log.series, read_samples_csv(path));
+      JP_TRY(trace.log.series, read_samples_csv(path, &trace.log.warnings));
       trace.log.format = "jouleprof samples";
       if (const auto beside = profile_beside(path)) {
         JP_TRY(Profile profile, read_profile_json(beside->string()));
@@ -120,6 +121,10 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
                                            : "the trace holds no power or energy");
   }
   const Series* energy = series_with_energy.front();
+  if (request.forward_gflops) {
+    JP_RETURN_IF_ERROR(check_figure(FigureKind::kFlops, "project", "ProjectRequest::forward_gflops",
+                                    *request.forward_gflops));
+  }
   RunProjectionReport report;
   report.trace_path = request.trace_path;
   report.warnings = trace.warnings;
@@ -160,6 +165,15 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
   } else {
     JP_TRY(report.epochs, equal_split_epochs(begin, end, request.epochs));
   }
+  // More epochs logged than the run has is a contradiction, not a longer run: say which to fix.
+  if (report.epochs.size() > static_cast<std::size_t>(request.epochs)) {
+    return invalid_input(
+        request.epochs_csv ? *request.epochs_csv : request.trace_path, "epochs",
+        fmt::format("{} epochs", report.epochs.size()),
+        fmt::format("more than the {} epochs the whole run has (ProjectRequest::epochs): give "
+                    "the run's total, or a log of its epochs so far",
+                    request.epochs));
+  }
   std::vector<const Series*> series = series_with_energy;
   std::optional<Series> ram;
   if (request.memory_log) {
@@ -185,12 +199,22 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
   }
   JP_TRY(StepProjection step, step_project(energies.energy_j, request.epochs, request.step));
   for (const std::string& w : step.warnings) report.warnings.push_back(w);
+  // What was filled into the trace's gaps is not measured: it could have been anything from none
+  // to twice as much, so the bands widen by it, scaled as the projection scales the epochs.
+  const double filled_j = std::accumulate(energies.filled_j.begin(), energies.filled_j.end(), 0.0) *
+                          std::max(1.0, static_cast<double>(request.epochs) / known);
+  const auto widen = [filled_j](StepProjection& p) {
+    p.band_low_j = std::max(0.0, p.band_low_j - filled_j);
+    p.band_high_j += filled_j;
+  };
+  widen(step);
   report.estimates.push_back(
       {"STEP", step.total_j, step.band_low_j, step.band_high_j, step.method});
   const double projected_duration_s = duration_s * request.epochs / known;
   JP_TRY(StepProjection by_power,
          step_power_project(energies.energy_j, energies.duration_s, request.epochs,
                             projected_duration_s, request.step));
+  widen(by_power);
   report.estimates.push_back(
       {"STEP power", by_power.total_j, by_power.band_low_j, by_power.band_high_j, by_power.method});
   report.estimates.push_back({"first epoch E1 x N",
@@ -243,6 +267,16 @@ Result<RunProjectionReport> project_logged_run(const ProjectRequest& request,
                                 fmt::format("{:.3g} training FLOPs × {:.3g} J/FLOP (TDP / peak "
                                             "{:.1f} TFLOP/s)",
                                             flops, j_per_flop, spec->fp32_tflops)});
+  }
+  // Nothing impossible leaves: FLOPs × samples × epochs, or a STEP fit on a wild trace, can pass
+  // any energy a run could use.
+  for (MethodEstimate& e : report.estimates) {
+    if (auto warning = withhold_implausible(FigureKind::kEnergy,
+                                            fmt::format("the {} estimate", e.method), e.energy_j)) {
+      report.warnings.push_back(std::move(*warning));
+      e.band_low_j.reset();
+      e.band_high_j.reset();
+    }
   }
   return report;
 }

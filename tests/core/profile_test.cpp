@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "core/unread_channel.hpp"
+
 namespace jouleprof {
 namespace {
 
@@ -77,8 +79,39 @@ TEST(ProfileFigures, ImpossibleFiguresAreNamed) {
   p.channels.push_back(ChannelSummary{"meter", std::nan(""), {}, {}, 0, 0.0, 0.0, {}});
   problems = figure_problems(p);
   ASSERT_EQ(problems.size(), 2u);
-  EXPECT_NE(problems[0].find("channel meter (nan J)"), std::string::npos) << problems[0];
+  // Said in words: a warning printing "nan" would be what it warns of.
+  EXPECT_NE(problems[0].find("channel meter (not a number)"), std::string::npos) << problems[0];
   EXPECT_NE(problems[1].find("run/gemm (-0.5 J)"), std::string::npos) << problems[1];
+
+  // Beyond what any run can consume (core/figure_bounds.hpp): named, without the figure.
+  p.channels.clear();
+  p.tree->energy_j = p.tree->children[0].energy_j = 1e308;
+  problems = figure_problems(p);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("2 energy figure(s) beyond the 1e+15 J any run can consume"),
+            std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[0].find("run; run/gemm"), std::string::npos) << problems[0];
+  EXPECT_EQ(problems[0].find("e+308"), std::string::npos) << problems[0];
+  p.tree->energy_j = 1.0;
+  p.tree->children[0].energy_j = -0.5;
+
+  // A top-level channel that never gave a reading: its 0 J is no measurement.
+  Channel package;
+  package.id = "rapl:package-0";
+  package.kind = ChannelKind::kEnergyCounter;
+  p.series.emplace_back(package);
+  p.channels.push_back(ChannelSummary{"rapl:package-0", 0.0, {}, {}, 0, 0.0, 0.0, {}});
+  p.tree->children[0].energy_j = 0.5;
+  problems = figure_problems(p);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("1 channel(s) with no reading at all"), std::string::npos)
+      << problems[0];
+  EXPECT_TRUE(has_no_reading(p, p.channels[0]));
+  ASSERT_TRUE(p.series[0].append(0, 1.0));
+  EXPECT_TRUE(figure_problems(p).empty());
+  p.series.clear();
+  p.tree->children[0].energy_j = -0.5;
 
   // A battery may give energy back (charging): negative figures are then no problem.
   p.channels.clear();

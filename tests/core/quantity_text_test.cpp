@@ -33,6 +33,11 @@ TEST(QuantityText, ZeroIsNeverNegativeAndNonFiniteIsInvalid) {
   EXPECT_EQ(format_energy(-1e-17), "0 J");  // a difference of equal figures, not "-0.00 µJ"
   EXPECT_EQ(format_energy(std::nan("")), "invalid");
   EXPECT_EQ(format_energy(std::numeric_limits<double>::infinity()), "invalid");
+  // Beyond the plausibility gate's bound of the unit: not 300 digits of PJ.
+  EXPECT_EQ(format_energy(1e308), "invalid");
+  EXPECT_EQ(format_energy(1e15), "1.00 PJ");
+  EXPECT_EQ(format_share(1e300), "invalid");
+  EXPECT_EQ(format_in(1e308, si_prefix_of(1e308)), "invalid");
   EXPECT_EQ(format_share(-1e-9), "0.0 %");
   EXPECT_EQ(format_share(0.125), "12.5 %");
   EXPECT_EQ(format_share(std::nan("")), "invalid");

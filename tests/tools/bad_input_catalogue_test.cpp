@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -523,7 +524,8 @@ TEST(BadInputCatalogue, NumbersAndNamesThatMakeNoSenseAreRefused) {
        {},
        {"attribute", "--trace", "t", "--samples", "s", "--idle-w", "nan"},
        2,
-       "--idle-w: must be a finite number of at least 0, got 'nan'"},
+       "--idle-w: must be a finite number from 0 to 20000 W (the most one device draws), got "
+       "'nan'"},
       {"serve --duration inf", {}, {"serve", "--duration", "inf"}, 2, "got 'inf'"},
       {"burn --seconds nan", {}, {"burn", "--seconds", "nan"}, 2, "got 'nan'"},
       {"sensors --duration -1", {}, {"sensors", "--duration", "-1"}, 2, "got '-1'"},
@@ -811,6 +813,48 @@ TEST(BadInputCatalogue, WeakAnswersSayWhatIsWrong) {
        1,
        "{dir}/none.db: no run history there"},
       {"a report of a directory", {{"profile/x", ""}}, {"report", "{dir}/profile"}, 2, "directory"},
+      {"run --cgroup of a group that does not exist",
+       {},
+       {"run", "--simulate", "5", "--no-history", "--output", "{dir}/out", "--cgroup",
+        "/nonexistent/cg"},
+       1,
+       "jouleprof: run: field 'what to observe' has value 'cgroup /nonexistent/cg': cannot be "
+       "observed"},
+      {"--meta marks written last to first",
+       {{"trace.json", one_long_span()},
+        {"samples.csv", steady},
+        {"meta.json", R"({"marks": [["stop", 21000000000], ["start", 1000000000]]})"}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv", "--meta",
+        "{dir}/meta.json", "--output", "{dir}/out"},
+       0,
+       "profile written to {dir}/out/profile.json",
+       true,
+       {},
+       [](const TempDir& dir, const Invocation&) { EXPECT_NEAR(tree_energy(dir), 20.0, 1e-6); },
+       "written to"},
+      {"a RAPL zone whose every read is above its max_energy_range_uj",
+       {{"root/sys/class/powercap/intel-rapl:0/name", "package-0\n"},
+        {"root/sys/class/powercap/intel-rapl:0/energy_uj", "300000000000\n"},
+        {"root/sys/class/powercap/intel-rapl:0/max_energy_range_uj", "262143328850\n"}},
+       {"run", "--sysfs-root", "{dir}/root", "--source", "rapl-powercap", "--no-history",
+        "--output", "{dir}/out", "--", "sleep", "0.2"},
+       0,
+       "1 channel(s) with no reading at all (every read failed, see the warnings): their 0 J "
+       "measures nothing",
+       true,
+       {},
+       [](const TempDir&, const Invocation& inv) {
+         EXPECT_EQ(inv.err.find("total 0 J"), std::string::npos) << inv.err;
+         EXPECT_NE(inv.err.find("total invalid"), std::string::npos) << inv.err;
+       },
+       "no reading at all"},
+      {"an epochs CSV with more epochs than --epochs",
+       {{"gpu.csv", nvidia_smi_log()}, {"epochs.csv", "epoch,end_s\n1,10\n2,20\n3,30\n"}},
+       {"project", "--trace", "{dir}/gpu.csv", "--epochs", "2", "--epochs-csv", "{dir}/epochs.csv"},
+       1,
+       "{dir}/epochs.csv: field 'epochs' has value '3 epochs': more than the 2 epochs the whole "
+       "run "
+       "has"},
       {"an epochs CSV going back in time",
        {{"gpu.csv", nvidia_smi_log()}, {"epochs.csv", "epoch,end_s\n0,10\n1,5\n"}},
        {"project", "--trace", "{dir}/gpu.csv", "--epochs", "2", "--epochs-csv", "{dir}/epochs.csv"},
@@ -819,6 +863,307 @@ TEST(BadInputCatalogue, WeakAnswersSayWhatIsWrong) {
   };
   for (const Case& c : cases) check(c);
 }
+
+// Whether `text` holds a figure over 1e15 of its unit, or any number that long: the plausibility
+// gate's promise (issue 30, class 1). Input quoted back in an error ('1e+308') is the input, not a
+// figure, and is skipped.
+bool holds_an_impossible_number(const std::string& text) {
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    // A quote opens after a space or a bracket ('1e+308'), not inside a word (channel's).
+    if (text[i] == '\'' &&
+        (quoted || i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1])))) {
+      quoted = !quoted;
+    }
+    if (quoted || !std::isdigit(static_cast<unsigned char>(text[i]))) continue;
+    if (i > 0 && (std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_')) {
+      continue;  // a digit inside a name (gpu0, t_ns)
+    }
+    std::size_t end = i;
+    while (end < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' ||
+            ((text[end] == 'e' || text[end] == 'E') && end + 1 < text.size() &&
+             (std::isdigit(static_cast<unsigned char>(text[end + 1])) || text[end + 1] == '+' ||
+              text[end + 1] == '-')) ||
+            ((text[end] == '+' || text[end] == '-') &&
+             (text[end - 1] == 'e' || text[end - 1] == 'E')))) {
+      ++end;
+    }
+    const std::string number = text.substr(i, end - i);
+    char* parsed_to = nullptr;
+    const double value = std::strtod(number.c_str(), &parsed_to);
+    // Only a figure: the number followed by a unit (" J", " kW", " s", " %", " GFLOPs"); a
+    // diagnostic such as a condition number of 1e+300 has none.
+    std::size_t unit = end;
+    if (unit < text.size() && text[unit] == ' ') ++unit;
+    const std::string_view rest = std::string_view(text).substr(unit);
+    bool has_unit = false;
+    for (std::string_view prefix : {"", "p", "n", "µ", "m", "k", "M", "G", "T", "P"}) {
+      if (!rest.starts_with(prefix)) continue;
+      const std::string_view after = rest.substr(prefix.size());
+      for (std::string_view u : {"J", "W", "s", "%", "FLOPs"}) {
+        const bool whole =
+            after.size() == u.size() ||
+            (after.size() > u.size() && !std::isalpha(static_cast<unsigned char>(after[u.size()])));
+        has_unit = has_unit || (after.starts_with(u) && whole);
+      }
+    }
+    if (has_unit && std::fabs(value) > 1e15) return true;
+    i = end;
+  }
+  return false;
+}
+
+void expect_no_impossible_number(const Invocation& inv) {
+  for (const std::string& text : {inv.out, inv.err}) {
+    EXPECT_FALSE(holds_an_impossible_number(text)) << text;
+    for (const std::string bad : {" inf", " nan", "-inf", "-nan"}) {
+      // As a word: " information" and " nanoseconds" are not figures.
+      for (std::size_t at = text.find(bad); at != std::string::npos; at = text.find(bad, at + 1)) {
+        const std::size_t next = at + bad.size();
+        EXPECT_TRUE(next < text.size() && std::isalpha(static_cast<unsigned char>(text[next])))
+            << bad << " in:\n"
+            << text;
+      }
+    }
+  }
+}
+
+// A profile whose tree holds `children`, each of the energy given, under a root of their sum.
+std::string profile_with_children(const std::vector<double>& children_j) {
+  Profile p;
+  p.meta.kind = "attribute";
+  ProfileNode root;
+  root.name = "run";
+  for (std::size_t i = 0; i < children_j.size(); ++i) {
+    ProfileNode child;
+    child.name = fmt::format("part_{}", i);
+    child.energy_j = child.self_energy_j = children_j[i];
+    root.energy_j += children_j[i];
+    root.children.push_back(std::move(child));
+  }
+  // Two children at 1e308 sum to inf, which JSON cannot hold: the root then holds one of them.
+  if (!std::isfinite(root.energy_j)) root.energy_j = children_j.front();
+  p.tree = std::move(root);
+  return profile_to_json_string(p);
+}
+
+std::string power_log_with_unavailable() {
+  std::string text = "timestamp, name, power.draw [W]\n";
+  for (int i = 0; i < 40; ++i) {
+    const bool unavailable = i >= 12 && i < 30;
+    text += fmt::format("2024/01/02 10:00:{:02d}.000, NVIDIA GeForce RTX 3090, {}\n", i,
+                        unavailable ? "[N/A]" : "300.0 W");
+  }
+  return text;
+}
+
+// Class 1 of issue 30: no printed or serialised figure is NaN, inf, negative energy or beyond what
+// its kind physically allows; input that would push one there is refused, a computed one is
+// withheld with a warning (core/figure_bounds.hpp). Class 2: a gap is no reading, not 0 W.
+TEST(BadInputCatalogue, NoImpossibleFigureLeaves) {
+  std::vector<double> jump_at_end = steady_counter(23);
+  jump_at_end.back() = 1e308;
+  std::string runs = pre_table("32");
+  runs.replace(runs.find("120000"), 6, "1e308");
+  const std::string tdp = "device,tdp_w\nA,10\nB,20\n";
+  const std::string power_cells =
+      "dnn,delegate,device,power_w\nm1,cpu,A,5\nm1,cpu,B,6\nm2,cpu,A,5\nm2,cpu,B,4\n";
+  const std::string tiny_energy_cell =
+      "dnn,delegate,device,energy_j\nm1,cpu,A,1e-308\nm1,cpu,B,0.2\nm2,cpu,A,0.1\nm2,cpu,B,0.2\n";
+  const std::string huge_shape = R"({
+  "input_im_0": {"inbounds": [], "attr": {"name": "input_im_0", "type": "Placeholder",
+                 "output_shape": [[1, 224, 224, 3]], "attr": {}}, "outbounds": ["conv"]},
+  "conv": {"inbounds": ["input_im_0"], "attr": {"name": "conv", "type": "Conv2D",
+           "input_shape": [[1, 224, 224, 3]], "output_shape": [[1, 112, 112, 1000000000000000000]],
+           "attr": {"data_format": "NHWC", "strides": [1, 2, 2, 1], "kernel_shape": [3, 3]}},
+           "outbounds": []}
+})";
+  const std::vector<Case> cases = {
+      {"samples.csv: a counter jumping to 1e308 at its last reading",
+       {{"trace.json", one_long_span()}, {"samples.csv", counter_csv(jump_at_end)}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv"},
+       0,
+       "{dir}/samples.csv: channel cpu: 1 implausible reading left out (first at t_ns "
+       "22000000000: read an absurd counter value",
+       true},
+      {"attribute --idle-w above the measured mean",
+       {{"trace.json", one_long_span()}, {"samples.csv", counter_csv(steady_counter(23))}},
+       {"attribute", "--trace", "{dir}/trace.json", "--samples", "{dir}/samples.csv", "--idle-w",
+        "100", "--output", "{dir}/out"},
+       0,
+       "channel cpu: the idle power given (100 W) is above the channel's mean power over the "
+       "window",
+       true,
+       {},
+       [](const TempDir& dir, const Invocation&) {
+         const Result<Profile> p =
+             read_profile_json((dir.path() / "out" / "profile.json").string());
+         ASSERT_TRUE(p.ok());
+         walk_tree(*p->tree, [](const ProfileNode& n, int) {
+           EXPECT_GE(n.dynamic_energy_j.value_or(0.0), 0.0) << n.name;
+           EXPECT_LE(n.static_energy_j.value_or(0.0), n.energy_j + 1e-9) << n.name;
+         });
+       }},
+      {"report of a profile with two children at 1e308 J",
+       {{"huge.json", profile_with_children({1e308, 1e308})}},
+       {"report", "{dir}/huge.json"},
+       0,
+       "energy figure(s) beyond the 1e+15 J any run can consume",
+       true,
+       {},
+       [](const TempDir& dir, const Invocation&) {
+         for (const char* format : {"text", "json", "csv", "html", "flamegraph"}) {
+           const Invocation r = run_jouleprof(
+               {"report", (dir.path() / "huge.json").string(), "--format", format}, dir);
+           EXPECT_EQ(r.exit_code, 0) << format << r.err;
+           EXPECT_FALSE(holds_an_impossible_number(r.out)) << format << ":\n" << r.out;
+         }
+       },
+       "jouleprof: warning:"},
+      {"compare of +1e308 J against -1e308 J",
+       {{"a.json", profile_with_children({1e308})}, {"b.json", profile_with_children({-1e308})}},
+       {"compare", "{dir}/a.json", "{dir}/b.json", "--budget", "5%"},
+       1,
+       "{dir}/a.json: field 'total energy' has value '1e+308': is above 1e+15 J (1 MW for 32 "
+       "years)"},
+      {"project --gflops 1e308",
+       {{"gpu.csv", nvidia_smi_log()}},
+       {"project", "--trace", "{dir}/gpu.csv", "--epochs", "10", "--gflops", "1e308", "--samples",
+        "1000"},
+       2,
+       "--gflops: must be a finite number above 0 and at most 1e+12 GFLOPs (a million GPT-3 "
+       "forward passes), got '1e308'"},
+      {"project of a power log with a FLOPs-linear estimate beyond any run",
+       {{"gpu.csv", nvidia_smi_log()}},
+       {"project", "--trace", "{dir}/gpu.csv", "--epochs", "1000000", "--gflops", "1e12",
+        "--samples", "1e12"},
+       0,
+       "the FLOPs-linear estimate is above 1e+15 J (1 MW for 32 years): withheld",
+       true,
+       {},
+       {},
+       "the FLOPs-linear estimate"},
+      {"estimate predict --duration 1e308",
+       {},
+       {"estimate", "predict", "--model", "m", "--batch", "5", "--gflops", "1", "--gpu", "x",
+        "--ram-gb", "1", "--train-size", "1", "--val-size", "1", "--duration", "1e308"},
+       2,
+       "--duration: must be a finite number of seconds above 0 and at most 3150000000 (100 "
+       "years), got '1e308'"},
+      {"a PRE runs CSV with an energy of 1e308",
+       {{"runs.csv", runs}},
+       {"estimate", "train", "--data", "{dir}/runs.csv", "--output", "{dir}/model"},
+       1,
+       "{dir}/runs.csv:2: field 'energy_j' has value '1e+308': is above 1e+15 J (1 MW for 32 "
+       "years)"},
+      {"a score-table cell of 1e-308 J",
+       {{"power.csv", power_cells}, {"energy.csv", tiny_energy_cell}, {"devices.csv", tdp}},
+       {"score", "--power", "{dir}/power.csv", "--energy", "{dir}/energy.csv", "--devices",
+        "{dir}/devices.csv"},
+       1,
+       "{dir}/energy.csv: line 2: field 'energy_j' has value '1e-308': is below 1e-12 J, the "
+       "smallest figure a counter resolves"},
+      {"an nn-Meter shape of 1e18",
+       {{"model.json", huge_shape}},
+       {"predict", "--model", "{dir}/model.json", "--predictor", "{dir}"},
+       1,
+       "is not a tensor dimension (from 0 to 2147483647)"},
+      // Class 2: 18 s of [N/A] in a 40 s log, inside epochs 4 to 8 of 10.
+      {"a power log whose [N/A] values fall inside epochs",
+       {{"gpu.csv", power_log_with_unavailable()}},
+       {"project", "--trace", "{dir}/gpu.csv", "--epochs", "10"},
+       0,
+       "epochs overlap the series' 1 gap(s)",
+       true,
+       {},
+       [](const TempDir&, const Invocation& inv) {
+         EXPECT_EQ(inv.out.find("(0.0 W)"), std::string::npos) << inv.out;
+         EXPECT_EQ(inv.out.find("-99."), std::string::npos) << inv.out;
+       },
+       "gap(s)"},
+  };
+  for (const Case& c : cases) {
+    check(c);
+    TempDir dir;
+    for (const auto& [name, content] : c.files) dir.write(name, content);
+    std::vector<std::string> args;
+    for (const std::string& a : c.args) args.push_back(replace_dir(a, dir));
+    SCOPED_TRACE(c.what);
+    expect_no_impossible_number(run_jouleprof(args, dir));
+  }
+}
+
+// Class 8 of issue 30: the environment never costs the measurement. With TMPDIR naming no
+// directory, and the --output directory replaced by a file while the command runs, run keeps the
+// measurement in the working directory and says so.
+TEST(BadInputCatalogue, TheMeasurementIsNeverLost) {
+  TempDir dir;
+  const fs::path previous = fs::current_path();
+  fs::current_path(dir.path());  // where the last fallback writes
+  const std::string out = (dir.path() / "out").string();
+  setenv("COLUMNS", "100000", 1);
+  const Invocation plain = run_jouleprof(
+      {"run", "--simulate", "5", "--no-history", "--output", out, "--epochs", "2", "--", "true"},
+      dir, {{"TMPDIR", "/nonexistent"}});
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_TRUE(fs::exists(fs::path(out) / "profile.json")) << plain.err;
+  EXPECT_EQ(plain.err.find("internal error"), std::string::npos) << plain.err;
+
+  const std::string replaced = (dir.path() / "replaced").string();
+  const Invocation run =
+      run_jouleprof({"run", "--simulate", "5", "--no-history", "--output", replaced, "--", "sh",
+                     "-c", "rm -rf " + replaced + " && echo a file > " + replaced},
+                    dir, {{"TMPDIR", "/nonexistent"}});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  const std::string first = first_line_with(run.err, "instead");
+  EXPECT_NE(first.find(fmt::format("the measurement was written to {}/jouleprof-run-",
+                                   dir.path().string())),
+            std::string::npos)
+      << run.err;
+  bool kept = false;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir.path())) {
+    if (e.path().filename().string().starts_with("jouleprof-run-")) {
+      kept = read_profile_json((e.path() / "profile.json").string()).ok();
+    }
+  }
+  EXPECT_TRUE(kept) << "no readable profile.json in the working directory";
+
+  const Invocation measure =
+      run_jouleprof({"measure", "--simulate", "40", "--quick", "--repeat", "1", "--no-history",
+                     "--output", (dir.path() / "replaced").string(), "--", "true"},
+                    dir, {{"TMPDIR", "/nonexistent"}});
+  EXPECT_EQ(measure.exit_code, 0) << measure.err;
+  EXPECT_NE(first_line_with(measure.err, "instead")
+                .find(fmt::format("the measurement was written to {}/jouleprof-measure-",
+                                  dir.path().string())),
+            std::string::npos)
+      << measure.err;
+  unsetenv("COLUMNS");
+  fs::current_path(previous);
+}
+
+#ifdef JOULEPROF_TEST_XGBOOST
+// Class 9: a predictor bundle whose model file is gone is named, not answered by XGBoost's native
+// stack trace.
+TEST(BadInputCatalogue, APredictorBundleMissingItsModelSaysSo) {
+  Case missing{
+      "a predictor bundle without its model files",
+      {{"bundle/manifest.json",
+        R"({"energy_unit": "mJ", "format": "jouleprof-kernel-predictor", "jouleprof_version": "0.2.0", "regressor": "random-forest", "seed": 42, "target": "raw", "train_fraction": 0.8, "version": 1, "kernel_types": {"fc": {"model": "models/fc.json", "n_test": 1, "n_train": 5, "sources": ["k.csv"], "test_metrics": {"n": 1, "rmse_mj": 0.5, "rmspe_pct": 10.0, "within_10_pct": 0.0, "within_15_pct": 0.0, "within_5_pct": 0.0}}}})"},
+       {"bundle/feature_spec.json",
+        R"({"fc": {"features": ["CIN", "COUT", "FLOPS/2e6", "FLOPS/1e6"]}})"},
+       {"model.json",
+        R"({"x": {"inbounds": [], "attr": {"name": "x", "type": "Placeholder", "output_shape": [[1, 8]], "attr": {}}, "outbounds": ["fc"]}, "fc": {"inbounds": ["x"], "attr": {"name": "fc", "type": "MatMul", "input_shape": [[1, 8]], "output_shape": [[1, 4]], "attr": {}}, "outbounds": []}})"}},
+      {"predict", "--model", "{dir}/model.json", "--predictor", "{dir}/bundle"},
+      1,
+      "jouleprof: {dir}/bundle/models/fc.json: the predictor's model file is missing"};
+  missing.also = [](const TempDir&, const Invocation& inv) {
+    EXPECT_EQ(inv.err.find("Stack trace"), std::string::npos) << inv.err;
+  };
+  check(missing);
+}
+#endif
 
 }  // namespace
 }  // namespace jouleprof

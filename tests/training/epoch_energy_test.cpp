@@ -49,6 +49,45 @@ TEST(EpochEnergy, SumsCountersAndPowerPerEpoch) {
   EXPECT_FALSE(epoch_energies({&t}, *log));
 }
 
+// A gap is no reading, not 0 W (issue 30 class 2): 100 W read every second over 0-20 s but for
+// a gap over 3-8 s; epochs of 5 s.
+TEST(EpochEnergy, AGapIsGivenItsEpochsMeanPowerAndSaidSo) {
+  Channel power;
+  power.id = "p";
+  power.kind = ChannelKind::kPower;
+  Series p(power);
+  for (int s = 0; s <= 20; ++s) {
+    if (s > 3 && s < 8) continue;
+    ASSERT_TRUE(p.append(s * kNsPerS, 100.0));
+  }
+  p.add_gap({3 * kNsPerS, 8 * kNsPerS, "read failed"});
+  const auto log = equal_split_epochs(0, 20 * kNsPerS, 4);
+  ASSERT_TRUE(log);
+  const auto e = epoch_energies({&p}, *log);
+  ASSERT_TRUE(e) << e.error().message();
+  for (double j : e->energy_j) EXPECT_NEAR(j, 500.0, 1e-9);  // not 300 J and 0 J
+  EXPECT_NEAR(e->filled_j[0], 200.0, 1e-9);                  // 3-5 s
+  EXPECT_NEAR(e->filled_j[1], 300.0, 1e-9);                  // 5-8 s
+  EXPECT_EQ(e->filled_j[2], 0.0);
+  ASSERT_EQ(e->warnings.size(), 1u);
+  EXPECT_NE(e->warnings[0].find("p: 2 of 4 epochs overlap the series' 1 gap(s), 5.0 s without "
+                                "readings"),
+            std::string::npos)
+      << e->warnings[0];
+
+  // An epoch wholly inside a gap gets the series' mean power.
+  Series sparse(power);
+  ASSERT_TRUE(sparse.append(0, 50.0));
+  ASSERT_TRUE(sparse.append(5 * kNsPerS, 50.0));
+  ASSERT_TRUE(sparse.append(15 * kNsPerS, 50.0));
+  ASSERT_TRUE(sparse.append(20 * kNsPerS, 50.0));
+  sparse.add_gap({5 * kNsPerS, 15 * kNsPerS, "[N/A]"});
+  const auto covered = epoch_energies({&sparse}, *log);
+  ASSERT_TRUE(covered);
+  EXPECT_NEAR(covered->energy_j[1], 250.0, 1e-9);
+  EXPECT_NEAR(covered->total_j(), 1000.0, 1e-9);
+}
+
 TEST(EpochEnergy, RamPowerFromTheSeaa2023MemoryLog) {
   const char* relative = "seaa2023/traces/cloud/mobilenet_v2/cpu-mem-usage-20221205T104713.csv";
   JP_REQUIRE_SHARED_DATA(relative);

@@ -147,8 +147,10 @@ CommandRunner add_attribute_command(CLI::App& parent) {
   cmd->add_option("--calibration", flags->files.calibration,
                   "Calibration JSON: per-class power weights (docs/attribution.md)");
   cmd->add_option("--idle-w", flags->idle_w,
-                  "Measured idle power (W) of each top-level channel: static/dynamic split")
-      ->check(kNonNegativeNumber);
+                  "Measured idle power (W) of each top-level channel: static/dynamic split (above "
+                  "a channel's mean power it is a warning, and that channel's idle power is its "
+                  "mean)")
+      ->check(figure_of(FigureKind::kDevicePower, true));
   cmd->add_option("--offset-ns", flags->options.trace_offset_ns,
                   "Trace clock override: monotonic_ns = trace_ns + N (default: the trace's "
                   "jouleprof::clock_sync scope, else its realtime base through --meta's anchor "

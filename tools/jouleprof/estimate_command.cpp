@@ -48,10 +48,10 @@ int run_train(const EstimateArgs& args) {
   std::cout << fmt::format(
       "PRE model ({} target) trained on {} runs from {}\n"
       "kernel ridge, RBF kernel: alpha = {:.4g}, gamma = {:.4g} ({} random-search iterations, "
-      "{}-fold CV, seed {}: CV MAPE {:.2f} %)\nwritten to {}/pre_model.json\n",
+      "{}-fold CV, seed {}: CV MAPE {})\nwritten to {}/pre_model.json\n",
       to_string(model->target), model->training_runs, args.data, model->search.alpha,
       model->search.gamma, model->search.iterations, args.search.folds, args.search.seed,
-      model->search.cv_mape_percent, args.output);
+      format_share(model->search.cv_mape_percent / 100.0), args.output);
   for (const std::string& note : table->notes) std::cout << "note: " << note << '\n';
   if (progress.interrupted()) {
     std::cout << fmt::format(
@@ -168,7 +168,7 @@ CommandRunner add_estimate_command(CLI::App& parent) {
       ->check(kPositiveNumber);
   predict->add_option("--gflops", args->features.gflops_per_sample, "Forward GFLOPs per sample")
       ->required()
-      ->check(kPositiveNumber);
+      ->check(figure_of(FigureKind::kFlops));
   predict->add_option("--gpu", args->gpu, "GPU name, e.g. 'RTX 3090'")->required();
   predict
       ->add_option("--ram-gb", args->features.ram_gb,

@@ -1,6 +1,7 @@
 // jouleprof measure: gated fine-grained measurement (FECoM). This file holds the command line
 // only; the protocol lives in src/protocol/.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,8 @@
 #include "command.hpp"
 #include "command_progress.hpp"
 #include "core/quantity_text.hpp"
+#include "core/rescue_directories.hpp"
+#include "core/text_file.hpp"
 #include "device_option.hpp"
 #include "gated_flags.hpp"
 #include "jouleprof/auto_window.hpp"
@@ -76,6 +79,29 @@ void print_fecom_table(const FecomAnalysis& a) {
                              gpu.tail_j.n ? fmt::format("{:.2f}", gpu.tail_j.mean) : "-");
   }
   for (const std::string& w : a.warnings) std::cout << "warning: " << w << '\n';
+}
+
+// profile.json and measure.json into --output, else (a directory that cannot be made or was
+// replaced by a file) into the temporary or the working directory, with a warning naming it: the
+// measurement is never lost to the file system. Returns the profile's path.
+Result<std::string> keep_measurement(const GatedResult& r, const std::string& output) {
+  namespace fs = std::filesystem;
+  const auto write_into = [&](const fs::path& dir) -> Status {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    JP_RETURN_IF_ERROR(write_profile_json(r.profile, (dir / "profile.json").string()));
+    return write_text_file((dir / "measure.json").string(), to_json(r) + "\n");
+  };
+  const Status asked = write_into(output);
+  if (asked) return (fs::path(output) / "profile.json").string();
+  for (const fs::path& rescue : rescue_directories(fmt::format("jouleprof-measure-{}", getpid()))) {
+    if (write_into(rescue)) {
+      std::cerr << "jouleprof: warning: " << asked.error().message()
+                << "; the measurement was written to " << rescue.string() << " instead\n";
+      return (rescue / "profile.json").string();
+    }
+  }
+  return asked.error();
 }
 
 int run_fecom_records(const MeasureArgs& args) {
@@ -206,16 +232,12 @@ int run_gated_command(MeasureArgs& args) {
   progress.print(took_text("measure", progress->elapsed_ns(), estimate.total_ns));
   r.profile.meta.command = args.command;
   if (!args.output.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(args.output, ec);
-    const std::string profile_path = (std::filesystem::path(args.output) / "profile.json").string();
-    if (const Status st = write_profile_json(r.profile, profile_path); !st)
-      return report_error(st.error());
-    std::ofstream(std::filesystem::path(args.output) / "measure.json") << to_json(r) << '\n';
+    const Result<std::string> profile_path = keep_measurement(r, args.output);
+    if (!profile_path) return report_error(profile_path.error());
     if (!args.no_history) {
       const Result<std::string> db = history_path(args.db);
       const Result<std::int64_t> id =
-          db ? record_run(*db, r.profile, profile_path) : Result<std::int64_t>(db.error());
+          db ? record_run(*db, r.profile, *profile_path) : Result<std::int64_t>(db.error());
       if (!id) {
         std::cerr << "jouleprof: warning: measurement not recorded in the history: "
                   << id.error().message() << '\n';

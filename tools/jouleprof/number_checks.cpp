@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -48,6 +49,19 @@ CLI::Validator whole_number_in(std::int64_t low, std::int64_t high) {
         return fmt::format("must be a whole number from {} to {}, got '{}'", low, high, text);
       },
       fmt::format("{}-{}", low, high));
+}
+
+CLI::Validator figure_of(FigureKind kind, bool zero_allowed) {
+  const FigureBound& b = bound_of(kind);
+  const double low = zero_allowed ? std::max(0.0, b.min) : b.min;
+  const std::string unit = b.unit.empty() ? "" : fmt::format(" {}", b.unit);
+  std::string what =
+      low > 0.0 || (low == 0.0 && zero_allowed)
+          ? fmt::format(" from {:g} to {:g}{} ({})", low, b.max, unit, b.why)
+          : fmt::format(" above {:g} and at most {:g}{} ({})", low, b.max, unit, b.why);
+  return number_check([low, zero_allowed, max = b.max](
+                          double v) { return (zero_allowed ? v >= low : v > low) && v <= max; },
+                      std::move(what), fmt::format("{:g}-{:g}", low, b.max));
 }
 
 CLI::Validator count_up_to(std::int64_t max) { return whole_number_in(1, max); }

@@ -7,6 +7,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 
+#include "core/figure_bounds.hpp"
+
 namespace jouleprof::cli {
 
 // Upper bounds of the flags that size a loop or an allocation, each far above any sensible run
@@ -36,6 +38,10 @@ CLI::Validator number_in(double low, double high);
 CLI::Validator whole_number_in(std::int64_t low, std::int64_t high);
 // "--trees: must be a whole number from 1 to 100000, got '2000000000'"
 CLI::Validator count_up_to(std::int64_t max);
+// A figure of `kind`, within the plausibility gate's bounds (core/figure_bounds.hpp), above 0
+// unless `zero_allowed`: "--gflops: must be a finite number above 0 and at most 1e+12 GFLOPs (a
+// million GPT-3 forward passes), got '1e308'"
+CLI::Validator figure_of(FigureKind kind, bool zero_allowed = false);
 // "--duration: must be a finite number of seconds above 0 and at most 3150000000 (100 years),
 // got '1e308'"
 extern const CLI::Validator kDurationSeconds;

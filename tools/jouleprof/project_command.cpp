@@ -63,9 +63,12 @@ int print(const RunProjectionReport& report, OutputFormat format) {
     const std::string band = e.band_low_j ? fmt::format("{} – {}", format_in(*e.band_low_j, unit),
                                                         format_in(*e.band_high_j, unit))
                                           : "";
-    std::cout << fmt::format("{:<20} {:>10} {:>23} {:>+11.2f}%  {}\n", e.method,
-                             format_in(e.energy_j, unit), band,
-                             100.0 * (e.energy_j / report.measured_j - 1.0), e.detail);
+    const double change_percent = 100.0 * (e.energy_j / report.measured_j - 1.0);
+    std::cout << fmt::format(
+        "{:<20} {:>10} {:>23} {:>12}  {}\n", e.method, format_in(e.energy_j, unit), band,
+        plausible(FigureKind::kPercent, change_percent) ? fmt::format("{:+.2f}%", change_percent)
+                                                        : "invalid",
+        e.detail);
   }
   if (!report.warnings.empty()) {
     std::cout << "\nwarnings:\n";
@@ -139,7 +142,7 @@ CommandRunner add_project_command(CLI::App& parent) {
                   "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")
       ->check(CLI::ExistingFile);
   cmd->add_option("--gflops", args->gflops, "Forward GFLOPs per sample (FLOPs-linear baseline)")
-      ->check(kPositiveNumber);
+      ->check(figure_of(FigureKind::kFlops));
   cmd->add_option("--samples", args->samples, "Training samples per epoch (FLOPs-linear baseline)")
       ->check(kPositiveNumber);
   cmd->add_option("--utc-offset", args->request.utc_offset_s,

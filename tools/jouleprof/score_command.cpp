@@ -104,6 +104,7 @@ CommandRunner add_score_command(CLI::App& parent) {
     if (!tdp) return report_error(tdp.error());
     auto report = compute_scores(*power, *energy, *tdp, options);
     if (!report) return report_error(report.error());
+    for (const std::string& w : report->warnings) std::cerr << "jouleprof: warning: " << w << '\n';
     if (args->format == OutputFormat::kTable) {
       print_table(*report);
       return kExitOk;
@@ -125,6 +126,7 @@ CommandRunner add_score_command(CLI::App& parent) {
                           {"devices", devices},
                           {"missing_cells", report->missing_cells},
                           {"skipped_rows", report->skipped_rows},
+                          {"warnings", report->warnings},
                           {"pcs_agreement", agreement_json(report->pcs_agreement)},
                           {"iecs_agreement", agreement_json(report->iecs_agreement)}};
     std::cout << doc.dump(2) << '\n';
