@@ -1,6 +1,7 @@
 // Attribution of real recordings from ../shared/data.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -127,7 +128,10 @@ TEST(RealData, MonsoonEnergyPerInferenceMatchesAnIndependentIntegral) {
     EXPECT_NEAR(r->per_channel[0].span_energy_j[s], reference, 1e-9 + 1e-9 * reference)
         << "inference " << s;
     energy_sum_j += reference;
-    dynamic_sum_j += reference - idle_w * ns_to_s(inferences[s].end_ns - inferences[s].begin_ns);
+    // An inference that drew less than the idle power is all static: its dynamic part is 0,
+    // never negative (docs/bad-input.md).
+    dynamic_sum_j +=
+        std::max(0.0, reference - idle_w * ns_to_s(inferences[s].end_ns - inferences[s].begin_ns));
   }
   const ProfileNode collapsed = collapse_indices(r->tree);
   const ProfileNode* run = collapsed.child("run_*");
