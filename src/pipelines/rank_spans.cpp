@@ -129,12 +129,14 @@ std::vector<Profile> rank_profiles(const Profile& run, const std::vector<ChildDu
     p.channels = run.channels;
     p.attribution = run.attribution;
     if (out.empty()) p.warnings = run.warnings;
-    std::vector<ChildDump> own;
+    // The rank's own spans, as its processes recorded them (no [rank N] parents).
+    bool identified = false;
     for (const ChildDump& d : dumps) {
-      if (d.identity.rank == rank) own.push_back(d);
+      if (d.identity.rank != rank) continue;
+      if (!identified) apply_cluster_identity(d.identity, p.meta);
+      identified = true;
+      append_dump_timeline(d.dump.timeline, "", p.timeline);
     }
-    apply_cluster_identity(own.front().identity, p.meta);
-    p.timeline = combine_child_dumps(own, {}).timeline;
     const ProfileNode* subtree = rank_subtree(run, rank);
     if (subtree != nullptr) {
       p.tree = *subtree;
