@@ -22,8 +22,7 @@ int main(int argc, char** argv) {
     return stopped ? 0 : 1;
   }
   // A server left by an interrupted test run: stopped, and its directory made anew.
-  if (fs::exists(fs::path(dir) / "data" / "postmaster.pid"))
-    (void)jouleprof::testing::stop_postgres_server(dir);
+  if (fs::exists(dir)) (void)jouleprof::testing::stop_postgres_server(dir);
   fs::remove_all(dir, ec);
   fs::create_directories(dir, ec);
   const jouleprof::Result<std::string> url = jouleprof::testing::start_postgres_server(dir);

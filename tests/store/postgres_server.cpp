@@ -64,7 +64,7 @@ Result<int> free_port() {
 // goes to `log`. Errors quote the log's end.
 Status run_as_server_user(const std::string& command, const fs::path& log) {
   const std::string as_user =
-      geteuid() == 0 ? fmt::format("runuser -u {} -- {}", kUnprivileged, command) : command;
+      geteuid() == 0 ? fmt::format("cd / && runuser -u {} -- {}", kUnprivileged, command) : command;
   const int rc = std::system(fmt::format("{} >>{} 2>&1", as_user, log.string()).c_str());
   if (rc == 0) return Status::Ok();
   std::ifstream in(log);
@@ -78,6 +78,30 @@ Status run_as_server_user(const std::string& command, const fs::path& log) {
 }
 
 fs::path url_file(const std::string& dir) { return fs::path(dir) / "url"; }
+fs::path home_file(const std::string& dir) { return fs::path(dir) / "home"; }
+
+// Where the server itself lives (its data, socket and log): `dir`, or as root a directory of its
+// own under /tmp handed to the unprivileged user, named in dir/home. `dir` sits in the build tree,
+// which that user may not be able to reach (a clone under a mode-700 temporary directory), and a
+// socket's path must stay short.
+Result<fs::path> make_server_home(const std::string& dir) {
+  if (geteuid() != 0) return fs::path(dir);
+  char pattern[] = "/tmp/jouleprof-pg-server-XXXXXX";
+  if (mkdtemp(pattern) == nullptr)
+    return Error(ErrorCode::kIo, "mkdtemp failed for the test PostgreSQL server's home");
+  const passwd* user = getpwnam(kUnprivileged);
+  if (chown(pattern, user->pw_uid, user->pw_gid) != 0 || chmod(pattern, 0700) != 0) {
+    return Error(ErrorCode::kIo, std::string(pattern) + ": cannot hand it to " + kUnprivileged);
+  }
+  std::ofstream(home_file(dir)) << pattern;
+  return fs::path(pattern);
+}
+
+fs::path server_home(const std::string& dir) {
+  std::ifstream in(home_file(dir));
+  std::string home;
+  return std::getline(in, home) && !home.empty() ? fs::path(home) : fs::path(dir);
+}
 
 // One server for this process when no CTest fixture provides one; stopped at exit.
 struct OwnServer {
@@ -109,14 +133,9 @@ Result<std::string> start_postgres_server(const std::string& dir) {
                              kUnprivileged));
   }
   const fs::path log = fs::path(dir) / "server.log";
-  if (geteuid() == 0) {
-    const passwd* user = getpwnam(kUnprivileged);
-    if (chown(dir.c_str(), user->pw_uid, user->pw_gid) != 0 || chmod(dir.c_str(), 0700) != 0) {
-      return Error(ErrorCode::kIo, dir + ": cannot hand it to " + kUnprivileged);
-    }
-  }
+  JP_TRY(const fs::path home, make_server_home(dir));
   JP_TRY(const int port, free_port());
-  const fs::path data = fs::path(dir) / "data";
+  const fs::path data = home / "data";
   JP_RETURN_IF_ERROR(run_as_server_user(fmt::format("{} -D {} -U {} --auth=trust -E UTF8 --no-sync",
                                                     server_bin("initdb"), data.string(), kUser),
                                         log));
@@ -124,19 +143,25 @@ Result<std::string> start_postgres_server(const std::string& dir) {
   JP_RETURN_IF_ERROR(run_as_server_user(
       fmt::format("{} -D {} -l {} -w -t 30 -o \"-c listen_addresses=127.0.0.1 -c "
                   "unix_socket_directories={} -p {} -c fsync=off -c max_connections=60\" start",
-                  server_bin("pg_ctl"), data.string(), (fs::path(dir) / "postgres.log").string(),
-                  dir, port),
+                  server_bin("pg_ctl"), data.string(), (home / "postgres.log").string(),
+                  home.string(), port),
       log));
   const std::string url =
-      fmt::format("postgresql://{}@/postgres?host={}&port={}", kUser, dir, port);
+      fmt::format("postgresql://{}@/postgres?host={}&port={}", kUser, home.string(), port);
   std::ofstream(url_file(dir)) << url;
   return url;
 }
 
 Status stop_postgres_server(const std::string& dir) {
-  return run_as_server_user(fmt::format("{} -D {} -m fast -w stop", server_bin("pg_ctl"),
-                                        (fs::path(dir) / "data").string()),
-                            fs::path(dir) / "server.log");
+  const fs::path home = server_home(dir);
+  const Status stopped = run_as_server_user(
+      fmt::format("{} -D {} -m fast -w stop", server_bin("pg_ctl"), (home / "data").string()),
+      fs::path(dir) / "server.log");
+  if (stopped && home != fs::path(dir)) {
+    std::error_code ec;
+    fs::remove_all(home, ec);
+  }
+  return stopped;
 }
 
 Result<std::string> postgres_server_url() {

@@ -16,10 +16,12 @@
 
 namespace jouleprof::testing {
 
-// Starts a server with its data, socket and log under `dir` (which must exist and be empty);
-// returns its socket-directory URL (postgresql://jouleprof@/postgres?host=DIR&port=PORT).
+// Starts a server for `dir` (which must exist and be empty; it gets the URL and the setup log):
+// its data, socket and log are under `dir`, or, as root, in a directory of their own under /tmp
+// that the unprivileged user owns. Returns the socket-directory URL
+// (postgresql://jouleprof@/postgres?host=SOCKETDIR&port=PORT).
 Result<std::string> start_postgres_server(const std::string& dir);
-// Stops the server of `dir` (fast shutdown) and removes nothing.
+// Stops the server of `dir` (fast shutdown) and removes its home under /tmp, if it has one.
 Status stop_postgres_server(const std::string& dir);
 
 // The URL of the tests' server: the CTest fixture's, else one started for this process (stopped
