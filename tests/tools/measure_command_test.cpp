@@ -120,6 +120,48 @@ TEST(MeasureCommand, QuickOpSizesSayUpFrontHowLongTheyTakeAndKeepTheirWord) {
   EXPECT_NE(rows.find("matmul,64,"), std::string::npos) << rows;
   EXPECT_NE(rows.find(",\"quick\"\n"), std::string::npos) << "the preset is recorded: " << rows;
 }
+
+TEST(MeasureCommand, OpSizesWhoseGateNeverSettlesFailAndSayWhatIsMissing) {
+  TempDir dir;
+  const std::string csv = (dir.path() / "sizes.csv").string();
+  const Invocation inv = run_jouleprof({"measure",
+                                        "--op",
+                                        "matmul",
+                                        "--sizes",
+                                        "8,16",
+                                        "--source",
+                                        "simulated",
+                                        "--set",
+                                        "simulate.profile=5:0.05;95:0.05",
+                                        "--cpu-max-cv",
+                                        "0",
+                                        "--gpu-max-cv",
+                                        "0",
+                                        "--dram-max-cv",
+                                        "0",
+                                        "--gate-timeout",
+                                        "0.5",
+                                        "--check-period",
+                                        "0.2",
+                                        "--interval",
+                                        "50",
+                                        "-q",
+                                        "--no-history",
+                                        "--output",
+                                        csv},
+                                       dir);
+  EXPECT_EQ(inv.exit_code, 1) << inv.out << inv.err;
+  EXPECT_EQ(
+      inv.err.rfind("jouleprof: matmul size 8: repetitions 1 to 5 not measured: the stability "
+                    "gate gave up",
+                    0),
+      0u)
+      << inv.err;
+  EXPECT_NE(inv.err.find("jouleprof: matmul size 16: "), std::string::npos) << inv.err;
+  const std::string rows = read_file(csv);
+  EXPECT_EQ(rows.find("matmul,8,"), std::string::npos) << "nothing was measured: " << rows;
+  EXPECT_NE(rows.find("# missing size 16: "), std::string::npos) << rows;
+}
 #endif
 
 TEST(MeasureCommand, ThePresetIsRecordedInTheOutputAndTheProfile) {

@@ -43,6 +43,25 @@ TEST(OpSizeSweep, AStopListsTheSizesLeftAsMissing) {
   EXPECT_EQ(sweep->missing[1], "size 32: stopped before it was measured");
 }
 
+// A gate that gives up on every repetition of every size measures nothing, and says so for each
+// size: the command line turns a non-empty `missing` into a failing exit code.
+TEST(OpSizeSweep, AGateThatNeverSettlesLeavesEverySizeMissing) {
+  OpSizeSweepOptions options = simulated_matmul({8, 16});
+  options.monitor.sources.settings.erase("simulate.watts");
+  options.monitor.sources.settings["simulate.profile"] = "5:0.05;95:0.05";
+  options.gated.interval_ns = 50'000'000;
+  options.gated.check_period_ns = 200'000'000;
+  options.gated.gate_timeout_ns = 500'000'000;
+  options.gated.cpu_max_cv = options.gated.gpu_max_cv = options.gated.dram_max_cv = 0.0;
+  const Result<OpSizeSweep> sweep = sweep_op_sizes(options);
+  ASSERT_TRUE(sweep.ok()) << sweep.error().message();
+  EXPECT_TRUE(sweep->points.empty());
+  ASSERT_EQ(sweep->missing.size(), 2u);
+  for (const std::string& m : sweep->missing)
+    EXPECT_NE(m.find("not measured: the stability gate gave up"), std::string::npos) << m;
+  EXPECT_FALSE(sweep->net_energy_vs_input_r.has_value());
+}
+
 TEST(OpSizeSweep, AnUnknownOpIsAnError) {
   OpSizeSweepOptions options = simulated_matmul({16});
   options.op = "no-such-op";
