@@ -15,7 +15,7 @@ namespace {
 // give a time stop here too (tools/jouleprof/number_checks.hpp).
 constexpr double kMaxDurationS = 3.15e9;
 
-constexpr std::array<FigureBound, 9> kBounds{{
+constexpr std::array<FigureBound, 11> kBounds{{
     {"J", 0.0, 1e15, "1 MW for 32 years"},
     {"J", -1e15, 1e15, "1 MW for 32 years"},
     {"W", 0.0, kMaxDevicePowerW, "the most one device draws"},
@@ -26,7 +26,11 @@ constexpr std::array<FigureBound, 9> kBounds{{
     {"GFLOPs", 0.0, 1e12, "a million GPT-3 forward passes"},
     {"%", -1e6, 1e6, "10 000 times the reference"},
     {"", 0.0, 1e6, "10 000 times the best device's 100"},
+    {"g/kWh", 0.0, 10'000.0, "ten times a lignite plant's 1 000"},
+    {"W/GB", 0.0, 100.0, "about 250 times DRAM's 0.4"},
 }};
+static_assert(kBounds.size() == static_cast<std::size_t>(FigureKind::kPowerPerGigabyte) + 1,
+              "one bound per figure kind");
 
 }  // namespace
 

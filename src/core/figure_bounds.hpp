@@ -28,15 +28,17 @@ inline constexpr double kMaxDevices = 100'000.0;
 inline constexpr double kSmallestMeasured = 1e-12;
 
 enum class FigureKind : std::uint8_t {
-  kEnergy,        // J, never negative: 1 MW for 32 years is 1e15 J
-  kEnergyChange,  // J, a difference of two energies: as kEnergy, either sign
-  kDevicePower,   // W of one device, never negative: kMaxDevicePowerW
-  kPower,         // W, never negative (a battery's is a kPowerChange): every device at its ceiling
-  kPowerChange,   // W, either sign
-  kDuration,      // s, never negative: 100 years (what 64-bit nanoseconds hold, with margin)
-  kFlops,         // GFLOPs of one sample or step: a million times a GPT-3 forward pass
-  kPercent,       // %, a share or a relative change: 10 000 times the reference either way
-  kScore,         // a dimensionless score or ratio between devices (PCS, IECS, MAPE as a share)
+  kEnergy,         // J, never negative: 1 MW for 32 years is 1e15 J
+  kEnergyChange,   // J, a difference of two energies: as kEnergy, either sign
+  kDevicePower,    // W of one device, never negative: kMaxDevicePowerW
+  kPower,          // W, never negative (a battery's is a kPowerChange): every device at its ceiling
+  kPowerChange,    // W, either sign
+  kDuration,       // s, never negative: 100 years (what 64-bit nanoseconds hold, with margin)
+  kFlops,          // GFLOPs of one sample or step: a million times a GPT-3 forward pass
+  kPercent,        // %, a share or a relative change: 10 000 times the reference either way
+  kScore,          // a dimensionless score or ratio between devices (PCS, IECS, MAPE as a share)
+  kGridIntensity,  // g CO2e per kWh of a power grid
+  kPowerPerGigabyte,  // W per GB of memory (a RAM power model)
 };
 
 struct FigureBound {

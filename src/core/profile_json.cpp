@@ -24,6 +24,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "core/figure_bounds.hpp"
 #include "core/json_brief.hpp"
 #include "core/json_fields.hpp"
 #include "core/json_file.hpp"
@@ -953,6 +954,10 @@ Status read_meta(const JsonFields& f, const json& meta, RunMetadata& m) {
   JP_TRY(const auto options, (f.get<std::map<std::string, std::string>>(meta, "options", "meta")));
   JP_TRY(m.options, recorded_options_from_entries(options, f.origin()));
   JP_TRY(m.grid_intensity_g_per_kwh, f.optional<double>(meta, "grid_intensity_g_per_kwh", "meta"));
+  if (m.grid_intensity_g_per_kwh) {
+    JP_RETURN_IF_ERROR(check_figure(FigureKind::kGridIntensity, f.origin(),
+                                    "meta.grid_intensity_g_per_kwh", *m.grid_intensity_g_per_kwh));
+  }
   return Status::Ok();
 }
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <sstream>
 
+#include "core/figure_bounds.hpp"
 #include "jouleprof/source.hpp"
 #include "sources/backends.hpp"
 #include "sources/proc_stat.hpp"
@@ -207,7 +208,7 @@ std::unique_ptr<Source> make_cpu_estimate_source(const SourceOptions& options) {
   std::string origin;
   const std::string model = cpu_model_name(cpuinfo_path);
   if (settings.count(kEstimateTdpSetting) > 0) {
-    Result<double> tdp = setting_number(settings, kEstimateTdpSetting, 0.0, 0.1, 1e5);
+    Result<double> tdp = setting_number(settings, kEstimateTdpSetting, 0.0, 0.1, kMaxDevicePowerW);
     if (!tdp)
       return unavailable(tdp.error(), "give the CPU's TDP in watts (setting estimate.tdp_w)");
     tdp_w = *tdp;

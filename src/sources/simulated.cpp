@@ -17,6 +17,7 @@
 #include <memory>
 #include <numbers>
 
+#include "core/figure_bounds.hpp"
 #include "core/parse.hpp"
 #include "jouleprof/source.hpp"
 #include "sources/backends.hpp"
@@ -37,7 +38,7 @@ constexpr const char* kSimulateWrapSetting = "simulate.wrap_j";
 constexpr const char* kSimulatePollPeriodSetting = "simulate.poll_period_ms";
 constexpr const char* kSimulateChannelsSetting = "simulate.channels";
 constexpr const char* kSimulateDeviceSetting = "simulate.device";
-constexpr double kMaxWatts = 1e6;
+constexpr double kMaxWatts = kMaxDevicePowerW;
 // Written into every channel's provenance detail, followed by the origin in nanoseconds.
 constexpr std::string_view kOriginKey = "origin_ns=";
 constexpr double kMaxSeconds = 1e7;

@@ -136,7 +136,7 @@ CommandRunner add_project_command(CLI::App& parent) {
   cmd->add_option("--ram-w-per-gb", args->request.ram_watts_per_gb,
                   "RAM power model, watts per GB resident")
       ->default_val(0.375)
-      ->check(kNonNegativeNumber);
+      ->check(figure_of(FigureKind::kPowerPerGigabyte, true));
   cmd->add_option("--gpu", args->gpu, "GPU name for the baselines (default: the trace's)");
   cmd->add_option("--gpu-specs", args->gpu_specs,
                   "CSV name,cuda_cores,memory_gb,tdp_w,fp32_tflops adding to the built-in table")

@@ -153,10 +153,11 @@ Result<std::optional<double>> grid_intensity(const RunFlags& flags) {
   const char* env = std::getenv("JOULEPROF_GRID_INTENSITY");
   if (env == nullptr) return std::optional<double>();
   const std::optional<double> v = to_number(env);
-  if (!v || *v < 0) {
-    return invalid_input("JOULEPROF_GRID_INTENSITY", "g/kWh", env,
-                         "not a finite non-negative number");
+  if (!v) {
+    return invalid_input("JOULEPROF_GRID_INTENSITY", "g/kWh", env, "is not a finite number");
   }
+  JP_RETURN_IF_ERROR(
+      check_figure(FigureKind::kGridIntensity, "JOULEPROF_GRID_INTENSITY", "g/kWh", *v));
   return v;
 }
 
@@ -285,7 +286,7 @@ CommandRunner add_run_command(CLI::App& parent) {
   app->add_option("--grid-intensity", flags->grid_g_per_kwh,
                   "Grid carbon intensity in g CO2e per kWh (default: $JOULEPROF_GRID_INTENSITY)")
       ->type_name("G_PER_KWH")
-      ->check(kNonNegativeNumber);
+      ->check(figure_of(FigureKind::kGridIntensity, true));
   app->add_flag(
       "--spans", flags->spans,
       "Collect the spans the command records through libjouleprof (C/C++/Python API) and "

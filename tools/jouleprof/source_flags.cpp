@@ -25,10 +25,10 @@ void SourceFlags::add_to(CLI::App& app) {
   app.add_option("--simulate", simulate_w,
                  "Add the simulated source with one constant-power package channel of WATTS")
       ->type_name("WATTS")
-      ->check(kNonNegativeNumber);
+      ->check(figure_of(FigureKind::kDevicePower, true));
   app.add_option("--tdp", tdp_w, "CPU TDP in watts for the CPU estimate (else: model table)")
       ->type_name("W")
-      ->check(kPositiveNumber);
+      ->check(figure_of(FigureKind::kDevicePower));
   app.add_option("--set", settings,
                  "Backend setting, repeatable, e.g. simulate.profile=20:1;80:2 (docs/sources.md); "
                  "default: $JOULEPROF_SET, settings separated by spaces")
