@@ -1,7 +1,8 @@
 // Reading an ONNX model and detecting its kernels must be linear in its nodes too (issue 30,
 // class 6, measured for nn-Meter graphs in model_graph_bench.cpp): a convolution followed by a
 // chain of N Relu nodes, written with the ONNX protobuf classes, through shape inference, the
-// graph's tensor maps and the fusion rules' walk that folds the chain into the convolution's kernel.
+// graph's tensor maps and the fusion rules' walk that folds the chain into the convolution's
+// kernel.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <onnx/onnx_pb.h>

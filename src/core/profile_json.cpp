@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <type_traits>
@@ -28,7 +29,9 @@
 #include "core/json_brief.hpp"
 #include "core/json_fields.hpp"
 #include "core/json_file.hpp"
+#include "core/output_gate.hpp"
 #include "core/packed_columns.hpp"
+#include "core/profile_json_text.hpp"
 #include "core/text_file.hpp"
 #include "jouleprof/profile.hpp"
 
@@ -457,6 +460,31 @@ void write_profile(std::ostream& out, const Profile& p, int indent, ProfileArray
 
 // --- reading ---------------------------------------------------------------------------------
 
+// A figure the output gate withheld (core/output_gate.hpp) is written as null: it reads back as
+// NaN, which every report shows as invalid and figure_problems names.
+template <typename W>
+Result<double> figure_or_withheld(const JsonFields& f, const json& j, std::string_view key,
+                                  const W& where) {
+  if (const auto it = j.find(key); it != j.end() && it->is_null())
+    return std::numeric_limits<double>::quiet_NaN();
+  return f.get<double>(j, key, where);
+}
+
+template <typename W>
+Result<std::map<std::string, double>> figures_or_withheld(const JsonFields& f, const json& j,
+                                                          std::string_view key, const W& where) {
+  JP_TRY(const json* by_key, f.member(j, key, where));
+  JP_TRY(const json* object,
+         f.object(*by_key, [&] { return spell_path(where) + "." + std::string(key); }));
+  std::map<std::string, double> figures;
+  for (const auto& [name, value] : object->items()) {
+    JP_TRY(figures[name], figure_or_withheld(f, *object, name, [&] {
+             return spell_path(where) + "." + std::string(key);
+           }));
+  }
+  return figures;
+}
+
 // Version 1 wrote an nvidia-smi log's product name into the device ("gpu0 NVIDIA H200"), where
 // no GPU track matched it: read as device "gpu0", label "NVIDIA H200".
 void upgrade_version_1(Channel& c) {
@@ -686,16 +714,15 @@ class TreeReader {
     JP_TRY(n.category,
            f_.named<SpanCategory>(j, "category", where, parse_by_name<SpanCategory, 9>));
     JP_TRY(n.pass, f_.named<Pass>(j, "pass", where, parse_by_name<Pass, 5>));
-    JP_TRY(n.energy_j, f_.get<double>(j, "energy_j", where));
-    JP_TRY(n.self_energy_j, f_.get<double>(j, "self_energy_j", where));
+    JP_TRY(n.energy_j, figure_or_withheld(f_, j, "energy_j", where));
+    JP_TRY(n.self_energy_j, figure_or_withheld(f_, j, "self_energy_j", where));
     JP_TRY(n.static_energy_j, f_.optional<double>(j, "static_energy_j", where));
     JP_TRY(n.dynamic_energy_j, f_.optional<double>(j, "dynamic_energy_j", where));
     JP_TRY(n.time_ns, f_.get<TimeNs>(j, "time_ns", where));
     JP_TRY(n.self_time_ns, f_.get<TimeNs>(j, "self_time_ns", where));
     JP_TRY(n.calls, f_.get<std::uint64_t>(j, "calls", where));
     JP_TRY(n.provenance, f_.named<Provenance>(j, "provenance", where, provenance_from_string));
-    JP_TRY(n.energy_by_channel_j,
-           (f_.get<std::map<std::string, double>>(j, "energy_by_channel_j", where)));
+    JP_TRY(n.energy_by_channel_j, figures_or_withheld(f_, j, "energy_by_channel_j", where));
     if (const auto it = j.find("energy_stats"); it != j.end() && !it->is_null()) {
       JP_TRY(n.energy_stats, stats_from_json(f_, *it, where() + ".energy_stats"));
     }
@@ -965,12 +992,12 @@ Result<ChannelSummary> channel_summary_from_json(const JsonFields& f, const json
   ChannelSummary s;
   JP_TRY(s.channel_id, f.get<std::string>(c, "channel_id", "channels"));
   const auto where = [&] { return "channels[" + s.channel_id + "]"; };
-  JP_TRY(s.energy_j, f.get<double>(c, "energy_j", where));
+  JP_TRY(s.energy_j, figure_or_withheld(f, c, "energy_j", where));
   JP_TRY(s.idle_power_w, f.optional<double>(c, "idle_power_w", where));
   JP_TRY(s.net_energy_j, f.optional<double>(c, "net_energy_j", where));
   JP_TRY(s.duration_ns, f.get<TimeNs>(c, "duration_ns", where));
-  JP_TRY(s.mean_power_w, f.get<double>(c, "mean_power_w", where));
-  JP_TRY(s.peak_power_w, f.get<double>(c, "peak_power_w", where));
+  JP_TRY(s.mean_power_w, figure_or_withheld(f, c, "mean_power_w", where));
+  JP_TRY(s.peak_power_w, figure_or_withheld(f, c, "peak_power_w", where));
   JP_TRY(s.provenance, f.named<Provenance>(c, "provenance", where, provenance_from_string));
   JP_TRY(s.band, band_from_json(f, c, s.energy_j, where));
   if (s.band) {
@@ -1082,10 +1109,15 @@ Result<Profile> from_json(const JsonFields& f, const json& j) {
 
 }  // namespace
 
-std::string profile_to_json_string(const Profile& profile, int indent, ProfileArrays arrays) {
+std::string ungated_profile_json(const Profile& profile, int indent, ProfileArrays arrays) {
   std::ostringstream out;
   write_profile(out, profile, indent, arrays);
   return std::move(out).str();
+}
+
+std::string profile_to_json_string(const Profile& profile, int indent, ProfileArrays arrays) {
+  const std::optional<Profile> flagged = withheld_for_output(profile);
+  return ungated_profile_json(flagged ? *flagged : profile, indent, arrays);
 }
 
 Result<Profile> profile_from_json_string(const std::string& text, const std::string& origin) {
@@ -1105,7 +1137,8 @@ Status write_profile_json(const Profile& profile, const std::string& path, Profi
       return Error(ErrorCode::kIo,
                    fmt::format("{}: cannot open for writing: {}", path, std::strerror(errno)));
     }
-    write_profile(out, profile, 1, arrays);
+    const std::optional<Profile> flagged = withheld_for_output(profile);
+    write_profile(out, flagged ? *flagged : profile, 1, arrays);
     out << '\n';
     out.flush();
     if (!out) {

@@ -1,10 +1,12 @@
 // The `json` report: the profile itself, indented for people (docs/schema.md).
+#include "core/profile_json_text.hpp"
 #include "report/writers.hpp"
 
 namespace jouleprof::report {
 
 Result<std::string> write_json(const Profile& profile, const ReportOptions& /*options*/) {
-  return profile_to_json_string(profile, 2) + "\n";
+  // render_report has put the profile through the output gate.
+  return ungated_profile_json(profile, 2, ProfileArrays::kExpanded) + "\n";
 }
 
 }  // namespace jouleprof::report

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/profile_json_text.hpp"
 #include "jouleprof/profile.hpp"
 #include "tools/jouleprof_runner.hpp"
 
@@ -954,7 +955,8 @@ std::string profile_with_children(const std::vector<double>& children_j) {
   // Two children at 1e308 sum to inf, which JSON cannot hold: the root then holds one of them.
   if (!std::isfinite(root.energy_j)) root.energy_j = children_j.front();
   p.tree = std::move(root);
-  return profile_to_json_string(p);
+  // As a hand-made or tampered file holds it: jouleprof's own writers withhold such figures.
+  return ungated_profile_json(p, -1, ProfileArrays::kExpanded);
 }
 
 std::string power_log_with_unavailable() {
@@ -1028,6 +1030,17 @@ TEST(BadInputCatalogue, NoImpossibleFigureLeaves) {
            EXPECT_EQ(r.exit_code, 0) << format << r.err;
            EXPECT_FALSE(holds_an_impossible_number(r.out)) << format << ":\n" << r.out;
          }
+         // The json report is a profile again: its withheld figures are null, and it reads.
+         const std::string again = (dir.path() / "again.json").string();
+         ASSERT_EQ(run_jouleprof({"report", (dir.path() / "huge.json").string(), "--format", "json",
+                                  "--output", again},
+                                 dir)
+                       .exit_code,
+                   0);
+         const Invocation r = run_jouleprof({"report", again}, dir);
+         EXPECT_EQ(r.exit_code, 0) << r.err;
+         EXPECT_FALSE(holds_an_impossible_number(r.out)) << r.out;
+         EXPECT_NE(r.out.find("invalid"), std::string::npos) << r.out;
        },
        "jouleprof: warning:"},
       {"compare of +1e308 J against -1e308 J",

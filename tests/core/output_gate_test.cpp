@@ -1,0 +1,94 @@
+// The output half of the plausibility gate on a whole profile, and profile.json written through
+// it: no figure beyond its bound is stored, the file says which it withheld, and it reads back.
+#include "core/output_gate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "core/profile_json_text.hpp"
+#include "test_support.hpp"
+
+namespace jouleprof {
+namespace {
+
+Profile profile_with_child_energy(double child_j) {
+  Profile p;
+  p.meta.kind = "attribute";
+  ProfileNode root;
+  root.name = "run";
+  ProfileNode child;
+  child.name = "gemm";
+  child.energy_j = child.self_energy_j = child_j;
+  child.energy_by_channel_j["gpu0"] = child_j;
+  root.energy_j = child_j;
+  root.children.push_back(child);
+  p.tree = root;
+  return p;
+}
+
+TEST(OutputGate, ASoundProfileIsNotCopied) {
+  EXPECT_FALSE(withheld_for_output(profile_with_child_energy(12.5)).has_value());
+}
+
+TEST(OutputGate, AFigureBeyondItsBoundIsWithheldAndNamed) {
+  const std::optional<Profile> flagged = withheld_for_output(profile_with_child_energy(1e308));
+  ASSERT_TRUE(flagged.has_value());
+  const ProfileNode& child = flagged->tree->children.front();
+  EXPECT_TRUE(std::isnan(child.energy_j));
+  EXPECT_TRUE(std::isnan(child.energy_by_channel_j.at("gpu0")));
+  ASSERT_EQ(flagged->warnings.size(), 1u);
+  EXPECT_NE(flagged->warnings.front().find("2 energy figure(s) beyond the 1e+15 J"),
+            std::string::npos)
+      << flagged->warnings.front();
+  EXPECT_NE(flagged->warnings.front().find("run/gemm"), std::string::npos);
+}
+
+TEST(OutputGate, ProfileJsonStoresNoImpossibleFigureAndReadsBack) {
+  testing::TempDir dir;
+  const std::string path = (dir.path() / "profile.json").string();
+  const Profile impossible = profile_with_child_energy(1e308);
+  ASSERT_NE(ungated_profile_json(impossible, -1, ProfileArrays::kExpanded).find("1e+308"),
+            std::string::npos);
+  ASSERT_TRUE(write_profile_json(impossible, path));
+  const std::string text = testing::read_file(path);
+  EXPECT_EQ(text.find("e+308"), std::string::npos) << text;
+  EXPECT_EQ(profile_to_json_string(impossible).find("e+308"), std::string::npos);
+
+  const Result<Profile> back = read_profile_json(path);
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_TRUE(std::isnan(back->tree->children.front().energy_j));
+  EXPECT_TRUE(std::isnan(back->tree->children.front().energy_by_channel_j.at("gpu0")));
+  ASSERT_FALSE(back->warnings.empty());
+  EXPECT_NE(back->warnings.front().find("beyond the 1e+15 J"), std::string::npos);
+}
+
+TEST(OutputGate, AChannelFigureBeyondItsBoundIsWithheldInTheFile) {
+  Profile p = profile_with_child_energy(1.0);
+  ChannelSummary c;
+  c.channel_id = "gpu0";
+  c.energy_j = 1.0;
+  c.mean_power_w = 1e300;
+  c.peak_power_w = 1e300;
+  p.channels.push_back(c);
+  const std::string text = profile_to_json_string(p);
+  EXPECT_EQ(text.find("e+300"), std::string::npos) << text;
+  const Result<Profile> back = profile_from_json_string(text, "gated");
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_TRUE(std::isnan(back->channels.front().mean_power_w));
+  EXPECT_DOUBLE_EQ(back->channels.front().energy_j, 1.0);
+}
+
+TEST(OutputGate, AWarningIsNotRepeatedWhenAProfileIsWrittenAgain) {
+  Profile p = profile_with_child_energy(2.0);
+  p.tree->energy_j = 1.0;  // its child holds more than it: warned of, not withheld
+  const std::string once = profile_to_json_string(p);
+  const Result<Profile> back = profile_from_json_string(once, "once");
+  ASSERT_TRUE(back) << back.error().message();
+  ASSERT_EQ(back->warnings.size(), 1u);
+  EXPECT_EQ(profile_to_json_string(*back), once);
+}
+
+}  // namespace
+}  // namespace jouleprof
