@@ -575,6 +575,13 @@ TEST(BadInputCatalogue, NumbersAndNamesThatMakeNoSenseAreRefused) {
        "--tail-wait: must be a finite number of seconds from 0 to 3150000000 (100 years), got "
        "'1e12'"},
       {"serve --duration 1e12", {}, {"serve", "--duration", "1e12"}, 2, "got '1e12'"},
+      // Below the exporter's floor the interval would be raised to 10 ms without a word.
+      {"serve --interval below 10 ms",
+       {},
+       {"serve", "--interval", "1e-9"},
+       2,
+       "--interval: must be a finite number of milliseconds: 0 (the sources' own period) or from "
+       "10 to 3150000000000 (100 years), got '1e-9'"},
       {"burn --seconds 1e12",
        {},
        {"burn", "--seconds", "1e12"},

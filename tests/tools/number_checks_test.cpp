@@ -38,7 +38,10 @@ TEST(NumberChecks, ADurationFitsSixtyFourBitNanoseconds) {
   EXPECT_NE(verdict(kDurationSecondsOrZero, "1e12"), "");
   EXPECT_EQ(verdict(kIntervalMilliseconds, "3150000000000"), "");
   EXPECT_NE(verdict(kIntervalMilliseconds, "1e300"), "");
-  EXPECT_EQ(verdict(kIntervalMillisecondsOrZero, "0"), "");
+  EXPECT_EQ(verdict(kExporterIntervalMilliseconds, "0"), "");
+  EXPECT_EQ(verdict(kExporterIntervalMilliseconds, "10"), "");
+  EXPECT_NE(verdict(kExporterIntervalMilliseconds, "9.99"), "");
+  EXPECT_NE(verdict(kExporterIntervalMilliseconds, "1e-9"), "");
   // The largest accepted duration converts without overflow.
   EXPECT_GT(s_to_ns(kMaxDurationSeconds), 0);
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/parse.hpp"
+#include "jouleprof/exporter.hpp"
 
 namespace jouleprof::cli {
 namespace {
@@ -77,8 +78,13 @@ const CLI::Validator kIntervalMilliseconds =
                  fmt::format(" of milliseconds above 0 and at most {} (100 years)",
                              kMaxDurationSeconds* kMsPerS),
                  "MS");
-const CLI::Validator kIntervalMillisecondsOrZero = number_check(
-    [](double v) { return v >= 0.0 && v <= kMaxDurationSeconds * kMsPerS; },
-    fmt::format(" of milliseconds from 0 to {} (100 years)", kMaxDurationSeconds* kMsPerS), "MS");
+const CLI::Validator kExporterIntervalMilliseconds = number_check(
+    [](double v) {
+      constexpr double kMinMs = static_cast<double>(kMinExporterPollNs) / kNsPerMs;
+      return v == 0.0 || (v >= kMinMs && v <= kMaxDurationSeconds * kMsPerS);
+    },
+    fmt::format(" of milliseconds: 0 (the sources' own period) or from {} to {} (100 years)",
+                kMinExporterPollNs / kNsPerMs, kMaxDurationSeconds* kMsPerS),
+    "MS");
 
 }  // namespace jouleprof::cli

@@ -50,7 +50,8 @@ extern const CLI::Validator kDurationSecondsOrZero;
 // "--interval: must be a finite number of milliseconds above 0 and at most 3150000000000
 // (100 years), got '1e300'"
 extern const CLI::Validator kIntervalMilliseconds;
-// As kIntervalMilliseconds, for the flags where 0 means the default.
-extern const CLI::Validator kIntervalMillisecondsOrZero;
+// The exporter's polling interval: 0 (the sources' own period) or from kMinExporterPollNs, which
+// it would otherwise raise the interval to without a word.
+extern const CLI::Validator kExporterIntervalMilliseconds;
 
 }  // namespace jouleprof::cli

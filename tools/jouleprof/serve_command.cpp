@@ -43,9 +43,9 @@ CommandRunner add_serve_command(CLI::App& parent) {
                   "Address to listen on (0.0.0.0: every interface, for scraping from other hosts)")
       ->capture_default_str();
   cmd->add_option("--interval", o->interval_ms,
-                  "Poll the sources every MS milliseconds (default: the fastest source's period, "
-                  "at least 10; at most 100 years)")
-      ->check(kIntervalMillisecondsOrZero);
+                  "Poll the sources every MS milliseconds, at least 10 (default: the fastest "
+                  "source's period, at least 10; at most 100 years)")
+      ->check(kExporterIntervalMilliseconds);
   cmd->add_option("--duration", o->duration_s,
                   "Stop after SECONDS (default: run until SIGINT/SIGTERM; at most 100 years)")
       ->check(kDurationSecondsOrZero);
