@@ -1,5 +1,7 @@
 #include "capi/json_options.hpp"
 
+#include "core/json_file.hpp"
+
 namespace jouleprof::capi {
 
 using nlohmann::json;
@@ -7,10 +9,7 @@ using nlohmann::json;
 Result<json> parse_options_json(const char* options_json, const JsonFields& fields,
                                 std::initializer_list<std::string_view> known_keys) {
   if (options_json == nullptr || *options_json == '\0') return json::object();
-  json options = json::parse(options_json, nullptr, /*allow_exceptions=*/false);
-  if (options.is_discarded()) {
-    return fields.bad_value("(document)", json(options_json), "is not valid JSON");
-  }
+  JP_TRY(json options, parse_json(options_json, fields.origin()));
   JP_RETURN_IF_ERROR(fields.object(options, "(document)"));
   JP_RETURN_IF_ERROR(fields.known_keys(options, "", known_keys));
   return options;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/text_file.hpp"
+#include "core/unique_keys_parser.hpp"
 
 namespace jouleprof {
 
@@ -17,12 +18,21 @@ Error not_json_error(std::string_view origin, std::string_view text,
                fmt::format("{}: not valid JSON: {}", origin, parser_error));
 }
 
+Error repeated_key_error(std::string_view origin, std::string_view key) {
+  return invalid_input(origin, "key", key,
+                       "appears twice in one object, and JSON does not say which value holds");
+}
+
 Result<nlohmann::json> parse_json(std::string_view text, std::string_view origin) {
+  nlohmann::json document;
   try {
-    return nlohmann::json::parse(text);
+    UniqueKeysParser parser(document);
+    nlohmann::json::sax_parse(text, &parser);
+    if (parser.repeated_key()) return repeated_key_error(origin, *parser.repeated_key());
   } catch (const nlohmann::json::exception& e) {
     return not_json_error(origin, text, e.what());
   }
+  return document;
 }
 
 Result<nlohmann::json> read_json_file(const std::string& path, std::string_view what) {

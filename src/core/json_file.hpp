@@ -1,5 +1,6 @@
 // JSON documents from text jouleprof is given, with the one error every reader gives for text
-// that is not JSON: "<origin>: not valid JSON: <where the parser stopped and why>".
+// that is not JSON: "<origin>: not valid JSON: <where the parser stopped and why>", and the one
+// for an object that gives a key twice (core/unique_keys_parser.hpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,9 @@ namespace jouleprof {
 
 // `origin` names where the text came from (a file, "settings") in the error.
 Result<nlohmann::json> parse_json(std::string_view text, std::string_view origin);
+
+// "<origin>: field 'key' has value 'x': appears twice in one object …".
+Error repeated_key_error(std::string_view origin, std::string_view key);
 
 // That error for `text`, which the parser refused with `parser_error` (nlohmann's what()). A NUL
 // byte is named where it is: the parser reads one as the end of the text and would say the text

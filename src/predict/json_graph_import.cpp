@@ -8,6 +8,7 @@
 #include "core/json_fields.hpp"
 #include "core/json_file.hpp"
 #include "core/text_file.hpp"
+#include "core/unique_keys_parser.hpp"
 #include "predict/onnx_import.hpp"
 
 namespace jouleprof::predict {
@@ -29,35 +30,26 @@ struct ModelFile {
   FileOrder order;
 };
 
-// nlohmann's own DOM builder, which also notes the keys of the first two levels as they come.
-// (Its parse callback would do the same, but it scans the parent object at every nested object's
-// end, which is quadratic again.)
-class OrderNotingParser : public nlohmann::detail::json_sax_dom_parser<Json> {
+// The DOM builder every reader uses, which also notes the keys of the first two levels as they
+// come. (nlohmann's parse callback would do the same, but it scans the parent object at every
+// nested object's end, which is quadratic again.) A key given twice stops the parse before it is
+// noted, so the order lists each key of the document once.
+class OrderNotingParser : public UniqueKeysParser {
  public:
-  OrderNotingParser(Json& document, FileOrder& order)
-      : json_sax_dom_parser(document, /*allow_exceptions=*/true), order_(order) {}
-  bool start_object(std::size_t elements) {
-    ++depth_;
-    return json_sax_dom_parser::start_object(elements);
-  }
-  bool end_object() {
-    --depth_;
-    return json_sax_dom_parser::end_object();
-  }
-  // A key given twice is listed twice: a graph's detection then names it as used twice.
+  OrderNotingParser(Json& document, FileOrder& order) : UniqueKeysParser(document), order_(order) {}
   bool key(std::string& name) {
-    if (depth_ == 1) {
+    if (!UniqueKeysParser::key(name)) return false;
+    if (open_objects() == 1) {
       order_.top.push_back(name);
       order_.nested.emplace_back();
-    } else if (depth_ == 2 && !order_.nested.empty()) {
+    } else if (open_objects() == 2 && !order_.nested.empty()) {
       order_.nested.back().push_back(name);
     }
-    return json_sax_dom_parser::key(name);
+    return true;
   }
 
  private:
   FileOrder& order_;
-  int depth_ = 0;
 };
 
 Result<ModelFile> read_model_file(const std::filesystem::path& path) {
@@ -66,6 +58,7 @@ Result<ModelFile> read_model_file(const std::filesystem::path& path) {
   try {
     OrderNotingParser parser(file.doc, file.order);
     Json::sax_parse(text, &parser);
+    if (parser.repeated_key()) return repeated_key_error(path.string(), *parser.repeated_key());
   } catch (const Json::exception& e) {
     return not_json_error(path.string(), text, e.what());
   }

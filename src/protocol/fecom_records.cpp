@@ -53,8 +53,8 @@ struct SplitFrame {
 
 Result<SplitFrame> parse_frame(const JsonFields& f, const json& encoded, const std::string& where) {
   if (!encoded.is_string()) return f.error(where, "is not a pandas split-JSON string");
-  const json frame = json::parse(encoded.get_ref<const std::string&>(), nullptr, false);
-  if (frame.is_discarded()) return f.error(where, "is not valid JSON");
+  JP_TRY(const json frame, parse_json(encoded.get_ref<const std::string&>(),
+                                      fmt::format("{}: field '{}'", f.origin(), where)));
   SplitFrame split;
   JP_TRY(split.columns, f.get<std::vector<std::string>>(frame, "columns", where));
   JP_TRY(const json* data, f.array(frame, "data", where));

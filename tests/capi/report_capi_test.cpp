@@ -70,8 +70,14 @@ TEST(ReportCApi, FormatTreeErrorsNameTheOptionOrTheMissingTree) {
   EXPECT_STREQ(jp_last_error(),
                "jp_format_tree options_json: field 'full' is not true or false (1)");
   EXPECT_EQ(jp_format_tree(profile.c_str(), "{max_rows", &text), JP_ERR_INVALID_INPUT);
+  EXPECT_EQ(std::string(jp_last_error()).rfind("jp_format_tree options_json: not valid JSON: ", 0),
+            0u)
+      << jp_last_error();
+  EXPECT_EQ(jp_format_tree(profile.c_str(), R"({"max_rows": 3, "max_rows": 300})", &text),
+            JP_ERR_INVALID_INPUT);
   EXPECT_STREQ(jp_last_error(),
-               "jp_format_tree options_json: field '(document)' is not valid JSON (\"{max_rows\")");
+               "jp_format_tree options_json: field 'key' has value 'max_rows': appears twice in "
+               "one object, and JSON does not say which value holds");
 
   Profile untreed = testing::sample_profile();
   untreed.tree.reset();

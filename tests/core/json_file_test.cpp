@@ -43,5 +43,22 @@ TEST(JsonFile, ANulByteIsNamedWhereItIs) {
   EXPECT_EQ(bom->at("a"), 1);
 }
 
+// nlohmann keeps the last of two values silently; the reader refuses the file and names the key,
+// at any depth. Sibling objects may of course share their keys.
+TEST(JsonFile, AKeyGivenTwiceInOneObjectIsRefused) {
+  const std::string refusal =
+      "appears twice in one object, and JSON does not say which value holds";
+  EXPECT_EQ(parse_json(R"({"energy_j": 1, "energy_j": 1e6})", "p.json").error().message(),
+            "p.json: field 'key' has value 'energy_j': " + refusal);
+  EXPECT_EQ(parse_json(R"({"tree": {"children": [{"a": 1, "b": {"c": 2, "c": 3}}]}})", "p.json")
+                .error()
+                .message(),
+            "p.json: field 'key' has value 'c': " + refusal);
+  const Result<nlohmann::json> siblings =
+      parse_json(R"([{"a": 1, "b": {"a": 2}}, {"a": 3, "b": {"a": 4}}])", "p.json");
+  ASSERT_TRUE(siblings.ok()) << siblings.error().message();
+  EXPECT_EQ((*siblings)[1]["b"]["a"], 4);
+}
+
 }  // namespace
 }  // namespace jouleprof

@@ -69,6 +69,21 @@ TEST(JsonGraphImport, MissingTypeIsNamed) {
       << models.error().message();
 }
 
+// A node given twice: the document holds the second, the file's order the first node's keys; the
+// reader walked one with the other's keys and threw (fuzz/crashes/nnmeter_json).
+TEST(JsonGraphImport, ANodeGivenTwiceIsRefused) {
+  TempDir dir;
+  const auto path = dir.write("g.json", R"({
+    "relu": {"inbounds": [], "attr": {"type": "Relu"}, "outbounds": []},
+    "relu": {"inputs": [], "attr": {"type": "Relu"}, "outbounds": []}})");
+  auto models = load_model_kernels(path, options_with_rules());
+  ASSERT_FALSE(models.ok());
+  EXPECT_EQ(models.error().message(),
+            path.string() +
+                ": field 'key' has value 'relu': appears twice in one object, and JSON does not "
+                "say which value holds");
+}
+
 TEST(JsonGraphImport, KernelListOfOneModel) {
   TempDir dir;
   auto models = load_model_kernels(
