@@ -47,12 +47,15 @@ std::optional<Profile> withheld_for_output(const Profile& profile) {
   if (problems.empty()) return std::nullopt;
   Profile flagged = profile;
   withhold_implausible_figures(flagged);
-  for (std::string& p : problems) {
-    // A profile read back from a file written through the gate holds its warnings already (a
-    // tree that does not sum is warned of, not withheld), and one write after another must not
-    // repeat them.
-    if (std::find(flagged.warnings.begin(), flagged.warnings.end(), p) == flagged.warnings.end())
-      flagged.warnings.push_back(std::move(p));
+  // A withheld figure is NaN from here on, a problem of its own ("not finite") once the profile is
+  // read back: it is warned of now, beside the reason it was withheld, so that the profile as
+  // written holds a warning for every problem it has, and a second write adds none (a tree that
+  // does not sum is warned of, not withheld, and must not be repeated either).
+  for (std::vector<std::string> found : {std::move(problems), figure_problems(flagged)}) {
+    for (std::string& p : found) {
+      if (std::find(flagged.warnings.begin(), flagged.warnings.end(), p) == flagged.warnings.end())
+        flagged.warnings.push_back(std::move(p));
+    }
   }
   return flagged;
 }

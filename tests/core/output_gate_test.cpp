@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/profile_json_text.hpp"
+#include "report/sample_profile.hpp"
 #include "test_support.hpp"
 
 namespace jouleprof {
@@ -38,11 +39,14 @@ TEST(OutputGate, AFigureBeyondItsBoundIsWithheldAndNamed) {
   const ProfileNode& child = flagged->tree->children.front();
   EXPECT_TRUE(std::isnan(child.energy_j));
   EXPECT_TRUE(std::isnan(child.energy_by_channel_j.at("gpu0")));
-  ASSERT_EQ(flagged->warnings.size(), 1u);
+  // Why it was withheld, and what it is now: the one warning a profile read back would add.
+  ASSERT_EQ(flagged->warnings.size(), 2u);
   EXPECT_NE(flagged->warnings.front().find("2 energy figure(s) beyond the 1e+15 J"),
             std::string::npos)
       << flagged->warnings.front();
   EXPECT_NE(flagged->warnings.front().find("run/gemm"), std::string::npos);
+  EXPECT_NE(flagged->warnings.back().find("run/gemm (not a number)"), std::string::npos)
+      << flagged->warnings.back();
 }
 
 TEST(OutputGate, ProfileJsonStoresNoImpossibleFigureAndReadsBack) {
@@ -88,6 +92,32 @@ TEST(OutputGate, AWarningIsNotRepeatedWhenAProfileIsWrittenAgain) {
   ASSERT_TRUE(back) << back.error().message();
   ASSERT_EQ(back->warnings.size(), 1u);
   EXPECT_EQ(profile_to_json_string(*back), once);
+}
+
+// Each kind of figure the gate withholds: the file written once is the file written again
+// (fuzz/crashes/profile_json/channel_power_withheld_twice: a channel's mean power of 1.9e16 W).
+TEST(OutputGate, AProfileWithWithheldFiguresIsWrittenAgainUnchanged) {
+  Profile beyond_node = profile_with_child_energy(1e308);
+  Profile beyond_power = profile_with_child_energy(1.0);
+  ChannelSummary c;
+  c.channel_id = "gpu0";
+  c.energy_j = 5.0;
+  c.mean_power_w = 1.9e16;
+  c.peak_power_w = 20.0;
+  beyond_power.channels.push_back(c);
+  Profile never_read = testing::sample_profile();
+  never_read.channels.front().energy_j = 0.0;
+  for (Series& s : never_read.series) {
+    if (s.channel().id == never_read.channels.front().channel_id) s = Series(s.channel());
+  }
+  for (const Profile* p : {&beyond_node, &beyond_power, &never_read}) {
+    for (const ProfileArrays arrays : {ProfileArrays::kExpanded, ProfileArrays::kPacked}) {
+      const std::string once = profile_to_json_string(*p, -1, arrays);
+      const Result<Profile> back = profile_from_json_string(once, "once");
+      ASSERT_TRUE(back) << back.error().message();
+      EXPECT_EQ(profile_to_json_string(*back, -1, arrays), once);
+    }
+  }
 }
 
 }  // namespace
