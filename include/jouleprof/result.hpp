@@ -134,9 +134,11 @@ class [[nodiscard]] Status {
   if (!tmp.ok()) return tmp.error();  \
   decl = std::move(tmp).value()
 
-// JP_RETURN_IF_ERROR(expr): for Status (or a Result whose value is not needed).
-#define JP_RETURN_IF_ERROR(expr)                     \
-  do {                                               \
-    auto jp_status_ = (expr);                        \
-    if (!jp_status_.ok()) return jp_status_.error(); \
+// JP_RETURN_IF_ERROR(expr): for Status (or a Result whose value is not needed). The name is
+// unique per line, so that a lambda inside `expr` may use the macro too.
+#define JP_RETURN_IF_ERROR(expr) JP_RETURN_IF_ERROR_IMPL_(JP_CONCAT_(jp_status_, __LINE__), expr)
+#define JP_RETURN_IF_ERROR_IMPL_(status, expr) \
+  do {                                         \
+    auto status = (expr);                      \
+    if (!status.ok()) return status.error();   \
   } while (false)

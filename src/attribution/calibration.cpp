@@ -21,6 +21,10 @@ using nlohmann::json;
 constexpr std::string_view kFormatName = "jouleprof-calibration";
 constexpr int kFormatVersion = 1;
 
+// A calibration holds a few figures per device and span pattern: kilobytes. 64 MiB is thousands of
+// times more than any real one.
+constexpr std::uint64_t kMaxCalibrationBytes = std::uint64_t{64} << 20;
+
 bool glob_match(std::string_view pattern, std::string_view text) {
   // Iterative '*' matching with one backtrack point: linear in practice.
   std::size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
@@ -210,7 +214,7 @@ Result<Calibration> calibration_from_json_string(const std::string& text,
 }
 
 Result<Calibration> read_calibration_json(const std::string& path) {
-  JP_TRY(std::string text, read_text_file(path, "calibration file"));
+  JP_TRY(std::string text, read_text_file(path, "calibration file", kMaxCalibrationBytes));
   return calibration_from_json_string(text, path);
 }
 

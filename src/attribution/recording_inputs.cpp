@@ -7,8 +7,8 @@
 #include "core/csv.hpp"
 #include "core/json_fields.hpp"
 #include "core/json_file.hpp"
+#include "core/line_reader.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "jouleprof/samples_csv.hpp"
 #include "sources/plausibility.hpp"
 
@@ -22,9 +22,9 @@ constexpr std::string_view kNvmlHeader = "t_ns,instant_mw,instant_nvml_ts_us,avg
 
 Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const std::string& device,
                                                std::vector<std::string>* warnings) {
-  JP_TRY(const std::string text, read_text_file(path, "NVML poll log"));
-  const std::vector<TextLine> lines = split_lines(text);
-  const std::string_view header = lines.empty() ? std::string_view() : lines[0].text;
+  JP_TRY(LineReader lines, LineReader::open(path, "NVML poll log"));
+  JP_TRY(const std::optional<TextLine> first, lines.next());
+  const std::string_view header = first ? first->text : std::string_view();
   if (header != kNvmlHeader) {
     return invalid_input(path, "header", header, fmt::format("expected \"{}\"", kNvmlHeader));
   }
@@ -41,11 +41,11 @@ Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const st
                            ChannelKind::kPower, Provenance::kImported,
                            path + ": nvmlDeviceGetPowerUsage, 1 s average (avg_mw)", energy_id,
                            100 * kNsPerMs, 0});
-  for (std::size_t i = 1; i < lines.size(); ++i) {
-    const std::string_view line = lines[i].text;
-    if (line.empty()) continue;
+  JP_RETURN_IF_ERROR(for_each_line(lines, [&](const TextLine& text_line) -> Status {
+    const std::string_view line = text_line.text;
+    if (line.empty()) return Status::Ok();
     std::vector<std::string_view> fields = split_fields(line, ',');
-    const std::string where = fmt::format("line {}", lines[i].number);
+    const std::string where = fmt::format("line {}", text_line.number);
     if (fields.size() > 5) {
       return invalid_input(path, where, line.substr(0, 80),
                            "more than the 5 fields t_ns,instant_mw,instant_nvml_ts_us,avg_mw,"
@@ -61,7 +61,8 @@ Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const st
     }
     if (Status s = out[1].append(t, instant_mw / 1000.0); !s) return s.error().with_context(where);
     if (Status s = out[2].append(t, avg_mw / 1000.0); !s) return s.error().with_context(where);
-  }
+    return Status::Ok();
+  }));
   // A counter read that steps back, a reading above what a GPU can draw: gaps, not energy.
   std::vector<std::string> implausible = enforce_plausibility(out, path);
   if (warnings != nullptr)
@@ -72,11 +73,10 @@ Result<std::vector<Series>> read_nvml_poll_csv(const std::string& path, const st
 
 Result<std::vector<Series>> read_energy_samples(const std::string& path,
                                                 std::vector<std::string>* warnings) {
-  JP_TRY(const std::string text, read_text_file(path, "samples file"));
-  std::string_view first = std::string_view(text).substr(0, text.find('\n'));
-  if (!first.empty() && first.back() == '\r') first.remove_suffix(1);
-  if (first == kNvmlHeader) return read_nvml_poll_csv(path, "gpu0", warnings);
-  return parse_samples_csv(text, path, warnings);
+  JP_TRY(LineReader lines, LineReader::open(path, "samples file"));
+  JP_TRY(const std::optional<TextLine> first, lines.next());
+  if (first && first->text == kNvmlHeader) return read_nvml_poll_csv(path, "gpu0", warnings);
+  return read_samples_csv(path, warnings);
 }
 
 Result<RecordingMeta> read_recording_meta(const std::string& path) {

@@ -1,7 +1,7 @@
 #include "core/csv.hpp"
 
+#include "core/line_reader.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 
 namespace jouleprof {
 namespace {
@@ -18,23 +18,6 @@ std::vector<std::string> owned(const std::vector<std::string_view>& fields) {
 }
 
 }  // namespace
-
-std::vector<TextLine> split_lines(std::string_view content) {
-  std::vector<TextLine> lines;
-  std::size_t start = 0;
-  std::size_t number = 1;
-  while (start < content.size()) {
-    const std::size_t end = content.find('\n', start);
-    const bool terminated = end != std::string_view::npos;
-    std::string_view text =
-        content.substr(start, terminated ? end - start : std::string_view::npos);
-    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    lines.push_back(TextLine{number++, text, terminated});
-    if (!terminated) break;
-    start = end + 1;
-  }
-  return lines;
-}
 
 std::vector<std::string_view> split_fields(std::string_view line, char separator) {
   std::vector<std::string_view> fields;
@@ -64,15 +47,15 @@ Result<std::size_t> CsvTable::require_column(std::string_view name) const {
 }
 
 Result<CsvTable> read_csv_table(const std::string& path) {
-  JP_TRY(const std::string text, read_text_file(path, "CSV table"));
+  JP_TRY(LineReader lines, LineReader::open(path, "CSV table"));
   CsvTable table;
   table.path = path;
-  for (const TextLine& line : split_lines(text)) {
-    if (line.text.empty() || line.text.front() == '#') continue;
+  JP_RETURN_IF_ERROR(for_each_line(lines, [&](const TextLine& line) -> Status {
+    if (line.text.empty() || line.text.front() == '#') return Status::Ok();
     const std::vector<std::string_view> fields = split_fields(line.text, ',');
     if (table.header.empty()) {
       table.header = owned(fields);
-      continue;
+      return Status::Ok();
     }
     if (fields.size() != table.header.size()) {
       return invalid_input(table.path, "line " + std::to_string(line.number), line.text,
@@ -81,7 +64,8 @@ Result<CsvTable> read_csv_table(const std::string& path) {
     }
     table.rows.push_back(owned(fields));
     table.line_numbers.push_back(static_cast<int>(line.number));
-  }
+    return Status::Ok();
+  }));
   if (table.header.empty()) return invalid_input(table.path, "header", "", "the file is empty");
   return table;
 }

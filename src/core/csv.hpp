@@ -1,7 +1,6 @@
 // The one reader of the delimited text jouleprof takes in (power logs, meter CSVs, training logs,
-// reference tables): numbered lines that know whether they were terminated (a missing final
-// newline is how a truncated log shows), fields split on a separator and trimmed, and on top of
-// those a table with a header row naming its columns.
+// reference tables): fields of a line (core/line_reader.hpp) split on a separator and trimmed, and
+// on top of those a table with a header row naming its columns.
 //
 // A field may be quoted as a whole ("HW,Cin,KS"): the separator inside the quotes is part of it,
 // and the quotes are not. Quotes inside a field are kept as they are.
@@ -17,20 +16,12 @@
 
 namespace jouleprof {
 
-struct TextLine {
-  std::size_t number = 0;  // 1-based
-  std::string_view text;   // without the line break (and a trailing '\r')
-  bool terminated = true;  // false only for a final line without '\n'
-};
-
-std::vector<TextLine> split_lines(std::string_view content);
-
 // The fields of `line` between `separator`s, without the ASCII whitespace around them.
 std::vector<std::string_view> split_fields(std::string_view line, char separator);
 
 // A comma-separated table: a header row, then one record per line. Empty lines and lines starting
 // with '#' are left out (kernel-bench writes how it measured there); every record has the
-// header's number of fields.
+// header's number of fields. The file is read line by line and refused at its first bad line.
 struct CsvTable {
   std::string path;  // for error messages
   std::vector<std::string> header;

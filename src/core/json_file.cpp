@@ -36,7 +36,7 @@ Result<nlohmann::json> parse_json(std::string_view text, std::string_view origin
 }
 
 Result<nlohmann::json> read_json_file(const std::string& path, std::string_view what) {
-  JP_TRY(const std::string text, read_text_file(path, what));
+  JP_TRY(const std::string text, read_text_file(path, what, kMaxJsonFileBytes));
   return parse_json(text, path);
 }
 

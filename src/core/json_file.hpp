@@ -3,6 +3,7 @@
 // for an object that gives a key twice (core/unique_keys_parser.hpp).
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -22,7 +23,14 @@ Error repeated_key_error(std::string_view origin, std::string_view key);
 // ends early.
 Error not_json_error(std::string_view origin, std::string_view text, std::string_view parser_error);
 
-// The file read as read_text_file does (`what` names the kind of file in its errors), then parsed.
+// The most a JSON file read whole may hold, unless its reader states its own limit: the settings,
+// tables and records read this way (recording metadata, PRE models, kernel spaces and data sets,
+// fusion rules, predictor bundles, FECoM records) are kilobytes to tens of megabytes, and a parsed
+// document takes several times its text.
+inline constexpr std::uint64_t kMaxJsonFileBytes = std::uint64_t{256} << 20;
+
+// The file read as read_text_file does (`what` names the kind of file in its errors), refused
+// beyond kMaxJsonFileBytes, then parsed.
 Result<nlohmann::json> read_json_file(const std::string& path, std::string_view what);
 
 }  // namespace jouleprof

@@ -42,6 +42,11 @@ using nlohmann::json;
 
 constexpr int kMaxIndentLevels = 64;
 
+// A profile is read whole and parsed into a document several times its size. Profiles of week-long
+// runs are tens of megabytes (series are packed, the tree is aggregated); 512 MiB leaves room for
+// ten times that and keeps the parse within a few gigabytes.
+constexpr std::uint64_t kMaxProfileBytes = std::uint64_t{512} << 20;
+
 template <typename Enum, std::size_t N>
 std::optional<Enum> parse_by_name(std::string_view text) {
   for (std::size_t i = 0; i < N; ++i) {
@@ -1158,7 +1163,7 @@ Status write_profile_json(const Profile& profile, const std::string& path, Profi
 }
 
 Result<Profile> read_profile_json(const std::string& path) {
-  JP_TRY(std::string text, read_text_file(path, "profile"));
+  JP_TRY(std::string text, read_text_file(path, "profile", kMaxProfileBytes));
   return profile_from_json_string(text, path);
 }
 

@@ -12,10 +12,6 @@
 namespace jouleprof {
 namespace {
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
 ErrorCode code_of(int err) {
   switch (err) {
     case ENOENT:
@@ -29,32 +25,60 @@ ErrorCode code_of(int err) {
   }
 }
 
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+
+Error too_large(const std::string& path, std::string_view what, std::string_view size,
+                std::uint64_t max_bytes) {
+  return Error(
+      ErrorCode::kInvalidInput,
+      fmt::format("{}: the {} holds {} bytes: a {} may hold at most {} bytes{}, since it "
+                  "is read whole and its parsed form takes several times that",
+                  path, what, size, what, max_bytes,
+                  max_bytes % kMiB == 0 ? fmt::format(" ({} MiB)", max_bytes / kMiB) : ""));
+}
+
 }  // namespace
 
-Result<std::string> read_text_file(const std::string& path, std::string_view what) {
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file) {
+Result<InputFile> open_input_file(const std::string& path, std::string_view what) {
+  InputFile input;
+  input.file.reset(std::fopen(path.c_str(), "rb"));
+  if (!input.file) {
     const int err = errno;
     return Error(code_of(err),
                  fmt::format("{}: cannot open the {}: {}", path, what, std::strerror(err)));
   }
   struct stat info {};
-  if (fstat(fileno(file.get()), &info) == 0 && S_ISDIR(info.st_mode)) {
-    return Error(ErrorCode::kInvalidInput, fmt::format("{}: is a directory, not a {}", path, what));
+  if (fstat(fileno(input.file.get()), &info) == 0) {
+    if (S_ISDIR(info.st_mode)) {
+      return Error(ErrorCode::kInvalidInput,
+                   fmt::format("{}: is a directory, not a {}", path, what));
+    }
+    if (S_ISREG(info.st_mode)) input.size = static_cast<std::uint64_t>(info.st_size);
   }
+  return input;
+}
+
+Result<std::string> read_text_file(const std::string& path, std::string_view what,
+                                   std::uint64_t max_bytes) {
+  JP_TRY(const InputFile input, open_input_file(path, what));
+  if (input.size && *input.size > max_bytes)
+    return too_large(path, what, std::to_string(*input.size), max_bytes);
   std::string text;
   try {
-    if (S_ISREG(info.st_mode) && info.st_size > 0)
-      text.reserve(static_cast<std::size_t>(info.st_size));
+    if (input.size) text.reserve(static_cast<std::size_t>(*input.size));
     char buffer[1 << 16];
     std::size_t got = 0;
-    while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) text.append(buffer, got);
+    while ((got = std::fread(buffer, 1, sizeof buffer, input.file.get())) > 0) {
+      if (text.size() + got > max_bytes) {
+        return too_large(path, what, fmt::format("more than {}", max_bytes), max_bytes);
+      }
+      text.append(buffer, got);
+    }
   } catch (const std::bad_alloc&) {
     return Error(ErrorCode::kIo,
-                 fmt::format("{}: the {} is too large to read into memory ({} bytes)", path, what,
-                             static_cast<long long>(info.st_size)));
+                 fmt::format("{}: the {} is too large to read into memory", path, what));
   }
-  if (std::ferror(file.get())) {
+  if (std::ferror(input.file.get())) {
     const int err = errno;
     return Error(ErrorCode::kIo,
                  fmt::format("{}: reading the {} failed: {}", path, what, std::strerror(err)));

@@ -16,6 +16,10 @@ namespace {
 
 using Json = nlohmann::json;
 
+// An nn-Meter model file of 100 000 nodes is about 20 MB; the document parsed takes several times
+// its text.
+constexpr std::uint64_t kMaxModelJsonBytes = std::uint64_t{256} << 20;
+
 // A model file's objects are walked in the file's order, so that kernels and models are listed as
 // written. nlohmann's ordered_json finds each key by a linear search while it parses, which made a
 // 100 000-node graph take minutes (issue 30, class 6); the plain document, with the order of the
@@ -53,7 +57,8 @@ class OrderNotingParser : public UniqueKeysParser {
 };
 
 Result<ModelFile> read_model_file(const std::filesystem::path& path) {
-  JP_TRY(const std::string text, read_text_file(path.string(), "model JSON file"));
+  JP_TRY(const std::string text,
+         read_text_file(path.string(), "model JSON file", kMaxModelJsonBytes));
   ModelFile file;
   try {
     OrderNotingParser parser(file.doc, file.order);

@@ -22,6 +22,11 @@ namespace {
 
 using Dims = std::vector<std::int64_t>;
 
+// Protobuf refuses a message over 2 GiB, so no ONNX model with its weights inside is larger (bigger
+// models keep their weights in external files, which are not read). A larger file is refused
+// before it is read, not after.
+constexpr std::uint64_t kMaxOnnxBytes = std::uint64_t{2} << 30;
+
 std::optional<Dims> known_dims(const onnx::ValueInfoProto& info) {
   if (!info.type().has_tensor_type() || !info.type().tensor_type().has_shape()) return std::nullopt;
   Dims dims;
@@ -78,7 +83,7 @@ bool onnx_import_available() { return true; }
 
 Result<ModelGraph> import_onnx(const std::filesystem::path& path, TensorLayout layout) {
   const std::string file = path.string();
-  JP_TRY(const std::string bytes, read_text_file(file, "ONNX model"));
+  JP_TRY(const std::string bytes, read_text_file(file, "ONNX model", kMaxOnnxBytes));
   if (bytes.empty()) return invalid_input(file, "ModelProto", "", "the file is empty");
   onnx::ModelProto model;
   if (!model.ParseFromString(bytes))

@@ -8,8 +8,8 @@
 #include <map>
 #include <sstream>
 
+#include "core/line_reader.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "sources/plausibility.hpp"
 
 namespace jouleprof {
@@ -60,9 +60,9 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 }
 
 // Reading errors carry "file:line" as their location.
-class LineReader {
+class LineErrors {
  public:
-  LineReader(const std::string& origin, std::size_t line)
+  LineErrors(const std::string& origin, std::size_t line)
       : where_(fmt::format("{}:{}", origin, line)) {}
 
   Result<TimeNs> integer(std::string_view field, std::string_view text) const {
@@ -97,7 +97,7 @@ struct Table {
   }
 };
 
-Status parse_channel_line(const LineReader& at, std::string_view rest, Table& table) {
+Status parse_channel_line(const LineErrors& at, std::string_view rest, Table& table) {
   const std::vector<std::string_view> words = split(rest, ' ');
   if (words.empty() || words[0].empty()) return at.error("channel", rest, "no channel id");
   Channel c;
@@ -142,7 +142,7 @@ Status parse_channel_line(const LineReader& at, std::string_view rest, Table& ta
   return Status::Ok();
 }
 
-Status parse_gap_line(const LineReader& at, std::string_view rest, Table& table) {
+Status parse_gap_line(const LineErrors& at, std::string_view rest, Table& table) {
   const std::vector<std::string_view> words = split(rest, ' ');
   const std::string id = decode(words[0]);
   const auto it = table.index.find(id);
@@ -205,33 +205,25 @@ Status write_samples_csv(const std::vector<Series>& series, const std::string& p
   return Status::Ok();
 }
 
-Result<std::vector<Series>> parse_samples_csv(std::string_view text, const std::string& origin,
-                                              std::vector<std::string>* warnings) {
+namespace {
+
+Result<std::vector<Series>> parse_samples(LineReader& lines, std::vector<std::string>* warnings) {
+  const std::string& origin = lines.origin();
   Table table;
   bool header_seen = false;
-  std::size_t line_no = 0;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    std::size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(begin, end - begin);
-    begin = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) continue;
-    const LineReader at(origin, line_no);
+  JP_RETURN_IF_ERROR(for_each_line(lines, [&](const TextLine& text_line) -> Status {
+    const std::string_view line = text_line.text;
+    if (line.empty()) return Status::Ok();
+    const LineErrors at(origin, text_line.number);
     if (line.front() == '#') {
-      if (line.rfind("# channel ", 0) == 0) {
-        JP_RETURN_IF_ERROR(parse_channel_line(at, line.substr(10), table));
-      } else if (line.rfind("# gap ", 0) == 0) {
-        JP_RETURN_IF_ERROR(parse_gap_line(at, line.substr(6), table));
-      }
-      continue;
+      if (line.starts_with("# channel ")) return parse_channel_line(at, line.substr(10), table);
+      if (line.starts_with("# gap ")) return parse_gap_line(at, line.substr(6), table);
+      return Status::Ok();
     }
     if (!header_seen) {
       if (line != kHeader) return at.error("header", line, fmt::format("expected '{}'", kHeader));
       header_seen = true;
-      continue;
+      return Status::Ok();
     }
     const std::vector<std::string_view> fields = split(line, ',');
     if (fields.size() != 4) {
@@ -253,7 +245,8 @@ Result<std::vector<Series>> parse_samples_csv(std::string_view text, const std::
     }
     const Status appended = series.append(t_ns, value);
     if (!appended) return at.error("t_ns", fields[0], appended.error().message());
-  }
+    return Status::Ok();
+  }));
   if (!header_seen)
     return invalid_input(origin, "header", "", fmt::format("no '{}' line", kHeader));
   // A hand-made or foreign file may hold counters that step back or jump: those readings become
@@ -266,10 +259,18 @@ Result<std::vector<Series>> parse_samples_csv(std::string_view text, const std::
   return std::move(table.series);
 }
 
+}  // namespace
+
+Result<std::vector<Series>> parse_samples_csv(std::string_view text, const std::string& origin,
+                                              std::vector<std::string>* warnings) {
+  LineReader lines = LineReader::over_text(text, origin);
+  return parse_samples(lines, warnings);
+}
+
 Result<std::vector<Series>> read_samples_csv(const std::string& path,
                                              std::vector<std::string>* warnings) {
-  JP_TRY(const std::string text, read_text_file(path, "samples file"));
-  return parse_samples_csv(text, path, warnings);
+  JP_TRY(LineReader lines, LineReader::open(path, "samples file"));
+  return parse_samples(lines, warnings);
 }
 
 }  // namespace jouleprof

@@ -4,7 +4,6 @@
 
 #include "core/csv.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "core/time_range.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
@@ -19,20 +18,16 @@ constexpr double kMilliampVoltToWatt = 1e-3;
 }  // namespace
 
 Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& options) {
-  JP_TRY(std::string content, read_text_file(path, "file"));
-  const std::vector<TextLine> lines = split_lines(content);
-  std::size_t last_content = 0;
-  for (const TextLine& line : lines) {
-    if (!trim_ascii_space(line.text).empty()) last_content = line.number;
-  }
-  if (lines.empty() || !trim_ascii_space(lines[0].text).starts_with("Time")) {
-    return invalid_input(path + ":1", "header", lines.empty() ? "" : lines[0].text.substr(0, 60),
+  JP_TRY(LineReader lines, LineReader::open(path, "file"));
+  JP_TRY(const std::optional<TextLine> first, lines.next());
+  if (!first || !trim_ascii_space(first->text).starts_with("Time")) {
+    return invalid_input(path + ":1", "header", first ? first->text.substr(0, 60) : "",
                          "expected 'Time(ms),Main(mA),Main Voltage(V)'");
   }
-  const auto header = split_fields(lines[0].text, ',');
+  const auto header = split_fields(first->text, ',');
   if (header.size() < 3 || header[1].find("mA") == std::string_view::npos ||
       header[2].find("(V)") == std::string_view::npos) {
-    return invalid_input(path + ":1", "header", lines[0].text.substr(0, 60),
+    return invalid_input(path + ":1", "header", first->text.substr(0, 60),
                          "expected current in mA (column 2) and voltage in V (column 3)");
   }
 
@@ -41,10 +36,9 @@ Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& 
   trace.format = "meter-csv";
   std::vector<trace_text::RawSample> raw;
   std::optional<bool> microseconds;
-  for (const TextLine& line : lines) {
-    if (line.number == 1 || trim_ascii_space(line.text).empty()) continue;
+  JP_RETURN_IF_ERROR(for_each_line(lines, [&](const TextLine& line) -> Status {
+    if (!trace_text::has_content(line.text)) return Status::Ok();
     const auto fields = split_fields(line.text, ',');
-    const bool may_be_truncated = line.number == last_content;
     std::optional<double> time, current_ma, voltage_v;
     std::string_view bad_field;
     std::string_view bad_value;
@@ -63,15 +57,16 @@ Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& 
     if (!bad_field.empty()) {
       const std::string value =
           bad_field == "fields" ? std::to_string(fields.size()) : std::string(bad_value);
-      if (may_be_truncated) {
-        trace.warnings.push_back(fmt::format("{}: last line dropped as truncated ({} '{}')",
-                                             trace_text::where(path, line.number), bad_field,
-                                             value));
-        continue;
-      }
-      return invalid_input(
+      // Both are spelled out before reading on moves the line's text.
+      Error error = invalid_input(
           trace_text::where(path, line.number), bad_field, value,
           bad_field == "fields" ? "expected Time, current and voltage" : "not a number");
+      std::string truncation = fmt::format("{}: last line dropped as truncated ({} '{}')",
+                                           trace_text::where(path, line.number), bad_field, value);
+      JP_TRY(const bool last, lines.nothing_follows(trace_text::has_content));
+      if (!last) return error;
+      trace.warnings.push_back(std::move(truncation));
+      return Status::Ok();
     }
     if (!microseconds) microseconds = *time > kEpochMicrosecondsAbove;
     if (!checked_s_to_ns(*time * (*microseconds ? 1e-6 : 1e-3))) {
@@ -87,7 +82,8 @@ Result<PowerLog> read_meter_csv(const std::string& path, const PowerLogOptions& 
     }
     raw.push_back(
         trace_text::RawSample{t_ns, *current_ma * *voltage_v * kMilliampVoltToWatt, line.number});
-  }
+    return Status::Ok();
+  }));
   if (raw.empty()) return invalid_input(path, "content", "", "no meter samples");
   trace.offset_ns = trace_text::resolve_offset(options, raw.front().t_ns);
   for (auto& s : raw) s.t_ns += trace.offset_ns;

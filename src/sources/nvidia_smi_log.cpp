@@ -10,8 +10,8 @@
 #include <optional>
 
 #include "core/csv.hpp"
+#include "core/line_reader.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
 
@@ -66,21 +66,18 @@ struct LogLayout {
   }
 };
 
-LogLayout find_layout(const std::vector<TextLine>& lines, const PowerLogOptions& options) {
+// The layout `first`, the first line with content, gives.
+LogLayout find_layout(const TextLine& first, const PowerLogOptions& options) {
   LogLayout layout;
-  for (const TextLine& line : lines) {
-    if (trim_ascii_space(line.text).empty()) continue;
-    const auto fields = split_fields(line.text, ',');
-    if (canonical_column(fields[0]) == "timestamp") {
-      for (std::string_view f : fields) layout.columns.push_back(canonical_column(f));
-      layout.first_data = line.number + 1;
-      layout.rule = fmt::format("header on line {}", line.number);
-    } else {
-      layout.columns = options.noheader_columns;
-      layout.first_data = line.number;
-      layout.rule = fmt::format("no header: columns {}", fmt::join(layout.columns, ","));
-    }
-    break;
+  const auto fields = split_fields(first.text, ',');
+  if (canonical_column(fields[0]) == "timestamp") {
+    for (std::string_view f : fields) layout.columns.push_back(canonical_column(f));
+    layout.first_data = first.number + 1;
+    layout.rule = fmt::format("header on line {}", first.number);
+  } else {
+    layout.columns = options.noheader_columns;
+    layout.first_data = first.number;
+    layout.rule = fmt::format("no header: columns {}", fmt::join(layout.columns, ","));
   }
   return layout;
 }
@@ -93,80 +90,70 @@ struct LogRows {
   std::size_t repeated_headers = 0;
 };
 
-// Reads every data line; a bad field is an error naming file:line, field and value, except on a
-// last line a killed logger may have cut (then a warning, and the line contributes nothing).
-Result<LogRows> read_rows(const std::vector<TextLine>& lines, const LogLayout& layout,
-                          const std::string& path, const PowerLogOptions& options,
-                          std::vector<std::string>& warnings) {
-  std::size_t last_content = 0;  // the last non-blank line is the one a killed logger cuts
-  for (const TextLine& line : lines) {
-    if (!trim_ascii_space(line.text).empty()) last_content = line.number;
-  }
+// Reads a data line; a bad field is an error naming file:line, field and value, except on a last
+// line a killed logger may have cut (then a warning, and the line contributes nothing).
+Status read_row(const TextLine& line, LineReader& lines, const LogLayout& layout,
+                const std::string& path, const PowerLogOptions& options, LogRows& rows,
+                std::vector<std::string>& warnings) {
   const std::size_t timestamp_col = *layout.column("timestamp");
   const auto index_col = layout.column("index");
   const auto name_col = layout.column("name");
-  LogRows rows;
-  for (const TextLine& line : lines) {
-    if (line.number < layout.first_data || trim_ascii_space(line.text).empty()) continue;
-    const bool may_be_truncated = line.number == last_content;
-    const auto fields = split_fields(line.text, ',');
-    const auto reject = [&](std::string_view field, std::string_view value,
-                            std::string_view problem) {
-      return trace_text::reject_field(warnings, path, line.number, may_be_truncated, field, value,
-                                      problem);
-    };
-    if (canonical_column(fields[0]) == "timestamp") {
-      ++rows.repeated_headers;
-      continue;
-    }
-    if (fields.size() != layout.columns.size()) {
-      if (auto e = reject("fields", std::to_string(fields.size()),
-                          fmt::format("expected {} fields", layout.columns.size()))) {
-        return *e;
-      }
-      continue;
-    }
-    const auto t = parse_wall_clock_ns(fields[timestamp_col], options.utc_offset_s);
-    if (!t) {
-      if (auto e =
-              reject("timestamp", fields[timestamp_col], "not a YYYY/MM/DD hh:mm:ss.fff time")) {
-        return *e;
-      }
-      continue;
-    }
-    // Parse every imported field first so that a truncated line contributes nothing.
-    std::array<std::optional<double>, kImported.size()> values;
-    bool complete = true;
-    for (std::size_t c = 0; c < kImported.size() && complete; ++c) {
-      const auto col = layout.column(kImported[c].query);
-      if (!col) continue;
-      const std::string_view field = fields[*col];
-      if (trace_text::is_unavailable_marker(field)) {
-        ++rows.unavailable;
-        continue;
-      }
-      const auto value = trace_text::parse_number_with_unit(field, kImported[c].unit);
-      if (!value) {
-        if (auto e = reject(kImported[c].query, field,
-                            fmt::format("not a number (unit '{}' allowed)", kImported[c].unit))) {
-          return *e;
-        }
-        complete = false;
-        continue;
-      }
-      if (!field.empty() && !std::isdigit(static_cast<unsigned char>(field.back())))
-        ++rows.unit_suffixes[c];
-      values[c] = *value * kImported[c].scale;
-    }
-    if (!complete) continue;
-    const std::string gpu = index_col ? std::string(fields[*index_col]) : "0";
-    GpuSamples& samples = rows.gpus[gpu];
-    if (name_col && samples.name.empty()) samples.name = std::string(fields[*name_col]);
-    for (std::size_t c = 0; c < kImported.size(); ++c) {
-      if (values[c]) samples.samples[c].push_back(RawSample{*t, *values[c], line.number});
-    }
+  const auto fields = split_fields(line.text, ',');
+  const auto reject = [&](std::string_view field, std::string_view value,
+                          std::string_view problem) {
+    return trace_text::reject_field(warnings, lines, trace_text::has_content, path, line.number,
+                                    field, value, problem);
+  };
+  if (canonical_column(fields[0]) == "timestamp") {
+    ++rows.repeated_headers;
+    return Status::Ok();
   }
-  return rows;
+  if (fields.size() != layout.columns.size()) {
+    if (auto e = reject("fields", std::to_string(fields.size()),
+                        fmt::format("expected {} fields", layout.columns.size()))) {
+      return *e;
+    }
+    return Status::Ok();
+  }
+  const auto t = parse_wall_clock_ns(fields[timestamp_col], options.utc_offset_s);
+  if (!t) {
+    if (auto e = reject("timestamp", fields[timestamp_col], "not a YYYY/MM/DD hh:mm:ss.fff time")) {
+      return *e;
+    }
+    return Status::Ok();
+  }
+  // Parse every imported field first so that a truncated line contributes nothing.
+  std::array<std::optional<double>, kImported.size()> values;
+  bool complete = true;
+  for (std::size_t c = 0; c < kImported.size() && complete; ++c) {
+    const auto col = layout.column(kImported[c].query);
+    if (!col) continue;
+    const std::string_view field = fields[*col];
+    if (trace_text::is_unavailable_marker(field)) {
+      ++rows.unavailable;
+      continue;
+    }
+    const auto value = trace_text::parse_number_with_unit(field, kImported[c].unit);
+    if (!value) {
+      if (auto e = reject(kImported[c].query, field,
+                          fmt::format("not a number (unit '{}' allowed)", kImported[c].unit))) {
+        return *e;
+      }
+      complete = false;
+      continue;
+    }
+    if (!field.empty() && !std::isdigit(static_cast<unsigned char>(field.back())))
+      ++rows.unit_suffixes[c];
+    values[c] = *value * kImported[c].scale;
+  }
+  if (!complete) return Status::Ok();
+  const std::string gpu = index_col ? std::string(fields[*index_col]) : "0";
+  GpuSamples& samples = rows.gpus[gpu];
+  if (name_col && samples.name.empty()) samples.name = std::string(fields[*name_col]);
+  for (std::size_t c = 0; c < kImported.size(); ++c) {
+    if (values[c]) samples.samples[c].push_back(RawSample{*t, *values[c], line.number});
+  }
+  return Status::Ok();
 }
 
 // One series per GPU and imported column, on the monotonic axis.
@@ -210,21 +197,25 @@ Status add_series(LogRows& rows, const LogLayout& layout, const std::string& pat
 }  // namespace
 
 Result<PowerLog> read_nvidia_smi_log(const std::string& path, const PowerLogOptions& options) {
-  JP_TRY(std::string content, read_text_file(path, "file"));
-  const std::vector<TextLine> lines = split_lines(content);
-  if (std::all_of(lines.begin(), lines.end(),
-                  [](const TextLine& l) { return trim_ascii_space(l.text).empty(); })) {
-    return invalid_input(path, "content", "", "the file is empty");
-  }
-  const LogLayout layout = find_layout(lines, options);
-  if (!layout.column("timestamp") || !layout.column("power.draw")) {
-    return invalid_input(path, "columns", fmt::format("{}", fmt::join(layout.columns, ",")),
-                         "an nvidia-smi log needs the timestamp and power.draw columns");
-  }
+  JP_TRY(LineReader lines, LineReader::open(path, "file"));
+  std::optional<LogLayout> layout;
+  LogRows rows;
   PowerLog trace;
   trace.path = path;
   trace.format = "nvidia-smi";
-  JP_TRY(LogRows rows, read_rows(lines, layout, path, options, trace.warnings));
+  JP_RETURN_IF_ERROR(for_each_line(lines, [&](const TextLine& line) -> Status {
+    if (!trace_text::has_content(line.text)) return Status::Ok();
+    if (!layout) {
+      layout = find_layout(line, options);
+      if (!layout->column("timestamp") || !layout->column("power.draw")) {
+        return invalid_input(path, "columns", fmt::format("{}", fmt::join(layout->columns, ",")),
+                             "an nvidia-smi log needs the timestamp and power.draw columns");
+      }
+      if (line.number < layout->first_data) return Status::Ok();
+    }
+    return read_row(line, lines, *layout, path, options, rows, trace.warnings);
+  }));
+  if (!layout) return invalid_input(path, "content", "", "the file is empty");
   if (rows.unavailable > 0) {
     trace.warnings.push_back(
         fmt::format("{}: {} values marked unavailable ([N/A]…) left out", path, rows.unavailable));
@@ -240,7 +231,7 @@ Result<PowerLog> read_nvidia_smi_log(const std::string& path, const PowerLogOpti
     }
   }
   trace.offset_ns = trace_text::resolve_offset(options, first_ns);
-  JP_RETURN_IF_ERROR(add_series(rows, layout, path, options, trace));
+  JP_RETURN_IF_ERROR(add_series(rows, *layout, path, options, trace));
   if (rows.repeated_headers > 0) {
     trace.warnings.push_back(
         fmt::format("{}: {} repeated header lines skipped", path, rows.repeated_headers));

@@ -8,7 +8,6 @@
 
 #include "core/csv.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "core/time_range.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
@@ -56,6 +55,12 @@ std::string domain_of(std::string_view event) {
   return std::string(event);
 }
 
+// Lines of perf's output other than blanks and '#' comments.
+bool is_interval(std::string_view line) {
+  const std::string_view text = trim_ascii_space(line);
+  return !text.empty() && text.front() != '#';
+}
+
 struct EventSamples {
   std::vector<RawSample> samples;  // cumulative J at each interval end (trace clock)
   double total_j = 0.0;
@@ -65,15 +70,7 @@ struct EventSamples {
 }  // namespace
 
 Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptions& options) {
-  JP_TRY(std::string content, read_text_file(path, "file"));
-  const std::vector<TextLine> lines = split_lines(content);
-  std::size_t last_content = 0;
-  for (const TextLine& line : lines) {
-    const std::string_view t = trim_ascii_space(line.text);
-    if (!t.empty() && t.front() != '#') last_content = line.number;
-  }
-  if (last_content == 0) return invalid_input(path, "content", "", "no perf stat intervals");
-
+  JP_TRY(LineReader lines, LineReader::open(path, "file"));
   std::optional<TimeNs> start_ns = options.perf_start_realtime_ns;
   std::string start_rule = start_ns ? "start time given" : "";
   PowerLog trace;
@@ -82,21 +79,22 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
   std::map<std::string, EventSamples> events;
   std::vector<std::string> event_order;
 
-  for (const TextLine& line : lines) {
+  bool any_interval = false;
+  JP_RETURN_IF_ERROR(for_each_line(lines, [&](const TextLine& line) -> Status {
     const std::string_view text = trim_ascii_space(line.text);
-    if (text.empty()) continue;
+    if (text.empty()) return Status::Ok();
     if (text.front() == '#') {
       if (!start_ns) {
         start_ns = parse_perf_start(text, options.utc_offset_s);
         if (start_ns) start_rule = fmt::format("start from the header on line {}", line.number);
       }
-      continue;
+      return Status::Ok();
     }
+    any_interval = true;
     const auto fields = split_fields(text, ';');
-    const bool may_be_truncated = line.number == last_content;
     const auto reject = [&](std::string_view field, std::string_view value,
                             std::string_view problem) {
-      return trace_text::reject_field(trace.warnings, path, line.number, may_be_truncated, field,
+      return trace_text::reject_field(trace.warnings, lines, is_interval, path, line.number, field,
                                       value, problem);
     };
     if (fields.size() < 4) {
@@ -104,38 +102,40 @@ Result<PowerLog> read_perf_stat_log(const std::string& path, const PowerLogOptio
               reject("fields", std::to_string(fields.size()), "expected at least 4 (-x ';')")) {
         return *e;
       }
-      continue;
+      return Status::Ok();
     }
     const auto seconds = to_number(fields[0]);
     if (!seconds || *seconds < 0 || !checked_s_to_ns(*seconds)) {
       if (auto e = reject("time", fields[0], "not seconds since perf started (-I output)"))
         return *e;
-      continue;
+      return Status::Ok();
     }
     const std::string event(fields[3]);
     if (event.empty()) {
       if (auto e = reject("event", fields[3], "missing event name")) return *e;
-      continue;
+      return Status::Ok();
     }
     EventSamples& samples = events[event];
     if (samples.samples.empty() && samples.not_counted == 0) event_order.push_back(event);
     const TimeNs t_ns = static_cast<TimeNs>(*seconds * 1e9 + 0.5);
     if (fields[1].starts_with("<")) {  // <not counted>, <not supported>
       ++samples.not_counted;
-      continue;
+      return Status::Ok();
     }
     const auto joules = to_number(fields[1]);
     if (!joules || *joules < 0) {
       if (auto e = reject("value", fields[1], "not a non-negative number of Joules")) return *e;
-      continue;
+      return Status::Ok();
     }
     if (fields[2] != "Joules" && fields[2] != "J") {
       if (auto e = reject("unit", fields[2], "expected Joules (an energy event)")) return *e;
-      continue;
+      return Status::Ok();
     }
     samples.total_j += *joules;
     samples.samples.push_back(RawSample{t_ns, samples.total_j, line.number});
-  }
+    return Status::Ok();
+  }));
+  if (!any_interval) return invalid_input(path, "content", "", "no perf stat intervals");
   if (events.empty()) return invalid_input(path, "event", "", "no energy intervals in the file");
 
   const TimeNs start_realtime_ns = start_ns.value_or(0);

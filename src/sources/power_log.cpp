@@ -5,8 +5,8 @@
 #include <array>
 
 #include "core/csv.hpp"
+#include "core/line_reader.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "core/time_range.hpp"
 #include "sources/trace_text.hpp"
 
@@ -84,14 +84,12 @@ std::optional<TimeNs> parse_wall_clock_ns(std::string_view text, std::int64_t ut
 Result<PowerLog> read_power_log(const std::string& path, PowerLogFormat format,
                                 const PowerLogOptions& options) {
   if (format == PowerLogFormat::kAuto) {
-    JP_TRY(std::string content, read_text_file(path, "file"));
-    const std::vector<TextLine> lines = split_lines(content);
+    JP_TRY(LineReader lines, LineReader::open(path, "file"));
     std::string_view first;
-    for (const TextLine& line : lines) {
-      if (!trim_ascii_space(line.text).empty()) {
-        first = trim_ascii_space(line.text);
-        break;
-      }
+    while (first.empty()) {
+      JP_TRY(const std::optional<TextLine> line, lines.next());
+      if (!line) break;
+      first = trim_ascii_space(line->text);
     }
     if (first.starts_with("# started on") || first.find(";Joules;") != std::string_view::npos) {
       format = PowerLogFormat::kPerfStat;

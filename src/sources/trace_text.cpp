@@ -28,15 +28,21 @@ std::string where(const std::string& path, std::size_t line) {
   return fmt::format("{}:{}", path, line);
 }
 
-std::optional<Error> reject_field(std::vector<std::string>& warnings, const std::string& path,
-                                  std::size_t line, bool may_be_truncated, std::string_view field,
+bool has_content(std::string_view line) { return !trim_ascii_space(line).empty(); }
+
+std::optional<Error> reject_field(std::vector<std::string>& warnings, LineReader& lines,
+                                  bool (*has_content)(std::string_view line),
+                                  const std::string& path, std::size_t line, std::string_view field,
                                   std::string_view value, std::string_view problem) {
-  if (may_be_truncated) {
-    warnings.push_back(fmt::format("{}: last line dropped as truncated ({} '{}': {})",
-                                   where(path, line), field, value, problem));
-    return std::nullopt;
-  }
-  return invalid_input(where(path, line), field, value, problem);
+  // Both are spelled out before reading on moves the line's text.
+  Error error = invalid_input(where(path, line), field, value, problem);
+  std::string truncation = fmt::format("{}: last line dropped as truncated ({} '{}': {})",
+                                       where(path, line), field, value, problem);
+  const Result<bool> last = lines.nothing_follows(has_content);
+  if (!last.ok()) return last.error();
+  if (!*last) return error;
+  warnings.push_back(std::move(truncation));
+  return std::nullopt;
 }
 
 Result<Series> build_series(Channel channel, const std::vector<RawSample>& samples,

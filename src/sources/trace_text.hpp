@@ -1,6 +1,6 @@
-// Field-level helpers shared by the trace readers, on top of core/csv.hpp's lines and fields:
-// numbers with unit suffixes, unavailable markers, truncated last lines, and the gap/duplicate
-// rules applied to every imported series.
+// Field-level helpers shared by the trace readers, on top of core/line_reader.hpp's lines and
+// core/csv.hpp's fields: numbers with unit suffixes, unavailable markers, truncated last lines, and
+// the gap/duplicate rules applied to every imported series.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/line_reader.hpp"
 #include "jouleprof/result.hpp"
 #include "jouleprof/series.hpp"
 
@@ -25,11 +26,16 @@ bool is_unavailable_marker(std::string_view field);
 // "file:line" for messages.
 std::string where(const std::string& path, std::size_t line);
 
-// A bad field on the last line of a log that may have been cut off mid-write is a truncation: the
-// line is dropped with a warning (nullopt). Anywhere else it is an error naming file:line, field
-// and value.
-std::optional<Error> reject_field(std::vector<std::string>& warnings, const std::string& path,
-                                  std::size_t line, bool may_be_truncated, std::string_view field,
+// Whether a line of an nvidia-smi log or meter CSV holds more than whitespace.
+bool has_content(std::string_view line);
+
+// A bad field on `line`, the last one `lines` gave, is a truncation when no line with content
+// (`has_content`) follows: a logger killed mid-write cut it, and it is dropped with a warning
+// (nullopt). Anywhere else it is an error naming file:line, field and value. Telling which reads
+// on to the next line with content, so the line's text, `value` included, is not valid after.
+std::optional<Error> reject_field(std::vector<std::string>& warnings, LineReader& lines,
+                                  bool (*has_content)(std::string_view line),
+                                  const std::string& path, std::size_t line, std::string_view field,
                                   std::string_view value, std::string_view problem);
 
 // One sample as read from a file, before it becomes part of a Series.

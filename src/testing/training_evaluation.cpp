@@ -11,8 +11,8 @@
 #include <random>
 
 #include "core/csv.hpp"
+#include "core/line_reader.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "predict/prediction_interval.hpp"
 #include "sources/power_log.hpp"
 #include "sources/trace_text.hpp"
@@ -66,9 +66,11 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
                                        std::uint32_t cv_seed) {
   JP_TRY(PreTable table, read_pre_runs_csv(runs_csv, specs));
   // The trace paths: runs.csv's gpu_trace column, relative to its folder.
-  JP_TRY(std::string content, read_text_file(runs_csv, "file"));
-  const auto lines = split_lines(content);
-  const auto header = split_fields(lines.at(0).text, ',');
+  // Read line by line, not through for_each_line: the errors of the traces it names are about
+  // those files, not this one's lines.
+  JP_TRY(LineReader lines, LineReader::open(runs_csv, "file"));
+  JP_TRY(const std::optional<TextLine> header_line, lines.next());
+  const auto header = split_fields(header_line ? header_line->text : "", ',');
   const auto trace_col = std::find(header.begin(), header.end(), "gpu_trace");
   if (trace_col == header.end()) {
     return invalid_input(runs_csv + ":1", "header", "gpu_trace", "column missing");
@@ -81,10 +83,12 @@ Result<EvaluationReport> evaluate_step(const std::string& runs_csv, const StepOp
   std::vector<StepRun> step_runs;
   std::size_t fallbacks = 0;
   std::size_t run_index = 0;
-  for (const auto& line : lines) {
-    if (line.number == 1 || trim_ascii_space(line.text).empty()) continue;
+  while (true) {
+    JP_TRY(const std::optional<TextLine> line, lines.next());
+    if (!line) break;
+    if (trim_ascii_space(line->text).empty()) continue;
     const PreRun& run = table.runs.at(run_index++);
-    const auto fields = split_fields(line.text, ',');
+    const auto fields = split_fields(line->text, ',');
     const std::string trace_path = (folder / std::string(fields.at(trace_index))).string();
     JP_TRY(PowerLog trace, read_nvidia_smi_log(trace_path, PowerLogOptions{}));
     const Series* power = trace.find(ChannelKind::kPower);

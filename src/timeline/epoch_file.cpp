@@ -6,8 +6,8 @@
 
 #include <fstream>
 
+#include "core/line_reader.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 
 namespace jouleprof {
 namespace {
@@ -31,16 +31,14 @@ void notify_epoch_file(EpochBoundary::Kind kind, TimeNs t_ns) noexcept {
 
 Result<std::vector<EpochBoundary>> read_epoch_file(const std::string& path) {
   std::vector<EpochBoundary> boundaries;
-  Result<std::string> read = read_text_file(path, "epoch file");
+  Result<LineReader> opened = LineReader::open(path, "epoch file");
   // No file yet: no epoch has begun or ended.
-  if (!read && read.error().code() == ErrorCode::kNotFound) return boundaries;
-  JP_TRY(const std::string text, std::move(read));
-  std::size_t line_no = 0;
-  std::size_t begin = 0;
-  for (std::size_t end = text.find('\n'); end != std::string::npos; end = text.find('\n', begin)) {
-    ++line_no;
-    std::string_view line(text.data() + begin, end - begin);
-    begin = end + 1;
+  if (!opened && opened.error().code() == ErrorCode::kNotFound) return boundaries;
+  JP_TRY(LineReader lines, std::move(opened));
+  JP_RETURN_IF_ERROR(for_each_line(lines, [&](const TextLine& text_line) -> Status {
+    // The writer appends whole lines: one without its break is still being written.
+    if (!text_line.terminated) return Status::Ok();
+    std::string_view line = text_line.text;
     EpochBoundary b;
     if (line.starts_with(kBegin)) {
       b.kind = EpochBoundary::Kind::kBegin;
@@ -50,12 +48,13 @@ Result<std::vector<EpochBoundary>> read_epoch_file(const std::string& path) {
     }
     const std::optional<TimeNs> t_ns = to_integer<TimeNs>(line);
     if (!t_ns || *t_ns <= 0) {
-      return invalid_input(fmt::format("{}:{}", path, line_no), "t_ns", line,
+      return invalid_input(fmt::format("{}:{}", path, text_line.number), "t_ns", line,
                            "not a positive integer time after 'begin ' or 'end '");
     }
     b.t_ns = *t_ns;
     boundaries.push_back(b);
-  }
+    return Status::Ok();
+  }));
   return boundaries;
 }
 

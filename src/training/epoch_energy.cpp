@@ -9,8 +9,8 @@
 
 #include "core/csv.hpp"
 #include "core/gap_overlap.hpp"
+#include "core/line_reader.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -121,17 +121,12 @@ Result<EpochEnergies> epoch_energies(const std::vector<const Series*>& series, c
 
 Result<Series> read_ram_power_log(const std::string& path, const PowerLogOptions& options,
                                   double watts_per_gb) {
-  JP_TRY(std::string content, read_text_file(path, "file"));
-  const auto lines = split_lines(content);
-  std::size_t last_content = 0;
-  for (const auto& line : lines) {
-    if (!trim_ascii_space(line.text).empty()) last_content = line.number;
-  }
+  JP_TRY(LineReader lines, LineReader::open(path, "file"));
   std::optional<std::size_t> time_col, memory_col;
   std::vector<trace_text::RawSample> raw;
   std::vector<std::string> warnings;
-  for (const auto& line : lines) {
-    if (trim_ascii_space(line.text).empty()) continue;
+  JP_RETURN_IF_ERROR(for_each_line(lines, [&](const TextLine& line) -> Status {
+    if (!trace_text::has_content(line.text)) return Status::Ok();
     const auto fields = split_fields(line.text, ',');
     if (!time_col) {
       for (std::size_t i = 0; i < fields.size(); ++i) {
@@ -142,27 +137,28 @@ Result<Series> read_ram_power_log(const std::string& path, const PowerLogOptions
         return invalid_input(trace_text::where(path, line.number), "header", line.text,
                              "expected 'timestamp' and 'memory usage (MB)' columns");
       }
-      continue;
+      return Status::Ok();
     }
     const std::string where = trace_text::where(path, line.number);
-    const bool last = line.number == last_content;
     const auto t = fields.size() > *time_col
                        ? parse_wall_clock_ns(fields[*time_col], options.utc_offset_s)
                        : std::nullopt;
     const auto mb = fields.size() > *memory_col ? to_number(fields[*memory_col]) : std::nullopt;
     if (!t || !mb || *mb < 0.0) {
-      if (last) {
-        warnings.push_back(fmt::format("{}: last line dropped as truncated", where));
-        continue;
-      }
-      return invalid_input(where, !t ? "timestamp" : "memory usage (MB)",
-                           fields.size() > (!t ? *time_col : *memory_col)
-                               ? fields[!t ? *time_col : *memory_col]
-                               : "",
-                           "not a valid value");
+      // Spelled out before reading on moves the line's text.
+      Error error = invalid_input(where, !t ? "timestamp" : "memory usage (MB)",
+                                  fields.size() > (!t ? *time_col : *memory_col)
+                                      ? fields[!t ? *time_col : *memory_col]
+                                      : "",
+                                  "not a valid value");
+      JP_TRY(const bool last, lines.nothing_follows(trace_text::has_content));
+      if (!last) return error;
+      warnings.push_back(fmt::format("{}: last line dropped as truncated", where));
+      return Status::Ok();
     }
     raw.push_back(trace_text::RawSample{*t, *mb / 1024.0 * watts_per_gb, line.number});
-  }
+    return Status::Ok();
+  }));
   if (raw.empty()) return invalid_input(path, "rows", "", "no memory samples");
   const TimeNs offset = trace_text::resolve_offset(options, raw.front().t_ns);
   for (auto& s : raw) s.t_ns += offset;

@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "core/csv.hpp"
+#include "core/line_reader.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "core/time_range.hpp"
 #include "sources/trace_text.hpp"
 
@@ -99,15 +99,15 @@ Result<EpochLog> epochs_from_marks(const Timeline& timeline, TimeNs run_begin_ns
 }
 
 Result<EpochLog> read_epochs_csv(const std::string& path, TimeNs training_begin_ns) {
-  JP_TRY(std::string content, read_text_file(path, "file"));
+  JP_TRY(LineReader lines, LineReader::open(path, "file"));
   EpochLog log;
   log.begin_ns = training_begin_ns;
   log.origin = EpochOrigin::kCsv;
   bool header = true;
   // Rows are numbered from 1, as jouleprof prints epochs, or from 0: the first row says which.
   std::int64_t first_number = 1;
-  for (const TextLine& line : split_lines(content)) {
-    if (trim_ascii_space(line.text).empty()) continue;
+  JP_RETURN_IF_ERROR(for_each_line(lines, [&](const TextLine& line) -> Status {
+    if (trim_ascii_space(line.text).empty()) return Status::Ok();
     const auto fields = split_fields(line.text, ',');
     if (header) {
       header = false;
@@ -115,7 +115,7 @@ Result<EpochLog> read_epochs_csv(const std::string& path, TimeNs training_begin_
         return invalid_input(trace_text::where(path, line.number), "header", line.text,
                              "expected 'epoch,end_s'");
       }
-      continue;
+      return Status::Ok();
     }
     const std::string where = trace_text::where(path, line.number);
     if (fields.size() < 2) return invalid_input(where, "fields", line.text, "expected epoch,end_s");
@@ -135,7 +135,8 @@ Result<EpochLog> read_epochs_csv(const std::string& path, TimeNs training_begin_
                            "must be a number of seconds after the previous epoch's end");
     }
     log.end_ns.push_back(end_ns);
-  }
+    return Status::Ok();
+  }));
   if (log.end_ns.empty()) return invalid_input(path, "rows", "", "no epochs in the file");
   log.note = fmt::format("{} epoch end times from {}", log.size(), path);
   return log;

@@ -8,8 +8,8 @@
 #include <cctype>
 
 #include "core/csv.hpp"
+#include "core/line_reader.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "sources/trace_text.hpp"
 
 namespace jouleprof {
@@ -73,10 +73,10 @@ GpuSpecTable GpuSpecTable::built_in() {
 }
 
 Status GpuSpecTable::load_overrides(const std::string& path) {
-  JP_TRY(std::string content, read_text_file(path, "file"));
+  JP_TRY(LineReader lines, LineReader::open(path, "file"));
   bool header = true;
-  for (const TextLine& line : split_lines(content)) {
-    if (trim_ascii_space(line.text).empty()) continue;
+  JP_RETURN_IF_ERROR(for_each_line(lines, [&](const TextLine& line) -> Status {
+    if (trim_ascii_space(line.text).empty()) return Status::Ok();
     const auto fields = split_fields(line.text, ',');
     const std::string where = trace_text::where(path, line.number);
     if (header) {
@@ -85,7 +85,7 @@ Status GpuSpecTable::load_overrides(const std::string& path) {
         return invalid_input(where, "header", line.text,
                              "expected 'name,cuda_cores,memory_gb,tdp_w,fp32_tflops'");
       }
-      continue;
+      return Status::Ok();
     }
     if (fields.size() != 5) return invalid_input(where, "fields", line.text, "expected 5 fields");
     GpuSpec spec{std::string(fields[0]), 0, 0, 0, 0};
@@ -107,7 +107,8 @@ Status GpuSpecTable::load_overrides(const std::string& path) {
     } else {
       entries_.push_back(spec);
     }
-  }
+    return Status::Ok();
+  }));
   origin_ = fmt::format("built-in table with overrides from {}", path);
   return Status::Ok();
 }

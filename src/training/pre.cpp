@@ -14,8 +14,8 @@
 #include "core/figure_bounds.hpp"
 #include "core/json_fields.hpp"
 #include "core/json_file.hpp"
+#include "core/line_reader.hpp"
 #include "core/parse.hpp"
-#include "core/text_file.hpp"
 #include "predict/prediction_interval.hpp"
 #include "sources/trace_text.hpp"
 
@@ -76,14 +76,13 @@ const std::map<std::string, std::vector<std::string>, std::less<>>& column_alias
 }  // namespace
 
 Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& specs) {
-  JP_TRY(std::string content, read_text_file(path, "file"));
-  const auto lines = split_lines(content);
+  JP_TRY(LineReader lines, LineReader::open(path, "file"));
   PreTable table;
   std::map<std::string, std::size_t, std::less<>> column;
   std::vector<std::string> header_names;  // as the file spells them, for errors
   bool header = true;
-  for (const auto& line : lines) {
-    if (trim_ascii_space(line.text).empty()) continue;
+  JP_RETURN_IF_ERROR(for_each_line(lines, [&](const TextLine& line) -> Status {
+    if (trim_ascii_space(line.text).empty()) return Status::Ok();
     const auto fields = split_fields(line.text, ',');
     const std::string where = trace_text::where(path, line.number);
     if (header) {
@@ -126,7 +125,7 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
             "feature carries no information)",
             kDefaultInputSide));
       }
-      continue;
+      return Status::Ok();
     }
     const auto number = [&](std::string_view key) -> Result<double> {
       const std::size_t col = column.at(std::string(key));
@@ -240,7 +239,8 @@ Result<PreTable> read_pre_runs_csv(const std::string& path, const GpuSpecTable& 
     }
     run.label = label.empty() ? where : fmt::format("{}", fmt::join(label, "/"));
     table.runs.push_back(std::move(run));
-  }
+    return Status::Ok();
+  }));
   if (table.runs.empty()) return invalid_input(path, "rows", "", "no runs in the table");
   return table;
 }

@@ -81,5 +81,19 @@ TEST(RecordingInputs, ANvmlCounterReadSteppingBackIsAGap) {
   EXPECT_EQ(energy.gaps()[0].reason, "counter went backwards (1.25 J after 1.3 J)");
 }
 
+TEST(RecordingInputs, ANvmlPollLogStopsAtTheFirstBadLineAndSaysWhereItStarts) {
+  testing::TempDir dir;
+  const std::string good =
+      "t_ns,instant_mw,instant_nvml_ts_us,avg_mw,energy_mj\n1000,50000,1,50000,100\n";
+  const auto path = dir.write("nvml.csv", good + "2000,lots,2,50000,200\ngarbage\n");
+  const auto read = read_nvml_poll_csv(path.string());
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message().find("line 3 instant_mw"), std::string::npos)
+      << read.error().message();
+  EXPECT_TRUE(read.error().message().ends_with("(line 3 starts at byte " +
+                                               std::to_string(good.size()) + ")"))
+      << read.error().message();
+}
+
 }  // namespace
 }  // namespace jouleprof::attribution

@@ -9,18 +9,6 @@ namespace {
 
 using Fields = std::vector<std::string_view>;
 
-TEST(Csv, LinesKnowTheirNumberAndWhetherTheyEnded) {
-  const std::vector<TextLine> lines = split_lines("a\r\n\nlast");
-  ASSERT_EQ(lines.size(), 3u);
-  EXPECT_EQ(lines[0].text, "a");
-  EXPECT_EQ(lines[1].text, "");
-  EXPECT_EQ(lines[2].number, 3u);
-  EXPECT_EQ(lines[2].text, "last");
-  EXPECT_TRUE(lines[1].terminated);
-  EXPECT_FALSE(lines[2].terminated);  // how a log cut off mid-write shows
-  EXPECT_TRUE(split_lines("").empty());
-}
-
 TEST(Csv, FieldsAreTrimmedAndMayBeQuotedWhole) {
   EXPECT_EQ(split_fields(" 1 , 2.5 W,", ','), (Fields{"1", "2.5 W", ""}));
   EXPECT_EQ(split_fields("conv,\"HW,Cin,KS\" ,3", ','), (Fields{"conv", "HW,Cin,KS", "3"}));
@@ -46,7 +34,20 @@ TEST(Csv, TableSkipsCommentsAndChecksEveryRowAgainstTheHeader) {
   const Result<CsvTable> bad = read_csv_table(ragged);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message(),
-            ragged + ": field 'line 2' has value 'k1': has 1 fields, the header has 2");
+            ragged +
+                ": field 'line 2' has value 'k1': has 1 fields, the header has 2 (line 2 starts "
+                "at byte 6)");
+}
+
+TEST(Csv, ATableStopsAtItsFirstBadLineAndSaysWhereItStarts) {
+  testing::TempDir dir;
+  const auto path = dir.write("t.csv", "a,b\n1,2\n3\n4,5,6\n");
+  const Result<CsvTable> table = read_csv_table(path.string());
+  ASSERT_FALSE(table.ok());
+  EXPECT_EQ(table.error().message(),
+            path.string() +
+                ": field 'line 3' has value '3': has 1 fields, the header has 2 (line 3 starts at "
+                "byte 8)");
 }
 
 }  // namespace

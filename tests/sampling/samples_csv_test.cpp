@@ -1,5 +1,6 @@
 #include "jouleprof/samples_csv.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "test_support.hpp"
@@ -143,6 +144,18 @@ TEST(SamplesCsv, ImplausibleReadingsBecomeGaps) {
   ASSERT_EQ(meter.gaps().size(), 1u);
   EXPECT_EQ(meter.gaps()[0].reason, "negative power (-5 W)");
   EXPECT_DOUBLE_EQ(meter.total_energy_j(), 0.0) << "nothing is integrated across the gap";
+}
+
+TEST(SamplesCsv, ReadingStopsAtTheFirstBadLineAndSaysWhereItStarts) {
+  TempDir dir;
+  const std::string good = "t_ns,channel,kind,value\n1,a,energy_j,1\n";
+  const std::string path = dir.write("s.csv", good + "bad\nworse\n").string();
+  const Result<std::vector<Series>> read = read_samples_csv(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().message(),
+            fmt::format("{}:3: field 'line' has value 'bad': expected 4 fields, found 1 (line 3 "
+                        "starts at byte {})",
+                        path, good.size()));
 }
 
 }  // namespace

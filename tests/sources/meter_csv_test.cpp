@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -117,6 +118,18 @@ TEST(MeterCsv, BadRowsNameFileLineAndField) {
   trace = read_meter_csv(path.string(), {});
   ASSERT_FALSE(trace);
   EXPECT_NE(trace.error().message().find("header"), std::string::npos);
+}
+
+TEST(MeterCsv, ReadingStopsAtTheFirstBadLineAndSaysWhereItStarts) {
+  TempDir dir;
+  const std::string good = "Time(ms),Main(mA),Main Voltage(V),\n1721763718734138,24.7,4.19,\n";
+  const auto path = dir.write("m.csv", good + "1721763718734159,x,4.19,\ngarbage\n1,2,3\n");
+  const auto trace = read_meter_csv(path.string(), {});
+  ASSERT_FALSE(trace.ok());
+  EXPECT_EQ(trace.error().message(),
+            fmt::format("{}:3: field 'Main(mA)' has value 'x': not a number (line 3 starts at "
+                        "byte {})",
+                        path.string(), good.size()));
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -241,6 +242,23 @@ TEST(NvidiaSmiLog, PerGpuSeriesWithAnIndexColumn) {
   EXPECT_EQ(trace->series[0].channel().id, "nvidia-smi:gpu0:power");
   EXPECT_DOUBLE_EQ(trace->series[0].total_energy_j(), 100.0);
   EXPECT_DOUBLE_EQ(trace->series[1].total_energy_j(), 50.0);
+}
+
+TEST(NvidiaSmiLog, ReadingStopsAtTheFirstBadLineAndSaysWhereItStarts) {
+  TempDir dir;
+  const std::string good = "timestamp, power.draw [W]\n2023/05/10 12:34:56.000, 100.00 W\n";
+  const auto path = dir.write("bad.csv", good +
+                                             "2023/05/10 12:34:57.000, lots W\n"
+                                             "garbage\n"
+                                             "2023/05/10 12:34:58.000, 100.00 W\n");
+  const auto trace = read_nvidia_smi_log(path.string(), PowerLogOptions{});
+  ASSERT_FALSE(trace.ok());
+  EXPECT_NE(trace.error().message().find(path.string() + ":3: field 'power.draw'"),
+            std::string::npos)
+      << trace.error().message();
+  EXPECT_TRUE(
+      trace.error().message().ends_with(fmt::format("(line 3 starts at byte {})", good.size())))
+      << trace.error().message();
 }
 
 }  // namespace

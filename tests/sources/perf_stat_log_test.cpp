@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -136,6 +137,21 @@ TEST(PerfStatLog, AutoDetectionPicksTheReader) {
   const auto trace = read_power_log((shared_data() / relative).string(), PowerLogFormat::kAuto, {});
   ASSERT_TRUE(trace) << trace.error().message();
   EXPECT_EQ(trace->format, "perf-stat");
+}
+
+TEST(PerfStatLog, ReadingStopsAtTheFirstBadLineAndSaysWhereItStarts) {
+  TempDir dir;
+  const std::string good =
+      "# started on Mon Jul 22 10:00:00 2024\n\n1.0;5.0;Joules;power/energy-pkg/;\n";
+  const auto path = dir.write("p.txt", good + "2.0;x;Joules;power/energy-pkg/;\ngarbage\n");
+  const auto trace = read_perf_stat_log(path.string(), PowerLogOptions{});
+  ASSERT_FALSE(trace.ok());
+  EXPECT_NE(trace.error().message().find(path.string() + ":4: field 'value' has value 'x'"),
+            std::string::npos)
+      << trace.error().message();
+  EXPECT_TRUE(
+      trace.error().message().ends_with(fmt::format("(line 4 starts at byte {})", good.size())))
+      << trace.error().message();
 }
 
 }  // namespace

@@ -48,5 +48,16 @@ TEST(EpochFile, NotifyAppendsLinesTheReaderReads) {
   EXPECT_EQ((*read)[1].t_ns, 9);
 }
 
+TEST(EpochFile, ReadingStopsAtTheFirstBadLineAndSaysWhereItStarts) {
+  testing::TempDir dir;
+  const auto path = dir.write("epochs", "begin 10\nend 20\nbegin x\nend y\n");
+  const auto read = read_epoch_file(path.string());
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().message(),
+            path.string() +
+                ":3: field 't_ns' has value 'x': not a positive integer time after 'begin ' or "
+                "'end ' (line 3 starts at byte 16)");
+}
+
 }  // namespace
 }  // namespace jouleprof

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
@@ -396,6 +398,78 @@ TEST(BadInputCatalogue, AnErrorQuotesABoundedExcerpt) {
     EXPECT_NE(inv.err.find("…' (1048576 bytes)"), std::string::npos) << inv.err;
   };
   check(nul_samples);
+}
+
+// jouleprof's peak resident memory in KiB when run with `args` (its output goes to `dir` as
+// run_jouleprof leaves it): the run happens in a child of this test, whose RUSAGE_CHILDREN then
+// counts jouleprof alone, not the cases run before.
+long jouleprof_peak_rss_kib(const std::vector<std::string>& args, const TempDir& dir) {
+  int result[2];
+  if (pipe(result) != 0) return -1;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(result[0]);
+    run_jouleprof(args, dir);
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    const long kib = usage.ru_maxrss;
+    _exit(write(result[1], &kib, sizeof kib) == sizeof kib ? 0 : 1);
+  }
+  close(result[1]);
+  long kib = -1;
+  if (pid < 0 || read(result[0], &kib, sizeof kib) != sizeof kib) kib = -1;
+  close(result[0]);
+  if (pid > 0) waitpid(pid, nullptr, 0);
+  return kib;
+}
+
+// Class 3 of issue 30: a line-oriented file is read a line at a time and refused at its first bad
+// line, so garbage fails at once in little memory however large the file (1 GB of NUL bytes took
+// 2.1 GB before it was refused). 64 MiB stands in for the gigabyte.
+TEST(BadInputCatalogue, AFileOfGarbageFailsAtItsFirstBadLineInBoundedMemory) {
+  constexpr std::size_t kGarbageBytes = std::size_t{64} << 20;
+  TempDir dir;
+  {
+    std::ofstream nul(dir.path() / "nul.csv", std::ios::binary);
+    std::ofstream junk(dir.path() / "junk.csv", std::ios::binary);
+    junk << "t_ns,channel,kind,value\n";
+    const std::string nul_block(1 << 20, '\0');
+    std::string junk_block;
+    while (junk_block.size() < nul_block.size()) junk_block += "garbage\n";
+    for (std::size_t written = 0; written < kGarbageBytes; written += nul_block.size()) {
+      nul << nul_block;
+      junk << junk_block;
+    }
+  }
+  dir.write("small.csv", "garbage\n");
+  const long baseline_kib =
+      jouleprof_peak_rss_kib({"attribute", "--samples", (dir.path() / "small.csv").string()}, dir);
+  ASSERT_GT(baseline_kib, 0);
+  std::string nuls_quoted;  // the first 80 bytes, escaped
+  for (int i = 0; i < 80; ++i) nuls_quoted += "\\0";
+  const struct {
+    std::string file;
+    std::string first_line;
+  } cases[] = {
+      {"nul.csv", "nul.csv: field 'line 1' has value '" + nuls_quoted +
+                      "…' (1048576 bytes): goes on past 1048576 bytes (1 MiB), the longest line "
+                      "jouleprof reads (line 1 starts at byte 0)"},
+      {"junk.csv",
+       "junk.csv:2: field 'line' has value 'garbage': expected 4 fields, found 1 (line 2 starts "
+       "at byte 24)"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.file);
+    const long peak_kib =
+        jouleprof_peak_rss_kib({"attribute", "--samples", (dir.path() / c.file).string()}, dir);
+    const std::string err = ::jouleprof::testing::read_file(dir.path() / "stderr");
+    EXPECT_EQ(err.substr(0, err.find('\n')),
+              fmt::format("jouleprof: {}/{}", dir.path().string(), c.first_line));
+    EXPECT_LT(err.size(), 600u) << "bytes of stderr";
+    EXPECT_LT(peak_kib - baseline_kib, 32 * 1024)
+        << "KiB over a one-line file (" << baseline_kib << " KiB), reading " << kGarbageBytes
+        << " bytes of garbage";
+  }
 }
 
 // Class 5 of issue 30: control characters from input (a command line, span names, warnings)

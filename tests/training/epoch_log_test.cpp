@@ -105,6 +105,8 @@ TEST(EpochLog, FromACsvOfEndTimes) {
   ASSERT_FALSE(log);
   EXPECT_NE(log.error().message().find(path.string() + ":3"), std::string::npos);
   EXPECT_NE(log.error().message().find("end_s"), std::string::npos);
+  EXPECT_TRUE(log.error().message().ends_with("(line 3 starts at byte 17)"))
+      << log.error().message();
 
   path = dir.write("skip.csv", "epoch,end_s\n0,60\n2,80\n");
   log = read_epochs_csv(path.string(), 0);

@@ -59,6 +59,7 @@ TEST(GpuSpecs, AFileOverridesAndAdds) {
   ASSERT_FALSE(st);
   EXPECT_NE(st.error().message().find(path.string() + ":2"), std::string::npos);
   EXPECT_NE(st.error().message().find("tdp_w"), std::string::npos);
+  EXPECT_TRUE(st.error().message().ends_with("(line 2 starts at byte 44)")) << st.error().message();
 }
 
 }  // namespace

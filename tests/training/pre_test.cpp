@@ -125,7 +125,9 @@ TEST(Pre, SizesMustBePositive) {
   auto table = read_pre_runs_csv(path.string(), GpuSpecTable::built_in());
   ASSERT_FALSE(table);
   EXPECT_EQ(table.error().message(),
-            path.string() + ":2: field 'batch_size' has value '-32': must be positive");
+            path.string() +
+                ":2: field 'batch_size' has value '-32': must be positive (line 2 starts at byte "
+                "86)");
 }
 
 TEST(Pre, PredictionsOutsideTheTrainingRunsWarn) {
