@@ -82,12 +82,13 @@ void summarize_steps(Profile& profile, const AttributionResult& result) {
   const double shift_j = 0.5 * (sum_band->low_j + sum_band->high_j) - sum_j;
   const UncertaintyPart shared{sum_band->dominant, sum_band->half_width_j() / n, shift_j / n,
                                shift_j / n};
-  profile.energy_per_step = RepeatedEnergy{summarize(per_step_j),
-                                           repeated_band(per_step_j, {&shared, 1}, {})};
+  profile.energy_per_step =
+      RepeatedEnergy{summarize(per_step_j), repeated_band(per_step_j, {&shared, 1}, {})};
   if (steps.size() < kFewSteps) {
     profile.warnings.push_back(fmt::format(
         "only {} steps: the energy per step's 95 % interval rests on their spread with {} degrees "
-        "of freedom (Student-t factor {:.3g} against 1.96 for many), so it is wide; record at least "
+        "of freedom (Student-t factor {:.3g} against 1.96 for many), so it is wide; record at "
+        "least "
         "{} steps (profile --steps, or more steps in the run)",
         steps.size(), steps.size() - 1, student_t_95(static_cast<unsigned>(steps.size() - 1)),
         kFewSteps));

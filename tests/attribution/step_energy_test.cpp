@@ -18,7 +18,8 @@ namespace {
 Series steady_counter(TimeNs end_ns, double power_w) {
   Series s(Channel{"rapl:pkg", "test", "cpu0", "package", ChannelKind::kEnergyCounter,
                    Provenance::kMeasured, "", "", kNsPerMs, 0});
-  for (TimeNs t = 0; t <= end_ns; t += kNsPerMs) EXPECT_TRUE(s.append(t, power_w * ns_to_s(t)).ok());
+  for (TimeNs t = 0; t <= end_ns; t += kNsPerMs)
+    EXPECT_TRUE(s.append(t, power_w * ns_to_s(t)).ok());
   return s;
 }
 
