@@ -90,6 +90,7 @@ struct AttributionOptions {
 // What one channel's attribution did.
 struct ChannelAttribution {
   std::string channel_id;
+  bool top_level = true;  // adds into the tree's energy (a nested channel, RAPL core, does not)
   AttributionMethod method = AttributionMethod::kInterpolate;
   double measured_energy_j = 0.0;          // the channel's energy over the window
   double attributed_energy_j = 0.0;        // charged to spans
@@ -112,6 +113,7 @@ struct AttributionResult {
   std::vector<std::string> warnings;
   TimeNs window_begin_ns = 0;
   TimeNs window_end_ns = 0;
+  bool split_passes = true;  // the tree has pass nodes (AttributionOptions::split_passes)
 };
 
 Result<AttributionResult> attribute(const std::vector<Series>& series, const Timeline& timeline,
@@ -150,8 +152,9 @@ struct OperatorTotal {
 };
 std::vector<OperatorTotal> top_operators(const ProfileNode& tree, std::size_t n);
 
-// One tree per repetition: the subtree of every span of `category` (steps by default), built from
-// the per-span energies of `result` (top-level channels).
+// One tree per repetition: the subtree of every span of `category` (steps by default), in the
+// order of the spans in the timeline, built from the per-span energies of `result` (top-level
+// channels) as its tree was.
 std::vector<ProfileNode> trees_per_repetition(const AttributionResult& result,
                                               const Timeline& timeline,
                                               SpanCategory category = SpanCategory::kStep);

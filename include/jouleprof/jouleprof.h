@@ -198,10 +198,17 @@ typedef struct jp_totals {
   double energy_low_j;
   double energy_high_j;
   const char* uncertainty_dominant;
+  /* with profile schema 5: the steps (spans of JP_CATEGORY_STEP, attributed; 0 when fewer than
+   * two, and then the rest is 0 too), one step's mean energy and its 95 % interval: the Student-t
+   * interval over the steps with the attribution's terms (docs/uncertainty.md, "Repetition") */
+  uint64_t steps;
+  double step_energy_j;
+  double step_low_j;
+  double step_high_j;
 } jp_totals;
 /* Every field named, so that -Wextra stays quiet in C and C++; keep in step with the struct. */
 #define JP_TOTALS_INIT \
-  { sizeof(jp_totals), 0, 0, 0, 0, 0, 0, 0 }
+  { sizeof(jp_totals), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 JP_API jp_status jp_monitor_start(const char* sources, const char* options_json,
                                   jp_monitor** out_monitor);

@@ -26,7 +26,10 @@ namespace jouleprof {
 // 2: packed sample and span columns, typed attribution methods, channel labels (docs/schema.md).
 // 3: 95 % intervals (energy_j_low, energy_j_high) on nodes and channels, and channels'
 // uncertainty terms. Versions 1 and 2 still read (their figures have no interval).
-inline constexpr int kProfileSchemaVersion = 4;
+// 4: the [communication] pass in packed spans.
+// 5: energy per step and per epoch (a mean with its Student-t interval) and each epoch's
+// interval. Older versions still read (without them).
+inline constexpr int kProfileSchemaVersion = 5;
 // The deepest breakdown tree jouleprof builds or reads. Every walk is linear, so this bounds only
 // memory (a few hundred bytes a level); deeper input is refused with an error saying so.
 inline constexpr std::size_t kMaxProfileTreeDepth = 1'000'000;
@@ -39,6 +42,14 @@ struct RepetitionStats {
   double stdev = 0.0;
   double ci95_low = 0.0;  // Student-t 95 % confidence interval of the mean
   double ci95_high = 0.0;
+};
+
+// The energy of a repeated piece of work (a training step, an epoch) per repetition: the spread of
+// the repetitions' energies, and the 95 % interval of their mean, the Student-t interval combined
+// with the terms that repeat alike (repeated_band, docs/uncertainty.md "Repetition").
+struct RepeatedEnergy {
+  RepetitionStats stats;  // over the repetitions' energies; stats.mean is the figure
+  EnergyBand band;        // the 95 % interval of stats.mean
 };
 
 // One node of the breakdown tree: the run, a pass, a layer, an operator. Inclusive figures contain
@@ -164,6 +175,9 @@ struct EpochSummary {
   TimeNs end_ns = 0;
   double energy_j = 0.0;
   std::uint64_t counter_updates = 0;
+  // The 95 % interval of energy_j from its channels' terms over the epoch's window; absent in
+  // profiles older than schema 5 and where a channel gives none.
+  std::optional<EnergyBand> band = std::nullopt;
 
   TimeNs duration_ns() const { return end_ns - begin_ns; }
 };
@@ -194,6 +208,11 @@ struct Profile {
   std::optional<ProfileNode> tree;
   std::vector<AttributionRecord> attribution;
   std::vector<EpochSummary> epochs;  // empty unless the run marked epochs
+  // The mean energy of a step (spans of category kStep, attributed) and of an epoch, over two or
+  // more of them; absent otherwise and in profiles older than schema 5. A step's figure is its
+  // spans' attributed energy, an epoch's what the top-level channels measured in its window.
+  std::optional<RepeatedEnergy> energy_per_step;
+  std::optional<RepeatedEnergy> energy_per_epoch;
   std::vector<std::string> warnings;
 
   const Series* find_series(std::string_view channel_id) const;

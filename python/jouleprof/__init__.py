@@ -20,6 +20,7 @@ from .attribute import attribute
 from .measure import GatedMeasurement, ProgressEvent, measure
 from .monitor import Monitor, Totals, attribute_torch_trace
 from .regions import epoch_begin, epoch_end, mark, now_ns, recording, region
+from .repeated_energy import RepeatedEnergy
 from .reports import format_tree, write_report, write_samples
 from .torch_modules import clock_sync, module_scopes
 from .tree import Node, node_from_dict
@@ -30,6 +31,7 @@ __all__ = [
     "Monitor",
     "Node",
     "ProgressEvent",
+    "RepeatedEnergy",
     "Totals",
     "attribute",
     "attribute_torch_trace",

@@ -61,6 +61,10 @@ class Totals(SizedStructure):
         ("energy_low_j", ctypes.c_double),
         ("energy_high_j", ctypes.c_double),
         ("uncertainty_dominant", ctypes.c_char_p),
+        ("steps", ctypes.c_uint64),
+        ("step_energy_j", ctypes.c_double),
+        ("step_low_j", ctypes.c_double),
+        ("step_high_j", ctypes.c_double),
     ]
 
     def __repr__(self):

@@ -12,7 +12,11 @@ class Node:
     `provenance` says where the figure comes from: interpolated, estimated, simulated, ...
     `energy_j_low` and `energy_j_high` bound the 95 % interval of `energy_j` (docs/uncertainty.md;
     None in profiles older than schema 3); `uncertainty_dominant` names the term that dominates
-    it, and `uncertainty` is the interval's farther end as a fraction of `energy_j`."""
+    it, and `uncertainty` is the interval's farther end as a fraction of `energy_j`.
+    `energy_stats` (None unless the node repeats) is the node's energy per repetition, over the
+    run's steps for the step node and every node below it: a dict with n, mean, median, stdev and
+    the Student-t 95 % interval of the mean (ci95_low, ci95_high); `energy_j` stays the sum over
+    the steps, with the attribution's interval."""
 
     name: str
     category: str
@@ -29,6 +33,7 @@ class Node:
     energy_j_low: float = None
     energy_j_high: float = None
     uncertainty_dominant: str = None
+    energy_stats: dict = None
 
     @property
     def time_s(self):
@@ -87,4 +92,5 @@ def node_from_dict(node, total_j=None):
         energy_j_low=node.get("energy_j_low"),
         energy_j_high=node.get("energy_j_high"),
         uncertainty_dominant=node.get("uncertainty_dominant"),
+        energy_stats=node.get("energy_stats"),
     )

@@ -14,6 +14,7 @@
 #include "attribution/normal_equations.hpp"
 #include "attribution/profile_tree.hpp"
 #include "attribution/refined_interpolation.hpp"
+#include "attribution/step_energy.hpp"
 #include "attribution/thread_activity.hpp"
 #include "attribution/window_split.hpp"
 #include "core/gap_overlap.hpp"
@@ -593,6 +594,7 @@ bool prepare_channel(ChannelWork& w, const Series& s, const Timeline& timeline,
   const Channel& ch = s.channel();
   w.series = &s;
   w.out.channel_id = ch.id;
+  w.out.top_level = ch.is_top_level();
   w.out.span_energy_j.assign(timeline.spans().size(), 0.0);
   w.out.span_shared_time_s.assign(timeline.spans().size(), 0.0);
   w.out.span_split_j.assign(timeline.spans().size(), 0.0);
@@ -936,6 +938,7 @@ Result<AttributionResult> attribute(const std::vector<Series>& series, const Tim
 Result<AttributionResult> attribute(const std::vector<const Series*>& series,
                                     const Timeline& timeline, const AttributionOptions& given) {
   AttributionResult result;
+  result.split_passes = given.split_passes;
   JP_RETURN_IF_ERROR(check_inputs(series, timeline, given, result));
   const AttributionOptions options = cap_idle_power(series, given, result);
   const SharedInputs in = shared_inputs(series, timeline, options);
@@ -980,6 +983,7 @@ Status attribute_profile(Profile& profile, const AttributionOptions& options) {
   }
   JP_TRY(AttributionResult result, attribute(profile.series, profile.timeline, with_idle));
   profile.tree = std::move(result.tree);
+  attribution::summarize_steps(profile, result);
   profile.attribution = std::move(result.records);
   // Attribution adds to what was measured: a channel the monitor summarised keeps its figures
   // (energy, peak, idle baseline, net, process share); only channels nobody summarised yet (a

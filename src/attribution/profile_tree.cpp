@@ -235,10 +235,25 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
       [](const ChannelFigures& c) { return c.top_level && c.idle_power_w.has_value(); });
 
   // Node of each span, memoised; parents are resolved before children by recursion over the
-  // parent chain (chains are short: model → layer → op → kernel).
+  // parent chain (chains are short: model → layer → op → kernel). Kept over the indices `spans`
+  // spans only, so that a step's tree (trees_per_repetition: one per step) costs its own spans,
+  // not the timeline's.
   constexpr std::size_t kUnresolved = static_cast<std::size_t>(-1);
-  std::vector<std::size_t> node_of(all.size(), kUnresolved);
-  std::vector<TimeNs> child_time_ns(all.size(), 0);
+  std::uint32_t first = root_span;
+  std::uint32_t last = root_span == kNoIndex ? 0 : root_span;
+  for (std::uint32_t s : spans) {
+    first = std::min(first, s);
+    last = std::max(last, s);
+  }
+  if (first == kNoIndex) first = 0;
+  const std::size_t extent = spans.empty() && root_span == kNoIndex ? 0 : last - first + 1;
+  std::vector<std::size_t> node_by_index(extent, kUnresolved);
+  std::vector<TimeNs> child_time_by_index(extent, 0);
+  const auto in_extent = [&](std::uint32_t s) { return s >= first && s - first < extent; };
+  const auto node_of = [&](std::uint32_t s) -> std::size_t& { return node_by_index[s - first]; };
+  const auto child_time_ns = [&](std::uint32_t s) -> TimeNs& {
+    return child_time_by_index[s - first];
+  };
   std::vector<std::uint32_t> chain;
   std::unordered_map<std::uint64_t, std::size_t> node_cache;
   // The last key seen per name answers most lookups without hashing: spans of one name tend to
@@ -265,7 +280,7 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
   };
   const auto resolve = [&](std::uint32_t span) {
     chain.clear();
-    for (std::uint32_t s = span; s != kNoIndex && node_of[s] == kUnresolved; s = all[s].parent) {
+    for (std::uint32_t s = span; s != kNoIndex && node_of(s) == kUnresolved; s = all[s].parent) {
       chain.push_back(s);
       if (s == root_span) break;
     }
@@ -273,14 +288,14 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
       const std::uint32_t s = *it;
       const Span& sp = all[s];
       if (s == root_span) {
-        node_of[s] = 0;
+        node_of(s) = 0;
         continue;
       }
       std::size_t parent_node = 0;
       Pass parent_pass = Pass::kNone;
       const std::uint32_t above = tree_parent(s);
-      if (above != kNoIndex && node_of[above] != kUnresolved) {
-        parent_node = node_of[above];
+      if (above != kNoIndex && node_of(above) != kUnresolved) {
+        parent_node = node_of(above);
         parent_pass = all[above].pass;
       }
       // Spans with the same parent node, name and passes land on the same node: look it up once.
@@ -291,14 +306,14 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
                                              (static_cast<std::uint64_t>(parent_pass) << 35) |
                                              (static_cast<std::uint64_t>(sp.pass) << 32) | sp.name
                                        : ~std::uint64_t{0};
-      LastLookup& last = last_by_name[sp.name];
-      if (cached && last.key == key) {
-        node_of[s] = last.node;
+      LastLookup& seen = last_by_name[sp.name];
+      if (cached && seen.key == key) {
+        node_of(s) = seen.node;
         continue;
       }
       if (auto hit = node_cache.find(key); cached && hit != node_cache.end()) {
-        node_of[s] = hit->second;
-        last = LastLookup{key, hit->second};
+        node_of(s) = hit->second;
+        seen = LastLookup{key, hit->second};
         continue;
       }
       if (inputs.split_passes && sp.pass != Pass::kNone && sp.pass != parent_pass) {
@@ -316,28 +331,28 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
         start = slash + 1;
       }
       tree[parent_node].category = sp.category;
-      node_of[s] = parent_node;
+      node_of(s) = parent_node;
       if (!cached) continue;
       node_cache.emplace(key, parent_node);
-      last = LastLookup{key, parent_node};
+      seen = LastLookup{key, parent_node};
     }
   };
 
   for (std::uint32_t s : spans) {
     const Span& sp = all[s];
-    if (sp.parent != kNoIndex && sp.parent < all.size() && all[sp.parent].track == sp.track) {
-      child_time_ns[sp.parent] += sp.duration_ns();
+    if (sp.parent != kNoIndex && in_extent(sp.parent) && all[sp.parent].track == sp.track) {
+      child_time_ns(sp.parent) += sp.duration_ns();
     }
   }
   // A span's time counts at its node and every node above it up to its parent span's node (whose
   // own span already covers it), or up to the root.
   const auto add_inclusive_time = [&](std::uint32_t span) {
     const std::uint32_t parent = tree_parent(span);
-    const std::size_t stop = parent != kNoIndex && parent < all.size() && span != root_span &&
-                                     node_of[parent] != kUnresolved
-                                 ? node_of[parent]
+    const std::size_t stop = parent != kNoIndex && in_extent(parent) && span != root_span &&
+                                     node_of(parent) != kUnresolved
+                                 ? node_of(parent)
                                  : kUnresolved;
-    for (std::size_t n = node_of[span]; n != stop; n = tree[n].parent) {
+    for (std::size_t n = node_of(span); n != stop; n = tree[n].parent) {
       tree[n].time_ns += all[span].duration_ns();
       if (n == 0) break;
     }
@@ -345,10 +360,10 @@ ProfileNode build_span_tree(const TreeInputs& inputs, const std::vector<std::uin
   for (std::uint32_t s : spans) {
     resolve(s);
     const Span& sp = all[s];
-    FlatNode& node = tree[node_of[s]];
+    FlatNode& node = tree[node_of(s)];
     node.calls += 1;
     add_inclusive_time(s);
-    node.self_time_ns += std::max<TimeNs>(0, sp.duration_ns() - child_time_ns[s]);
+    node.self_time_ns += std::max<TimeNs>(0, sp.duration_ns() - child_time_ns(s));
     for (std::size_t k = 0; k < inputs.channels.size(); ++k) {
       const ChannelFigures& c = inputs.channels[k];
       const double e = c.channel->span_energy_j[s];

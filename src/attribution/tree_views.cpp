@@ -226,9 +226,11 @@ std::vector<ProfileNode> trees_per_repetition(const AttributionResult& result,
   }
   attribution::TreeInputs inputs;
   inputs.timeline = &timeline;
+  inputs.split_passes = result.split_passes;
   for (const ChannelAttribution& c : result.per_channel) {
     attribution::ChannelFigures f;
     f.channel = &c;
+    f.top_level = c.top_level;
     inputs.channels.push_back(f);
   }
   std::vector<ProfileNode> trees;

@@ -156,6 +156,12 @@ jp_status stop_monitor(std::unique_ptr<jp_monitor> handle, const char* profile_p
     totals.energy_low_j = band.low_j;
     totals.energy_high_j = band.high_j;
     totals.uncertainty_dominant = to_string(band.dominant).data();
+    if (const std::optional<jouleprof::RepeatedEnergy>& step = profile.energy_per_step) {
+      totals.steps = step->stats.n;
+      totals.step_energy_j = step->stats.mean;
+      totals.step_low_j = step->band.low_j;
+      totals.step_high_j = step->band.high_j;
+    }
     capi::fill_sized_struct(out_totals, totals);
   }
   return JP_OK;

@@ -287,12 +287,27 @@ json channels_to_json(const std::vector<ChannelSummary>& summaries) {
 json epochs_to_json(const std::vector<EpochSummary>& epochs) {
   json out = json::array();
   for (const EpochSummary& e : epochs) {
-    out.push_back(json{{"begin_ns", e.begin_ns},
-                       {"end_ns", e.end_ns},
-                       {"energy_j", e.energy_j},
-                       {"counter_updates", e.counter_updates}});
+    json epoch{{"begin_ns", e.begin_ns},
+               {"end_ns", e.end_ns},
+               {"energy_j", e.energy_j},
+               {"counter_updates", e.counter_updates}};
+    if (e.band) {
+      epoch["energy_j_low"] = e.band->low_j;
+      epoch["energy_j_high"] = e.band->high_j;
+      epoch["uncertainty_dominant"] = to_string(e.band->dominant);
+    }
+    out.push_back(std::move(epoch));
   }
   return out;
+}
+
+json repeated_energy_to_json(const std::optional<RepeatedEnergy>& figure) {
+  if (!figure) return json();
+  return json{{"energy_j", figure->stats.mean},
+              {"energy_j_low", figure->band.low_j},
+              {"energy_j_high", figure->band.high_j},
+              {"uncertainty_dominant", to_string(figure->band.dominant)},
+              {"stats", stats_to_json(figure->stats)}};
 }
 
 json attribution_to_json(const std::vector<AttributionRecord>& records) {
@@ -445,6 +460,8 @@ void write_profile(std::ostream& out, const Profile& p, int indent, ProfileArray
   out << '{';
   w.member("attribution", attribution_to_json(p.attribution), 1, true);
   w.member("channels", channels_to_json(p.channels), 1);
+  w.member("energy_per_epoch", repeated_energy_to_json(p.energy_per_epoch), 1);
+  w.member("energy_per_step", repeated_energy_to_json(p.energy_per_step), 1);
   w.member("epochs", epochs_to_json(p.epochs), 1);
   w.member("meta", meta_to_json(p.meta), 1);
   w.member("schema", "jouleprof.profile", 1);
@@ -1059,7 +1076,26 @@ Result<EpochSummary> epoch_from_json(const JsonFields& f, const json& j, std::si
   JP_TRY(e.energy_j, f.get<double>(j, "energy_j", where));
   JP_TRY(e.counter_updates, f.get<std::uint64_t>(j, "counter_updates", where));
   if (e.end_ns < e.begin_ns) return f.error(where + ".end_ns", "is before its begin_ns");
+  JP_TRY(e.band, band_from_json(f, j, e.energy_j, where));
   return e;
+}
+
+// energy_per_step, energy_per_epoch: null, or the mean, its interval and the repetitions' stats.
+Result<std::optional<RepeatedEnergy>> repeated_energy_from_json(const JsonFields& f, const json& j,
+                                                                const std::string& key) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::optional<RepeatedEnergy>();
+  if (!it->is_object()) return f.error("profile." + key, "is not an object or null");
+  RepeatedEnergy figure;
+  JP_TRY(const json* stats, f.member(*it, "stats", key));
+  JP_TRY(figure.stats, stats_from_json(f, *stats, key + ".stats"));
+  JP_TRY(const double energy_j, f.get<double>(*it, "energy_j", key));
+  if (energy_j != figure.stats.mean)
+    return f.error(key + ".energy_j", "differs from its stats.mean");
+  JP_TRY(const std::optional<EnergyBand> band, band_from_json(f, *it, energy_j, key));
+  if (!band) return f.error(key, "has no energy_j_low and energy_j_high");
+  figure.band = *band;
+  return std::optional<RepeatedEnergy>(figure);
 }
 
 Result<Profile> from_json(const JsonFields& f, const json& j) {
@@ -1108,6 +1144,9 @@ Result<Profile> from_json(const JsonFields& f, const json& j) {
       p.epochs.push_back(e);
     }
   }
+  // Written from schema 5 on.
+  JP_TRY(p.energy_per_step, repeated_energy_from_json(f, j, "energy_per_step"));
+  JP_TRY(p.energy_per_epoch, repeated_energy_from_json(f, j, "energy_per_epoch"));
   JP_TRY(p.warnings, f.get<std::vector<std::string>>(j, "warnings", "profile"));
   return p;
 }

@@ -97,6 +97,17 @@ void write_summary(const Profile& p, std::ostringstream& out) {
   if (const std::optional<double> process_j = p.total_process_energy_j()) {
     card(out, "observed processes (attributed share)", format_energy(*process_j));
   }
+  // Repeated work: one repetition's mean energy, its 95 % interval the Student-t one over the
+  // repetitions with the terms that repeat alike (docs/uncertainty.md, "Repetition").
+  const auto repeated = [&out](std::string_view what, const std::optional<RepeatedEnergy>& e) {
+    if (!e) return;
+    card(out,
+         fmt::format("energy per {} (mean of {}, 95 % mostly {})", what, e->stats.n,
+                     to_string(e->band.dominant)),
+         format_energy(e->stats.mean) + " " + format_uncertainty(e->band, e->stats.mean));
+  };
+  repeated("step", p.energy_per_step);
+  repeated("epoch", p.energy_per_epoch);
   card(out, "duration", format_duration(duration));
   if (duration > 0) card(out, "mean power", fmt::format("{:.2f} W", total / ns_to_s(duration)));
   card(out, "channels", std::to_string(p.channels.size()));

@@ -153,6 +153,14 @@ void write_headline(const Profile& p, const TextViewOptions& o, const TextLayout
   if (std::optional<std::string> advice = uncertainty_advice(p, total_band)) {
     out += paragraph(*advice, l);
   }
+  if (const std::optional<RepeatedEnergy>& step = p.energy_per_step) {
+    out += paragraph(fmt::format("energy per step {} {} (mean of {} steps, sd {}; 95 %: Student-t "
+                                 "over the steps with the attribution's terms, mostly {})",
+                                 format_energy(step->stats.mean),
+                                 format_uncertainty(step->band, step->stats.mean), step->stats.n,
+                                 format_energy(step->stats.stdev), to_string(step->band.dominant)),
+                     l);
+  }
   write_observed_processes(p, total_j, l, out);
   if (m.grid_intensity_g_per_kwh) {
     out += paragraph(fmt::format("CO2e {} at {:g} g/kWh",
@@ -358,15 +366,26 @@ void write_epochs(const Profile& p, const TextViewOptions& o, const TextLayout& 
   std::string title = fmt::format(
       "epochs: {} in {}, {} in all", p.epochs.size(),
       format_duration(p.epochs.back().end_ns - p.epochs.front().begin_ns), format_energy(sum_j));
+  if (const std::optional<RepeatedEnergy>& mean = p.energy_per_epoch) {
+    title += fmt::format("; per epoch {} {} (95 %: Student-t over the epochs, mostly {})",
+                         format_energy(mean->stats.mean),
+                         format_uncertainty(mean->band, mean->stats.mean),
+                         to_string(mean->band.dominant));
+  }
   if (const std::optional<EpochStart>& first = p.meta.options.epochs.first_begin)
     title += "; epoch 1 from " + std::string(to_string(*first));
   out += "\n" + paragraph(title + ":", l, "", "  ");
-  const auto row = [](std::size_t index, const EpochSummary& e) {
-    return std::vector<std::string>{
-        std::to_string(index + 1), format_energy(e.energy_j), format_duration(e.duration_ns()),
-        e.duration_ns() > 0 ? format_power(e.energy_j / ns_to_s(e.duration_ns())) : "",
-        std::to_string(e.counter_updates) +
-            (e.counter_updates < kMinEpochCounterUpdates ? " (short)" : "")};
+  const bool bands = std::any_of(p.epochs.begin(), p.epochs.end(),
+                                 [](const EpochSummary& e) { return e.band.has_value(); });
+  const auto row = [bands](std::size_t index, const EpochSummary& e) {
+    std::vector<std::string> cells{std::to_string(index + 1), format_energy(e.energy_j)};
+    if (bands) cells.push_back(format_uncertainty(e.band, e.energy_j));
+    cells.insert(cells.end(),
+                 {format_duration(e.duration_ns()),
+                  e.duration_ns() > 0 ? format_power(e.energy_j / ns_to_s(e.duration_ns())) : "",
+                  std::to_string(e.counter_updates) +
+                      (e.counter_updates < kMinEpochCounterUpdates ? " (short)" : "")});
+    return cells;
   };
   std::vector<std::vector<std::string>> rows;
   const std::size_t n = p.epochs.size();
@@ -375,15 +394,19 @@ void write_epochs(const Profile& p, const TextViewOptions& o, const TextLayout& 
     if (!all && i == kHeadEpochs) {
       double hidden_j = 0.0;
       for (std::size_t k = kHeadEpochs; k < n - kTailEpochs; ++k) hidden_j += p.epochs[k].energy_j;
-      rows.push_back({"…", format_energy(hidden_j),
-                      fmt::format("({} more epochs)", n - kHeadEpochs - kTailEpochs)});
+      std::vector<std::string> hidden{"…", format_energy(hidden_j)};
+      if (bands) hidden.emplace_back();
+      hidden.push_back(fmt::format("({} more epochs)", n - kHeadEpochs - kTailEpochs));
+      rows.push_back(std::move(hidden));
       i = n - kTailEpochs - 1;
       continue;
     }
     rows.push_back(row(i, p.epochs[i]));
   }
-  out += format_text_table({"epoch", "energy", "time", "mean", "counter updates"}, rows,
-                           {true, true, true, true, true});
+  std::vector<std::string> header{"epoch", "energy"};
+  if (bands) header.emplace_back("±");
+  header.insert(header.end(), {"time", "mean", "counter updates"});
+  out += format_text_table(header, rows, std::vector<bool>(header.size(), true));
 }
 
 // ---- ranks of a merged profile
@@ -553,9 +576,12 @@ std::vector<std::string> node_cells(const ProfileNode& n, const ProfileNode* par
     cells.push_back(split ? difference_energy(dynamic, n.energy_j) : "");
   }
   if (columns.spread) {
-    cells.push_back(n.energy_stats ? fmt::format("±{} (n={})", format_energy(n.energy_stats->stdev),
-                                                 n.energy_stats->n)
-                                   : "");
+    // The node's own figure is its sum over the repetitions (a run's steps) or their mean; this is
+    // one repetition's mean and spread.
+    cells.push_back(n.energy_stats
+                        ? fmt::format("{} ±{} (n={})", format_energy(n.energy_stats->mean),
+                                      format_energy(n.energy_stats->stdev), n.energy_stats->n)
+                        : "");
   }
   return cells;
 }
@@ -669,11 +695,11 @@ void write_tree(const Profile& p, const TextLayout& l, std::string& out) {
     header.emplace_back("static");
     header.emplace_back("dynamic");
   }
-  if (columns.spread) header.emplace_back("spread");
+  if (columns.spread) header.emplace_back("per repetition");
   // What gives way to the names on a narrow terminal, least needed first; energy, the shares
   // and the provenance always stay.
   static const std::vector<std::vector<std::string_view>> kGiveWay{
-      {"spread"}, {"static", "dynamic"}, {"calls"}, {"power"}, {"time"}};
+      {"per repetition"}, {"static", "dynamic"}, {"calls"}, {"power"}, {"time"}};
   std::vector<std::string> left_out;
   const std::string table = named_table(header, rows, l, kGiveWay, &left_out);
   if (!left_out.empty()) {

@@ -27,7 +27,8 @@ std::string_view shrink_advice(UncertaintyTerm term) {
       return "the power reading is a moving average: read the energy counter instead, or measure "
              "for many times its averaging window";
     case UncertaintyTerm::kRepetition:
-      return "more repetitions: 4 trials with randomised start delays (measure --repeat)";
+      return "more repetitions: 4 trials with randomised start delays (measure --repeat), more "
+             "steps (profile --steps) or epochs";
   }
   return "";
 }

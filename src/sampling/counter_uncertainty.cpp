@@ -213,6 +213,58 @@ std::vector<UncertaintyPart> window_uncertainty(const Series& s, TimeNs begin_ns
   return parts;
 }
 
+std::vector<UncertaintyPart> repeating_window_uncertainty(const Series& s,
+                                                          std::span<const RepetitionWindow> windows,
+                                                          std::span<const double> energy_j) {
+  std::vector<UncertaintyPart> parts;
+  if (s.empty() || windows.empty()) return parts;
+  const double n = static_cast<double>(windows.size());
+  const double staleness_s = ns_to_s(reading_staleness_ns(s));
+  const bool averages = s.channel().kind == ChannelKind::kPower && s.channel().averaging_ns > 0;
+  // The intervals' ends and powers once; each window then looks up only its own.
+  std::vector<TimeNs> ends;
+  std::vector<double> powers_w;
+  if (averages) {
+    const std::vector<std::size_t> bounds = interval_bounds(s);
+    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+      const TimeNs t0 = s[bounds[k]].t_ns;
+      const TimeNs t1 = s[bounds[k + 1]].t_ns;
+      if (t1 <= t0) continue;
+      const double p = interval_energy_j(s, bounds[k], bounds[k + 1]) / ns_to_s(t1 - t0);
+      if (!std::isfinite(p)) continue;
+      ends.push_back(t1);
+      powers_w.push_back(p);
+    }
+  }
+  UncertaintyPart read_delay{UncertaintyTerm::kReadDelay};
+  UncertaintyPart averaging{UncertaintyTerm::kAveraging};
+  for (std::size_t i = 0; i < windows.size(); ++i) {
+    const TimeNs a = std::max(windows[i].begin_ns, s.begin_ns());
+    const TimeNs b = std::min(windows[i].end_ns, s.end_ns());
+    if (b <= a) continue;
+    const double mean_power_w = std::abs(energy_j[i]) / ns_to_s(b - a);
+    read_delay.half_width_j += mean_power_w * (1.0 - std::sqrt(0.05)) * staleness_s / n;
+    if (!averages) continue;
+    // The intervals that overlap (a, b): from the first ending after a to the one ending at or
+    // after b (observed_power_range's rule).
+    PowerRange range{std::numeric_limits<double>::infinity(), 0.0};
+    for (auto k =
+             static_cast<std::size_t>(std::upper_bound(ends.begin(), ends.end(), a) - ends.begin());
+         k < ends.size(); ++k) {
+      range.low_w = std::min(range.low_w, powers_w[k]);
+      range.high_w = std::max(range.high_w, powers_w[k]);
+      if (ends[k] >= b) break;
+    }
+    if (range.low_w > range.high_w) range.low_w = range.high_w;
+    const UncertaintyPart window = averaging_part(s, a, b, range);
+    averaging.missing_low_j += window.missing_low_j / n;
+    averaging.missing_high_j += window.missing_high_j / n;
+  }
+  if (read_delay.half_width_j > 0.0) parts.push_back(read_delay);
+  if (averaging.missing_high_j > averaging.missing_low_j) parts.push_back(averaging);
+  return parts;
+}
+
 std::vector<UncertaintyPart> channel_uncertainty(const Series& series, TimeNs begin_ns,
                                                  TimeNs end_ns, double energy_j) {
   std::vector<UncertaintyPart> parts = shared_channel_uncertainty(series.channel(), energy_j);

@@ -4,6 +4,7 @@
 // channel summary its interval from them; attribution carries them down to the tree's nodes.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "jouleprof/clock.hpp"
@@ -40,6 +41,20 @@ std::vector<UncertaintyPart> shared_channel_uncertainty(const Channel& channel, 
 // figure is `energy_j`, that belong to that window: quantisation, edges, read delay, gaps.
 std::vector<UncertaintyPart> window_uncertainty(const Series& series, TimeNs begin_ns,
                                                 TimeNs end_ns, double energy_j);
+
+// One of several windows whose energies make a mean (the steps of a run, its epochs).
+struct RepetitionWindow {
+  TimeNs begin_ns = 0;
+  TimeNs end_ns = 0;
+};
+
+// The window terms of the mean of the channel's energies `energy_j[i]` over `windows[i]` that
+// every window has alike (read delay, averaging: each window's ends lag the same way, a bias that
+// repeating does not shrink), each window's averaged. Linear in the series and the windows'
+// lengths, so that thousands of steps cost what one pass over the readings does.
+std::vector<UncertaintyPart> repeating_window_uncertainty(const Series& series,
+                                                          std::span<const RepetitionWindow> windows,
+                                                          std::span<const double> energy_j);
 
 // Both kinds: every term of that figure. Terms that contribute nothing are left out.
 std::vector<UncertaintyPart> channel_uncertainty(const Series& series, TimeNs begin_ns,

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "sampling/counter_uncertainty.hpp"
+#include "sampling/repeated_energy.hpp"
 #include "training/epoch_energy.hpp"
 
 namespace jouleprof {
@@ -20,6 +22,34 @@ std::string counter_periods(const std::vector<const Series*>& series) {
                        static_cast<double>(period) / 1e6);
   }
   return out;
+}
+
+// Each channel's energy per epoch, as epoch_energies sums them.
+std::vector<std::vector<double>> energy_per_channel(const std::vector<const Series*>& series,
+                                                    const EpochLog& log) {
+  std::vector<std::vector<double>> out;
+  for (const Series* s : series) {
+    Result<EpochEnergies> own = epoch_energies({s}, log);
+    out.push_back(own ? own->energy_j : std::vector<double>(log.size(), 0.0));
+  }
+  return out;
+}
+
+// An epoch's interval: each channel's terms over the epoch's window (channel_uncertainty), the
+// channels (different devices) independent.
+std::optional<EnergyBand> epoch_band(const std::vector<const Series*>& series,
+                                     const std::vector<std::vector<double>>& energy_j,
+                                     std::size_t epoch, TimeNs begin_ns, TimeNs end_ns) {
+  std::optional<EnergyBand> band;
+  double sum_j = 0.0;
+  for (std::size_t c = 0; c < series.size(); ++c) {
+    const double e = energy_j[c][epoch];
+    const EnergyBand own =
+        combine_uncertainty(e, channel_uncertainty(*series[c], begin_ns, end_ns, e));
+    band = band ? add_independent_bands(sum_j, *band, e, own) : own;
+    sum_j += e;
+  }
+  return band;
 }
 
 }  // namespace
@@ -77,6 +107,7 @@ void summarize_epochs(Profile& profile) {
   if (!log) return;
   const std::vector<const Series*> series = top_level_energy_series(profile);
   profile.epochs.clear();
+  profile.energy_per_epoch.reset();
   if (series.empty()) {
     warn(
         fmt::format("{} epochs were marked, but the profile has no energy channel to measure "
@@ -91,9 +122,18 @@ void summarize_epochs(Profile& profile) {
   }
   std::vector<std::size_t> short_epochs;
   TimeNs shortest_ns = 0;
+  const std::vector<std::vector<double>> per_channel = energy_per_channel(series, *log);
+  std::vector<RepetitionWindow> windows;
   for (std::size_t e = 0; e < log->size(); ++e) {
     EpochSummary summary{log->epoch_begin_ns(e), log->end_ns[e], energies->energy_j[e],
                          fewest_updates(series, log->epoch_begin_ns(e), log->end_ns[e])};
+    summary.band = epoch_band(series, per_channel, e, summary.begin_ns, summary.end_ns);
+    if (summary.band) {
+      // The channels' sum, added in another order, may differ from the epoch's in the last bit.
+      summary.band->low_j = std::min(summary.band->low_j, summary.energy_j);
+      summary.band->high_j = std::max(summary.band->high_j, summary.energy_j);
+    }
+    windows.push_back({summary.begin_ns, summary.end_ns});
     if (summary.counter_updates < kMinEpochCounterUpdates) {
       shortest_ns = short_epochs.empty() ? summary.duration_ns()
                                          : std::min(shortest_ns, summary.duration_ns());
@@ -101,6 +141,7 @@ void summarize_epochs(Profile& profile) {
     }
     profile.epochs.push_back(summary);
   }
+  if (log->size() >= 2) profile.energy_per_epoch = repeated_energy(series, windows, per_channel);
   profile.meta.options.epochs.first_begin = log->first_start;
   if (log->first_start == EpochStart::kRunStart) {
     warn(

@@ -78,6 +78,31 @@ TEST(MonitorCApi, MeasuresRegionsAndTheTreeSumsToTheMeasuredTotal) {
   ASSERT_NE(find_node(tree, kUnattributedNode), nullptr);
 }
 
+// Steps recorded with JP_CATEGORY_STEP are repetitions: the totals carry one step's mean energy
+// and its interval, as the profile does.
+TEST(MonitorCApi, TotalsCarryTheEnergyPerStep) {
+  const TempDir dir;
+  const std::string path = (dir.path() / "profile.json").string();
+  jp_monitor* monitor = nullptr;
+  ASSERT_EQ(jp_monitor_start("simulated", kFortyWatts, &monitor), JP_OK) << jp_last_error();
+  const jp_name_id step = jp_intern("step");
+  for (int i = 0; i < 3; ++i) {
+    jp_begin(step, JP_CATEGORY_STEP);
+    busy_for_ms(20);
+    jp_end();
+  }
+  jp_totals totals = JP_TOTALS_INIT;
+  ASSERT_EQ(jp_monitor_stop(monitor, path.c_str(), &totals), JP_OK) << jp_last_error();
+  Result<Profile> profile = read_profile_json(path);
+  ASSERT_TRUE(profile) << profile.error().message();
+  ASSERT_TRUE(profile->energy_per_step.has_value());
+  EXPECT_EQ(totals.steps, 3U);
+  EXPECT_DOUBLE_EQ(totals.step_energy_j, profile->energy_per_step->stats.mean);
+  EXPECT_DOUBLE_EQ(totals.step_low_j, profile->energy_per_step->band.low_j);
+  EXPECT_DOUBLE_EQ(totals.step_high_j, profile->energy_per_step->band.high_j);
+  EXPECT_NEAR(totals.step_energy_j, 40.0 * 0.020, 0.5 * 40.0 * 0.020);
+}
+
 // The monitor observes its own process by default: every channel carries this process's share,
 // and its threads weigh their spans.
 TEST(MonitorCApi, ObservesItsOwnProcessByDefault) {

@@ -585,3 +585,62 @@ TEST(ProfileJson, TheTotalIntervalAddsTheTopLevelChannelsAsIndependentDevices) {
 
 }  // namespace
 }  // namespace jouleprof
+
+namespace jouleprof {
+namespace {
+
+// Schema 5: the energy per step and per epoch (a mean, its interval and the repetitions' stats)
+// and each epoch's interval survive a round trip; a schema 4 file, without them, reads with none.
+TEST(ProfileJson, RepeatedEnergiesRoundTripAndSchemaFourProfilesReadWithoutThem) {
+  Profile p = sample_profile();
+  p.energy_per_step = RepeatedEnergy{RepetitionStats{8, 0.25, 0.24, 0.03, 0.225, 0.275},
+                                     EnergyBand{0.2, 0.3, UncertaintyTerm::kRepetition}};
+  p.energy_per_epoch = RepeatedEnergy{RepetitionStats{3, 3.5, 3.4, 0.2, 3.0, 4.0},
+                                      EnergyBand{2.9, 4.1, UncertaintyTerm::kGain}};
+  p.epochs[0].band = EnergyBand{3.3, 3.8, UncertaintyTerm::kGaps};
+  const std::string text = profile_to_json_string(p);
+  const Result<Profile> back = profile_from_json_string(text, "memory");
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_EQ(profile_to_json_string(*back), text);
+  ASSERT_TRUE(back->energy_per_step.has_value());
+  EXPECT_EQ(back->energy_per_step->stats.n, 8u);
+  EXPECT_DOUBLE_EQ(back->energy_per_step->band.high_j, 0.3);
+  EXPECT_EQ(back->energy_per_step->band.dominant, UncertaintyTerm::kRepetition);
+  ASSERT_TRUE(back->energy_per_epoch.has_value());
+  EXPECT_DOUBLE_EQ(back->energy_per_epoch->stats.ci95_low, 3.0);
+  ASSERT_TRUE(back->epochs[0].band.has_value());
+  EXPECT_EQ(back->epochs[0].band->dominant, UncertaintyTerm::kGaps);
+
+  nlohmann::json old = nlohmann::json::parse(text);
+  old["schema_version"] = 4;
+  old.erase("energy_per_step");
+  old.erase("energy_per_epoch");
+  for (const char* key : {"energy_j_low", "energy_j_high", "uncertainty_dominant"})
+    old["epochs"][0].erase(key);
+  const Result<Profile> v4 = profile_from_json_string(old.dump(), "v4");
+  ASSERT_TRUE(v4) << v4.error().message();
+  EXPECT_FALSE(v4->energy_per_step.has_value());
+  EXPECT_FALSE(v4->energy_per_epoch.has_value());
+  EXPECT_FALSE(v4->epochs[0].band.has_value());
+}
+
+TEST(ProfileJson, AnEnergyPerStepWhoseFigureIsNotItsMeanIsRefused) {
+  Profile p = sample_profile();
+  p.energy_per_step = RepeatedEnergy{RepetitionStats{8, 0.25, 0.24, 0.03, 0.225, 0.275},
+                                     EnergyBand{0.2, 0.3, UncertaintyTerm::kRepetition}};
+  nlohmann::json j = nlohmann::json::parse(profile_to_json_string(p));
+  j["energy_per_step"]["energy_j"] = 0.5;
+  Result<Profile> back = profile_from_json_string(j.dump(), "p.json");
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.error().message().find("energy_per_step.energy_j"), std::string::npos)
+      << back.error().message();
+  j["energy_per_step"]["energy_j"] = 0.25;
+  j["energy_per_step"].erase("energy_j_low");
+  back = profile_from_json_string(j.dump(), "p.json");
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.error().message().find("energy_per_step"), std::string::npos)
+      << back.error().message();
+}
+
+}  // namespace
+}  // namespace jouleprof

@@ -80,6 +80,22 @@ def test_steps_passes_and_the_optimizer(trained):
     assert any(c.name.startswith("Optimizer.step#SGD.step") for c in optimizer.children)
 
 
+def test_the_steps_are_repetitions_with_their_energy_per_step(trained):
+    per_step = trained.energy_per_step
+    assert isinstance(per_step, jouleprof.RepeatedEnergy)
+    assert per_step.n == STEPS
+    step = trained.tree().child("step")
+    assert per_step.energy_j == pytest.approx(step.energy_j / STEPS, rel=1e-9)
+    assert per_step.energy_j_low <= per_step.energy_j <= per_step.energy_j_high
+    assert per_step.uncertainty is not None
+    # The step node keeps its sum over the steps; its spread is per step.
+    assert step.energy_stats["n"] == STEPS
+    assert step.energy_stats["mean"] == pytest.approx(per_step.energy_j, rel=1e-9)
+    assert step.child("[forward]").energy_stats["n"] == STEPS
+    assert trained.tree().energy_stats is None
+    assert trained.energy_per_epoch is None  # one epoch
+
+
 def test_the_big_linear_holds_the_backward_pass(trained):
     backward = trained.tree().child("step").child("[backward]")
     model = backward.child("ThreeModules")

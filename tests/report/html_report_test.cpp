@@ -32,6 +32,22 @@ TEST(HtmlReport, HasEverySectionAndNeedsNoNetwork) {
   EXPECT_EQ(doc->select("//style").size(), 1u);
 }
 
+TEST(HtmlReport, TheSummaryShowsTheEnergyPerStepWithItsInterval) {
+  Profile p = testing::sample_profile();
+  p.energy_per_step = RepeatedEnergy{RepetitionStats{8, 0.25, 0.24, 0.03, 0.225, 0.275},
+                                     EnergyBand{0.22, 0.28, UncertaintyTerm::kRepetition}};
+  auto doc = render_html(p);
+  ASSERT_NE(doc, nullptr);
+  const auto cards = doc->select(
+      "//section[@id='summary']//div[@class='card'][div[@class='k' and "
+      "starts-with(., 'energy per step (mean of 8, 95 % mostly repetition)')]]/div[@class='v']");
+  ASSERT_EQ(cards.size(), 1u);
+  EXPECT_EQ(XmlDoc::text(cards[0]), "250 mJ ±12 %");
+  EXPECT_TRUE(render_html(testing::sample_profile())
+                  ->select("//div[@class='k' and starts-with(., 'energy per')]")
+                  .empty());
+}
+
 TEST(HtmlReport, ThePowerChartDrawsEveryEnergyChannelAndTheSpans) {
   const Profile p = testing::sample_profile();
   auto doc = render_html(p);

@@ -247,6 +247,45 @@ TEST(TextReport, EpochsAreListedWithTheirCounterUpdates) {
   EXPECT_NE(many.find("(27 more epochs)"), std::string::npos) << many;
 }
 
+// The text with its wrapped lines joined again.
+std::string unwrapped(std::string text) {
+  for (std::size_t at = text.find("\n  "); at != std::string::npos; at = text.find("\n  ", at))
+    text.replace(at, 3, " ");
+  return text;
+}
+
+TEST(TextReport, TheMeanEpochAndEachEpochCarryTheirIntervals) {
+  Profile p = testing::sample_profile();
+  const TimeNs b = p.meta.begin_ns;
+  p.epochs = {
+      {b, b + kNsPerS, 140.0, 100, EnergyBand{133.0, 147.0, UncertaintyTerm::kGain}},
+      {b + kNsPerS, b + 2 * kNsPerS, 160.0, 100, EnergyBand{152.0, 168.0, UncertaintyTerm::kGain}}};
+  p.energy_per_epoch = RepeatedEnergy{RepetitionStats{2, 150.0, 150.0, 14.1, 23.0, 277.0},
+                                      EnergyBand{22.0, 278.0, UncertaintyTerm::kRepetition}};
+  const std::string text = render(p);
+  EXPECT_NE(unwrapped(text).find(
+                "per epoch 150 J ±85 % (95 %: Student-t over the epochs, mostly repetition)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(line_with(text, "epoch  energy").find("±"), std::string::npos) << text;
+  EXPECT_NE(line_with(text, "140 J").find("±5.0 %"), std::string::npos) << text;
+}
+
+TEST(TextReport, TheEnergyPerStepIsInTheHeadline) {
+  Profile p = testing::sample_profile();
+  p.energy_per_step = RepeatedEnergy{RepetitionStats{8, 0.25, 0.24, 0.03, 0.225, 0.275},
+                                     EnergyBand{0.22, 0.28, UncertaintyTerm::kRepetition}};
+  const std::string text = render(p);
+  const std::string headline = unwrapped(text.substr(0, text.find("\n\n")));
+  EXPECT_NE(headline.find("energy per step 250 mJ ±12 % (mean of 8 steps, sd 30.0 mJ; 95 %: "
+                          "Student-t over the steps with the attribution's terms, mostly "
+                          "repetition)"),
+            std::string::npos)
+      << text;
+  // Without steps, no such line.
+  EXPECT_EQ(render(testing::sample_profile()).find("energy per step"), std::string::npos);
+}
+
 TEST(TextReport, SectionsCanBeLeftOut) {
   TextViewOptions view;
   view.channels = false;

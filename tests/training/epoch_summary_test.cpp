@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace jouleprof {
 namespace {
 
@@ -76,6 +78,49 @@ TEST(EpochSummary, FewestUpdatesCountsChangesOfACounterAndSamplesOfPower) {
   EXPECT_EQ(fewest_updates({&watts}, 0, 100 * kNsPerMs), 100u);
   EXPECT_EQ(fewest_updates({&held, &watts}, 0, 100 * kNsPerMs), 10u);
   EXPECT_EQ(fewest_updates({}, 0, 1), 0u);
+}
+
+}  // namespace
+}  // namespace jouleprof
+
+namespace jouleprof {
+namespace {
+
+// Each epoch's energy carries its channels' interval; the mean epoch, its Student-t interval with
+// the terms that repeat alike (the source's gain on the mean, the read delay).
+TEST(EpochSummary, EpochsGetTheirIntervalAndTheMeanEpochItsStudentInterval) {
+  Profile p = profile_with_epochs({{"epoch_begin", 2 * kNsPerS},
+                                   {"epoch_end", 4 * kNsPerS},
+                                   {"epoch_begin", 5 * kNsPerS},
+                                   {"epoch_end", 6 * kNsPerS},
+                                   {"epoch_begin", 7 * kNsPerS},
+                                   {"epoch_end", 9'500 * kNsPerMs}});
+  summarize_epochs(p);
+  ASSERT_EQ(p.epochs.size(), 3u);
+  for (const EpochSummary& e : p.epochs) {
+    ASSERT_TRUE(e.band.has_value());
+    EXPECT_TRUE(e.band->contains(e.energy_j));
+    // An unlisted measured source errs by ±10 % (docs/uncertainty.md): the gain dominates.
+    EXPECT_EQ(e.band->dominant, UncertaintyTerm::kGain);
+    EXPECT_GE(e.band->half_width_j(), 0.1 * e.energy_j);
+  }
+  ASSERT_TRUE(p.energy_per_epoch.has_value());
+  const RepeatedEnergy& mean = *p.energy_per_epoch;
+  EXPECT_EQ(mean.stats.n, 3u);
+  EXPECT_NEAR(mean.stats.mean, (40.0 + 20.0 + 50.0) / 3.0, 1e-9);
+  // Epochs of 2, 1 and 2.5 s spread far more than the gain errs.
+  EXPECT_EQ(mean.band.dominant, UncertaintyTerm::kRepetition);
+  // (An energy's interval stops at 0 J; three epochs this unlike reach below it.)
+  EXPECT_LE(mean.band.low_j, std::max(0.0, mean.stats.ci95_low));
+  EXPECT_GE(mean.band.high_j, mean.stats.ci95_high);
+}
+
+TEST(EpochSummary, OneEpochHasItsIntervalButNoMean) {
+  Profile p = profile_with_epochs({{"epoch_begin", 2 * kNsPerS}, {"epoch_end", 4 * kNsPerS}});
+  summarize_epochs(p);
+  ASSERT_EQ(p.epochs.size(), 1u);
+  EXPECT_TRUE(p.epochs[0].band.has_value());
+  EXPECT_FALSE(p.energy_per_epoch.has_value());
 }
 
 }  // namespace

@@ -122,10 +122,15 @@ int run_profile(ProfileCommand& c) {
   text_options.text.channels = false;
   const double energy_j = profile.total_energy_j();
   const auto per = [energy_j](double n) { return format_energy(n > 0 ? energy_j / n : 0.0); };
+  // The energy of a step, with its interval, is the text view's "energy per step" line.
   text_options.text.notes.push_back(
-      fmt::format("{} steps: {} and {} a step, {} a sample", c.run.steps,
-                  format_duration(profiled->step_time_ns), per(static_cast<double>(c.run.steps)),
-                  per(static_cast<double>(profiled->samples))));
+      profile.energy_per_step ? fmt::format("{} steps: {} a step, {} a sample", c.run.steps,
+                                            format_duration(profiled->step_time_ns),
+                                            per(static_cast<double>(profiled->samples)))
+                              : fmt::format("{} steps: {} and {} a step, {} a sample", c.run.steps,
+                                            format_duration(profiled->step_time_ns),
+                                            per(static_cast<double>(c.run.steps)),
+                                            per(static_cast<double>(profiled->samples))));
   auto text = render_report("text", profile, text_options);
   if (!text.ok()) return report_error(text.error());
   std::cout << *text;

@@ -27,7 +27,10 @@ void add_torch_run_options(CLI::App& command, TorchCommandOptions& o) {
   command.add_option("--seed", o.workload.seed, "Seed of initialisation and synthetic inputs")
       ->capture_default_str();
   command
-      .add_option("--steps", o.steps, fmt::format("Recorded steps (at most {})", kMaxRepetitions))
+      .add_option("--steps", o.steps,
+                  fmt::format("Recorded steps (at most {}); the energy per step's 95 % interval is "
+                              "the Student-t one over them: at least 5",
+                              kMaxRepetitions))
       ->check(count_up_to(kMaxRepetitions))
       ->capture_default_str();
   command

@@ -18,6 +18,7 @@ from ..torch_modules import (
     require_eager_module,
     scope_calls,
 )
+from ..repeated_energy import repeated_energy_from_dict
 from ..tree import node_from_dict
 from ._events_trace import write_events_trace
 
@@ -286,6 +287,23 @@ class profile:  # noqa: N801 (named like torch.profiler.profile, which it wraps)
         if not self._require_results("tree()"):
             return None
         return node_from_dict(self._attributed["tree"])
+
+    @property
+    def energy_per_step(self):
+        """One step's mean energy with its 95 % interval (jouleprof.RepeatedEnergy: the Student-t
+        interval over the steps with the attribution's terms), over two or more prof.step()
+        calls; None with fewer, and inside `jouleprof run` (the run's profile has it)."""
+        if not self._require_results("energy_per_step"):
+            return None
+        return repeated_energy_from_dict(self._attributed.get("energy_per_step"))
+
+    @property
+    def energy_per_epoch(self):
+        """One epoch's mean energy with its 95 % interval (jouleprof.RepeatedEnergy), over two or
+        more epochs (epoch_begin / epoch_end); None with fewer, and inside `jouleprof run`."""
+        if not self._require_results("energy_per_epoch"):
+            return None
+        return repeated_energy_from_dict(self._attributed.get("energy_per_epoch"))
 
     @property
     def backward_unlinked_share(self):
