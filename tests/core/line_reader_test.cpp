@@ -54,9 +54,8 @@ TEST(LineReader, LinesKnowTheirNumberOffsetAndWhetherTheyEnded) {
 
 TEST(LineReader, NulBytesAreTextLikeAnyOther) {
   const std::string content("a\0b\n\0\n", 6);
-  EXPECT_EQ(lines_of_file(content),
-            (std::vector<Line>{{1, 0, std::string("a\0b", 3), true}, {2, 4, std::string(1, '\0'),
-                                                                       true}}));
+  EXPECT_EQ(lines_of_file(content), (std::vector<Line>{{1, 0, std::string("a\0b", 3), true},
+                                                       {2, 4, std::string(1, '\0'), true}}));
 }
 
 TEST(LineReader, LinesAcrossChunkBoundariesAreWhole) {
@@ -118,11 +117,13 @@ TEST(LineReader, OpeningFailsAsReadingAWholeFileDoes) {
   const Result<LineReader> missing = LineReader::open((dir.path() / "no").string(), "epoch file");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().code(), ErrorCode::kNotFound);
-  EXPECT_EQ(missing.error().message(),
-            (dir.path() / "no").string() + ": cannot open the epoch file: No such file or directory");
+  EXPECT_EQ(
+      missing.error().message(),
+      (dir.path() / "no").string() + ": cannot open the epoch file: No such file or directory");
   const Result<LineReader> directory = LineReader::open(dir.path().string(), "epoch file");
   ASSERT_FALSE(directory.ok());
-  EXPECT_EQ(directory.error().message(), dir.path().string() + ": is a directory, not a epoch file");
+  EXPECT_EQ(directory.error().message(),
+            dir.path().string() + ": is a directory, not a epoch file");
 }
 
 long max_rss_kib() {
