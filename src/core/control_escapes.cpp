@@ -98,4 +98,13 @@ ControlEscapingBuffer::~ControlEscapingBuffer() {
 // A lead byte held back stays held across a flush: the byte after it decides.
 int ControlEscapingBuffer::sync() { return target_->pubsync(); }
 
+std::string quoted_excerpt(std::string_view value) {
+  constexpr std::size_t kQuotedBytes = 80;
+  if (value.size() <= kQuotedBytes) return "'" + escape_control_characters(value) + "'";
+  std::size_t cut = kQuotedBytes;
+  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;
+  return fmt::format("'{}…' ({} bytes)", escape_control_characters(value.substr(0, cut)),
+                     value.size());
+}
+
 }  // namespace jouleprof

@@ -15,6 +15,11 @@ namespace jouleprof {
 // `text` with its control characters escaped; newline and tab are kept.
 std::string escape_control_characters(std::string_view text);
 
+// A value from input as an error quotes it: in quotes, escaped, and a longer one cut to 80 bytes,
+// before a UTF-8 sequence it would split, with its size: 'abc…' (5000000 bytes). (Issue 30,
+// class 3: a 256 MB line of NULs was echoed whole to stderr.)
+std::string quoted_excerpt(std::string_view value);
+
 // A stream buffer that escapes control characters on their way to `target`: the CLI puts one in
 // front of std::cout and std::cerr, so that no input reaches the terminal raw. Its own control
 // sequences (the progress line's "\r\x1b[K") go to `target` directly. A C1 control split across

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/control_escapes.hpp"
 #include "core/text_file.hpp"
 #include "core/unique_keys_parser.hpp"
 
@@ -18,9 +19,13 @@ Error not_json_error(std::string_view origin, std::string_view text,
                fmt::format("{}: not valid JSON: {}", origin, parser_error));
 }
 
-Error repeated_key_error(std::string_view origin, std::string_view key) {
-  return invalid_input(origin, "key", key,
-                       "appears twice in one object, and JSON does not say which value holds");
+Error repeated_key_error(std::string_view origin, std::string_view object_path,
+                         std::string_view key) {
+  return Error(ErrorCode::kInvalidInput,
+               fmt::format("{}: {}key {} appears twice in one object, and JSON does not say "
+                           "which value holds",
+                           origin, object_path.empty() ? "" : fmt::format("{}: ", object_path),
+                           quoted_excerpt(key)));
 }
 
 Result<nlohmann::json> parse_json(std::string_view text, std::string_view origin) {
@@ -28,7 +33,7 @@ Result<nlohmann::json> parse_json(std::string_view text, std::string_view origin
   try {
     UniqueKeysParser parser(document);
     nlohmann::json::sax_parse(text, &parser);
-    if (parser.repeated_key()) return repeated_key_error(origin, *parser.repeated_key());
+    if (parser.repeated_key()) return repeated_key_error(origin, "", *parser.repeated_key());
   } catch (const nlohmann::json::exception& e) {
     return not_json_error(origin, text, e.what());
   }

@@ -15,8 +15,10 @@ namespace jouleprof {
 // `origin` names where the text came from (a file, "settings") in the error.
 Result<nlohmann::json> parse_json(std::string_view text, std::string_view origin);
 
-// "<origin>: field 'key' has value 'x': appears twice in one object …".
-Error repeated_key_error(std::string_view origin, std::string_view key);
+// "<origin>: traceEvents[3]: key 'ts' appears twice in one object, and JSON does not say which
+// value holds"; without `object_path` (a reader that does not know it): "<origin>: key 'ts' …".
+Error repeated_key_error(std::string_view origin, std::string_view object_path,
+                         std::string_view key);
 
 // That error for `text`, which the parser refused with `parser_error` (nlohmann's what()). A NUL
 // byte is named where it is: the parser reads one as the end of the text and would say the text

@@ -63,7 +63,7 @@ Result<ModelFile> read_model_file(const std::filesystem::path& path) {
   try {
     OrderNotingParser parser(file.doc, file.order);
     Json::sax_parse(text, &parser);
-    if (parser.repeated_key()) return repeated_key_error(path.string(), *parser.repeated_key());
+    if (parser.repeated_key()) return repeated_key_error(path.string(), "", *parser.repeated_key());
   } catch (const Json::exception& e) {
     return not_json_error(path.string(), text, e.what());
   }

@@ -4,12 +4,14 @@
 #include <simdjson.h>
 
 #include <array>
+#include <bitset>
 #include <cstring>
 #include <new>
 #include <string>
 #include <system_error>
 #include <thread>
 
+#include "core/json_file.hpp"
 #include "core/parse.hpp"
 #include "timeline/event_batches.hpp"
 
@@ -31,16 +33,57 @@ Error json_error(std::string_view origin, std::string_view where, simdjson::erro
     }                                                                                  \
   } while (false)
 
+// The fields of an event and of its args are each taken at most once: of a key given twice,
+// simdjson hands over both, and keeping the last would be the silent choice every JSON reader
+// refuses (core/unique_keys_parser.hpp). Keys outside `keys` are skipped unchecked.
+template <std::size_t N>
+class KeysOnce {
+ public:
+  explicit KeysOnce(const std::array<std::string_view, N>& keys) : keys_(keys) {}
+  // False when `key` is one of the keys and was given before.
+  bool first_time(std::string_view key) {
+    for (std::size_t i = 0; i < N; ++i) {
+      if (keys_[i] != key) continue;
+      if (seen_[i]) return false;
+      seen_.set(i);
+      return true;
+    }
+    return true;
+  }
+
+ private:
+  const std::array<std::string_view, N>& keys_;
+  std::bitset<N> seen_;
+};
+
+constexpr std::array<std::string_view, 10> kEventKeys{"ph", "cat", "name", "pid", "tid",
+                                                      "ts", "dur", "id",   "s",   "args"};
+constexpr std::array<std::string_view, 10> kArgsKeys{
+    "correlation", "name",   "op",     "labels",          "bytes",
+    "Input Dims",  "device", "stream", "Sequence number", "Fwd thread id"};
+
+constexpr std::array<std::string_view, 4> kHeaderKeys{"traceEvents", "baseTimeNanoseconds",
+                                                      "deviceProperties", "format"};
+
 // Optional fields: a value of an unexpected type leaves the field unset.
 void keep_if_present(simdjson::error_code /*unset when absent or of another type*/) {}
 
-// Optional args: a value of an unexpected type is ignored, not an error.
-void read_args(ondemand::object args, ChromeEvent& event) {
+// "traceEvents[12].dur". Used inside JP_JSON's error branch only: formatted when reporting.
+std::string event_field(std::size_t index, std::string_view field) {
+  return fmt::format("traceEvents[{}]{}", index, field);
+}
+
+// Optional args: a value of an unexpected type is ignored, not an error; a key given twice is.
+Status read_args(ondemand::object args, ChromeEvent& event, std::string_view origin) {
+  KeysOnce once(kArgsKeys);
   for (auto field_result : args) {
     ondemand::field field;
-    if (std::move(field_result).get(field) != simdjson::SUCCESS) return;
+    if (std::move(field_result).get(field) != simdjson::SUCCESS) return Status::Ok();
     std::string_view key;
-    if (field.unescaped_key().get(key) != simdjson::SUCCESS) return;
+    if (field.unescaped_key().get(key) != simdjson::SUCCESS) return Status::Ok();
+    if (!once.first_time(key)) {
+      return repeated_key_error(origin, event_field(event.index, ".args"), key);
+    }
     ondemand::value value = field.value();
     if (key == "correlation") {
       std::int64_t v = 0;
@@ -68,20 +111,20 @@ void read_args(ondemand::object args, ChromeEvent& event) {
       keep_if_present(value.get_int64().get(event.fwd_thread_id));
     }
   }
-}
-
-// "traceEvents[12].dur". Used inside JP_JSON's error branch only: formatted when reporting.
-std::string event_field(std::size_t index, std::string_view field) {
-  return fmt::format("traceEvents[{}]{}", index, field);
+  return Status::Ok();
 }
 
 Status read_event(ondemand::object object, ChromeEvent& event, std::string_view origin) {
   const std::size_t index = event.index;
+  KeysOnce once(kEventKeys);
   for (auto field_result : object) {
     ondemand::field field;
     JP_JSON(std::move(field_result).get(field), event_field(index, ""));
     std::string_view key;
     JP_JSON(field.unescaped_key().get(key), event_field(index, ""));
+    if (!once.first_time(key)) {
+      return repeated_key_error(origin, event_field(index, ""), key);
+    }
     ondemand::value v = field.value();
     if (key == "ph") {
       std::string_view phase;
@@ -105,7 +148,9 @@ Status read_event(ondemand::object object, ChromeEvent& event, std::string_view 
       keep_if_present(v.get_string().get(event.scope));
     } else if (key == "args") {
       ondemand::object args;
-      if (v.get_object().get(args) == simdjson::SUCCESS) read_args(args, event);
+      if (v.get_object().get(args) == simdjson::SUCCESS) {
+        JP_RETURN_IF_ERROR(read_args(args, event, origin));
+      }
     }
   }
   return Status::Ok();
@@ -387,11 +432,13 @@ Status scan_trace(TextSource& text, std::string_view origin, ChromeTraceHeader& 
   }
   scanner.consume_byte();
   bool saw_events = false;
+  KeysOnce once(kHeaderKeys);
   for (bool first_key = true;; first_key = false) {
     JP_TRY(const char next, scanner.peek("(document)"));
     if (next == '}' && first_key) break;
     JP_TRY(const std::string_view key_view, read_key(scanner, origin));
     const std::string key(key_view);  // the next read may move the buffer
+    if (!once.first_time(key)) return repeated_key_error(origin, "(document)", key);
     JP_RETURN_IF_ERROR(expect(scanner, ':', origin, "(document)"));
     if (key == "traceEvents") {
       JP_TRY(const char open, scanner.peek("traceEvents"));

@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <unordered_set>
 
+#include "core/json_file.hpp"
 #include "timeline/json_text.hpp"
 #include "timeline/span_dump_parse.hpp"
 
@@ -69,6 +71,16 @@ std::optional<Enum> enum_by_name(std::string_view text) {
   return std::nullopt;
 }
 
+// A key given twice in `object` (at `path`): simdjson's lookup takes the first of the two
+// without a word (core/json_file.hpp, repeated_key_error).
+Status keys_given_once(const Reader& r, simdjson::dom::object object, std::string_view path) {
+  std::unordered_set<std::string_view> keys;
+  for (const auto field : object) {
+    if (!keys.insert(field.key).second) return repeated_key_error(r.origin, path, field.key);
+  }
+  return Status::Ok();
+}
+
 Result<simdjson::dom::array> array_field(const Reader& r, simdjson::dom::object root,
                                          const char* key) {
   simdjson::dom::element e;
@@ -86,6 +98,7 @@ Status read_tracks(const Reader& r, simdjson::dom::object root, Timeline& t) {
     simdjson::dom::object track;
     if (e.get_object().get(track) != simdjson::SUCCESS)
       return r.bad(at, shown(e), "is not an object");
+    JP_RETURN_IF_ERROR(keys_given_once(r, track, at));
     std::string_view kind;
     std::string_view name;
     std::string_view device;
@@ -205,6 +218,7 @@ Status read_launcher_environment(const Reader& r, simdjson::dom::object root,
   simdjson::dom::object variables;
   if (e.get_object().get(variables) != simdjson::SUCCESS)
     return r.bad("launcher_environment", shown(e), "is not an object");
+  JP_RETURN_IF_ERROR(keys_given_once(r, variables, "launcher_environment"));
   for (const auto field : variables) {
     std::string_view value;
     if (field.value.get_string().get(value) != simdjson::SUCCESS) {
@@ -344,6 +358,7 @@ Result<SpanDump> parse_span_dump(const TraceText& text, std::string_view origin)
   simdjson::dom::object root;
   if (doc.get_object().get(root) != simdjson::SUCCESS)
     return r.bad("(document)", shown(doc), "is not a JSON object");
+  JP_RETURN_IF_ERROR(keys_given_once(r, root, "(document)"));
   std::string_view format;
   if (root["format"].get_string().get(format) != simdjson::SUCCESS || format != kSpanDumpFormat) {
     return r.bad("format", format,

@@ -76,8 +76,8 @@ TEST(ReportCApi, FormatTreeErrorsNameTheOptionOrTheMissingTree) {
   EXPECT_EQ(jp_format_tree(profile.c_str(), R"({"max_rows": 3, "max_rows": 300})", &text),
             JP_ERR_INVALID_INPUT);
   EXPECT_STREQ(jp_last_error(),
-               "jp_format_tree options_json: field 'key' has value 'max_rows': appears twice in "
-               "one object, and JSON does not say which value holds");
+               "jp_format_tree options_json: key 'max_rows' appears twice in one object, and "
+               "JSON does not say which value holds");
 
   Profile untreed = testing::sample_profile();
   untreed.tree.reset();

@@ -48,12 +48,16 @@ TEST(JsonFile, ANulByteIsNamedWhereItIs) {
 TEST(JsonFile, AKeyGivenTwiceInOneObjectIsRefused) {
   const std::string refusal =
       "appears twice in one object, and JSON does not say which value holds";
+  const std::string long_key(200, 'k');
   EXPECT_EQ(parse_json(R"({"energy_j": 1, "energy_j": 1e6})", "p.json").error().message(),
-            "p.json: field 'key' has value 'energy_j': " + refusal);
+            "p.json: key 'energy_j' " + refusal);
+  EXPECT_EQ(
+      parse_json("{\"" + long_key + "\": 1, \"" + long_key + "\": 2}", "p.json").error().message(),
+      "p.json: key '" + long_key.substr(0, 80) + "…' (200 bytes) " + refusal);
   EXPECT_EQ(parse_json(R"({"tree": {"children": [{"a": 1, "b": {"c": 2, "c": 3}}]}})", "p.json")
                 .error()
                 .message(),
-            "p.json: field 'key' has value 'c': " + refusal);
+            "p.json: key 'c' " + refusal);
   const Result<nlohmann::json> siblings =
       parse_json(R"([{"a": 1, "b": {"a": 2}}, {"a": 3, "b": {"a": 4}}])", "p.json");
   ASSERT_TRUE(siblings.ok()) << siblings.error().message();

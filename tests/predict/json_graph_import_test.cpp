@@ -80,8 +80,8 @@ TEST(JsonGraphImport, ANodeGivenTwiceIsRefused) {
   ASSERT_FALSE(models.ok());
   EXPECT_EQ(models.error().message(),
             path.string() +
-                ": field 'key' has value 'relu': appears twice in one object, and JSON does not "
-                "say which value holds");
+                ": key 'relu' appears twice in one object, and JSON does not say which value "
+                "holds");
 }
 
 TEST(JsonGraphImport, KernelListOfOneModel) {

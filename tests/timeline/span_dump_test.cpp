@@ -108,6 +108,16 @@ TEST(SpanDump, RejectsBadDumpsWithTheField) {
                      R"("launcher_environment":{"RANK":3}})")
                 .find("launcher_environment.RANK"),
             std::string::npos);
+  // simdjson's lookup would take the first of two values without a word.
+  std::string spans_twice = with_spans("[0,1,0,0,-1,-1,0,0]");
+  spans_twice.insert(spans_twice.size() - 1, R"(,"spans":[])");
+  EXPECT_NE(error_of(spans_twice).find("(document): key 'spans' appears twice in one object"),
+            std::string::npos)
+      << error_of(spans_twice);
+  std::string name_twice = with_spans("[0,1,0,0,-1,-1,0,0]");
+  name_twice.replace(name_twice.find(R"("name":"t")"), 10, R"("name":"t","name":"u")");
+  EXPECT_NE(error_of(name_twice).find("tracks[0]: key 'name' appears twice"), std::string::npos)
+      << error_of(name_twice);
   auto future = span_dump_from_json(R"({"format":"jouleprof-spans","version":2})", "v2.json");
   ASSERT_FALSE(future.ok());
   EXPECT_EQ(future.error().code(), ErrorCode::kUnsupported);

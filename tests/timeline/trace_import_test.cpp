@@ -419,6 +419,28 @@ TEST(ChromeImport, BeginEndPairsInstantsAndMonotonicTimes) {
   EXPECT_EQ(imported->skipped_events, 1U);
 }
 
+// Of a key given twice, the parser hands over both values; which one the trace meant is not
+// known, so the trace is refused, naming the event and the key, in the events, their args and
+// the document's own keys alike. Keys jouleprof does not read may repeat.
+TEST(ChromeImport, AKeyGivenTwiceIsRefused) {
+  const std::string twice = "appears twice in one object, and JSON does not say which value holds";
+  const std::string ts = R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2},
+    {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 10, "dur": 2, "ts": 1e9}])";
+  EXPECT_EQ(import_trace_text(ts, "t.json").error().message(),
+            "t.json: traceEvents[1]: key 'ts' " + twice);
+  const std::string args = R"([{"ph": "X", "name": "k", "pid": 1, "tid": 1, "ts": 1, "dur": 2,
+    "args": {"correlation": 5, "correlation": 7}}])";
+  EXPECT_EQ(import_trace_text(args, "t.json").error().message(),
+            "t.json: traceEvents[0].args: key 'correlation' " + twice);
+  const std::string header = R"({"baseTimeNanoseconds": 1, "traceEvents": [],
+    "baseTimeNanoseconds": 2})";
+  EXPECT_EQ(import_trace_text(header, "t.json").error().message(),
+            "t.json: (document): key 'baseTimeNanoseconds' " + twice);
+  const std::string unread = R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2,
+    "tag": 1, "tag": 2, "args": {"note": 1, "note": 2}}])";
+  EXPECT_TRUE(import_trace_text(unread, "t.json").ok());
+}
+
 TEST(SpanDumpImport, DetectedByContentAndShiftedOnlyByOverride) {
   Timeline t;
   const auto track = t.add_track(Track{TrackKind::kCpuThread, "thread 1", "cpu0"});
