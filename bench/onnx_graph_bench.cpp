@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "predict/json_graph_import.hpp"
+#include "relu_chain_load.hpp"
 
 namespace jouleprof::predict {
 namespace {
@@ -60,24 +60,8 @@ std::filesystem::path relu_chain_onnx(std::size_t n) {
   return path;
 }
 
-void BM_LoadOnnxReluChain(benchmark::State& state) {
-  const std::size_t n = static_cast<std::size_t>(state.range(0));
-  const std::filesystem::path path = relu_chain_onnx(n);
-  for (auto _ : state) {
-    auto models = load_model_kernels(path, ModelLoadOptions{});
-    if (!models) state.SkipWithError(models.error().message().c_str());
-    benchmark::DoNotOptimize(models);
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
-                          static_cast<std::int64_t>(n + 1));
-  std::filesystem::remove(path);
-}
-BENCHMARK(BM_LoadOnnxReluChain)
-    ->Arg(2000)
-    ->Arg(8000)
-    ->Arg(32000)
-    ->Arg(100000)
-    ->Unit(benchmark::kMillisecond);
+void BM_LoadOnnxReluChain(benchmark::State& state) { load_relu_chain(state, relu_chain_onnx); }
+BENCHMARK(BM_LoadOnnxReluChain)->Apply(relu_chain_sizes);
 
 }  // namespace
 }  // namespace jouleprof::predict

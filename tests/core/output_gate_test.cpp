@@ -29,6 +29,15 @@ Profile profile_with_child_energy(double child_j) {
   return p;
 }
 
+ChannelSummary gpu0_channel(double energy_j, double mean_power_w, double peak_power_w) {
+  ChannelSummary c;
+  c.channel_id = "gpu0";
+  c.energy_j = energy_j;
+  c.mean_power_w = mean_power_w;
+  c.peak_power_w = peak_power_w;
+  return c;
+}
+
 TEST(OutputGate, ASoundProfileIsNotCopied) {
   EXPECT_FALSE(withheld_for_output(profile_with_child_energy(12.5)).has_value());
 }
@@ -70,12 +79,7 @@ TEST(OutputGate, ProfileJsonStoresNoImpossibleFigureAndReadsBack) {
 
 TEST(OutputGate, AChannelFigureBeyondItsBoundIsWithheldInTheFile) {
   Profile p = profile_with_child_energy(1.0);
-  ChannelSummary c;
-  c.channel_id = "gpu0";
-  c.energy_j = 1.0;
-  c.mean_power_w = 1e300;
-  c.peak_power_w = 1e300;
-  p.channels.push_back(c);
+  p.channels.push_back(gpu0_channel(1.0, 1e300, 1e300));
   const std::string text = profile_to_json_string(p);
   EXPECT_EQ(text.find("e+300"), std::string::npos) << text;
   const Result<Profile> back = profile_from_json_string(text, "gated");
@@ -99,12 +103,7 @@ TEST(OutputGate, AWarningIsNotRepeatedWhenAProfileIsWrittenAgain) {
 TEST(OutputGate, AProfileWithWithheldFiguresIsWrittenAgainUnchanged) {
   Profile beyond_node = profile_with_child_energy(1e308);
   Profile beyond_power = profile_with_child_energy(1.0);
-  ChannelSummary c;
-  c.channel_id = "gpu0";
-  c.energy_j = 5.0;
-  c.mean_power_w = 1.9e16;
-  c.peak_power_w = 20.0;
-  beyond_power.channels.push_back(c);
+  beyond_power.channels.push_back(gpu0_channel(5.0, 1.9e16, 20.0));
   Profile never_read = testing::sample_profile();
   never_read.channels.front().energy_j = 0.0;
   for (Series& s : never_read.series) {
