@@ -25,10 +25,11 @@ LineReader LineReader::over_text(std::string_view text, std::string origin) {
 
 Result<std::optional<TextLine>> LineReader::next() {
   while (!ended_) {
-    const std::size_t newline = text_.find('\n', scanned_);
+    std::string_view buffered = text();
+    const std::size_t newline = buffered.find('\n', scanned_);
     const bool terminated = newline != std::string_view::npos;
-    scanned_ = terminated ? newline : text_.size();
-    const bool carriage_return = scanned_ > begin_ && text_[scanned_ - 1] == '\r';
+    scanned_ = terminated ? newline : buffered.size();
+    const bool carriage_return = scanned_ > begin_ && buffered[scanned_ - 1] == '\r';
     if (scanned_ - begin_ - (carriage_return ? 1 : 0) > kMaxLineBytes) {
       ended_ = true;
       return too_long();
@@ -36,15 +37,16 @@ Result<std::optional<TextLine>> LineReader::next() {
     if (!terminated && file_) {
       JP_TRY(const bool more, read_chunk());
       if (more) continue;
+      buffered = text();  // what read_chunk kept, at its new place
     }
     if (!terminated) {
       ended_ = true;
-      if (begin_ == text_.size()) break;
+      if (begin_ == buffered.size()) break;
     }
-    std::string_view line = text_.substr(begin_, scanned_ - begin_);
+    std::string_view line = buffered.substr(begin_, scanned_ - begin_);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     const TextLine given{++number_, offset_ + begin_, line, terminated};
-    begin_ = scanned_ = terminated ? newline + 1 : text_.size();
+    begin_ = scanned_ = terminated ? newline + 1 : buffered.size();
     return std::optional<TextLine>(given);
   }
   return std::optional<TextLine>();
@@ -69,7 +71,6 @@ Result<bool> LineReader::read_chunk() {
   buffer_.resize(kept + kChunkBytes);
   const std::size_t got = std::fread(buffer_.data() + kept, 1, kChunkBytes, file_.get());
   buffer_.resize(kept + got);
-  text_ = buffer_;
   if (got > 0) return true;
   if (std::ferror(file_.get())) {
     const int err = errno;
@@ -82,7 +83,7 @@ Result<bool> LineReader::read_chunk() {
 
 Error LineReader::too_long() const {
   return invalid_input(
-      origin_, fmt::format("line {}", number_ + 1), text_.substr(begin_, kMaxLineBytes),
+      origin_, fmt::format("line {}", number_ + 1), text().substr(begin_, kMaxLineBytes),
       fmt::format("goes on past {} bytes (1 MiB), the longest line jouleprof reads (line {} starts "
                   "at byte {})",
                   kMaxLineBytes, number_ + 1, offset_ + begin_));

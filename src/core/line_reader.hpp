@@ -38,7 +38,8 @@ class LineReader {
   // The file at `path`, read in chunks. Opening fails as read_text_file does (`what` names the
   // kind of file: "cannot open the samples file: …", "is a directory, not a samples file").
   static Result<LineReader> open(const std::string& path, std::string_view what);
-  // `text` already in memory (the parse_* entry points, fuzzers); `origin` names it in errors.
+  // `text` already in memory (the parse_* entry points, fuzzers), which must outlive the reader;
+  // `origin` names it in errors.
   static LineReader over_text(std::string_view text, std::string origin);
 
   // The next line, std::nullopt after the last. Its text stays valid until the next call. An error
@@ -56,8 +57,11 @@ class LineReader {
  private:
   LineReader(std::string origin, std::string what, std::unique_ptr<std::FILE, FileCloser> file,
              std::string_view text)
-      : origin_(std::move(origin)), what_(std::move(what)), file_(std::move(file)), text_(text) {}
+      : origin_(std::move(origin)), what_(std::move(what)), file_(std::move(file)), memory_(text) {}
 
+  // What is read: over a file, the buffer, looked up each time rather than kept as a view, which
+  // a move of the reader (a short buffer lives inside the string) would leave dangling.
+  std::string_view text() const { return file_ ? std::string_view(buffer_) : memory_; }
   // Reads the next chunk after what is buffered; false at the end of the file.
   Result<bool> read_chunk();
   Error too_long() const;
@@ -66,10 +70,10 @@ class LineReader {
   std::string what_;
   std::unique_ptr<std::FILE, FileCloser> file_;  // null over text in memory
   std::string buffer_;                           // a file's bytes from the current line on
-  std::string_view text_;                        // over text: all of it; over a file: buffer_
-  std::size_t begin_ = 0;                        // where the next line starts in text_
-  std::size_t scanned_ = 0;                      // text_ up to here holds no '\n' after begin_
-  std::uint64_t offset_ = 0;                     // of text_[0] in the input
+  std::string_view memory_;                      // the text given to over_text
+  std::size_t begin_ = 0;                        // where the next line starts in text()
+  std::size_t scanned_ = 0;                      // text() up to here holds no '\n' after begin_
+  std::uint64_t offset_ = 0;                     // of text()[0] in the input
   std::size_t number_ = 0;                       // of the last line given
   bool ended_ = false;
 };

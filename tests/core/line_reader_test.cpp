@@ -94,7 +94,8 @@ TEST(LineReader, ALineLongerThanTheLimitIsRefusedWhereItStarts) {
   EXPECT_FALSE(reader->next()->has_value());  // nothing after the error
 
   // A line of exactly the limit is taken, in memory as from a file.
-  LineReader in_memory = LineReader::over_text(std::string(kMaxLineBytes, 'y') + "\r\nz", "text");
+  const std::string longest = std::string(kMaxLineBytes, 'y') + "\r\nz";
+  LineReader in_memory = LineReader::over_text(longest, "text");
   ASSERT_TRUE(all_lines(in_memory).ok());
 }
 
