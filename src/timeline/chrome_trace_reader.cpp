@@ -40,24 +40,31 @@ template <std::size_t N>
 class KeysOnce {
  public:
   explicit KeysOnce(const std::array<std::string_view, N>& keys) : keys_(keys) {}
-  // False when `key` is one of the keys and was given before.
-  bool first_time(std::string_view key) {
+  static constexpr std::size_t kUnread = N;
+  static constexpr std::size_t kGivenTwice = N + 1;
+
+  // The index of `key` in `keys`; kUnread when it is none of them, kGivenTwice when it was given
+  // before.
+  std::size_t take(std::string_view key) {
     for (std::size_t i = 0; i < N; ++i) {
       if (keys_[i] != key) continue;
-      if (seen_[i]) return false;
+      if (seen_[i]) return kGivenTwice;
       seen_.set(i);
-      return true;
+      return i;
     }
-    return true;
+    return kUnread;
   }
+  bool first_time(std::string_view key) { return take(key) != kGivenTwice; }
 
  private:
   const std::array<std::string_view, N>& keys_;
   std::bitset<N> seen_;
 };
 
+// An event's keys, in the order of EventKey: the key is looked up once, then dispatched on.
 constexpr std::array<std::string_view, 10> kEventKeys{"ph", "cat", "name", "pid", "tid",
                                                       "ts", "dur", "id",   "s",   "args"};
+enum EventKey : std::size_t { kPh, kCat, kName, kPid, kTid, kTs, kDur, kId, kScope, kArgs };
 constexpr std::array<std::string_view, 10> kArgsKeys{
     "correlation", "name",   "op",     "labels",          "bytes",
     "Input Dims",  "device", "stream", "Sequence number", "Fwd thread id"};
@@ -122,35 +129,51 @@ Status read_event(ondemand::object object, ChromeEvent& event, std::string_view 
     JP_JSON(std::move(field_result).get(field), event_field(index, ""));
     std::string_view key;
     JP_JSON(field.unescaped_key().get(key), event_field(index, ""));
-    if (!once.first_time(key)) {
+    const std::size_t slot = once.take(key);
+    if (slot == KeysOnce<kEventKeys.size()>::kGivenTwice) {
       return repeated_key_error(origin, event_field(index, ""), key);
     }
     ondemand::value v = field.value();
-    if (key == "ph") {
-      std::string_view phase;
-      JP_JSON(v.get_string().get(phase), event_field(index, ".ph"));
-      event.phase = phase.empty() ? '\0' : phase[0];
-    } else if (key == "cat") {
-      JP_JSON(v.get_string().get(event.category), event_field(index, ".cat"));
-    } else if (key == "name") {
-      JP_JSON(v.get_string().get(event.name), event_field(index, ".name"));
-    } else if (key == "pid") {
-      event.pid = trim_ascii_space(v.raw_json_token());
-    } else if (key == "tid") {
-      event.tid = trim_ascii_space(v.raw_json_token());
-    } else if (key == "ts") {
-      event.ts_token = trim_ascii_space(v.raw_json_token());
-    } else if (key == "dur") {
-      event.dur_token = trim_ascii_space(v.raw_json_token());
-    } else if (key == "id") {
-      event.id_token = trim_ascii_space(v.raw_json_token());
-    } else if (key == "s") {
-      keep_if_present(v.get_string().get(event.scope));
-    } else if (key == "args") {
-      ondemand::object args;
-      if (v.get_object().get(args) == simdjson::SUCCESS) {
-        JP_RETURN_IF_ERROR(read_args(args, event, origin));
+    switch (slot) {
+      case kPh: {
+        std::string_view phase;
+        JP_JSON(v.get_string().get(phase), event_field(index, ".ph"));
+        event.phase = phase.empty() ? '\0' : phase[0];
+        break;
       }
+      case kCat:
+        JP_JSON(v.get_string().get(event.category), event_field(index, ".cat"));
+        break;
+      case kName:
+        JP_JSON(v.get_string().get(event.name), event_field(index, ".name"));
+        break;
+      case kPid:
+        event.pid = trim_ascii_space(v.raw_json_token());
+        break;
+      case kTid:
+        event.tid = trim_ascii_space(v.raw_json_token());
+        break;
+      case kTs:
+        event.ts_token = trim_ascii_space(v.raw_json_token());
+        break;
+      case kDur:
+        event.dur_token = trim_ascii_space(v.raw_json_token());
+        break;
+      case kId:
+        event.id_token = trim_ascii_space(v.raw_json_token());
+        break;
+      case kScope:
+        keep_if_present(v.get_string().get(event.scope));
+        break;
+      case kArgs: {
+        ondemand::object args;
+        if (v.get_object().get(args) == simdjson::SUCCESS) {
+          JP_RETURN_IF_ERROR(read_args(args, event, origin));
+        }
+        break;
+      }
+      default:  // a key jouleprof does not read
+        break;
     }
   }
   return Status::Ok();
