@@ -51,11 +51,10 @@ std::optional<Profile> withheld_for_output(const Profile& profile) {
   // read back: it is warned of now, beside the reason it was withheld, so that the profile as
   // written holds a warning for every problem it has, and a second write adds none (a tree that
   // does not sum is warned of, not withheld, and must not be repeated either).
-  for (std::vector<std::string> found : {std::move(problems), figure_problems(flagged)}) {
-    for (std::string& p : found) {
-      if (std::find(flagged.warnings.begin(), flagged.warnings.end(), p) == flagged.warnings.end())
-        flagged.warnings.push_back(std::move(p));
-    }
+  for (std::string& p : figure_problems(flagged)) problems.push_back(std::move(p));
+  for (std::string& p : problems) {
+    if (std::find(flagged.warnings.begin(), flagged.warnings.end(), p) == flagged.warnings.end())
+      flagged.warnings.push_back(std::move(p));
   }
   return flagged;
 }
